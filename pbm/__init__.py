@@ -1,0 +1,1 @@
+"""Lupus PBM: the service around the rules engine (web, mail, scheduler, CLI)."""

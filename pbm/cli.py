@@ -1,0 +1,34 @@
+"""The `pbm` console command.
+
+Each area of the service contributes its own subcommands through a
+``register(subparsers)`` function, so this module stays a thin dispatcher.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# Modules that add subcommands; each defines register(subparsers).
+SUBCOMMAND_MODULES = [
+    "pbm.scenario_cli",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pbm", description="Lupus play-by-mail service")
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    for name in SUBCOMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    result = args.func(args)
+    return int(result or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
