@@ -1,0 +1,329 @@
+"""The ruleset-independent core: players, phases, actions, events, randomness.
+
+The core knows nothing of wolves. A ruleset (one package per rulebook) turns a
+game state plus the actions submitted during a phase into a new state and a
+list of events. Everything here is plain data that round-trips through JSON, so
+the service can snapshot a state before a boundary and replay any phase from
+its stored seed.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import random
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from typing import Any, Iterable, Protocol
+
+PUBLIC = "public"
+PRIVATE = "private"
+MASTER = "master"
+
+# Result items a player can learn from a phase (see SCENARIOS.md "Result items").
+# A private event whose kind is listed here becomes the item {kind: value},
+# except "failed" which is the bare string.
+RESULT_KINDS = (
+    "failed", "aura", "mystic", "role", "answer", "acted_on", "visitors",
+    "others", "visited_by", "spettro", "ritual",
+)
+
+
+@dataclass
+class Player:
+    name: str
+    role: str
+    faction: str
+    aura: str
+    alive: bool = True
+    # Ruleset-specific memory of this player (powers used, protections...).
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Phase:
+    kind: str  # "night" / "day" for the Lupus editions; rulesets may define others
+    number: int
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.number}"
+
+
+@dataclass
+class GameState:
+    ruleset: str
+    players: list[Player]
+    phase: Phase  # the phase now open for actions (the next to be resolved)
+    mayor: str | None = None
+    winner: str | None = None  # a faction, "draw", or None while the game goes on
+    data: dict[str, Any] = field(default_factory=dict)
+
+    # -- lookups -----------------------------------------------------------
+    def player(self, name: str) -> Player:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def has_player(self, name: str) -> bool:
+        return any(p.name == name for p in self.players)
+
+    def alive(self) -> list[Player]:
+        return [p for p in self.players if p.alive]
+
+    def dead(self) -> list[Player]:
+        return [p for p in self.players if not p.alive]
+
+    def names(self, players: Iterable[Player] | None = None) -> list[str]:
+        return [p.name for p in (self.players if players is None else players)]
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    # -- persistence -------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "GameState":
+        data = copy.deepcopy(data)
+        return cls(
+            ruleset=data["ruleset"],
+            players=[Player(**p) for p in data["players"]],
+            phase=Phase(**data["phase"]),
+            mayor=data.get("mayor"),
+            winner=data.get("winner"),
+            data=data.get("data", {}),
+        )
+
+    def copy(self) -> "GameState":
+        return GameState.from_dict(self.to_dict())
+
+
+@dataclass
+class Action:
+    """What one player submitted during a phase.
+
+    ``kind`` is one of the submission kinds below; ``args`` uses the
+    vocabulary of SCENARIOS.md (target, target2, power, vote, ritual, with,
+    n, question, shout, appoint, elect, become, notes).
+    """
+
+    player: str
+    kind: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# The submission kinds: each is queued separately, last one per player wins.
+VOTE, POWER, RITUAL, ELECT, APPOINT, BECOME, QUESTION, SHOUT, NOTES = (
+    "vote", "power", "ritual", "elect", "appoint", "become", "question", "shout", "notes",
+)
+
+_KEY_TO_KIND = {
+    "vote": VOTE,
+    "elect": ELECT,
+    "appoint": APPOINT,
+    "become": BECOME,
+    "question": QUESTION,
+    "shout": SHOUT,
+    "notes": NOTES,
+}
+_RITUAL_KEYS = ("ritual", "with", "n")
+_POWER_KEYS = ("target", "target2", "power")
+
+
+def actions_from_submission(player: str, submission: dict[str, Any]) -> list[Action]:
+    """Split a scenario/mail style submission ({vote: X, shout: ...}) into actions.
+
+    A ritual's target belongs to the ritual; otherwise target/target2/power
+    form the power action.
+    """
+    actions: list[Action] = []
+    sub = dict(submission)
+    if "ritual" in sub:
+        args = {k: sub.pop(k) for k in _RITUAL_KEYS if k in sub}
+        if "target" in sub:
+            args["target"] = sub.pop("target")
+        args.setdefault("with", [])
+        actions.append(Action(player, RITUAL, args))
+    power_args = {k: sub.pop(k) for k in _POWER_KEYS if k in sub}
+    if power_args:
+        actions.append(Action(player, POWER, power_args))
+    for key, value in sub.items():
+        kind = _KEY_TO_KIND.get(key)
+        if kind is None:
+            raise ValueError(f"unknown action key {key!r}")
+        actions.append(Action(player, kind, {key: value}))
+    return actions
+
+
+@dataclass
+class Event:
+    """Something that happened while a phase was resolved.
+
+    ``visibility`` is PUBLIC (bulletin), PRIVATE (only the players in ``to``)
+    or MASTER (only the Masters). Wording lives in the service's templates;
+    an event carries only structured data.
+    """
+
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+    visibility: str = PUBLIC
+    to: list[str] = field(default_factory=list)
+
+    def result_item(self) -> Any:
+        if self.kind == "failed":
+            return "failed"
+        return {self.kind: self.data.get(self.kind)}
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Event":
+        return cls(**data)
+
+
+def public(kind: str, **data: Any) -> Event:
+    return Event(kind, data, PUBLIC, [])
+
+
+def private(to: str | Iterable[str], kind: str, **data: Any) -> Event:
+    names = [to] if isinstance(to, str) else list(to)
+    return Event(kind, data, PRIVATE, names)
+
+
+def master(kind: str, **data: Any) -> Event:
+    return Event(kind, data, MASTER, [])
+
+
+class Rejected(Exception):
+    """An action the rules forbid. ``code`` is stable; the service words it."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code, params)
+        self.code = code
+        self.params = params
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.code
+        return f"{self.code} " + ", ".join(f"{k}={v}" for k, v in self.params.items())
+
+
+@dataclass
+class Pending:
+    """Something the Masters must settle before the phase can be published."""
+
+    kind: str  # e.g. "profeta_question", "stall"
+    data: dict[str, Any] = field(default_factory=dict)
+    blocking: bool = True
+
+
+@dataclass
+class Resolution:
+    state: GameState
+    events: list[Event]
+    pending: list[Pending] = field(default_factory=list)
+
+    @property
+    def publishable(self) -> bool:
+        return not any(p.blocking for p in self.pending)
+
+    def deaths(self) -> list[str]:
+        return [e.data["player"] for e in self.events if e.kind == "death"]
+
+    def revivals(self) -> list[str]:
+        return [e.data["player"] for e in self.events if e.kind == "revive"]
+
+    def pyre(self) -> Event | None:
+        for e in self.events:
+            if e.kind == "pyre":
+                return e
+        return None
+
+    def results_for(self, name: str) -> list[Any]:
+        return [
+            e.result_item() for e in self.events
+            if e.visibility == PRIVATE and name in e.to and e.kind in RESULT_KINDS
+        ]
+
+
+@dataclass
+class FormField:
+    """One input of an action form, so the web can offer only legal choices."""
+
+    name: str  # the action-vocabulary key it fills (target, vote, ritual, with, n...)
+    type: str  # "player" | "players" | "choice" | "int" | "text"
+    choices: list[str] = field(default_factory=list)
+    required: bool = True
+    # For dependent inputs: {"ritual": {"Omicidio": [names...]}} narrows choices.
+    depends: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    min: int | None = None
+    max: int | None = None
+
+
+@dataclass
+class ActionForm:
+    kind: str  # the submission kind (vote, power, ritual, appoint...)
+    fields: list[FormField]
+    label: str = ""  # a message code for the service's translations
+
+
+@dataclass
+class RoleInfo:
+    name: str
+    faction: str
+    aura: str
+    notes: dict[str, Any] = field(default_factory=dict)
+
+
+class Ruleset(Protocol):
+    key: str
+    factions: tuple[str, ...]
+
+    def roles(self) -> list[RoleInfo]: ...
+
+    def canonical_role(self, name: str) -> str: ...
+
+    def setup(self, seating: list[tuple[str, str]], rng: random.Random,
+              options: dict[str, Any] | None = None) -> tuple[GameState, list[Event]]: ...
+
+    def forms(self, state: GameState, player: str) -> list[ActionForm]: ...
+
+    def validate(self, state: GameState, action: Action) -> Action: ...
+
+    def resolve(self, state: GameState, actions: list[Action], rng: random.Random,
+                gm: dict[str, Any] | None = None) -> Resolution: ...
+
+
+def phase_rng(seed: int | str, phase: Phase, attempt: int = 0) -> random.Random:
+    """The random generator of one phase, derived from the game's seed.
+
+    Derived rather than drawn from one long stream, so a phase can be
+    replayed or previewed on its own and re-resolving one phase never shifts
+    the randomness of the next.
+    """
+    digest = hashlib.sha256(f"{seed}|{phase.kind}|{phase.number}|{attempt}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def setup_rng(seed: int | str) -> random.Random:
+    digest = hashlib.sha256(f"{seed}|setup".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def as_number(value: Fraction) -> int | float:
+    """A vote total for display and comparison: an int when whole."""
+    return int(value) if value.denominator == 1 else float(value)
+
+
+def keep_last(actions: Iterable[Action]) -> list[Action]:
+    """The last submission per player and kind wins (§1.6: changeable, not withdrawable)."""
+    last: dict[tuple[str, str], Action] = {}
+    for a in actions:
+        last[(a.player, a.kind)] = a
+    return list(last.values())

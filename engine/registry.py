@@ -1,0 +1,26 @@
+"""Which rulesets exist, by the key used in scenario files and in the database."""
+from __future__ import annotations
+
+import importlib
+
+from .core import Ruleset
+
+_MODULES = {
+    "lupus-live-12": "engine.lupus_live_12",
+}
+
+
+def available() -> list[str]:
+    return list(_MODULES)
+
+
+def register(key: str, module: str) -> None:
+    _MODULES[key] = module
+
+
+def get_ruleset(key: str) -> Ruleset:
+    try:
+        module = importlib.import_module(_MODULES[key])
+    except KeyError:
+        raise KeyError(f"unknown ruleset {key!r}; known: {', '.join(_MODULES)}") from None
+    return module.RULESET
