@@ -1,0 +1,300 @@
+"""The Master's mailbox on an IMAP server (imapclient).
+
+Processed messages carry the keyword ``$LupusDone`` (and \\Seen); anything
+without it is new, whether or not it was fetched before, so nothing is lost
+if the service dies between fetching and marking.  Bodies are fetched with
+BODY.PEEK[] so reading never sets \\Seen by itself.
+"""
+from __future__ import annotations
+
+import logging
+import socket
+import time
+from typing import Callable, TypeVar
+
+from imapclient import IMAPClient
+from imapclient import exceptions as imap_errors
+
+from pbm.mail.mailbox import PROCESSED_KEYWORD, IncomingMail, MailSourceError
+
+log = logging.getLogger("pbm.mail.imap")
+
+T = TypeVar("T")
+
+# RFC 2177 asks clients to leave IDLE before 29 minutes; NAT boxes and
+# firewalls often forget idle connections much sooner, so stay under 10.
+MAX_IDLE_RENEW = 600.0
+FETCH_CHUNK = 200
+
+
+class _Disconnected(Exception):
+    """The connection is gone (EOF or BYE seen while idling)."""
+
+
+def _is_connection_error(exc: BaseException) -> bool:
+    if isinstance(exc, (OSError, socket.timeout, _Disconnected, imap_errors.IMAPClientAbortError,
+                        imap_errors.ProtocolError, imap_errors.IllegalStateError)):
+        return True
+    if isinstance(exc, imap_errors.LoginError):
+        # A server that is still starting may refuse logins for a moment.
+        return "UNAVAILABLE" in str(exc).upper()
+    if isinstance(exc, imap_errors.IMAPClientError):
+        # imaplib's way of saying the server sent BYE and the session is over.
+        return "illegal in state" in str(exc)
+    return False
+
+
+class ImapSource:
+    """A ``MailSource`` over one IMAP folder.
+
+    Every network call has a timeout; a dropped connection or a restarted
+    server is reconnected with exponential back-off for up to
+    ``reconnect_timeout`` seconds, after which ``MailSourceError`` is raised
+    (the poller logs it and tries again on its next round).
+    """
+
+    def __init__(
+        self,
+        host: str,
+        username: str,
+        password: str,
+        port: int | None = None,
+        ssl: bool = True,
+        folder: str = "INBOX",
+        processed_folder: str | None = None,
+        account: str | None = None,
+        timeout: float = 30.0,
+        keyword: str = PROCESSED_KEYWORD,
+        idle_renew_seconds: float = 540.0,
+        poll_interval: float = 60.0,
+        use_idle: bool = True,
+        reconnect_timeout: float = 60.0,
+        backoff_initial: float = 0.2,
+        backoff_max: float = 10.0,
+        ssl_context=None,
+    ) -> None:
+        self.host = host
+        self.port = port or (993 if ssl else 143)
+        self.username = username
+        self._password = password
+        self.ssl = ssl
+        self.folder = folder
+        self.processed_folder = processed_folder
+        self.account = account or f"{username}@{host}/{folder}"
+        self.timeout = timeout
+        self.keyword = keyword
+        self.idle_renew_seconds = min(float(idle_renew_seconds), MAX_IDLE_RENEW)
+        self.poll_interval = poll_interval
+        self.use_idle = use_idle
+        self.reconnect_timeout = reconnect_timeout
+        self.backoff_initial = backoff_initial
+        self.backoff_max = backoff_max
+        self._ssl_context = ssl_context
+        self._client: IMAPClient | None = None
+        self.uidvalidity: int | None = None
+        # Highest UID handed out by fetch_new, per UIDVALIDITY; wait_for_mail
+        # only wakes for UIDs above it, so an unmarked message cannot keep it
+        # spinning.
+        self.last_uid: dict[int, int] = {}
+        self._keywords_allowed = True
+        self._fresh_connection = False
+        self.reconnects = 0
+
+    # -- connection ----------------------------------------------------
+    def _connect(self) -> IMAPClient:
+        client = IMAPClient(self.host, port=self.port, ssl=self.ssl, timeout=self.timeout,
+                            ssl_context=self._ssl_context)
+        try:
+            client.login(self.username, self._password)
+            selected = client.select_folder(self.folder)
+            uidvalidity = int(selected[b"UIDVALIDITY"])
+            permanent = selected.get(b"PERMANENTFLAGS", ())
+            self._keywords_allowed = (not permanent or b"\\*" in permanent
+                                      or self.keyword.encode() in permanent)
+            if self.processed_folder and not client.folder_exists(self.processed_folder):
+                client.create_folder(self.processed_folder)
+        except BaseException:
+            _close_quietly(client)
+            raise
+        if self.uidvalidity is not None and uidvalidity != self.uidvalidity:
+            log.warning("UIDVALIDITY of %s changed from %s to %s: every message is listed again",
+                        self.account, self.uidvalidity, uidvalidity)
+        self.uidvalidity = uidvalidity
+        self._fresh_connection = True
+        return client
+
+    def _drop(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            _close_quietly(client)
+
+    def _with_retry(self, operation: Callable[[IMAPClient], T]) -> T:
+        deadline = time.monotonic() + self.reconnect_timeout
+        delay = self.backoff_initial
+        while True:
+            try:
+                if self._client is None:
+                    self._client = self._connect()
+                return operation(self._client)
+            except Exception as exc:
+                if not _is_connection_error(exc):
+                    raise
+                self._drop()
+                if time.monotonic() + delay > deadline:
+                    raise MailSourceError(
+                        f"IMAP {self.account} at {self.host}:{self.port} unreachable: {exc}") from exc
+                log.info("IMAP %s: %s; reconnecting in %.1fs", self.account, exc, delay)
+                time.sleep(delay)
+                delay = min(delay * 2, self.backoff_max)
+                self.reconnects += 1
+
+    # -- MailSource ----------------------------------------------------
+    def _unprocessed_uids(self, client: IMAPClient) -> list[int]:
+        if self._keywords_allowed:
+            criteria = ["UNKEYWORD", self.keyword, "NOT", "DELETED"]
+        else:
+            criteria = ["UNSEEN", "NOT", "DELETED"]
+        return sorted(client.search(criteria))
+
+    def _check_uidvalidity(self, client: IMAPClient) -> None:
+        # Servers should drop sessions whose mailbox got a new UIDVALIDITY,
+        # but not all do; UIDs under a stale UIDVALIDITY would name the wrong
+        # messages, so check before trusting them.
+        status = client.folder_status(self.folder, [b"UIDVALIDITY"])
+        if int(status[b"UIDVALIDITY"]) != self.uidvalidity:
+            raise _Disconnected("UIDVALIDITY changed under an open session")
+
+    def fetch_new(self, limit: int | None = None) -> list[IncomingMail]:
+        def operation(client: IMAPClient) -> list[IncomingMail]:
+            self._check_uidvalidity(client)
+            uids = self._unprocessed_uids(client)
+            if limit is not None:
+                uids = uids[:limit]
+            mails = []
+            for start in range(0, len(uids), FETCH_CHUNK):
+                chunk = uids[start:start + FETCH_CHUNK]
+                fetched = client.fetch(chunk, ["BODY.PEEK[]"])
+                for uid in chunk:
+                    data = fetched.get(uid)
+                    if data is None or b"BODY[]" not in data:
+                        continue  # expunged meanwhile
+                    mails.append(self._mail(uid, data[b"BODY[]"]))
+            return mails
+
+        mails = self._with_retry(operation)
+        self._fresh_connection = False
+        if mails:
+            top = max(m.uid for m in mails)
+            self.last_uid[self.uidvalidity] = max(self.last_uid.get(self.uidvalidity, 0), top)
+        return mails
+
+    def _mail(self, uid: int, raw: bytes) -> IncomingMail:
+        return IncomingMail(
+            source_key=f"imap:{self.account}:{self.uidvalidity}:{uid}",
+            raw=bytes(raw), uidvalidity=self.uidvalidity, uid=uid,
+        )
+
+    def mark_processed(self, mail: IncomingMail) -> bool:
+        def operation(client: IMAPClient) -> bool:
+            if mail.uidvalidity != self.uidvalidity:
+                return False
+            self._check_uidvalidity(client)
+            flags = [b"\\Seen"]
+            if self._keywords_allowed:
+                flags.append(self.keyword.encode())
+            # Not silent: the answer names the UIDs that still exist.
+            if mail.uid not in client.add_flags([mail.uid], flags):
+                return False
+            if self.processed_folder:
+                self._move(client, mail.uid)
+            return True
+
+        return self._with_retry(operation)
+
+    def _move(self, client: IMAPClient, uid: int) -> None:
+        if client.has_capability("MOVE"):
+            client.move([uid], self.processed_folder)
+            return
+        client.copy([uid], self.processed_folder)
+        client.add_flags([uid], [b"\\Deleted"], silent=True)
+        if client.has_capability("UIDPLUS"):
+            client.uid_expunge([uid])
+        else:
+            client.expunge()
+
+    def wait_for_mail(self, timeout: float) -> bool:
+        deadline = time.monotonic() + max(0.0, timeout)
+        try:
+            if self._client is None or self._fresh_connection:
+                return True  # a new session knows nothing of what arrived meanwhile
+            if self._has_unfetched(self._client):
+                return True
+            if self.use_idle and self._client.has_capability("IDLE"):
+                return self._idle(self._client, deadline)
+            while time.monotonic() < deadline:
+                time.sleep(min(self.poll_interval, max(0.0, deadline - time.monotonic())))
+                if self._has_unfetched(self._client):
+                    return True
+            return False
+        except Exception as exc:
+            if not _is_connection_error(exc):
+                raise
+            log.info("IMAP %s: connection lost while waiting (%s)", self.account, exc)
+            self._drop()
+            return True  # fetch_new reconnects and finds whatever arrived
+
+    def _has_unfetched(self, client: IMAPClient) -> bool:
+        last = self.last_uid.get(self.uidvalidity, 0)
+        return any(uid > last for uid in self._unprocessed_uids(client))
+
+    def _idle(self, client: IMAPClient, deadline: float) -> bool:
+        client.idle()
+        idling = True
+        renew_at = time.monotonic() + self.idle_renew_seconds
+        try:
+            while True:
+                now = time.monotonic()
+                if now >= deadline:
+                    return False
+                if now >= renew_at:
+                    idling = False
+                    client.idle_done()
+                    client.idle()
+                    idling = True
+                    renew_at = time.monotonic() + self.idle_renew_seconds
+                    continue
+                wait = min(deadline, renew_at) - now
+                began = time.monotonic()
+                responses = client.idle_check(timeout=wait)
+                for response in responses:
+                    if len(response) >= 1 and response[0] == b"BYE":
+                        raise _Disconnected(f"server said BYE: {response!r}")
+                    if len(response) >= 2 and response[1] in (b"EXISTS", b"RECENT"):
+                        return True
+                if not responses and time.monotonic() - began < wait * 0.5:
+                    # imapclient swallows EOF and returns nothing early.
+                    raise _Disconnected("connection closed during IDLE")
+        finally:
+            if idling and self._client is client:
+                try:
+                    client.idle_done()
+                except Exception as exc:
+                    if not _is_connection_error(exc):
+                        raise
+                    self._drop()
+
+    def close(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            try:
+                client.logout()
+            except Exception:
+                _close_quietly(client)
+
+
+def _close_quietly(client: IMAPClient) -> None:
+    try:
+        client.shutdown()
+    except Exception:
+        pass
+

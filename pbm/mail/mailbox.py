@@ -1,0 +1,96 @@
+"""The Master's mailbox, read through one interface.
+
+The poller does not care whether mail for the Master sits on a real IMAP
+account or in the Maildir that the embedded SMTP server writes to: both are a
+``MailSource``.  The contract that keeps mail safe across crashes:
+
+    for mail in source.fetch_new():
+        store mail.raw and its Message-ID (skip if that Message-ID is stored)
+        apply the commands, commit
+        source.mark_processed(mail)
+
+``fetch_new`` returns every message not yet marked processed, including ones
+it returned before, so a crash between the commit and ``mark_processed`` only
+means the message comes back and is recognised by its Message-ID.  Two copies
+of the same message (same Message-ID) are both returned: de-duplicating is the
+caller's job, because only the caller knows what was committed.
+
+This module knows nothing of Flask or of the database.
+"""
+from __future__ import annotations
+
+import email.parser
+import email.policy
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+PROCESSED_KEYWORD = "$LupusDone"
+
+
+class MailSourceError(RuntimeError):
+    """The mailbox cannot be read now (server down, login refused...)."""
+
+
+@dataclass(frozen=True)
+class IncomingMail:
+    """One message as found in the mailbox.
+
+    ``source_key`` is stable and unique within the source:
+    ``imap:{account}:{uidvalidity}:{uid}`` or ``maildir:{path}:{key}``.
+    A UIDVALIDITY change gives the same message a new key; Message-ID is
+    what identifies it across such changes.
+    """
+
+    source_key: str
+    raw: bytes = field(repr=False)
+    uidvalidity: int | None = None
+    uid: int | None = None
+    maildir_key: str | None = None
+
+    @property
+    def message_id(self) -> str | None:
+        """The Message-ID header as written (angle brackets kept), or None."""
+        headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(self.raw)
+        value = headers.get("Message-ID")
+        if value is None:
+            return None
+        value = " ".join(str(value).split())
+        return value or None
+
+
+@runtime_checkable
+class MailSource(Protocol):
+    def fetch_new(self, limit: int | None = None) -> list[IncomingMail]:
+        """Every message not marked processed, oldest first (at most ``limit``)."""
+
+    def mark_processed(self, mail: IncomingMail) -> bool:
+        """Flag the message done; False if it is no longer there as fetched
+        (moved, deleted, or its UIDVALIDITY changed: it will be fetched again
+        under a new key and must be recognised by Message-ID)."""
+
+    def wait_for_mail(self, timeout: float) -> bool:
+        """Block up to ``timeout`` seconds for mail that arrived after the last
+        ``fetch_new``; True means "fetch now" (it can be a false alarm)."""
+
+    def close(self) -> None:
+        ...
+
+
+def open_source(config: dict) -> MailSource:
+    """Build a source from a config dict.
+
+    IMAP: {"kind": "imap", "host", "port", "username", "password", "ssl": bool,
+    "folder": "INBOX", "processed_folder": None, ...optional tuning keys of
+    ImapSource}.  Maildir: {"kind": "maildir", "path": ...}.
+    """
+    options = dict(config)
+    kind = options.pop("kind", None)
+    if kind == "imap":
+        from pbm.mail.imap import ImapSource
+
+        return ImapSource(**options)
+    if kind == "maildir":
+        from pbm.mail.maildir import MaildirSource
+
+        return MaildirSource(**options)
+    raise ValueError(f"unknown mail source kind {kind!r} (expected 'imap' or 'maildir')")
