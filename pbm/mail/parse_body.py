@@ -1,0 +1,237 @@
+"""Getting readable text out of a raw message: charsets, headers, parts, HTML.
+
+Mail from the wild declares charsets Python does not know ("unicode-1-1-utf-7",
+"3D,ascii"), lies about them, or breaks MIME outright; nothing here may raise.
+"""
+from __future__ import annotations
+
+import codecs
+import email
+import email.header
+import email.message
+import email.utils
+import re
+
+import html2text
+
+FALLBACK_CHARSETS = ("utf-8", "cp1252", "latin-1")
+
+
+def decode_bytes(data: bytes, charset: str | None) -> str:
+    """Declared charset if Python knows it and the bytes fit; else utf-8, cp1252, latin-1.
+
+    latin-1 maps every byte, so the chain always ends with text."""
+    tried = []
+    if charset:
+        name = charset.strip().strip('"').strip("'").lower()
+        try:
+            codecs.lookup(name)
+            tried.append(name)
+        except (LookupError, ValueError):
+            pass
+    for name in tried + list(FALLBACK_CHARSETS):
+        try:
+            return data.decode(name)
+        except (UnicodeDecodeError, LookupError, ValueError):
+            continue
+    return data.decode("latin-1", errors="replace")  # unreachable in practice
+
+
+def header_text(msg: email.message.Message, name: str) -> str:
+    """A header as readable text, encoded-words decoded; '' when absent or hopeless."""
+    try:
+        raw = msg.get(name)
+    except Exception:
+        return ""
+    if raw is None:
+        return ""
+    return decode_header_value(raw)
+
+
+def decode_header_value(raw) -> str:
+    try:
+        if isinstance(raw, email.header.Header):
+            chunks = email.header.decode_header(raw)
+        else:
+            chunks = email.header.decode_header(str(raw))
+    except Exception:
+        return " ".join(str(raw).split())
+    out = []
+    for chunk, charset in chunks:
+        if isinstance(chunk, bytes):
+            out.append(decode_bytes(chunk, charset))
+        else:
+            out.append(chunk)
+    # decode_header keeps surrogate-escaped raw 8-bit bytes; turn them back into text.
+    text = "".join(out)
+    if any("\udc80" <= ch <= "\udcff" for ch in text):
+        text = decode_bytes(text.encode("utf-8", "surrogateescape"), None)
+    return " ".join(text.split())
+
+
+def header_all(msg: email.message.Message, name: str) -> list[str]:
+    try:
+        values = msg.get_all(name) or []
+    except Exception:
+        return []
+    return [decode_header_value(v) for v in values]
+
+
+def address_of(value: str) -> tuple[str, str]:
+    """(display name, address) from a From-like value; handles Outlook's [mailto:x]."""
+    value = value or ""
+    m = re.search(r"\[mailto:([^\]\s]+)\]", value)
+    if m:
+        name = value[: m.start()].strip().strip('"').strip()
+        return name, m.group(1).strip().lower()
+    try:
+        name, addr = email.utils.parseaddr(value)
+    except Exception:
+        name, addr = "", ""
+    if "@" not in addr:
+        m = re.search(r"[\w.+'-]+@[\w-]+(?:\.[\w-]+)+", value)
+        addr = m.group(0) if m else ""
+        if m and not name:
+            name = value.replace(m.group(0), "").strip(" <>\"'()")
+    return name.strip().strip('"').strip(), addr.strip().lower()
+
+
+def content_type(part: email.message.Message) -> str:
+    try:
+        return (part.get_content_type() or "text/plain").lower()
+    except Exception:
+        return "text/plain"
+
+
+def is_attachment(part: email.message.Message) -> bool:
+    try:
+        disposition = (part.get("Content-Disposition") or "").lower()
+    except Exception:
+        return False
+    return disposition.strip().startswith("attachment")
+
+
+def subparts(part: email.message.Message) -> list[email.message.Message]:
+    """Children of a multipart, or [] when the MIME is broken (payload left as a string)."""
+    try:
+        payload = part.get_payload()
+    except Exception:
+        return []
+    if isinstance(payload, list):
+        return [p for p in payload if isinstance(p, email.message.Message)]
+    return []
+
+
+def part_text(part: email.message.Message) -> str:
+    """Decoded text of a leaf part (transfer encoding and charset), never raising."""
+    try:
+        data = part.get_payload(decode=True)
+    except Exception:
+        data = None
+    if data is None:
+        try:
+            payload = part.get_payload()
+        except Exception:
+            payload = ""
+        if isinstance(payload, list):
+            return ""
+        data = str(payload).encode("utf-8", "surrogateescape")
+    try:
+        charset = part.get_content_charset()
+    except Exception:
+        charset = None
+    text = decode_bytes(data, charset)
+    try:
+        if (part.get_param("format") or "").lower() == "flowed":
+            text = unflow(text, (part.get_param("delsp") or "").lower() == "yes")
+    except Exception:
+        pass
+    return text
+
+
+def unflow(text: str, delsp: bool) -> str:
+    """RFC 3676 format=flowed: join soft-broken lines so a long URLO stays one line."""
+    out: list[str] = []
+    buffer = ""
+    for line in text.replace("\r\n", "\n").split("\n"):
+        if line == "-- ":  # signature separator is never flowed
+            if buffer:
+                out.append(buffer)
+                buffer = ""
+            out.append(line)
+            continue
+        if line.startswith(" "):  # space-stuffing
+            line = line[1:]
+        if line.endswith(" ") and not line.startswith(">"):
+            buffer += line[:-1] if delsp else line
+        else:
+            out.append(buffer + line)
+            buffer = ""
+    if buffer:
+        out.append(buffer)
+    return "\n".join(out)
+
+
+def html_to_text(html: str) -> str:
+    converter = html2text.HTML2Text()
+    converter.body_width = 0  # never wrap: a command must stay on one line
+    converter.ignore_links = True
+    converter.ignore_images = True
+    converter.ignore_emphasis = True
+    converter.ignore_tables = True
+    try:
+        return converter.handle(html)
+    except Exception:
+        return re.sub(r"<[^>]+>", " ", html)
+
+
+def _text_leaves(msg: email.message.Message, attached: list[email.message.Message],
+                 depth: int = 0) -> list[tuple[str, email.message.Message]]:
+    """Inline text parts in order, not descending into attached messages (collected apart)."""
+    if depth > 20:
+        return []
+    ctype = content_type(msg)
+    if ctype == "message/rfc822":
+        attached.extend(subparts(msg))
+        return []
+    if msg.is_multipart() or ctype.startswith("multipart/"):
+        leaves = []
+        for sub in subparts(msg):
+            leaves.extend(_text_leaves(sub, attached, depth + 1))
+        if not leaves and not subparts(msg) and ctype.startswith("multipart/"):
+            # Broken boundary: the whole payload is one string; read it as plain text.
+            leaves.append(("text/plain", msg))
+        return leaves
+    if ctype in ("text/plain", "text/html") and not is_attachment(msg):
+        return [(ctype, msg)]
+    return []
+
+
+def body_text(msg: email.message.Message) -> tuple[str, list[email.message.Message], str]:
+    """(text of the message, attached messages, 'plain'|'html'|'none').
+
+    text/plain is preferred; HTML is converted only when no usable plain part exists."""
+    attached: list[email.message.Message] = []
+    leaves = _text_leaves(msg, attached)
+    plain = [p for t, p in leaves if t == "text/plain"]
+    html = [p for t, p in leaves if t == "text/html"]
+    if plain:
+        text = part_text(plain[0])
+        if text.strip() or not html:
+            return normalise_newlines(text), attached, "plain"
+    if html:
+        return normalise_newlines(html_to_text(part_text(html[0]))), attached, "html"
+    return "", attached, "none"
+
+
+def normalise_newlines(text: str) -> str:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    # Non-breaking and zero-width spaces from HTML editors would defeat '^VOTO' matching.
+    return text.replace("\u00a0", " ").replace("\u200b", "").replace("\ufeff", "")
+
+
+def parse_bytes(raw: bytes) -> email.message.Message:
+    """compat32 parsing: the most forgiving the stdlib offers for broken headers."""
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8", "surrogateescape")
+    return email.message_from_bytes(raw)

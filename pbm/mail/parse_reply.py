@@ -1,0 +1,154 @@
+"""Keeping only what the player wrote now: quoted mail, reply headers and signatures go.
+
+The maintained library (mail-parser-reply) does the work first; a small safety net
+follows for '>' lines and for Italian/English reply headers the library misses
+(wrapped 'Il giorno ... ha scritto:', '-----Messaggio originale-----', ...). This must
+run BEFORE commands are looked for, so a vote quoted from an earlier mail never counts.
+"""
+from __future__ import annotations
+
+import re
+
+from mailparser_reply.parser import EmailMessage
+
+REPLY_LANGUAGES = ["it", "en", "de", "fr", "es", "nl"]
+
+# Lines that start the quoted history, whatever follows. Anchored at line start.
+_SEPARATOR_LINES = [
+    r"-{2,}\s*(?:messaggio originale|original message|messaggio inoltrato|forwarded message"
+    r"|mensaje original|message d'origine|urspr\u00fcngliche nachricht)\s*-{2,}",
+    r"_{10,}",                       # Outlook's rule above the header block
+    r"-{5,}",                        # a bare dashed rule before an Outlook header block
+]
+_ATTRIBUTION_END = re.compile(
+    r"(?:ha scritto|wrote|a \u00e9crit|schrieb|escribi\u00f3|schreef)\s*(?::|-{2,})\s*$", re.IGNORECASE)
+_ATTRIBUTION_START = re.compile(
+    r"^(?:il giorno|il\s+\w+|in data|on\s|le\s|am\s|el\s|op\s)", re.IGNORECASE)
+_HEADER_FIELD = re.compile(
+    r"^[*\s]*(?:da|from|mittente|inviato|sent|data|date|a|to|cc|oggetto|subject|risposta"
+    r"|reply-to|rispondi a)\s*:", re.IGNORECASE)
+_FROM_FIELD = re.compile(r"^[*\s]*(?:da|from|mittente)\s*:", re.IGNORECASE)
+_SIGNATURE_DELIMITER = re.compile(r"^--\s*$")
+# Phone footers the library's 'Sent from my' rule misses ('Sent from Outlook Mobile<...>').
+_PHONE_FOOTER = re.compile(
+    r"^(?:sent from|sent with|sent via|inviato da|inviato dal|inviato con|get outlook for"
+    r"|scarica outlook per)\b.{0,80}$", re.IGNORECASE)
+
+
+def _library_reply(text: str) -> str:
+    """The latest reply according to mail-parser-reply, without signature/disclaimer.
+
+    Hyphen lists are kept: a phone user writing '- VOTO Carla' must not lose it to
+    the library's '-Name' signature rule."""
+    message = EmailMessage(text=text, languages=list(REPLY_LANGUAGES), keep_hyphen_lists=True).read()
+    if not message.replies:
+        return ""
+    first = message.replies[0]
+    if first.headers:
+        # The text opens with a reply header: nothing was written above it. Whatever
+        # is not '>'-quoted below it (bottom or inline posting) is the reply; an
+        # unquoted Outlook-style block is all history.
+        body = first.body
+        own = [ln for ln in body.split("\n") if ln.strip() and not ln.lstrip().startswith(">")]
+        quoted = [ln for ln in body.split("\n") if ln.lstrip().startswith(">")]
+        return "\n".join(own) if quoted else ""
+    return first.body
+
+
+_DATE_ATTRIBUTION = re.compile(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\b.*(?:<|@|GMT|:\s*$)")
+_YEARISH = re.compile(r"@|\b(?:19|20)\d{2}\b")
+_DECORATION_ONLY = re.compile(r"^[\s\-_=*~#+.\u1427|]*$")
+
+
+def _is_quoted(line: str) -> bool:
+    return line.lstrip().startswith(">")
+
+
+def _cut_at_history(lines: list[str]) -> list[str]:
+    """Safety net: stop at the first reply header the library let through.
+
+    Works on lines that still carry their '>' quotes, so that an attribution line
+    right above quoted text can be recognised in any language."""
+    seen_quote = False
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if _is_quoted(stripped):
+            inner = stripped.lstrip("> ").strip()
+            if _ATTRIBUTION_END.fullmatch(inner) or inner.lower() in ("wrote:", "ha scritto:"):
+                # '<addr\n> wrote:' : the attribution wrapped into a quoted line.
+                for back in range(1, 6):
+                    if i - back >= 0 and _ATTRIBUTION_START.match(lines[i - back].strip()):
+                        return lines[: i - back]
+            seen_quote = True
+            continue
+        low = stripped.strip("*").strip().lower()
+        if re.fullmatch(_SEPARATOR_LINES[0], low) or re.fullmatch(_SEPARATOR_LINES[1], low):
+            return lines[:i]
+        if _SIGNATURE_DELIMITER.match(stripped) or _PHONE_FOOTER.match(stripped):
+            return lines[:i]
+        if _DATE_ATTRIBUTION.match(stripped):
+            return lines[:i]
+        if _ATTRIBUTION_END.search(stripped):
+            # A wrapped attribution starts up to two lines above.
+            start = i
+            for back in (1, 2):
+                if i - back >= 0 and _ATTRIBUTION_START.match(lines[i - back].strip()):
+                    start = i - back
+            return lines[:start]
+        if re.match(r"^(?:il giorno|in data)\b", low):
+            ahead = " ".join(ln.strip() for ln in lines[i:i + 3])
+            if re.search(r"ha scritto\s*:", ahead, re.IGNORECASE):
+                return lines[:i]
+        if _FROM_FIELD.match(stripped):
+            following = [ln for ln in lines[i + 1:i + 5] if ln.strip()]
+            if following and _HEADER_FIELD.match(following[0]):
+                return lines[:i]
+        if re.fullmatch(_SEPARATOR_LINES[2], low):
+            following = [ln for ln in lines[i + 1:i + 4] if ln.strip()]
+            if following and _FROM_FIELD.match(following[0]):
+                return lines[:i]
+        if not seen_quote and stripped.endswith(":"):
+            following = [ln for ln in lines[i + 1:i + 4] if ln.strip()]
+            if following and _is_quoted(following[0]):
+                # Any-language attribution ('... napisał:', '... schrieb am ...:').
+                start = i
+                if i >= 1 and lines[i - 1].strip() and _YEARISH.search(lines[i - 1]):
+                    start = i - 1
+                return lines[:start]
+    return lines
+
+
+def strip_reply(text: str) -> str:
+    """The part of a message body the sender wrote in this message."""
+    text = (text or "").replace("\r\n", "\n").replace("\r", "\n")
+    if not text.strip():
+        return ""
+    try:
+        reply = _library_reply(text)
+    except Exception:  # the library's regexes are not ours to trust on hostile input
+        reply = text
+    lines = _cut_at_history(reply.split("\n"))
+    lines = [ln for ln in lines if not _is_quoted(ln)]
+    while lines and _DECORATION_ONLY.match(lines[-1]):
+        lines.pop()
+    return "\n".join(lines).strip()
+
+
+def history_starts_before(text: str, position: int) -> bool:
+    """True when quoted history (by the library's header regex or the safety net) begins
+    before `position` in `text`: a forward marker after that point is only quoted."""
+    prefix = text[:position]
+    if not prefix.strip():
+        return False
+    if any(ln.lstrip().startswith(">") for ln in prefix.split("\n") if ln.strip()):
+        return True
+    try:
+        header_regex = EmailMessage(text="", languages=list(REPLY_LANGUAGES)).HEADER_REGEX
+        if header_regex.search(prefix):
+            return True
+    except Exception:
+        pass
+    lines = prefix.split("\n")
+    return len(_cut_at_history(lines)) < len(lines)
