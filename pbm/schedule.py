@@ -1,0 +1,776 @@
+"""The phase calendar: when nights and days turn over, exactly, in a time zone.
+
+Pure: no database, no Flask, no clock. Every instant is passed in as an aware
+``datetime``; naive datetimes are refused (use :func:`localize`).
+
+Model
+-----
+A :class:`Schedule` is a time zone plus a weekly cycle of *turns*: each turn says
+"on this weekday, at this wall-clock time, a phase of this kind starts" (and whether
+the rulebook calls it *long*). A phase lasts until the next turn, wrapping round the
+week. So lupus-live-12 is::
+
+    {"tz": "Europe/Rome",
+     "week": ["mon 09:00 day", "mon 21:00 night", ..., "thu 21:00 night",
+              "fri 09:00 day long", "sun 21:00 night"]}
+
+That canonical form is what :meth:`Schedule.to_json` writes (for a DB column). A
+compact form (day hours, which weekdays start a day, long days) is accepted too; see
+:func:`parse_schedule` and docs/calendar.md.
+
+Containment and boundaries
+--------------------------
+A phase is the half-open interval ``[start, end)``: it contains its start and not its
+end. An instant exactly on a boundary therefore belongs to the phase that *starts*
+there. ``boundaries_between(t0, t1)`` returns the boundaries ``b`` with
+``t0 < b <= t1`` (what a worker that last looked at ``t0`` must now process).
+
+Daylight saving time
+--------------------
+Turns are wall-clock times. Each is built as a naive local time, resolved with
+zoneinfo and normalised through UTC; durations are never computed by adding
+timedeltas to aware local datetimes. Hence a night that spans a change is 11 or 13
+hours long in Europe/Rome. Two rulings for wall times that are not a single instant:
+
+* a wall time that does not exist (inside the spring-forward gap, e.g. 02:30 on the
+  last Sunday of March in Europe/Rome) moves to the first valid instant after the gap
+  (03:00 CEST there);
+* a wall time that occurs twice (inside the autumn repeated hour) means its first
+  occurrence (``fold=0``: 02:30 CEST, not 02:30 CET).
+
+If two turns of one week resolve to the same instant (both inside one gap), the
+earlier turn's phase would be empty and is dropped.
+
+Names
+-----
+Phases are named by the local date on which they end (lupus-live-12-principale
+§1.2): "notte di venerdì 2 dicembre". A phase ending exactly at 00:00 ends on the
+previous date (at 24:00). Overrides never rename a phase: the name comes from the
+end the schedule gave it (``nominal_end``).
+
+Overrides (pause, extension)
+----------------------------
+``Extension(phase_end, new_end)``: the phase whose end is currently ``phase_end``
+ends at ``new_end`` instead (later, or earlier if still after its start).
+``Pause(from_, until)``: nothing turns over in ``[from_, until)``; the phase in
+progress at ``from_`` keeps the time it had left, so it ends at
+``until + (end - from_)``. ``until=None`` is a pause not yet lifted: callers pass
+``now`` and the phase's end is a projection (``provisional=True``) that never fires.
+
+After a phase whose end was moved, the sequence goes on with the kind the schedule
+had next, and that phase ends at the first scheduled end of a phase of that kind
+after the moved end (so nights still end in the morning). It may therefore be
+shorter or longer than usual; the Master can extend it too.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime, time, timedelta, timezone
+from typing import Iterable, Iterator, Sequence
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+UTC = timezone.utc
+DEFAULT_TZ = "Europe/Rome"
+KINDS = ("night", "day")
+
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_WEEKDAY_ALIASES = {
+    **{name: i for i, name in enumerate(_WEEKDAYS)},
+    **{name: i for i, name in enumerate(
+        ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))},
+    **{name: i for i, name in enumerate(("lun", "mar", "mer", "gio", "ven", "sab", "dom"))},
+    **{name: i for i, name in enumerate(
+        ("lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato", "domenica"))},
+    **{name: i for i, name in enumerate(
+        ("lunedi", "martedi", "mercoledi", "giovedi", "venerdi"))},
+}
+
+
+# --------------------------------------------------------------------------- schedule
+
+@dataclass(frozen=True, order=True)
+class Turn:
+    """A weekly turn: at ``at`` (wall clock) on ``weekday`` (0 = Monday) a phase starts."""
+
+    weekday: int
+    at: time
+    kind: str
+    long: bool = False
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"phase kind must be night or day, not {self.kind!r}")
+        if not 0 <= self.weekday <= 6:
+            raise ValueError(f"weekday must be 0..6, not {self.weekday!r}")
+        if self.at.tzinfo is not None:
+            raise ValueError("turn times are wall-clock times, without a zone")
+
+    def to_text(self) -> str:
+        hhmm = self.at.strftime("%H:%M:%S" if self.at.second else "%H:%M")
+        return f"{_WEEKDAYS[self.weekday]} {hhmm} {self.kind}" + (" long" if self.long else "")
+
+    @classmethod
+    def from_text(cls, text: str) -> "Turn":
+        words = text.strip().lower().split()
+        if len(words) not in (3, 4) or (len(words) == 4 and words[3] != "long"):
+            raise ValueError(f"a turn reads 'WEEKDAY HH:MM night|day [long]', not {text!r}")
+        return cls(_weekday(words[0]), _parse_time(words[1]), words[2], len(words) == 4)
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A time zone and a weekly cycle of turns (sorted, at least one)."""
+
+    tz: str
+    week: tuple[Turn, ...]
+
+    def __post_init__(self) -> None:
+        _zone(self.tz)  # fail early on an unknown zone
+        week = tuple(sorted(self.week, key=lambda t: (t.weekday, t.at)))
+        if not week:
+            raise ValueError("a schedule needs at least one turn a week")
+        for a, b in zip(week, week[1:]):
+            if (a.weekday, a.at) == (b.weekday, b.at):
+                raise ValueError(f"two turns at the same time: {a.to_text()!r}, {b.to_text()!r}")
+        object.__setattr__(self, "week", week)
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return _zone(self.tz)
+
+    def with_tz(self, tz: str) -> "Schedule":
+        return replace(self, tz=tz)
+
+    def to_dict(self) -> dict:
+        return {"tz": self.tz, "week": [t.to_text() for t in self.week]}
+
+    def to_json(self) -> str:
+        """The stored form: canonical, compact, stable (same schedule, same text)."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> "Schedule":
+        return parse_schedule(text)
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValueError(f"unknown time zone {name!r}") from exc
+
+
+def _weekday(word: str) -> int:
+    try:
+        return _WEEKDAY_ALIASES[word.strip().lower()]
+    except KeyError:
+        raise ValueError(f"unknown weekday {word!r} (mon, tue, ... sun)") from None
+
+
+def _parse_time(text: str) -> time:
+    m = re.fullmatch(r"(\d{1,2}):(\d{2})(?::(\d{2}))?", text.strip())
+    if not m:
+        raise ValueError(f"times read HH:MM, not {text!r}")
+    h, mi, s = int(m[1]), int(m[2]), int(m[3] or 0)
+    if h == 24 and mi == 0 and s == 0:
+        raise ValueError("write 24:00 as 00:00 of the next weekday")
+    return time(h, mi, s)
+
+
+def _weekday_set(spec) -> list[int]:
+    """'all', 'mon-fri', 'mon,wed,fri', 'fri-mon' (wraps) or a list of those."""
+    if spec is None:
+        return list(range(7))
+    items = spec if isinstance(spec, list) else [spec]
+    days: set[int] = set()
+    for item in items:
+        for part in str(item).split(","):
+            part = part.strip().lower()
+            if part in ("all", "*"):
+                days.update(range(7))
+            elif "-" in part:
+                a, b = (_weekday(x) for x in part.split("-", 1))
+                days.update((a + i) % 7 for i in range((b - a) % 7 + 1))
+            elif part:
+                days.add(_weekday(part))
+    return sorted(days)
+
+
+def _compact_to_week(spec: dict) -> tuple[Turn, ...]:
+    """Compact form -> turns. See docs/calendar.md, "Compact form"."""
+    unknown = set(spec) - {"tz", "day_start", "day_end", "days", "long_day", "long_days"}
+    if unknown:
+        raise ValueError(f"unknown schedule keys: {', '.join(sorted(unknown))}")
+    start = _parse_time(spec.get("day_start", "09:00"))
+    end = _parse_time(spec.get("day_end", "21:00"))
+    if start == end:
+        raise ValueError("day_start and day_end must differ")
+    crosses = end <= start  # a day that runs past midnight
+    longs = spec.get("long_days", spec.get("long_day", []))
+    longs = [longs] if isinstance(longs, dict) else list(longs)
+
+    day_ends: dict[int, int] = {}  # weekday the day starts -> weekday it ends
+    covered: set[int] = set()
+    for ld in longs:
+        a, b = _weekday(ld["from"]), _weekday(ld["to"])
+        span = (b - a) % 7 or 7
+        inside = {(a + i) % 7 for i in range(1, span + 1)}
+        if a in covered or inside & (covered | set(day_ends)):
+            raise ValueError("long days overlap")
+        covered |= inside
+        day_ends[a] = (b + crosses) % 7
+    for d in _weekday_set(spec.get("days")):
+        if d not in covered and d not in day_ends:
+            day_ends[d] = (d + crosses) % 7
+    if not day_ends:
+        raise ValueError("no weekday starts a day; use the 'week' form for nights only")
+
+    ordinary_night = 24 * 60 - _wall_minutes(start, end)
+    long_starts = {_weekday(ld["from"]) for ld in longs}
+    week_minutes = 7 * 24 * 60
+    turns = []
+    starts = sorted(day_ends)
+    for i, d in enumerate(starts):
+        e = day_ends[d]
+        turns.append(Turn(d, start, "day", long=d in long_starts))
+        nxt = starts[(i + 1) % len(starts)]
+        night_len = ((nxt * 1440 + _minutes(start)) - (e * 1440 + _minutes(end))) % week_minutes
+        turns.append(Turn(e, end, "night", long=night_len > ordinary_night))
+    return tuple(turns)
+
+
+def _minutes(t: time) -> int:
+    return t.hour * 60 + t.minute
+
+
+def _wall_minutes(a: time, b: time) -> int:
+    """Minutes from wall time a forward to wall time b (0..24h)."""
+    return ((b.hour * 60 + b.minute) - (a.hour * 60 + a.minute)) % (24 * 60)
+
+
+def parse_schedule(spec, *, tz: str | None = None) -> Schedule:
+    """A Schedule from JSON text, a dict, or a ruleset name (its default).
+
+    Two JSON forms: canonical ``{"tz": ..., "week": ["fri 09:00 day long", ...]}``
+    and compact ``{"tz": ..., "day_start": "09:00", "day_end": "21:00",
+    "days": "mon-fri", "long_day": {"from": "fri", "to": "sun"}}``.
+    ``tz`` (if given) replaces the zone of the spec.
+    """
+    if isinstance(spec, Schedule):
+        sched = spec
+    else:
+        if isinstance(spec, str):
+            text = spec.strip()
+            if text in DEFAULT_SCHEDULES or text in RULESET_ALIASES:
+                sched = default_schedule(text)
+                return sched.with_tz(tz) if tz else sched
+            try:
+                spec = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"schedule is not valid JSON: {exc}") from None
+        if not isinstance(spec, dict):
+            raise ValueError("a schedule is a JSON object")
+        zone_name = spec.get("tz", DEFAULT_TZ)
+        if "week" in spec:
+            if set(spec) - {"tz", "week"}:
+                raise ValueError("the 'week' form takes only 'tz' and 'week'")
+            week = tuple(Turn.from_text(t) if isinstance(t, str) else _turn_from_dict(t)
+                         for t in spec["week"])
+        else:
+            week = _compact_to_week(spec)
+        sched = Schedule(zone_name, week)
+    return sched.with_tz(tz) if tz else sched
+
+
+def _turn_from_dict(d: dict) -> Turn:
+    return Turn(_weekday(d["weekday"]), _parse_time(d["at"]), d["kind"], bool(d.get("long")))
+
+
+DEFAULT_SCHEDULES: dict[str, Schedule] = {
+    # lupus-live-12-principale §1.2: days 9-21 Mon-Thu, long day Fri 9 - Sun 21.
+    "lupus-live-12": parse_schedule(
+        {"day_start": "09:00", "day_end": "21:00", "long_day": {"from": "fri", "to": "sun"}}),
+    # lupus-tempo-reale-7 §2.1: days 8-22 Mon-Thu, long day Fri 8 - Sun 22.
+    "tempo-reale-7": parse_schedule(
+        {"day_start": "08:00", "day_end": "22:00", "long_day": {"from": "fri", "to": "sun"}}),
+    # Lupus Noctis is played at a table in one evening; by mail, one night and one day
+    # per calendar day, every day of the week, on the tempo-reale hours.
+    "lupus-noctis": parse_schedule({"day_start": "08:00", "day_end": "22:00", "days": "all"}),
+    # Complots has no night: by mail, one 24-hour round a day, closing at 21:00. Its
+    # rounds are "day" phases; the ruleset gives them meaning.
+    "complots": Schedule(DEFAULT_TZ, tuple(Turn(d, time(21), "day") for d in range(7))),
+}
+RULESET_ALIASES = {"lupus-live": "lupus-live-12", "tempo-reale": "tempo-reale-7",
+                   "noctis": "lupus-noctis"}
+
+
+def default_schedule(ruleset: str) -> Schedule:
+    name = RULESET_ALIASES.get(ruleset, ruleset)
+    try:
+        return DEFAULT_SCHEDULES[name]
+    except KeyError:
+        raise ValueError(f"no default schedule for ruleset {ruleset!r}; "
+                         f"known: {', '.join(DEFAULT_SCHEDULES)}") from None
+
+
+# --------------------------------------------------------------------------- instants
+#
+# Python compares and subtracts two datetimes that share a tzinfo by their wall
+# clocks, ignoring offsets and fold. So everything below works on UTC instants and
+# converts to the schedule's zone only when handing phases out.
+
+def _u(t: datetime) -> datetime:
+    return t.astimezone(UTC)
+
+
+def localize(naive: datetime, tz: str | ZoneInfo | Schedule) -> datetime:
+    """A wall-clock time in a zone -> the aware instant, by this module's DST rulings.
+
+    Inside a gap: the first instant after the gap. Inside a repeated hour: the first
+    occurrence. Aware input is only converted to the zone.
+    """
+    zone = tz.zone if isinstance(tz, Schedule) else (_zone(tz) if isinstance(tz, str) else tz)
+    return _localize_utc(naive, zone).astimezone(zone)
+
+
+def _localize_utc(naive: datetime, zone: ZoneInfo) -> datetime:
+    if naive.tzinfo is not None:
+        return _u(naive)
+    first = naive.replace(tzinfo=zone, fold=0).astimezone(UTC)
+    if first.astimezone(zone).replace(tzinfo=None) == naive:
+        return first
+    # In a gap: fold=1 reads the wall time with the offset after the change (an instant
+    # before the change), fold=0 with the offset before it (an instant after the
+    # change). The change lies between; find its exact second.
+    lo = int(naive.replace(tzinfo=zone, fold=1).timestamp())
+    hi = int(first.timestamp())
+    before = datetime.fromtimestamp(lo, zone).utcoffset()
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if datetime.fromtimestamp(mid, zone).utcoffset() == before:
+            lo = mid
+        else:
+            hi = mid
+    return datetime.fromtimestamp(hi, UTC)
+
+
+def _require_aware(t: datetime, what: str = "time") -> None:
+    if not isinstance(t, datetime) or t.tzinfo is None or t.utcoffset() is None:
+        raise TypeError(f"{what} must be an aware datetime (see schedule.localize)")
+
+
+# --------------------------------------------------------------------------- phases
+
+@dataclass(frozen=True)
+class PhaseName:
+    """What a phase is called: its kind, whether long, and the date it ends on."""
+
+    kind: str
+    long: bool
+    date: date
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One night or day: ``[start, end)``, aware datetimes in the schedule's zone.
+
+    Compare phases' instants through UTC (or with datetimes of another zone): two
+    datetimes sharing a tzinfo compare by wall clock, which is ambiguous in the
+    repeated autumn hour.
+    """
+
+    kind: str
+    start: datetime
+    end: datetime
+    long: bool = False
+    nominal_end: datetime | None = None  # the end the schedule gave it (names it)
+    provisional: bool = False  # end projected through a pause not yet lifted
+
+    @property
+    def name(self) -> PhaseName:
+        local = (self.nominal_end or self.end).astimezone(self.end.tzinfo)
+        day = local.date()
+        if local.time() == time(0):  # ends at 24:00 of the day before
+            day -= timedelta(days=1)
+        return PhaseName(self.kind, self.long, day)
+
+    @property
+    def duration(self) -> timedelta:
+        return _u(self.end) - _u(self.start)
+
+    def contains(self, t: datetime) -> bool:
+        return _u(self.start) <= _u(t) < _u(self.end)
+
+
+def _nominal_boundaries(sched: Schedule, monday: date) -> Iterator[tuple[datetime, Turn]]:
+    """Scheduled boundaries (UTC) from the week starting ``monday``, in order."""
+    zone = sched.zone
+    pending: tuple[datetime, Turn] | None = None
+    while True:
+        for turn in sched.week:
+            wall = datetime.combine(monday + timedelta(days=turn.weekday), turn.at)
+            b = (_localize_utc(wall, zone), turn)
+            if pending is not None and b[0] > pending[0]:
+                yield pending
+            # equal instants (both in one gap): the earlier turn's phase is empty; drop it
+            pending = b
+        monday += timedelta(days=7)
+
+
+@dataclass
+class _Span:
+    """A phase under construction, in UTC."""
+
+    kind: str
+    start: datetime
+    end: datetime
+    long: bool
+    nominal_end: datetime
+    index: int = 0  # which scheduled phase it stands for
+    provisional: bool = False
+
+    def out(self, zone: ZoneInfo) -> Phase:
+        return Phase(self.kind, self.start.astimezone(zone), self.end.astimezone(zone),
+                     self.long, self.nominal_end.astimezone(zone), self.provisional)
+
+
+def _nominal_spans(sched: Schedule, t: datetime) -> Iterator[_Span]:
+    """Scheduled phases (UTC), the first being the one that contains ``t``."""
+    t = _u(t)
+    local_day = t.astimezone(sched.zone).date()
+    # Two weeks back: a phase can last a week, and a gap can push a turn forward.
+    monday = local_day - timedelta(days=local_day.weekday() + 14)
+    it = _nominal_boundaries(sched, monday)
+    prev_t, prev_turn = next(it)
+    for b, turn in it:
+        if b > t:
+            yield _Span(prev_turn.kind, prev_t, b, prev_turn.long, b)
+        prev_t, prev_turn = b, turn
+
+
+# --------------------------------------------------------------------------- overrides
+
+@dataclass(frozen=True)
+class Extension:
+    """The phase whose end is currently ``phase_end`` ends at ``new_end`` instead
+    (later; or earlier, if still after the phase's start)."""
+
+    phase_end: datetime
+    new_end: datetime
+
+    def __post_init__(self) -> None:
+        _require_aware(self.phase_end, "phase_end")
+        _require_aware(self.new_end, "new_end")
+
+    def to_dict(self) -> dict:
+        return {"extend": self.phase_end.isoformat(), "to": self.new_end.isoformat()}
+
+
+@dataclass(frozen=True)
+class Pause:
+    """No boundary in ``[from_, until)``; ``until=None``: not lifted yet."""
+
+    from_: datetime
+    until: datetime | None = None
+
+    def __post_init__(self) -> None:
+        _require_aware(self.from_, "from_")
+        if self.until is not None:
+            _require_aware(self.until, "until")
+            if _u(self.until) < _u(self.from_):
+                raise ValueError("a pause cannot end before it starts")
+
+    def to_dict(self) -> dict:
+        return {"pause": self.from_.isoformat(),
+                "until": self.until.isoformat() if self.until else None}
+
+
+Override = Extension | Pause
+
+
+def override_from_dict(d: dict) -> Override:
+    """Inverse of ``Extension.to_dict`` / ``Pause.to_dict`` (for a JSON column)."""
+    if "extend" in d:
+        return Extension(datetime.fromisoformat(d["extend"]), datetime.fromisoformat(d["to"]))
+    if "pause" in d:
+        until = d.get("until")
+        return Pause(datetime.fromisoformat(d["pause"]),
+                     datetime.fromisoformat(until) if until else None)
+    raise ValueError(f"not an override: {d!r}")
+
+
+@dataclass(eq=False)  # removed from lists by identity
+class _PauseSpan:
+    start: datetime
+    end: datetime
+    open: bool
+
+
+def _prepare(overrides: Sequence[Override], now: datetime | None) -> list:
+    """Overrides in the order given, in UTC; overlapping pauses merged into one that
+    takes the place of the first of them."""
+    ops: list = []
+    pauses: list[_PauseSpan] = []
+    for o in overrides:
+        if isinstance(o, Extension):
+            ops.append(Extension(_u(o.phase_end), _u(o.new_end)))
+        elif isinstance(o, Pause):
+            if o.until is None:
+                if now is None:
+                    raise ValueError("a pause not yet lifted needs `now`")
+                _require_aware(now, "now")
+                span = _PauseSpan(_u(o.from_), max(_u(now), _u(o.from_)), True)
+            else:
+                span = _PauseSpan(_u(o.from_), _u(o.until), False)
+            pauses.append(span)
+            ops.append(span)
+        else:
+            raise TypeError(f"not an override: {o!r}")
+    merged = True
+    while merged:  # a pause overlapping another: one pause covering both
+        merged = False
+        for i, a in enumerate(pauses):
+            for b in pauses[i + 1:]:
+                if b.start <= a.end and a.start <= b.end:
+                    a.start, a.end, a.open = min(a.start, b.start), max(a.end, b.end), a.open or b.open
+                    pauses.remove(b)
+                    ops.remove(b)
+                    merged = True
+                    break
+            if merged:
+                break
+    for e in ops:
+        if isinstance(e, Extension) and any(p.start < e.new_end < p.end for p in pauses):
+            raise ValueError("an extension cannot end inside a pause")
+    return ops
+
+
+class _Lazy:
+    """Scheduled phases by index, generated on demand."""
+
+    def __init__(self, it: Iterator[_Span]):
+        self._it, self._items = it, []
+
+    def __getitem__(self, i: int) -> _Span:
+        while len(self._items) <= i:
+            self._items.append(next(self._it))
+        return self._items[i]
+
+
+def _walk(sched: Schedule, t: datetime, overrides: Sequence[Override],
+          now: datetime | None) -> Iterator[_Span]:
+    """Effective phases (UTC spans), the first being the one that contains ``t``."""
+    _require_aware(t)
+    t = _u(t)
+    ops = _prepare(overrides, now)
+    # Before the earliest override the calendar is the scheduled one.
+    anchor = min([t] + [op.start if isinstance(op, _PauseSpan)
+                        else min(op.phase_end, op.new_end) for op in ops])
+    scheduled = _Lazy(_nominal_spans(sched, anchor))
+    c = scheduled[0]
+    cur = _Span(c.kind, c.start, c.end, c.long, c.nominal_end, 0)
+    pending = list(ops)
+    while True:
+        applied = True
+        while applied:  # apply, in the order given, whatever concerns this phase
+            applied = False
+            for op in pending:
+                if isinstance(op, _PauseSpan) and cur.start <= op.start < cur.end:
+                    cur.end = op.end + (cur.end - op.start)  # keeps the time left (UTC)
+                    cur.provisional |= op.open
+                elif isinstance(op, Extension) and op.phase_end == cur.end:
+                    if op.new_end <= cur.start:
+                        raise ValueError("an extension cannot end a phase before it starts")
+                    cur.end = op.new_end
+                else:
+                    continue
+                pending.remove(op)
+                applied = True
+                break
+        for op in pending:
+            if isinstance(op, Extension) and op.phase_end < cur.start:
+                raise ValueError(f"extension of {op.phase_end.isoformat()} matches no phase end")
+        if cur.end > t:
+            yield cur
+        # Next: the kind the schedule has next, ending at the first scheduled end of
+        # that kind after this phase's (possibly moved) end.
+        kind = scheduled[cur.index + 1].kind
+        j = cur.index + 1
+        while not (scheduled[j].kind == kind and scheduled[j].end > cur.end):
+            j += 1
+        n = scheduled[j]
+        cur = _Span(kind, cur.end, n.end, n.long, n.end, j)
+
+
+def phases_from(schedule: Schedule, start: datetime, count: int,
+                overrides: Sequence[Override] = (), now: datetime | None = None) -> list[Phase]:
+    """``count`` consecutive phases, the first containing ``start`` (phases are
+    ``[start, end)``: on a boundary, the phase that starts there)."""
+    out: list[Phase] = []
+    if count <= 0:
+        return out
+    for span in _walk(schedule, start, overrides, now):
+        out.append(span.out(schedule.zone))
+        if len(out) == count:
+            return out
+    raise AssertionError("unreachable: the calendar never ends")
+
+
+def phases_between(schedule: Schedule, t0: datetime, t1: datetime,
+                   overrides: Sequence[Override] = (), now: datetime | None = None) -> list[Phase]:
+    """Every phase overlapping ``[t0, t1)`` (e.g. for a calendar feed)."""
+    _require_aware(t1)
+    out = []
+    for span in _walk(schedule, t0, overrides, now):
+        if span.start >= _u(t1):
+            return out
+        out.append(span.out(schedule.zone))
+    raise AssertionError("unreachable")
+
+
+def phase_at(schedule: Schedule, t: datetime,
+             overrides: Sequence[Override] = (), now: datetime | None = None) -> Phase:
+    """The phase in progress at ``t``."""
+    return next(_walk(schedule, t, overrides, now)).out(schedule.zone)
+
+
+def next_boundary(schedule: Schedule, t: datetime, overrides: Sequence[Override] = (),
+                  now: datetime | None = None) -> datetime | None:
+    """The first boundary strictly after ``t``, in the schedule's zone; None while a
+    pause not yet lifted holds the phase in progress (nothing is due until resumed)."""
+    ph = phase_at(schedule, t, overrides, now)
+    return None if ph.provisional else ph.end
+
+
+def boundaries_between(schedule: Schedule, t0: datetime, t1: datetime,
+                       overrides: Sequence[Override] = (), now: datetime | None = None) -> list[datetime]:
+    """Boundaries ``b`` with ``t0 < b <= t1``, oldest first, in the schedule's zone:
+    what a worker that last ran at ``t0`` must process at ``t1``. Stops at a pause
+    not yet lifted."""
+    _require_aware(t1)
+    out = []
+    for span in _walk(schedule, t0, overrides, now):
+        if span.provisional or span.end > _u(t1):
+            return out
+        out.append(span.end.astimezone(schedule.zone))
+    raise AssertionError("unreachable")
+
+
+# --------------------------------------------------------------------------- display
+
+_IT_DAYS = ("lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato", "domenica")
+_IT_MONTHS = ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio",
+              "agosto", "settembre", "ottobre", "novembre", "dicembre")
+_EN_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_EN_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+              "September", "October", "November", "December")
+_IT_KIND = {("night", False): "notte", ("night", True): "notte lunga",
+            ("day", False): "giorno", ("day", True): "giorno lungo"}
+_EN_KIND = {("night", False): "night", ("night", True): "long night",
+            ("day", False): "day", ("day", True): "long day"}
+
+
+def phase_label(phase: Phase | PhaseName, lang: str = "it", *, year: bool = False) -> str:
+    """"notte di venerdì 2 dicembre" / "night of Friday 2 December".
+
+    ``lang`` is a language code ("it", "en", "en_GB", "it-IT"); English for codes
+    starting with "en", Italian (the service's first language) otherwise.
+    """
+    name = phase.name if isinstance(phase, Phase) else phase
+    d = name.date
+    if lang.lower().startswith("en"):
+        text = f"{_EN_KIND[name.kind, name.long]} of {_EN_DAYS[d.weekday()]} {d.day} {_EN_MONTHS[d.month - 1]}"
+    else:
+        text = f"{_IT_KIND[name.kind, name.long]} di {_IT_DAYS[d.weekday()]} {d.day} {_IT_MONTHS[d.month - 1]}"
+    return f"{text} {d.year}" if year else text
+
+
+@dataclass(frozen=True)
+class ZoneLabel:
+    name: str  # "Europe/Rome"
+    offset: str  # "+01:00"
+    abbreviation: str  # "CET" (as the tz database has it; may be numeric like "-03")
+
+    def __str__(self) -> str:
+        return f"{self.name} (UTC{self.offset})"
+
+
+def zone_label(tz: str, at: datetime) -> ZoneLabel:
+    """The zone's name and its offset at instant ``at``, for "deadline in your time"."""
+    _require_aware(at)
+    local = at.astimezone(_zone(tz))
+    off = local.utcoffset()
+    minutes = int(off.total_seconds()) // 60
+    sign = "+" if minutes >= 0 else "-"
+    hh, mm = divmod(abs(minutes), 60)
+    return ZoneLabel(tz, f"{sign}{hh:02d}:{mm:02d}", local.tzname() or "")
+
+
+def in_zone(t: datetime, tz: str) -> datetime:
+    """The same instant on the reader's clock."""
+    _require_aware(t)
+    return t.astimezone(_zone(tz))
+
+
+# --------------------------------------------------------------------------- iCalendar
+
+def _ics_escape(text: str) -> str:
+    return (text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+            .replace("\r\n", "\\n").replace("\n", "\\n"))
+
+
+def _ics_fold(line: str) -> str:
+    """RFC 5545 §3.1: lines of at most 75 octets, continued with CRLF + space,
+    never splitting a UTF-8 character."""
+    out, chunk, size, limit = [], [], 0, 75
+    for ch in line:
+        n = len(ch.encode("utf-8"))
+        if size + n > limit:
+            out.append("".join(chunk))
+            chunk, size, limit = [" "], 1, 75
+        chunk.append(ch)
+        size += n
+    out.append("".join(chunk))
+    return "\r\n".join(out)
+
+
+def _ics_utc(t: datetime) -> str:
+    return t.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "game"
+
+
+def to_ics(phases: Iterable[Phase], game_name: str, url: str | None = None, *,
+           dtstamp: datetime, lang: str = "it", uid_prefix: str | None = None) -> str:
+    """A VCALENDAR with one VEVENT per phase: the event spans the phase and its end
+    (DTEND) is the deadline. Times in UTC. UIDs depend on the game and the phase's
+    name, so a re-published feed updates events when deadlines move."""
+    _require_aware(dtstamp, "dtstamp")
+    prefix = uid_prefix or _slug(game_name)
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Lupus PBM//calendar//IT",
+             "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
+             f"X-WR-CALNAME:{_ics_escape(game_name)}"]
+    en = lang.lower().startswith("en")
+    for ph in phases:
+        summary = f"{game_name}: {phase_label(ph, lang)}"
+        zone_name = getattr(ph.end.tzinfo, "key", None)
+        where = f" ({zone_label(zone_name, ph.end)})" if zone_name else ""
+        deadline = ph.end.strftime("%H:%M")
+        desc = f"Deadline {deadline}{where}" if en else f"Scadenza ore {deadline}{where}"
+        lines += ["BEGIN:VEVENT",
+                  f"UID:{prefix}-{n.kind}-{_ics_utc(ph.nominal_end or ph.end)}@lupus-pbm",
+                  f"DTSTAMP:{_ics_utc(dtstamp)}",
+                  f"DTSTART:{_ics_utc(ph.start)}",
+                  f"DTEND:{_ics_utc(ph.end)}",
+                  f"SUMMARY:{_ics_escape(summary)}",
+                  f"DESCRIPTION:{_ics_escape(desc)}",
+                  "TRANSP:TRANSPARENT"]
+        if url:
+            lines.append(f"URL:{url}")
+        lines.append("END:VEVENT")
+    lines.append("END:VCALENDAR")
+    return "".join(_ics_fold(line) + "\r\n" for line in lines)
