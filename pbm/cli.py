@@ -12,6 +12,7 @@ import sys
 # Modules that add subcommands; each defines register(subparsers).
 SUBCOMMAND_MODULES = [
     "pbm.scenario_cli",
+    "pbm.schedule_cli",
 ]
 
 
