@@ -13,6 +13,7 @@ import sys
 SUBCOMMAND_MODULES = [
     "pbm.scenario_cli",
     "pbm.schedule_cli",
+    "pbm.mail.cli",
 ]
 
 

@@ -1,0 +1,220 @@
+"""One raw RFC 822 message (bytes) -> what its sender asks for.
+
+Pure: no game, no database, no clock. The steps, in order:
+  1. decode headers; extract the reply token (plus-address or [lupus:TOKEN] subject tag);
+  2. classify mail that must never be answered (bounce, complaint, auto-reply, list);
+  3. pick the text (text/plain preferred, HTML through html2text);
+  4. a forward by the Master (inline forward or message/rfc822 attachment) or an SMS
+     pasted under 'PER: Nome' / 'FOR: Name' yields `on_behalf_of`;
+  5. quoted history and signatures are stripped (mail-parser-reply first, then a safety
+     net) BEFORE commands are looked for, so a quoted earlier vote never counts;
+  6. command lines are parsed against the players' names (pbm.mail.commands).
+
+Whether the sender may act (is a player, is a Master) is the service's decision.
+"""
+from __future__ import annotations
+
+import email.utils
+import re
+from dataclasses import asdict, dataclass, field
+
+from .commands import (VOCABULARY, describe_error, find_behalf_line, fold, looks_like_command,
+                       parse_commands, resolve_name)
+from .parse_body import address_of, body_text, header_all, header_text, parse_bytes
+from .parse_classify import classify
+from .parse_forward import Forward, find_forward
+from .parse_reply import strip_reply
+
+TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{6,64}$")
+SUBJECT_TOKEN_RE = re.compile(r"\[lupus:([A-Za-z0-9_-]{6,64})\]", re.IGNORECASE)
+_RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To",
+                      "X-Envelope-To", "Resent-To")
+
+
+@dataclass
+class ParsedMessage:
+    ignored: str | None = None              # None | "auto-reply" | "bounce" | "complaint" | "list"
+    on_behalf_of: str | None = None         # player name, for a forward or a pasted SMS
+    source: str | None = None               # None | "forward" | "sms"
+    forwarded_from_name: str | None = None
+    forwarded_from_address: str | None = None
+    commands: list[dict] = field(default_factory=list)
+    errors: list[dict] = field(default_factory=list)
+    ignored_lines: list[str] = field(default_factory=list)
+    token: str | None = None
+    message_id: str | None = None
+    in_reply_to: str | None = None
+    references: list[str] = field(default_factory=list)
+    from_address: str | None = None
+    from_name: str | None = None
+    subject: str = ""
+    date: str | None = None
+    reply_text: str = ""
+    bounced_recipients: list[str] = field(default_factory=list)
+    body_format: str = "none"               # "plain" | "html" | "none"
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def _message_ids(value: str) -> list[str]:
+    return re.findall(r"<[^<>\s]+>", value or "")
+
+
+def _iso_date(value: str) -> str | None:
+    if not value:
+        return None
+    try:
+        parsed = email.utils.parsedate_to_datetime(value)
+        return parsed.isoformat() if parsed else value
+    except Exception:
+        return value
+
+
+def extract_token(msg, subject: str, reply_localpart: str | None = None) -> str | None:
+    """Plus-addressed recipient first (the service made it), then the subject tag."""
+    values: list[str] = []
+    for name in _RECIPIENT_HEADERS:
+        values.extend(header_all(msg, name))
+    try:
+        addresses = [addr for _, addr in email.utils.getaddresses(values)]
+    except Exception:
+        addresses = re.findall(r"[\w.+=-]+@[\w.-]+", " ".join(values))
+    for addr in addresses:
+        local = addr.split("@", 1)[0]
+        if "+" not in local:
+            continue
+        base, token = local.split("+", 1)
+        if reply_localpart and base.lower() != reply_localpart.lower():
+            continue
+        if TOKEN_RE.match(token):
+            return token
+    m = SUBJECT_TOKEN_RE.search(subject or "")
+    return m.group(1) if m else None
+
+
+def resolve_sender(name: str, address: str, players: list[str],
+                   player_addresses: dict[str, str] | None) -> tuple[str | None, dict | None]:
+    """Which player wrote a forwarded mail: by address, then display name, then local part."""
+    if address and player_addresses:
+        by_address = [p for p, a in player_addresses.items()
+                      if a and a.strip().lower() == address.lower() and p in players]
+        if len(by_address) == 1:
+            return by_address[0], None
+    folded_name = fold(name or "")
+    local = fold(re.sub(r"[._\-+]+", " ", (address or "").split("@", 1)[0]))
+    if folded_name:
+        exact = [p for p in players if fold(p) == folded_name]
+        if len(exact) == 1:
+            return exact[0], None
+    candidates: list[str] = []
+    for key in (folded_name, local):
+        if not key:
+            continue
+        # 'Anna Rossi' or 'anna.rossi' -> Anna; the longest player name that fits wins.
+        fits = [p for p in players if key == fold(p) or key.startswith(fold(p) + " ")]
+        if fits:
+            longest = max(len(fold(p)) for p in fits)
+            fits = [p for p in fits if len(fold(p)) == longest]
+        if not fits and key == folded_name:
+            fits = [p for p in players if fold(p).startswith(key)]
+        if fits:
+            candidates = fits
+            break
+    if len(candidates) == 1:
+        return candidates[0], None
+    shown = name or address or ""
+    if candidates:
+        return None, {"code": "ambiguous_name", "name": shown, "candidates": candidates}
+    return None, {"code": "unknown_sender", "name": shown, "candidates": list(players)}
+
+
+def _outside_lines(text: str, players: list[str]) -> tuple[list[dict], list[str]]:
+    """Lines written by the forwarding person: commands there belong to nobody known."""
+    errors, ignored = [], []
+    for line in (text or "").split("\n"):
+        if not line.strip():
+            continue
+        if looks_like_command(line):
+            errors.append({"code": "command_outside_behalf", "line": line.strip()})
+        else:
+            ignored.append(line.strip())
+    return errors, ignored
+
+
+def _attached_forward(attached, outer_text: str) -> Forward | None:
+    if not attached:
+        return None
+    inner = attached[0]
+    name, address = address_of(header_text(inner, "From"))
+    body, _, _ = body_text(inner)
+    return Forward(name, address, header_text(inner, "Subject"), body, outer_text)
+
+
+def parse_message(raw: bytes, players: list[str], player_addresses: dict[str, str] | None = None,
+                  *, reply_localpart: str | None = None) -> ParsedMessage:
+    players = list(players or [])
+    msg = parse_bytes(raw)
+    subject = header_text(msg, "Subject")
+    from_name, from_address = address_of(header_text(msg, "From"))
+    in_reply_to = _message_ids(header_text(msg, "In-Reply-To"))
+    result = ParsedMessage(
+        subject=subject,
+        from_name=from_name or None,
+        from_address=from_address or None,
+        message_id=(_message_ids(header_text(msg, "Message-ID")) or [None])[0],
+        in_reply_to=in_reply_to[0] if in_reply_to else None,
+        references=_message_ids(header_text(msg, "References")),
+        date=_iso_date(header_text(msg, "Date")),
+        token=extract_token(msg, subject, reply_localpart),
+    )
+    result.ignored, result.bounced_recipients = classify(msg, subject)
+    if result.ignored:
+        return result
+
+    text, attached, result.body_format = body_text(msg)
+    forward = find_forward(text, subject)
+    if forward is None and attached:
+        outer = strip_reply(text)
+        if not any(looks_like_command(ln) for ln in outer.split("\n")):
+            forward = _attached_forward(attached, text)
+
+    if forward is not None:
+        result.source = "forward"
+        result.forwarded_from_name = forward.sender_name or None
+        result.forwarded_from_address = forward.sender_address or None
+        result.on_behalf_of, err = resolve_sender(forward.sender_name, forward.sender_address,
+                                                  players, player_addresses)
+        note_errors, note_lines = _outside_lines(strip_reply(forward.note), players)
+        # Quote stripping applies to the forwarded mail itself: the player may have
+        # replied above an older bulletin.
+        result.reply_text = strip_reply(forward.body)
+        commands, errors, ignored = parse_commands(result.reply_text, players)
+        result.commands = commands
+        result.errors = ([err] if err else []) + note_errors + errors
+        result.ignored_lines = note_lines + ignored
+        return result
+
+    result.reply_text = strip_reply(text)
+    behalf = find_behalf_line(result.reply_text)
+    if behalf is None:
+        result.commands, result.errors, result.ignored_lines = parse_commands(result.reply_text, players)
+        return result
+
+    index, typed = behalf
+    lines = result.reply_text.split("\n")
+    result.source = "sms"
+    name, err = resolve_name(typed, players)
+    result.on_behalf_of = name
+    above_errors, above_lines = _outside_lines("\n".join(lines[:index]), players)
+    commands, errors, ignored = parse_commands("\n".join(lines[index + 1:]), players)
+    if err:
+        err.update({"line": lines[index].strip()})
+    result.commands = commands
+    result.errors = ([err] if err else []) + above_errors + errors
+    result.ignored_lines = above_lines + ignored
+    return result
+
+
+__all__ = ["ParsedMessage", "parse_message", "parse_commands", "describe_error", "VOCABULARY",
+           "extract_token", "resolve_sender", "strip_reply"]
