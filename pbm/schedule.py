@@ -306,6 +306,14 @@ RULESET_ALIASES = {"lupus-live": "lupus-live-12", "tempo-reale": "tempo-reale-7"
                    "noctis": "lupus-noctis"}
 
 
+def game_schedule(ruleset: str, stored: dict | str | None) -> Schedule:
+    """The schedule of a game: what its DB column holds, or, when that is empty, the
+    default of its ruleset."""
+    if not stored:
+        return default_schedule(ruleset)
+    return parse_schedule(stored)
+
+
 def default_schedule(ruleset: str) -> Schedule:
     name = RULESET_ALIASES.get(ruleset, ruleset)
     try:
@@ -565,9 +573,11 @@ def _walk(sched: Schedule, t: datetime, overrides: Sequence[Override],
     _require_aware(t)
     t = _u(t)
     ops = _prepare(overrides, now)
-    # Before the earliest override the calendar is the scheduled one.
+    # Before the earliest override the calendar is the scheduled one. Start just
+    # before it: an extension concerns the phase that ends at its phase_end.
     anchor = min([t] + [op.start if isinstance(op, _PauseSpan)
                         else min(op.phase_end, op.new_end) for op in ops])
+    anchor -= timedelta(microseconds=1)
     scheduled = _Lazy(_nominal_spans(sched, anchor))
     c = scheduled[0]
     cur = _Span(c.kind, c.start, c.end, c.long, c.nominal_end, 0)
@@ -762,7 +772,7 @@ def to_ics(phases: Iterable[Phase], game_name: str, url: str | None = None, *,
         deadline = ph.end.strftime("%H:%M")
         desc = f"Deadline {deadline}{where}" if en else f"Scadenza ore {deadline}{where}"
         lines += ["BEGIN:VEVENT",
-                  f"UID:{prefix}-{n.kind}-{_ics_utc(ph.nominal_end or ph.end)}@lupus-pbm",
+                  f"UID:{prefix}-{ph.kind}-{_ics_utc(ph.nominal_end or ph.end)}@lupus-pbm",
                   f"DTSTAMP:{_ics_utc(dtstamp)}",
                   f"DTSTART:{_ics_utc(ph.start)}",
                   f"DTEND:{_ics_utc(ph.end)}",
