@@ -85,20 +85,55 @@ def _block_is_headers(fields: dict[str, str]) -> bool:
     return any(k in fields for k in _SENDER_FIELDS) and len(fields) >= 2
 
 
+_RULE_LINE = re.compile(r"^[ \t*]*(?:_{10,}|-{5,}|-{2,}\s*(?:original message|messaggio originale)\s*-{2,})[ \t*]*$",
+                        re.IGNORECASE)
+
+
+def _dequote_block(text: str, start: int) -> str:
+    """The '>'-quoted block from `start` on, one quote level removed (Apple Mail quotes
+    a plain-text forward, its marker included)."""
+    out = []
+    for line in text[start:].split("\n"):
+        stripped = line.lstrip()
+        if not stripped.startswith(">"):
+            if stripped:
+                break
+            out.append("")
+            continue
+        stripped = stripped[1:]
+        out.append(stripped[1:] if stripped.startswith(" ") else stripped)
+    return "\n".join(out)
+
+
+def _start_with_rule(text: str, start: int) -> int:
+    """Move an Outlook block's start up over the rule line drawn above it."""
+    head = text[:start].rstrip("\n \t")
+    cut = head.rfind("\n") + 1
+    if head[cut:] and _RULE_LINE.match(head[cut:]):
+        return cut
+    return start
+
+
 def find_forward(text: str, subject: str) -> Forward | None:
     candidates = [m for m in _EXPLICIT_MARKER.finditer(text)]
     if FORWARD_SUBJECT.search(subject or ""):
         candidates += list(_ORIGINAL_MARKER.finditer(text))
         candidates += list(_OUTLOOK_BLOCK_START.finditer(text))
     for m in sorted(candidates, key=lambda m: m.start()):
-        if text[m.start():m.end()].lstrip().startswith(">"):
-            continue
-        if history_starts_before(text, m.start()):
+        marker = text[m.start():m.end()]
+        is_block = bool(_OUTLOOK_BLOCK_START.fullmatch(marker))
+        start = _start_with_rule(text, m.start()) if is_block else m.start()
+        if history_starts_before(text, start):
             break  # the marker belongs to quoted history, not to this message
-        is_block = bool(_OUTLOOK_BLOCK_START.fullmatch(text[m.start():m.end()]))
-        rest_start = m.start() if is_block else m.end()
-        rest = text[rest_start:].split("\n")
-        if not is_block and rest and not rest[0].strip():
+        if marker.lstrip(" \t*").startswith(">"):
+            block = _dequote_block(text, m.start())
+            inner = _EXPLICIT_MARKER.match(block)
+            if not inner:
+                continue
+            rest = block[inner.end():].split("\n")
+        else:
+            rest = text[m.start() if is_block else m.end():].split("\n")
+        if rest and not rest[0].strip():
             rest = rest[1:]
         fields, body_start = _read_header_block(rest)
         if not _block_is_headers(fields):
@@ -107,5 +142,5 @@ def find_forward(text: str, subject: str) -> Forward | None:
         name, address = address_of(sender)
         subject_field = fields.get("subject") or fields.get("oggetto") or ""
         body = "\n".join(rest[body_start:]).strip("\n")
-        return Forward(name, address, subject_field, body, text[:m.start()].strip())
+        return Forward(name, address, subject_field, body, text[:start].strip())
     return None
