@@ -1,0 +1,184 @@
+"""Command lines and player names, without any mail around them."""
+import pytest
+
+from pbm.mail.commands import (RITUALS, SPECTRE_POWERS, VOCABULARY, describe_error,
+                               parse_commands, resolve_name)
+
+PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Maria Luisa", "Maria", "Mario",
+           "Élodie", "Nicolò"]
+
+
+def one(line, players=PLAYERS):
+    commands, errors, ignored = parse_commands(line, players)
+    assert not ignored, f"{line!r} was not read as a command"
+    return commands, errors
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("VOTO Carla", {"vote": "Carla"}),
+    ("vote carla", {"vote": "Carla"}),
+    ("Voto: CARLA", {"vote": "Carla"}),
+    ("  **VOTO Carla**", {"vote": "Carla"}),
+    ("- VOTE Carla", {"vote": "Carla"}),
+    ("POTERE Bruno", {"target": "Bruno"}),
+    ("POWER Bruno", {"target": "Bruno"}),
+    ("BERSAGLIO Bruno", {"target": "Bruno"}),
+    ("target bruno", {"target": "Bruno"}),
+    ("POTERE Bruno, Carla", {"target": "Bruno", "target2": "Carla"}),
+    ("POTERE Bruno E Carla", {"target": "Bruno", "target2": "Carla"}),
+    ("POWER Bruno and Carla", {"target": "Bruno", "target2": "Carla"}),
+    ("POTERE Bruno SPETTRO Amnesia", {"target": "Bruno", "power": "Amnesia"}),
+    ("POWER Bruno SPECTRE occultamento", {"target": "Bruno", "power": "Occultamento"}),
+    ("POTERE Bruno spettro DUPLICAZIONE", {"target": "Bruno", "power": "Duplicazione"}),
+    ("RITUALE Omicidio CON Anna, Bruno, Carla, Dario SU Elena",
+     {"ritual": "Omicidio", "with": ["Anna", "Bruno", "Carla", "Dario"], "target": "Elena"}),
+    ("RITUAL omicidio WITH Anna, Bruno and Carla ON Elena",
+     {"ritual": "Omicidio", "with": ["Anna", "Bruno", "Carla"], "target": "Elena"}),
+    ("RITUALE Voto diretto 3 CON Anna, Bruno, Carla SU Dario",
+     {"ritual": "Voto diretto", "with": ["Anna", "Bruno", "Carla"], "target": "Dario", "n": 3}),
+    ("RITUALE Voto diretto N=3 CON Anna SU Dario",
+     {"ritual": "Voto diretto", "with": ["Anna"], "target": "Dario", "n": 3}),
+    ("RITUALE meno voto del 2 CON Anna, Bruno SU Dario",
+     {"ritual": "Meno voto delegato", "with": ["Anna", "Bruno"], "target": "Dario", "n": 2}),
+    ("RITUALE \\end{story} 1 CON Anna, Bruno, Carla, Dario, Elena",
+     {"ritual": "\\end{story}", "with": ["Anna", "Bruno", "Carla", "Dario", "Elena"], "n": 1}),
+    ("RITUALE end story 2 CON Anna", {"ritual": "\\end{story}", "with": ["Anna"], "n": 2}),
+    ("RITUALE endstory n=2 CON Anna", {"ritual": "\\end{story}", "with": ["Anna"], "n": 2}),
+    ("RITUALE fine storia 2 CON Anna", {"ritual": "\\end{story}", "with": ["Anna"], "n": 2}),
+    ("RITUALE Resurrézione CON Anna SU Bruno",
+     {"ritual": "Resurrezione", "with": ["Anna"], "target": "Bruno"}),
+    ("RITUALE spio CON Anna SU Bruno", {"ritual": "Spionaggio", "with": ["Anna"], "target": "Bruno"}),
+    ("VICE Carla", {"appoint": "Carla"}),
+    ("VICESINDACO Carla", {"appoint": "Carla"}),
+    ("APPOINT Carla", {"appoint": "Carla"}),
+    ("SUCCESSORE Carla", {"appoint": "Carla"}),
+    ("successor carla", {"appoint": "Carla"}),
+    ("ELEGGO Carla", {"elect": "Carla"}),
+    ("SINDACO Carla", {"elect": "Carla"}),
+    ("ELECT Carla", {"elect": "Carla"}),
+    ("DIVENTO Veggente", {"become": "Veggente"}),
+    ("BECOME Veggente", {"become": "Veggente"}),
+    ("DOMANDA Bruno è un lupo?", {"question": "Bruno è un lupo?"}),
+    ("QUESTION Is Bruno a wolf?", {"question": "Is Bruno a wolf?"}),
+    ("URLO Al lupo!", {"shout": "Al lupo!"}),
+    ("SHOUT Wolf!", {"shout": "Wolf!"}),
+    ("NOTE sospetto di Bruno", {"notes": "sospetto di Bruno"}),
+    ("NOTES suspect Bruno", {"notes": "suspect Bruno"}),
+])
+def test_vocabulary(line, expected):
+    commands, errors = one(line)
+    assert errors == []
+    assert commands == [expected]
+
+
+def test_every_keyword_in_the_table_is_recognised():
+    for keyword, kind in VOCABULARY.items():
+        commands, errors, ignored = parse_commands(f"{keyword.lower()} x", ["Xavier"])
+        assert not ignored, keyword
+        if commands:
+            assert kind in {"vote", "target", "appoint", "elect", "become", "question",
+                            "shout", "notes"} and kind in commands[0]
+        else:  # a ritual called 'x' does not exist
+            assert kind == "ritual" and errors[0]["code"] == "unknown_ritual"
+
+
+def test_all_rituals_and_powers_resolve_to_themselves():
+    for ritual, (takes_n, has_target) in RITUALS.items():
+        line = f"RITUALE {ritual.upper()}" + (" 2" if takes_n else "") + " CON Anna" + (
+            " SU Bruno" if has_target else "")
+        commands, errors = one(line)
+        assert errors == [] and commands[0]["ritual"] == ritual, line
+    for power in SPECTRE_POWERS:
+        commands, errors = one(f"POTERE Bruno SPETTRO {power.lower()}")
+        assert commands == [{"target": "Bruno", "power": power}]
+
+
+@pytest.mark.parametrize("typed, expected", [
+    ("elodie", "Élodie"), ("ÉLODIE", "Élodie"), ("Elo", "Élodie"), ("nicolo", "Nicolò"),
+    ("maria luisa", "Maria Luisa"), ("Maria Lu", "Maria Luisa"), ("maria", "Maria"),
+    ("MARIO", "Mario"), ("da", "Dario"), ("  Bruno!  ", "Bruno"),
+])
+def test_names_match_by_case_accent_and_prefix(typed, expected):
+    assert resolve_name(typed, PLAYERS) == (expected, None)
+
+
+def test_exact_full_name_beats_prefix():
+    # "Maria" is a prefix of "Maria Luisa" too, but it is someone's full name.
+    assert resolve_name("Maria", PLAYERS)[0] == "Maria"
+
+
+def test_ambiguous_prefix_lists_the_matching_names():
+    name, error = resolve_name("mar", PLAYERS)
+    assert name is None
+    assert error["code"] == "ambiguous_name"
+    assert sorted(error["candidates"]) == ["Maria", "Maria Luisa", "Mario"]
+
+
+def test_unknown_name_lists_every_valid_name():
+    commands, errors = one("VOTO Zorro")
+    assert commands == []
+    assert errors == [{"code": "unknown_name", "name": "Zorro", "candidates": PLAYERS,
+                       "line": "VOTO Zorro", "command": "vote"}]
+
+
+def test_trailing_words_after_a_full_name_are_tolerated():
+    assert one("VOTO Carla perché mente")[0] == [{"vote": "Carla"}]
+
+
+@pytest.mark.parametrize("line, code, extra", [
+    ("VOTO", "missing_argument", {"argument": "name"}),
+    ("POTERE", "missing_argument", {"argument": "target"}),
+    ("URLO", "missing_argument", {"argument": "text"}),
+    ("RITUALE", "missing_argument", {"argument": "ritual"}),
+    ("RITUALE Voto diretto CON Anna SU Bruno", "missing_argument", {"argument": "n"}),
+    ("RITUALE Omicidio CON Anna", "missing_argument", {"argument": "target"}),
+    ("RITUALE Omicidio 3 CON Anna SU Bruno", "bad_parameter", {"argument": "n"}),
+    ("RITUALE Voto diretto 0 CON Anna SU Bruno", "bad_parameter", {"argument": "n"}),
+    ("RITUALE \\end{story} 2 CON Anna SU Bruno", "bad_parameter", {"argument": "target"}),
+    ("RITUALE Sacrificio CON Anna SU Bruno", "unknown_ritual", {"ritual": "Sacrificio"}),
+    ("RITUALE voto d 2 CON Anna SU Bruno", "unknown_ritual", {"candidates": ["Voto delegato", "Voto diretto"]}),
+    ("POTERE Bruno SPETTRO Fulmine", "unknown_power", {"power": "Fulmine"}),
+    ("POTERE Anna, Bruno, Carla", "bad_parameter", {"argument": "target"}),
+    ("POTERE Bruno e Zorro", "unknown_name", {"name": "Zorro"}),
+])
+def test_errors_are_structured(line, code, extra):
+    commands, errors = one(line)
+    assert commands == []
+    assert errors and errors[0]["code"] == code and errors[0]["line"] == line
+    for key, value in extra.items():
+        assert errors[0][key] == value
+
+
+def test_non_command_lines_are_collected_in_order():
+    text = "Ciao Master,\n\nVOTO Carla\nbuona serata\n   \nNon so chi votare"
+    commands, errors, ignored = parse_commands(text, PLAYERS)
+    assert commands == [{"vote": "Carla"}]
+    assert ignored == ["Ciao Master,", "buona serata", "Non so chi votare"]
+
+
+def test_keyword_must_be_a_whole_word_at_line_start():
+    commands, errors, ignored = parse_commands("Votone Carla\nIo VOTO Carla\nnoted", PLAYERS)
+    assert commands == [] and errors == []
+    assert len(ignored) == 3
+
+
+@pytest.mark.parametrize("error", [
+    {"code": "unknown_name", "name": "Zorro", "candidates": ["Anna", "Bruno"], "line": "VOTO Zorro"},
+    {"code": "ambiguous_name", "name": "mar", "candidates": ["Maria", "Mario"]},
+    {"code": "missing_argument", "argument": "n"},
+    {"code": "unknown_ritual", "ritual": "X", "candidates": ["Omicidio"]},
+    {"code": "unknown_power", "power": "X", "candidates": ["Morte"]},
+    {"code": "bad_parameter", "argument": "n", "value": "0"},
+    {"code": "unknown_sender", "name": "x@y", "candidates": ["Anna"]},
+    {"code": "command_outside_behalf", "line": "VOTO Anna"},
+    {"code": "something_new"},
+])
+def test_describe_error_in_both_languages(error):
+    italian = describe_error(error)
+    english = describe_error(error, "en")
+    assert italian and english and italian != english
+    assert "{" not in italian and "{" not in english
+    for value in error.get("candidates", []):
+        assert value in italian and value in english
+    if "name" in error:
+        assert error["name"] in italian and error["name"] in english
