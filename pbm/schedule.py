@@ -611,7 +611,8 @@ def _walk(sched: Schedule, t: datetime, overrides: Sequence[Override],
         while not (scheduled[j].kind == kind and scheduled[j].end > cur.end):
             j += 1
         n = scheduled[j]
-        cur = _Span(kind, cur.end, n.end, n.long, n.end, j)
+        # after a projected end, everything is a projection
+        cur = _Span(kind, cur.end, n.end, n.long, n.end, j, cur.provisional)
 
 
 def phases_from(schedule: Schedule, start: datetime, count: int,

@@ -395,6 +395,13 @@ def test_open_pause():
     assert ph.provisional
     assert ph.end.astimezone(UTC) == Z(2026, 4, 1, 19)  # as if resumed now
     assert sch.next_boundary(LIVE, now, ov, now=now) is None
+    after = sch.phases_from(LIVE, now, 3, ov, now=now)
+    assert [p.provisional for p in after] == [True, True, True]
+    # lifted: the same pause with an end is no longer provisional
+    lifted = sch.phases_from(LIVE, now, 2, [Pause(Z(2026, 3, 31, 13), now)])
+    assert spans(lifted) == [("day", Z(2026, 3, 31, 7), Z(2026, 4, 1, 19)),
+                             ("night", Z(2026, 4, 1, 19), Z(2026, 4, 2, 7))]
+    assert not any(p.provisional for p in lifted)
     assert sch.boundaries_between(LIVE, Z(2026, 3, 31, 12), Z(2026, 4, 9), ov, now=now) == []
     with pytest.raises(ValueError):
         sch.phase_at(LIVE, now, ov)
