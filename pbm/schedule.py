@@ -56,6 +56,8 @@ ends at ``new_end`` instead (later, or earlier if still after its start).
 progress at ``from_`` keeps the time it had left, so it ends at
 ``until + (end - from_)``. ``until=None`` is a pause not yet lifted: callers pass
 ``now`` and the phase's end is a projection (``provisional=True``) that never fires.
+Overrides apply in the order given (the order the Masters made them); overlapping
+pauses count once.
 
 After a phase whose end was moved, the sequence goes on with the kind the schedule
 had next, and that phase ends at the first scheduled end of a phase of that kind
