@@ -70,6 +70,14 @@ def _cut_at_history(lines: list[str]) -> list[str]:
     Works on lines that still carry their '>' quotes, so that an attribution line
     right above quoted text can be recognised in any language."""
     seen_quote = False
+
+    def attribution_cut(start: int, end: int) -> list[str]:
+        # Bottom posting: an attribution opening the text, then '>' quotes, then the
+        # reply. Drop the attribution and read on instead of discarding everything.
+        if not any(ln.strip() for ln in lines[:start]) and any(_is_quoted(ln) for ln in lines[end + 1:]):
+            return [""] * (end + 1) + _cut_at_history(lines[end + 1:])
+        return lines[:start]
+
     for i, line in enumerate(lines):
         stripped = line.strip()
         if not stripped:
@@ -89,18 +97,20 @@ def _cut_at_history(lines: list[str]) -> list[str]:
         if _SIGNATURE_DELIMITER.match(stripped) or _PHONE_FOOTER.match(stripped):
             return lines[:i]
         if _DATE_ATTRIBUTION.match(stripped):
-            return lines[:i]
+            return attribution_cut(i, i)
         if _ATTRIBUTION_END.search(stripped):
             # A wrapped attribution starts up to two lines above.
             start = i
             for back in (1, 2):
                 if i - back >= 0 and _ATTRIBUTION_START.match(lines[i - back].strip()):
                     start = i - back
-            return lines[:start]
+            return attribution_cut(start, i)
         if re.match(r"^(?:il giorno|in data)\b", low):
             ahead = " ".join(ln.strip() for ln in lines[i:i + 3])
             if re.search(r"ha scritto\s*:", ahead, re.IGNORECASE):
-                return lines[:i]
+                end = next((j for j in range(i, min(i + 3, len(lines)))
+                            if re.search(r"ha scritto\s*:", lines[j], re.IGNORECASE)), i)
+                return attribution_cut(i, end)
         if _FROM_FIELD.match(stripped):
             following = [ln for ln in lines[i + 1:i + 5] if ln.strip()]
             if following and _HEADER_FIELD.match(following[0]):
@@ -116,7 +126,7 @@ def _cut_at_history(lines: list[str]) -> list[str]:
                 start = i
                 if i >= 1 and lines[i - 1].strip() and _YEARISH.search(lines[i - 1]):
                     start = i - 1
-                return lines[:start]
+                return attribution_cut(start, i)
     return lines
 
 
