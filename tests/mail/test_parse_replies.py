@@ -1,0 +1,222 @@
+"""Replies shaped like the real clients': new commands above (or below) a quoted bulletin
+that itself contains commands. Only the new ones may count."""
+import base64
+
+import pytest
+
+from pbm.mail.parse import parse_message
+
+PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Nicolò", "Maria Luisa"]
+
+
+def mail(body: str | bytes, ctype="text/plain", charset="utf-8", headers: dict | None = None,
+         cte: str | None = None) -> bytes:
+    head = {"From": "Anna Rossi <anna@example.it>", "To": "master@lupus.example",
+            "Subject": "Re: Giorno 2", "Message-ID": "<r1@example.it>",
+            "Date": "Mon, 03 Mar 2025 10:12:00 +0100", "MIME-Version": "1.0"}
+    head.update(headers or {})
+    head["Content-Type"] = f"{ctype}; charset={charset}" if charset else ctype
+    if cte:
+        head["Content-Transfer-Encoding"] = cte
+    lines = "".join(f"{k}: {v}\n" for k, v in head.items() if v is not None)
+    data = body if isinstance(body, bytes) else body.encode(charset if charset and charset.startswith("utf") else "utf-8")
+    return lines.encode("ascii") + b"\n" + data
+
+
+BULLETIN_IT = "È iniziato il giorno 2.\nVOTO Anna\nPOTERE Bruno\nVICE Dario\n"
+BULLETIN_EN = "Day 2 has begun.\nVOTE Anna\nPOWER Bruno\nAPPOINT Dario\n"
+
+
+def quoted(text: str, prefix="> ") -> str:
+    return "".join(prefix + line + "\n" for line in text.splitlines())
+
+
+PLAIN_SHAPES = {
+    "gmail_it": "VOTO Carla\n\nIl giorno lun 3 mar 2025 alle ore 08:00 Master Lupus <\n"
+                "master@lupus.example> ha scritto:\n\n" + quoted(BULLETIN_IT),
+    "gmail_en": "VOTE Carla\n\nOn Mon, 3 Mar 2025 at 08:00, Master Lupus <master@lupus.example> wrote:\n\n"
+                + quoted(BULLETIN_EN),
+    "outlook_it": "VOTO Carla\n\n________________________________\nDa: Master Lupus <master@lupus.example>\n"
+                  "Inviato: lunedì 3 marzo 2025 08:00\nA: Anna Rossi <anna@example.it>\nOggetto: Giorno 2\n\n"
+                  + BULLETIN_IT,
+    "outlook_it_original": "VOTO Carla\n\n-----Messaggio originale-----\nDa: Master Lupus [mailto:master@lupus.example]\n"
+                           "Inviato: lunedì 3 marzo 2025 08:00\nA: Anna\nOggetto: Giorno 2\n\n" + BULLETIN_IT,
+    "outlook_en": "VOTE Carla\n\n-----Original Message-----\nFrom: Master Lupus <master@lupus.example>\n"
+                  "Sent: Monday, March 3, 2025 8:00 AM\nTo: Anna Rossi\nSubject: Day 2\n\n" + BULLETIN_EN,
+    "apple_it": "VOTO Carla\n\nInviato da iPhone\n\n> Il giorno 3 mar 2025, alle ore 08:00, Master Lupus "
+                "<master@lupus.example> ha scritto:\n> \n" + quoted(BULLETIN_IT),
+    "apple_en": "VOTE Carla\n\nSent from my iPhone\n\n> On 3 Mar 2025, at 08:00, Master Lupus "
+                "<master@lupus.example> wrote:\n> \n" + quoted(BULLETIN_EN),
+    "thunderbird_it": "VOTO Carla\n\nIl 03/03/25 08:00, Master Lupus ha scritto:\n" + quoted(BULLETIN_IT),
+    "thunderbird_en_bottom": "On 03/03/2025 08:00, Master Lupus wrote:\n" + quoted(BULLETIN_EN) + "\nVOTE Carla\n",
+    "android_in_data": "VOTO Carla\n\nIn data 3 marzo 2025 08:00:00 \"Master Lupus\" <master@lupus.example> "
+                       "ha scritto:\n\n" + quoted(BULLETIN_IT),
+    "interleaved": quoted("È iniziato il giorno 2.") + "VOTO Carla\n" + quoted("VOTO Anna\nPOTERE Bruno"),
+    "no_attribution_quote": "VOTO Carla\n\n" + quoted(BULLETIN_IT),
+    "nested_quotes": "VOTO Carla\n\n" + quoted(quoted(BULLETIN_IT), prefix=">"),
+}
+
+HTML_SHAPES = {
+    "gmail_html_it": '<div dir="ltr">VOTO Carla</div><br><div class="gmail_quote"><div dir="ltr" '
+                     'class="gmail_attr">Il giorno lun 3 mar 2025 alle ore 08:00 Master Lupus &lt;<a '
+                     'href="mailto:master@lupus.example">master@lupus.example</a>&gt; ha scritto:<br></div>'
+                     '<blockquote class="gmail_quote" style="margin:0px 0px 0px 0.8ex">'
+                     "È iniziato il giorno 2.<br>VOTO Anna<br>POTERE Bruno<br></blockquote></div>",
+    "outlook_html_en": '<html><body><div>VOTE Carla</div><div><br></div><hr style="display:inline-block;width:98%">'
+                       '<div id="divRplyFwdMsg" dir="ltr"><font face="Calibri"><b>From:</b> Master Lupus '
+                       "&lt;master@lupus.example&gt;<br><b>Sent:</b> Monday, March 3, 2025 8:00 AM<br>"
+                       "<b>To:</b> Anna Rossi<br><b>Subject:</b> Day 2</font><div>&nbsp;</div></div>"
+                       "<div>Day 2 has begun.<br>VOTE Anna<br>POWER Bruno</div></body></html>",
+    "outlook_html_it": "<html><body><p>VOTO Carla</p><div style=\"border:none;border-top:solid #E1E1E1 1.0pt\">"
+                       "<p><b>Da:</b> Master Lupus &lt;master@lupus.example&gt;<br><b>Inviato:</b> lunedì 3 "
+                       "marzo 2025 08:00<br><b>A:</b> Anna Rossi<br><b>Oggetto:</b> Giorno 2</p></div>"
+                       "<p>VOTO Anna</p></body></html>",
+    "apple_html_en": '<html><body><div>VOTE Carla</div><div><br><blockquote type="cite"><div>On 3 Mar 2025, '
+                     "at 08:00, Master Lupus &lt;master@lupus.example&gt; wrote:</div><br><div>Day 2 has "
+                     "begun.<br>VOTE Anna</div></blockquote></div></body></html>",
+    "thunderbird_html_it": '<html><body><p>VOTO Carla<br></p><div class="moz-cite-prefix">Il 03/03/25 08:00, '
+                           'Master Lupus ha scritto:<br></div><blockquote type="cite">VOTO Anna<br>'
+                           "POTERE Bruno</blockquote></body></html>",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(PLAIN_SHAPES))
+def test_only_new_commands_count_plain(shape):
+    result = parse_message(mail(PLAIN_SHAPES[shape]), PLAYERS)
+    assert result.ignored is None
+    assert result.commands == [{"vote": "Carla"}], result.reply_text
+    assert result.errors == []
+
+
+@pytest.mark.parametrize("shape", sorted(HTML_SHAPES))
+def test_only_new_commands_count_html_only(shape):
+    result = parse_message(mail(HTML_SHAPES[shape], ctype="text/html"), PLAYERS)
+    assert result.body_format == "html"
+    assert result.commands == [{"vote": "Carla"}], result.reply_text
+
+
+def test_plain_part_is_preferred_over_html():
+    boundary = "b0undary"
+    body = (f"--{boundary}\nContent-Type: text/plain; charset=utf-8\n\nVOTO Carla\n"
+            f"--{boundary}\nContent-Type: text/html; charset=utf-8\n\n<div>VOTO Bruno</div>\n--{boundary}--\n")
+    raw = mail(body, ctype=f'multipart/alternative; boundary="{boundary}"', charset=None)
+    result = parse_message(raw, PLAYERS)
+    assert result.body_format == "plain" and result.commands == [{"vote": "Carla"}]
+
+
+def test_signature_below_the_delimiter_does_not_count():
+    body = "VOTO Carla\n\n-- \nAnna Rossi\nNOTE questa è la mia firma\n"
+    result = parse_message(mail(body), PLAYERS)
+    assert result.commands == [{"vote": "Carla"}]
+
+
+def test_italian_disclaimer_and_phone_footer_are_not_ignored_lines():
+    body = "VOTO Carla\nInviato dal mio Samsung Galaxy\n"
+    result = parse_message(mail(body), PLAYERS)
+    assert result.commands == [{"vote": "Carla"}]
+    assert result.ignored_lines == []
+
+
+def test_hyphen_list_of_commands_survives_the_signature_rule():
+    body = "Ecco:\n- VOTO Carla\n- VICE Dario\n"
+    result = parse_message(mail(body), PLAYERS)
+    assert result.commands == [{"vote": "Carla"}, {"appoint": "Dario"}]
+
+
+# --- charsets ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("charset, data", [
+    ("iso-8859-1", "VOTO Nicolò\nciò che è giusto\n".encode("latin-1")),
+    ("x-bogus-charset", "VOTO Nicolò\nciò che è giusto\n".encode("latin-1")),
+    ("utf-8", "VOTO Nicolò\nciò che è giusto\n".encode("latin-1")),   # a lying header
+    ("3D,ascii", "VOTO Nicolò\nciò che è giusto\n".encode("utf-8")),
+    ("unicode-1-1-utf-7", "VOTO Nicolò\nciò che è giusto\n".encode("utf-8")),
+    ("windows-1252", "VOTO Nicolò\n\u201cciò\u201d che è giusto\n".encode("cp1252")),
+])
+def test_declared_and_bogus_charsets(charset, data):
+    result = parse_message(mail(data, charset=charset), PLAYERS)
+    assert result.commands == [{"vote": "Nicolò"}]
+    assert "ciò" in result.ignored_lines[0] and "che è giusto" in result.ignored_lines[0]
+
+
+def test_base64_and_encoded_headers():
+    body = base64.b64encode("VOTO Maria Luisa\n".encode("utf-8")).decode()
+    raw = mail(body, cte="base64", headers={"Subject": "=?utf-8?q?Re:_Giorno_2_=E2=80=94_citt=C3=A0?=",
+                                            "From": "=?iso-8859-1?q?Nicol=F2?= <nico@example.it>"})
+    result = parse_message(raw, PLAYERS)
+    assert result.commands == [{"vote": "Maria Luisa"}]
+    assert result.subject == "Re: Giorno 2 — città"
+    assert result.from_name == "Nicolò" and result.from_address == "nico@example.it"
+
+
+# --- reply token, threading -----------------------------------------------------------------
+
+@pytest.mark.parametrize("headers, token", [
+    ({"To": "Lupus <master+Ab_c-123@lupus.example>"}, "Ab_c-123"),
+    ({"To": "master@lupus.example", "Cc": "x@y.z, master+tok987654@lupus.example"}, "tok987654"),
+    ({"To": "undisclosed-recipients:;", "Delivered-To": "master+deliv0123@lupus.example"}, "deliv0123"),
+    ({"X-Original-To": "master+origin0123@lupus.example"}, "origin0123"),
+    ({"Subject": "Re: [lupus:SubjTok42] Notte 2"}, "SubjTok42"),
+    ({"To": "master+short@lupus.example"}, None),            # under 6 characters
+    ({"To": "master+bad!token@lupus.example"}, None),
+    ({"Subject": "Re: [lupus:a b] Notte"}, None),
+])
+def test_reply_token(headers, token):
+    assert parse_message(mail("VOTO Carla", headers=headers), PLAYERS).token == token
+
+
+def test_reply_token_only_for_our_local_part():
+    raw = mail("VOTO Carla", headers={"To": "list+abcdefgh@x.org, master+mytoken1@lupus.example"})
+    assert parse_message(raw, PLAYERS, reply_localpart="master").token == "mytoken1"
+
+
+def test_threading_fields():
+    raw = mail("VOTO Carla", headers={"Message-ID": "<abc@x>", "In-Reply-To": "<bulletin-7@lupus.example>",
+                                      "References": "<b-1@lupus.example>\n <bulletin-7@lupus.example>"})
+    result = parse_message(raw, PLAYERS)
+    assert result.message_id == "<abc@x>"
+    assert result.in_reply_to == "<bulletin-7@lupus.example>"
+    assert result.references == ["<b-1@lupus.example>", "<bulletin-7@lupus.example>"]
+    assert result.date == "2025-03-03T10:12:00+01:00"
+
+
+# --- mail that must never be answered, built here ---------------------------------------------
+
+@pytest.mark.parametrize("headers, reason", [
+    ({"Subject": "Risposta automatica: Giorno 2"}, "auto-reply"),
+    ({"Subject": "Automatic reply: Day 2"}, "auto-reply"),
+    ({"Subject": "Fuori sede fino al 10 marzo"}, "auto-reply"),
+    ({"Subject": "Out of Office: Day 2"}, "auto-reply"),
+    ({"Subject": "Auto: Giorno 2"}, "auto-reply"),
+    ({"Auto-Submitted": "auto-replied"}, "auto-reply"),
+    ({"Auto-Submitted": "auto-generated"}, "auto-reply"),
+    ({"Precedence": "bulk"}, "auto-reply"),
+    ({"Precedence": "junk"}, "auto-reply"),
+    ({"X-Autoreply": "yes"}, "auto-reply"),
+    ({"X-Autorespond": "Vacation"}, "auto-reply"),
+    ({"X-Auto-Response-Suppress": "OOF"}, "auto-reply"),
+    ({"X-Auto-Response-Suppress": "All"}, "auto-reply"),
+    ({"List-Id": "Lupus fans <lupus.lists.example>"}, "list"),
+    ({"Return-Path": "<>"}, "bounce"),
+    ({"From": "MAILER-DAEMON@mx.example.com"}, "bounce"),
+    ({"From": "Mail Delivery System <postmaster@example.it>"}, "bounce"),
+    ({"Auto-Submitted": "no"}, None),
+    ({"Precedence": "first-class"}, None),
+])
+def test_never_answered(headers, reason):
+    result = parse_message(mail("VOTO Carla", headers=headers), PLAYERS)
+    assert result.ignored == reason
+    assert result.commands == ([] if reason else [{"vote": "Carla"}])
+
+
+def test_built_delivery_status_report_names_the_recipient():
+    body = ("--rep\nContent-Type: text/plain\n\nYour message could not be delivered.\n"
+            "--rep\nContent-Type: message/delivery-status\n\nReporting-MTA: dns; mx.example\n\n"
+            "Final-Recipient: rfc822; gone@example.it\nAction: failed\nStatus: 5.1.1\n\n"
+            "Final-Recipient: rfc822; later@example.it\nAction: delayed\nStatus: 4.0.0\n"
+            "--rep--\n")
+    raw = mail(body, ctype='multipart/report; report-type=delivery-status; boundary="rep"', charset=None,
+               headers={"From": "Mail System <robot@mx.example>"})
+    result = parse_message(raw, PLAYERS)
+    assert result.ignored == "bounce"
+    assert result.bounced_recipients == ["gone@example.it"]
