@@ -9,6 +9,9 @@ LUPI = "Lupi"
 BIANCA = "bianca"
 NERA = "nera"
 
+# What a night power aims at.
+ALIVE, DEAD, ANY = "alive", "dead", "any"
+
 
 @dataclass(frozen=True)
 class Role:
@@ -17,10 +20,16 @@ class Role:
     aura: str
     corruption: Fraction  # probability of corruption at death (Villaggio only)
     magic: bool = False
-    # What the night power aims at: "alive", "dead", "any", or None (no night power).
+    # What the night power aims at: ALIVE, DEAD, ANY, or None (no targeted night power).
     target: str | None = None
-    self_target: bool = False  # the rule "never on oneself" (§1.9) unless the role says so
+    self_target: bool = False  # §1.9 "never on oneself" unless the role says so
     guaranteed: bool = False  # "Sicuramente presente all'inizio della partita"
+    # "Se ... usa questo potere con successo, non può utilizzarlo la notte successiva"
+    cooldown: bool = False
+    # The §1.9 step at which the power acts (8 = "tutti i personaggi ... non citati").
+    step: int = 8
+    # The power gives a yes/no answer (Fattucchiera and Confusione invert it).
+    asks: str | None = None
 
 
 def _p(text: str) -> Fraction:
@@ -29,38 +38,53 @@ def _p(text: str) -> Fraction:
 
 ROLES: dict[str, Role] = {r.name: r for r in [
     Role("Contadino", VILLAGGIO, BIANCA, _p("0.3"), guaranteed=True),
-    Role("Cacciatore", VILLAGGIO, BIANCA, _p("0.3"), target="alive"),
+    Role("Cacciatore", VILLAGGIO, BIANCA, _p("0.3"), target=ALIVE, step=3),
     Role("Erede", VILLAGGIO, BIANCA, _p("0.3")),
-    Role("Espansivo", VILLAGGIO, BIANCA, _p("0.3"), target="alive"),
-    Role("Guardia del corpo", VILLAGGIO, BIANCA, _p("0"), target="alive"),
-    Role("Mago", VILLAGGIO, BIANCA, _p("0.1"), magic=True, target="alive"),
+    Role("Espansivo", VILLAGGIO, BIANCA, _p("0.3"), target=ALIVE, cooldown=True),
+    Role("Guardia del corpo", VILLAGGIO, BIANCA, _p("0"), target=ALIVE, step=3),
+    Role("Mago", VILLAGGIO, BIANCA, _p("0.1"), magic=True, target=ALIVE, asks="magic"),
     Role("Mannella", VILLAGGIO, NERA, _p("0.4")),
-    Role("Medium", VILLAGGIO, BIANCA, _p("0.05"), magic=True, target="dead"),
-    Role("Messia", VILLAGGIO, BIANCA, _p("0.3"), target="dead"),
-    Role("Missile", VILLAGGIO, BIANCA, _p("0.4"), target="alive"),
-    Role("Profeta", VILLAGGIO, BIANCA, _p("0.1"), magic=True),
-    Role("Veggente", VILLAGGIO, BIANCA, _p("0.05"), magic=True, target="alive"),
-    Role("Lupo Mannaro", LUPI, NERA, _p("0"), target="alive", guaranteed=True),
-    Role("Avvocato", LUPI, NERA, _p("0"), target="alive"),
-    Role("Fattucchiera", LUPI, NERA, _p("0"), magic=True, target="any", self_target=True),
-    Role("Rasputin", LUPI, NERA, _p("0"), magic=True, target="dead"),
+    Role("Medium", VILLAGGIO, BIANCA, _p("0.05"), magic=True, target=DEAD, asks="aura_nera"),
+    Role("Messia", VILLAGGIO, BIANCA, _p("0.3"), target=DEAD, step=3),
+    Role("Missile", VILLAGGIO, BIANCA, _p("0.4"), target=ALIVE),
+    Role("Profeta", VILLAGGIO, BIANCA, _p("0.1"), magic=True, step=6),
+    Role("Veggente", VILLAGGIO, BIANCA, _p("0.05"), magic=True, target=ALIVE, asks="aura_nera"),
+    Role("Lupo Mannaro", LUPI, NERA, _p("0"), target=ALIVE, guaranteed=True, step=4),
+    Role("Avvocato", LUPI, NERA, _p("0"), target=ALIVE, cooldown=True),
+    Role("Fattucchiera", LUPI, NERA, _p("0"), magic=True, target=ANY, self_target=True, step=7),
+    Role("Rasputin", LUPI, NERA, _p("0"), magic=True, target=DEAD, cooldown=True,
+         asks="corrupt"),
     Role("Sabbino", LUPI, BIANCA, _p("0")),
-    Role("Satanista", LUPI, NERA, _p("0"), magic=True),
-    Role("Sequestratore", LUPI, NERA, _p("0"), target="alive"),
-    Role("Usurpatore", LUPI, BIANCA, _p("0"), target="any"),
+    Role("Satanista", LUPI, NERA, _p("0"), magic=True, step=9),
+    Role("Sequestratore", LUPI, NERA, _p("0"), target=ALIVE, step=2),
+    Role("Usurpatore", LUPI, BIANCA, _p("0"), target=ANY),
 ]}
 
-# The roles whose night power the first slice of the engine resolves; the rest
-# are accepted in a composition but act as Contadino until implemented.
-IMPLEMENTED_POWERS = {"Lupo Mannaro", "Guardia del corpo", "Veggente"}
+# §1.3 Erede: "un ruolo del Villaggio ad eccezione della Guardia del corpo e dell'Erede".
+EREDE_CHOICES = [r.name for r in ROLES.values()
+                 if r.faction == VILLAGGIO and r.name not in ("Guardia del corpo", "Erede")]
+# §2.8 Usurpatore: "un altro ruolo della fazione dei Lupi".
+USURPATORE_CHOICES = [r.name for r in ROLES.values()
+                      if r.faction == LUPI and r.name != "Usurpatore"]
+
+MISSILE_NIGHTS = (2, 3, 4)
+
+_ALIASES = {
+    "lupo": "Lupo Mannaro",
+    "lupi mannari": "Lupo Mannaro",
+    "lupo mannaro": "Lupo Mannaro",
+    "guardia": "Guardia del corpo",
+    "guardia del corpo": "Guardia del corpo",
+    "bodyguard": "Guardia del corpo",
+    "mayor": "Sindaco",
+}
 
 
 def canonical(name: str) -> str:
-    wanted = " ".join(name.split()).casefold()
+    wanted = " ".join(str(name).split()).casefold()
     for key in ROLES:
         if key.casefold() == wanted:
             return key
-    aliases = {"lupo": "Lupo Mannaro", "guardia": "Guardia del corpo"}
-    if wanted in aliases:
-        return aliases[wanted]
+    if wanted in _ALIASES and _ALIASES[wanted] in ROLES:
+        return _ALIASES[wanted]
     raise KeyError(f"unknown Lupus LIVE! role {name!r}")
