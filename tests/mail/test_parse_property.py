@@ -1,0 +1,112 @@
+"""Property: whatever bytes arrive, the parser returns, and the message ends as commands,
+errors, or a stated reason to ignore it.
+
+"Ends" is defined as:
+  * ignored is one of the stated reasons, or None; an ignored message carries no
+    commands and no errors (nothing will be carried out or answered for it);
+  * a message that is not ignored and has neither commands nor errors has no
+    command-like line (a line starting with a vocabulary keyword) in its reply text:
+    a command is never dropped silently;
+  * ignored_lines never hold a command-like line; reply_text never holds a '>' line;
+  * every name in a command is one of the players;
+  * a forward or SMS whose player cannot be told carries an error saying so.
+"""
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pbm.mail.commands import VOCABULARY, looks_like_command
+from pbm.mail.parse import parse_message
+
+CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "email-corpus"
+PLAYERS = ["Anna", "Bruno", "Carla", "Maria Luisa", "Nicolò"]
+REASONS = (None, "auto-reply", "bounce", "complaint", "list")
+NAME_KEYS = ("vote", "target", "target2", "appoint", "elect")
+
+
+def corpus_messages() -> list[Path]:
+    if not (CORPUS / "manifest.json").is_file():
+        return []
+    entries = json.loads((CORPUS / "manifest.json").read_text())
+    return sorted(CORPUS / e["path"] for e in entries if e["kind"] == "rfc822" and e["size"] < 60_000)
+
+
+def check_invariants(raw: bytes) -> None:
+    result = parse_message(raw, PLAYERS)
+    data = result.to_json()
+    json.dumps(data)
+    assert data["ignored"] in REASONS
+    if data["ignored"]:
+        assert data["commands"] == [] and data["errors"] == []
+        return
+    for command in data["commands"]:
+        assert command, "an empty command"
+        for key in NAME_KEYS:
+            if key in command:
+                assert command[key] in PLAYERS
+        for name in command.get("with", []):
+            assert name in PLAYERS
+    if not data["commands"] and not data["errors"]:
+        assert not any(looks_like_command(ln) for ln in data["reply_text"].splitlines()), data["reply_text"]
+    assert not any(looks_like_command(ln) for ln in data["ignored_lines"])
+    assert not any(ln.lstrip().startswith(">") for ln in data["reply_text"].splitlines())
+    if data["source"] and data["on_behalf_of"] is None:
+        assert data["errors"], "a forward or SMS for nobody known must say so"
+
+
+MESSAGES = corpus_messages()
+
+
+@pytest.mark.skipif(not MESSAGES, reason=f"external mail corpus not found at {CORPUS}")
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_mutated_corpus_messages(data):
+    raw = bytearray(data.draw(st.sampled_from(MESSAGES)).read_bytes())
+    for _ in range(data.draw(st.integers(0, 3))):
+        mutation = data.draw(st.sampled_from(["flip", "truncate", "drop_header", "insert_command"]))
+        if not raw:
+            break
+        if mutation == "flip":
+            for _ in range(data.draw(st.integers(1, 20))):
+                pos = data.draw(st.integers(0, len(raw) - 1))
+                raw[pos] = data.draw(st.integers(0, 255))
+        elif mutation == "truncate":
+            raw = raw[: data.draw(st.integers(0, len(raw)))]
+        elif mutation == "drop_header":
+            lines = bytes(raw).split(b"\n")
+            header_end = next((i for i, ln in enumerate(lines) if not ln.strip()), len(lines))
+            if header_end:
+                del lines[data.draw(st.integers(0, header_end - 1))]
+            raw = bytearray(b"\n".join(lines))
+        else:
+            pos = data.draw(st.integers(0, len(raw)))
+            word = data.draw(st.sampled_from(sorted(VOCABULARY)))
+            raw[pos:pos] = f"\n{word} Anna\n".encode()
+    check_invariants(bytes(raw))
+
+
+_WORDS = sorted(VOCABULARY) + ["Anna", "bruno", "CARLA", "Maria", "Luisa", "nicolo", "Zorro", "CON",
+                               "SU", "WITH", "ON", "SPETTRO", "Omicidio", "Voto", "diretto", "3",
+                               "N=2", ",", "e", "and", "PER:", "FOR:", ">", "> >", "--", "ha scritto:",
+                               "wrote:", "-----Original Message-----", "Da:", "From:", "Inviato:",
+                               "---------- Forwarded message ---------", "\\end{story}", "ciao", "è",
+                               "\u200b", "\u00a0", "**", "<b>", "</div>", "&nbsp;"]
+lines_strategy = st.lists(st.lists(st.sampled_from(_WORDS) | st.text(max_size=8), max_size=8)
+                          .map(" ".join), max_size=25).map("\n".join)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(body=lines_strategy,
+       ctype=st.sampled_from(["text/plain", "text/html"]),
+       charset=st.sampled_from(["utf-8", "iso-8859-1", "x-nonsense", "", "utf-7"]),
+       subject=st.sampled_from(["Re: Giorno 2", "Fwd: Notte", "I: Notte", "Risposta automatica", ""]),
+       extra=st.sampled_from([b"", b"Auto-Submitted: auto-replied\n", b"Return-Path: <>\n",
+                              b"List-Id: <x.y>\n", b"To: master+tok3n-xyz@l.example\n"]))
+def test_random_command_text(body, ctype, charset, subject, extra):
+    head = f"From: Anna <anna@example.it>\nSubject: {subject}\nContent-Type: {ctype}"
+    head += f"; charset={charset}\n" if charset else "\n"
+    encoded = body.encode(charset if charset in ("utf-8", "utf-7") else "latin-1", errors="replace")
+    check_invariants(head.encode() + extra + b"\n" + encoded)
