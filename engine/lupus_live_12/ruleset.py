@@ -45,10 +45,19 @@ class LupusLive12:
                           data={"corruption": {"expected": "0", "actual": 0}, "vice": None,
                                 "quiet_phases": 0, "initial_count": len(players)})
         ritual_state(state)
+        # Scenario/test conveniences (documented in docs/rulings.md): players who
+        # start as ghosts, and ghosts already corrupted, as if from earlier phases.
+        for name in options.get("dead") or []:
+            state.player(str(name)).alive = False
+        for name in options.get("corrupt") or []:
+            p = state.player(str(name))
+            if p.faction == VILLAGGIO:
+                p.faction = LUPI
+                p.data["corrupt"] = True
         mayor = options.get("mayor")
         if mayor is None:
             # §3: "Il Sindaco viene scelto casualmente all'inizio della partita".
-            mayor = rng.choice([p.name for p in players])
+            mayor = rng.choice([p.name for p in players if p.alive] or [p.name for p in players])
         elif not state.has_player(mayor):
             raise ValueError(f"mayor {mayor!r} is not a player")
         state.mayor = mayor
