@@ -156,6 +156,12 @@ class ImapSource:
             criteria = ["UNSEEN", "NOT", "DELETED"]
         return sorted(client.search(criteria))
 
+    def _sync(self, client: IMAPClient) -> None:
+        # Dovecot answers SEARCH from its view as of the last sync, which may
+        # predate mail another session appended; NOOP brings it up to date.
+        client.noop()
+        self._check_uidvalidity(client)
+
     def _check_uidvalidity(self, client: IMAPClient) -> None:
         # Servers should drop sessions whose mailbox got a new UIDVALIDITY,
         # but not all do; UIDs under a stale UIDVALIDITY would name the wrong
@@ -166,7 +172,7 @@ class ImapSource:
 
     def fetch_new(self, limit: int | None = None) -> list[IncomingMail]:
         def operation(client: IMAPClient) -> list[IncomingMail]:
-            self._check_uidvalidity(client)
+            self._sync(client)
             uids = self._unprocessed_uids(client)
             if limit is not None:
                 uids = uids[:limit]
@@ -244,44 +250,43 @@ class ImapSource:
             return True  # fetch_new reconnects and finds whatever arrived
 
     def _has_unfetched(self, client: IMAPClient) -> bool:
+        self._sync(client)
         last = self.last_uid.get(self.uidvalidity, 0)
         return any(uid > last for uid in self._unprocessed_uids(client))
 
     def _idle(self, client: IMAPClient, deadline: float) -> bool:
         client.idle()
-        idling = True
         renew_at = time.monotonic() + self.idle_renew_seconds
-        try:
-            while True:
-                now = time.monotonic()
+        while True:
+            now = time.monotonic()
+            if now >= deadline or now >= renew_at:
+                # Whatever arrived just before DONE comes with DONE's answer,
+                # and the next IDLE will not repeat it.
+                _, responses = client.idle_done()
+                if _announces_mail(responses):
+                    return True
                 if now >= deadline:
                     return False
-                if now >= renew_at:
-                    idling = False
-                    client.idle_done()
-                    client.idle()
-                    idling = True
-                    renew_at = time.monotonic() + self.idle_renew_seconds
-                    continue
-                wait = min(deadline, renew_at) - now
-                began = time.monotonic()
-                responses = client.idle_check(timeout=wait)
-                for response in responses:
-                    if len(response) >= 1 and response[0] == b"BYE":
-                        raise _Disconnected(f"server said BYE: {response!r}")
-                    if len(response) >= 2 and response[1] in (b"EXISTS", b"RECENT"):
-                        return True
-                if not responses and time.monotonic() - began < wait * 0.5:
-                    # imapclient swallows EOF and returns nothing early.
-                    raise _Disconnected("connection closed during IDLE")
-        finally:
-            if idling and self._client is client:
-                try:
-                    client.idle_done()
-                except Exception as exc:
-                    if not _is_connection_error(exc):
-                        raise
-                    self._drop()
+                client.idle()
+                renew_at = time.monotonic() + self.idle_renew_seconds
+                continue
+            wait = min(deadline, renew_at) - now
+            began = time.monotonic()
+            responses = client.idle_check(timeout=wait)
+            if _announces_mail(responses):
+                self._leave_idle(client)
+                return True
+            if not responses and time.monotonic() - began < wait * 0.5:
+                # imapclient swallows EOF and returns nothing early.
+                raise _Disconnected("connection closed during IDLE")
+
+    def _leave_idle(self, client: IMAPClient) -> None:
+        try:
+            client.idle_done()
+        except Exception as exc:
+            if not _is_connection_error(exc):
+                raise
+            self._drop()
 
     def close(self) -> None:
         client, self._client = self._client, None
@@ -290,6 +295,15 @@ class ImapSource:
                 client.logout()
             except Exception:
                 _close_quietly(client)
+
+
+def _announces_mail(responses) -> bool:
+    for response in responses:
+        if len(response) >= 1 and response[0] == b"BYE":
+            raise _Disconnected(f"server said BYE: {response!r}")
+        if len(response) >= 2 and response[1] in (b"EXISTS", b"RECENT"):
+            return True
+    return False
 
 
 def _close_quietly(client: IMAPClient) -> None:

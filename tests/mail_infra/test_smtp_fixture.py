@@ -1,0 +1,2 @@
+def test_x(smtp_server):
+    assert smtp_server.port
