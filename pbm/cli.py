@@ -14,6 +14,7 @@ SUBCOMMAND_MODULES = [
     "pbm.scenario_cli",
     "pbm.schedule_cli",
     "pbm.mail.cli",
+    "pbm.service_cli",
 ]
 
 

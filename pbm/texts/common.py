@@ -40,3 +40,9 @@ EVENTS = {
                     "en": "Your role: {role} (faction {faction}, aura {aura})."},
     "pack": {"it": "Il tuo branco: {members}.", "en": "Your pack: {members}."},
 }
+
+REJECTIONS.update({
+    "bad_submission": {"it": "Richiesta non valida ({reason}).", "en": "Invalid request ({reason})."},
+    "bad_form": {"it": "Modulo non valido: {errors}.", "en": "Invalid form: {errors}."},
+    "empty_submission": {"it": "Non hai scelto nulla.", "en": "You chose nothing."},
+})

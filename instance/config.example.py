@@ -1,0 +1,21 @@
+# Copy to instance/config.py for a real deployment. Every key is optional.
+
+# Any SQLAlchemy URL; the default is SQLite in instance/pbm.sqlite3.
+# DATABASE_URL = "postgresql+psycopg://lupus:secret@localhost/lupus"
+
+# The public address of the web site, used in mails.
+# BASE_URL = "https://lupus.example.org"
+
+# The Master's mailbox: players reply here (plus-addressed with their token).
+# MASTER_ADDRESS = "lupus@example.org"
+# NOREPLY_ADDRESS = "noreply@example.org"
+# MAIL_SOURCE = {"kind": "imap", "host": "imap.example.org", "port": 993, "ssl": True,
+#                "username": "lupus@example.org", "password": "...", "folder": "INBOX"}
+
+# The SMTP relay for outgoing mail (Flask-Mail settings).
+# MAIL_SERVER = "smtp.example.org"
+# MAIL_PORT = 587
+# MAIL_USE_TLS = True
+# MAIL_USERNAME = "lupus@example.org"
+# MAIL_PASSWORD = "..."
+# MAIL_DEFAULT_SENDER = "lupus@example.org"

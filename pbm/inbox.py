@@ -1,0 +1,274 @@
+"""Mail to the Master: store it, work out who speaks for whom, apply, answer.
+
+Order of work for each message, so nothing is lost and nothing counts twice:
+1. store the raw message (its own commit), unless its source key or its
+   Message-ID is already stored;
+2. apply its commands and queue its receipt (one commit);
+3. only then does the poller mark it processed in the mailbox.
+A message stored but not yet applied (a crash between 1 and 2) is picked
+up again by ``process_stored``.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from engine.core import Rejected
+
+from . import mailer, operations, render, texts
+from .mail.commands import describe_error
+from .mail.mailbox import IncomingMail, MailSource
+from .mail.parse import ParsedMessage, parse_message
+from .models import Game, GameMaster, InboundRow, OutboxRow, PhaseRow, Seat, User
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Outcome:
+    status: str  # processed | ignored | refused | duplicate
+    applied: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def store(factory: sessionmaker[Session], mail: IncomingMail, now: datetime) -> int | None:
+    """Keep the raw message; None if this exact message was already stored."""
+    with factory() as session, session.begin():
+        if session.scalar(select(InboundRow.id).where(InboundRow.source_key == mail.source_key)):
+            return None
+        message_id = mail.message_id
+        duplicate = message_id is not None and session.scalar(
+            select(InboundRow.id).where(InboundRow.message_id == message_id)) is not None
+        row = InboundRow(source_key=mail.source_key, message_id=message_id, raw=mail.raw,
+                         received_at=now, status="duplicate" if duplicate else "stored")
+        session.add(row)
+        session.flush()
+        return None if duplicate else row.id
+
+
+def ingest(factory: sessionmaker[Session], config: dict[str, Any], source: MailSource,
+           now: datetime) -> int:
+    """Read every new message from the source; return how many were applied."""
+    count = 0
+    for mail in source.fetch_new():
+        inbound_id = store(factory, mail, now)
+        if inbound_id is not None:
+            process(factory, config, inbound_id, now)
+            count += 1
+        source.mark_processed(mail)
+    return count
+
+
+def process_stored(factory: sessionmaker[Session], config: dict[str, Any], now: datetime) -> int:
+    with factory() as session:
+        ids = list(session.scalars(select(InboundRow.id).where(InboundRow.status == "stored")
+                                   .order_by(InboundRow.id)))
+    for inbound_id in ids:
+        process(factory, config, inbound_id, now)
+    return len(ids)
+
+
+def process(factory: sessionmaker[Session], config: dict[str, Any], inbound_id: int,
+            now: datetime) -> Outcome:
+    with factory() as session, session.begin():
+        row = session.get(InboundRow, inbound_id)
+        if row.status != "stored":
+            return Outcome(row.status)
+        outcome = _process(session, config, row, now)
+        row.status = outcome.status
+        row.result = {"applied": outcome.applied, "errors": outcome.errors}
+        return outcome
+
+
+# --------------------------------------------------------------------------- who speaks
+
+def _process(session: Session, config: dict[str, Any], row: InboundRow, now: datetime) -> Outcome:
+    first = parse_message(row.raw, [], reply_localpart=_local(config))
+    row.from_addr = (first.from_address or "").lower()
+    if first.ignored:
+        if first.ignored == "bounce":
+            _mark_bounced(session, first.bounced_recipients)
+        return Outcome("ignored", errors=[first.ignored])
+    sender = row.from_addr
+    if sender in {config["MASTER_ADDRESS"].lower(), config["NOREPLY_ADDRESS"].lower()}:
+        return Outcome("ignored", errors=["own address"])  # never answer ourselves: no loops
+    seat = _seat_by_token(session, first.token)
+    master = _master_user(session, sender)
+    if master is not None and (seat is None or seat.user.email != sender):
+        return _from_master(session, config, row, master, seat, now)
+    if seat is None:
+        return _refuse_unknown(session, config, row, first, now)
+    if seat.user.email != sender:
+        return _refuse_spoof(session, config, row, first, seat, now)
+    game = seat.game
+    row.game_id = game.id
+    parsed = _parse_for(row, game)
+    return _apply(session, config, row, parsed, game, seat, now, by=None)
+
+
+def _local(config: dict[str, Any]) -> str:
+    return config["MASTER_ADDRESS"].split("@", 1)[0]
+
+
+def _parse_for(row: InboundRow, game: Game) -> ParsedMessage:
+    names = [s.name for s in game.seats]
+    addresses = {s.name: s.user.email for s in game.seats}
+    return parse_message(row.raw, names, addresses)
+
+
+def _seat_by_token(session: Session, token: str | None) -> Seat | None:
+    if not token:
+        return None
+    return session.scalar(select(Seat).where(Seat.token == token))
+
+
+def _master_user(session: Session, address: str) -> User | None:
+    user = session.scalar(select(User).where(User.email == address))
+    if user is None:
+        return None
+    is_master = session.scalar(select(func.count()).select_from(GameMaster)
+                               .where(GameMaster.user_id == user.id))
+    return user if is_master else None
+
+
+def _mark_bounced(session: Session, addresses: list[str]) -> None:
+    for address in addresses:
+        user = session.scalar(select(User).where(User.email == address.lower()))
+        if user is not None:
+            user.address_failing = True
+
+
+# --------------------------------------------------------------------------- applying
+
+def _aimed_phase(session: Session, parsed: ParsedMessage, game: Game) -> PhaseRow | None:
+    """The phase the message answers: the one the mail it replies to invited."""
+    for ref in [parsed.in_reply_to, *reversed(parsed.references or [])]:
+        if not ref:
+            continue
+        sent = session.scalar(select(OutboxRow).where(OutboxRow.message_id == ref))
+        if sent is not None and sent.game_id == game.id and sent.phase_id is not None:
+            return session.get(PhaseRow, sent.phase_id)
+    return None
+
+
+def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
+           game: Game, seat: Seat, now: datetime, by: User | None,
+           reply_to_addr: str | None = None, reply_lang: str | None = None) -> Outcome:
+    lang = reply_lang or seat.user.lang
+    outcome = Outcome("processed")
+    outcome.errors = [describe_error(e, lang) for e in parsed.errors]
+    phase = operations.current_phase(session, game)
+    aimed = _aimed_phase(session, parsed, game)
+    closed = aimed is not None and phase is not None and aimed.id != phase.id
+    for command in parsed.commands:
+        what = "; ".join(operations.describe_submission(command, lang))
+        if closed:
+            outcome.errors.append(f"{what}: " + texts.rejection("phase_closed", {}, game.ruleset, lang))
+            continue
+        try:
+            with session.begin_nested():
+                operations.submit(session, config, game, seat, command,
+                                  source="master" if by else "mail", now=now, by_user=by,
+                                  source_detail=(parsed.source or "email") if by else "",
+                                  inbound_id=row.id)
+            outcome.applied.append(what)
+        except Rejected as exc:
+            outcome.errors.append(f"{what}: " + texts.rejection(exc.code, exc.params, game.ruleset, lang))
+    tz = operations.game_tz(game)
+    shown = aimed if closed else phase
+    _receipt(session, config, row, parsed, to=reply_to_addr or seat.user.email, lang=lang, now=now,
+             game=game, seat=seat if by is None else None, context={
+                 "phase_label": render.phase_label(shown, lang, tz) if shown else None,
+                 "deadline": (render.deadline_text(shown.ends_at, lang, tz)
+                              if shown is not None and shown.status == "open" else None),
+                 "applied": outcome.applied, "errors": outcome.errors,
+                 "ignored": parsed.ignored_lines[:20],
+             }, is_error=bool(outcome.errors) and not outcome.applied)
+    return outcome
+
+
+def _from_master(session: Session, config: dict[str, Any], row: InboundRow, master: User,
+                 seat_hint: Seat | None, now: datetime) -> Outcome:
+    games = [gm.game for gm in session.scalars(select(GameMaster).where(GameMaster.user_id == master.id))
+             if gm.game.status == "running"]
+    game = seat_hint.game if seat_hint is not None and seat_hint.game in games else (
+        games[0] if len(games) == 1 else None)
+    lang = master.lang
+    if game is None:
+        _receipt(session, config, row, parse_message(row.raw, []), to=master.email, lang=lang, now=now,
+                 game=None, seat=None, context={
+                     "phase_label": None, "deadline": None, "applied": [], "ignored": [],
+                     "errors": [_t(lang, "Non so a quale partita si riferisce: rispondi a una mail della partita.",
+                                   "I cannot tell which game this is for: reply to a mail of the game.")]},
+                 is_error=True)
+        return Outcome("refused")
+    row.game_id = game.id
+    parsed = _parse_for(row, game)
+    target = game.seat_by_name(parsed.on_behalf_of) if parsed.on_behalf_of else None
+    if target is None:
+        errors = [_t(lang, "Non trovo per quale giocatore: inoltra la mail del giocatore o scrivi PER: Nome sopra l'SMS.",
+                     "I cannot find which player this is for: forward the player's mail or write FOR: Name above the SMS.")]
+        _receipt(session, config, row, parsed, to=master.email, lang=lang, now=now, game=game,
+                 seat=None, context={"phase_label": None, "deadline": None, "applied": [],
+                                     "errors": errors, "ignored": parsed.ignored_lines[:20]},
+                 is_error=True)
+        return Outcome("refused", errors=errors)
+    return _apply(session, config, row, parsed, game, target, now, by=master,
+                  reply_to_addr=master.email, reply_lang=lang)
+
+
+def _refuse_spoof(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
+                  seat: Seat, now: datetime) -> Outcome:
+    """Commands with a player's token from another address: refused, and the
+    refusal goes to the registered address, never to the sender."""
+    lang = seat.user.lang
+    row.game_id = seat.game_id
+    _receipt(session, config, row, parsed, to=seat.user.email, lang=lang, now=now, game=seat.game,
+             seat=seat, context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
+                                 "errors": [_t(lang,
+                                               f"È arrivato un messaggio con il tuo codice da un indirizzo diverso dal tuo ({row.from_addr}): non è stato applicato. Usa il tuo indirizzo registrato.",
+                                               f"A message with your code came from an address that is not yours ({row.from_addr}): it was not applied. Use your registered address.")]},
+             is_error=True)
+    operations.log(session, seat.game, None, "refused_spoof", now, player=seat.name, sender=row.from_addr)
+    return Outcome("refused")
+
+
+def _refuse_unknown(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
+                    now: datetime) -> Outcome:
+    """No valid token: answer only a registered address, so strangers get no backscatter."""
+    user = session.scalar(select(User).where(User.email == row.from_addr))
+    if user is not None:
+        _receipt(session, config, row, parsed, to=user.email, lang=user.lang, now=now, game=None,
+                 seat=None, context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
+                                     "errors": [_t(user.lang,
+                                                   "Non riconosco la partita: rispondi a una mail che hai ricevuto dalla partita, senza cambiare l'indirizzo di risposta.",
+                                                   "I cannot tell the game: reply to a mail you received from the game, without changing the reply address.")]},
+                 is_error=True)
+    return Outcome("refused")
+
+
+def _t(lang: str, it: str, en: str) -> str:
+    return en if lang == "en" else it
+
+
+def _receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage, *,
+             to: str, lang: str, now: datetime, game: Game | None, seat: Seat | None,
+             context: dict[str, Any], is_error: bool) -> None:
+    if is_error and _error_replies_today(session, to, now) >= int(config["ERROR_REPLIES_PER_DAY"]):
+        log.info("error replies to %s capped for today", to)
+        return
+    mailer.queue(session, config, to=to, template="receipt", lang=lang, now=now, game=game,
+                 kind="receipt_error" if is_error else "receipt", auto_reply=True,
+                 in_reply_to=parsed.message_id, references=" ".join(parsed.references or []) or None,
+                 context={"original_subject": parsed.subject or "", "seat": seat, **context})
+
+
+def _error_replies_today(session: Session, address: str, now: datetime) -> int:
+    return session.scalar(select(func.count()).select_from(OutboxRow).where(
+        OutboxRow.to_addr == address, OutboxRow.kind == "receipt_error",
+        OutboxRow.created_at >= now - timedelta(days=1))) or 0

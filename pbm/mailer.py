@@ -1,0 +1,81 @@
+"""Writing mail into the outbox, from templates in mail_templates/.
+
+Each message is a folder holding subject.<lang>.txt and body.<lang>.txt
+(Jinja, plain text). Mail is only ever queued here, inside the caller's
+transaction; pbm.sender delivers it.
+"""
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from email.utils import formataddr
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from sqlalchemy.orm import Session
+
+from .models import Game, OutboxRow, Seat
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "mail_templates"
+_env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined,
+                   keep_trailing_newline=True, autoescape=False)
+
+
+def render(name: str, lang: str, **context: Any) -> tuple[str, str]:
+    lang = lang if lang in ("it", "en") else "it"
+    subject = _env.get_template(f"{name}/subject.{lang}.txt").render(**context)
+    body = _env.get_template(f"{name}/body.{lang}.txt").render(**context)
+    return " ".join(subject.split()), body
+
+
+def domain_of(address: str) -> str:
+    return address.rsplit("@", 1)[-1]
+
+
+def new_message_id(domain: str) -> str:
+    return f"<{uuid.uuid4().hex}@{domain}>"
+
+
+def player_address(config: dict[str, Any], seat: Seat) -> str:
+    """The player's own reply address: plus-addressed with their token."""
+    local, domain = config["MASTER_ADDRESS"].split("@", 1)
+    return f"{local}+{seat.token}@{domain}"
+
+
+def token_tag(seat: Seat) -> str:
+    return f"[lupus:{seat.token}]"
+
+
+def queue(session: Session, config: dict[str, Any], *, to: str, template: str, lang: str,
+          now: datetime, game: Game | None = None, seat: Seat | None = None,
+          kind: str | None = None, auto_reply: bool = False, in_reply_to: str | None = None,
+          references: str | None = None, context: dict[str, Any] | None = None,
+          phase_id: int | None = None) -> OutboxRow:
+    """Queue one message. Mail to a player carries their reply token, so their
+    answer can be tied to them; receipts come from the no-reply address."""
+    ctx = {"game": game, "seat": seat, "base_url": config["BASE_URL"], **(context or {})}
+    subject, body = render(template, lang, **ctx)
+    headers: dict[str, str] = {}
+    if seat is not None:
+        subject = f"{subject} {token_tag(seat)}"
+        from_addr = formataddr((f"Lupus – {game.name}" if game else "Lupus", player_address(config, seat)))
+        reply_to = player_address(config, seat)
+    else:
+        from_addr = formataddr(("Lupus", config["MASTER_ADDRESS"]))
+        reply_to = None
+    if auto_reply:
+        from_addr = formataddr(("Lupus", config["NOREPLY_ADDRESS"]))
+        headers["Auto-Submitted"] = "auto-replied"
+    if in_reply_to:
+        headers["In-Reply-To"] = in_reply_to
+        headers["References"] = f"{references} {in_reply_to}".strip() if references else in_reply_to
+    row = OutboxRow(
+        created_at=now, game_id=game.id if game else None, phase_id=phase_id,
+        kind=kind or template, to_addr=to,
+        from_addr=from_addr, reply_to=reply_to, subject=subject, body=body, headers=headers,
+        message_id=new_message_id(domain_of(config["MASTER_ADDRESS"])), status="pending",
+        attempts=0, next_attempt_at=now,
+    )
+    session.add(row)
+    return row

@@ -1,0 +1,245 @@
+"""Database models (SQLAlchemy 2.x typed ORM).
+
+Submitted actions, resolved events and inbound mail are append-only: the game's
+current state is derived from them and cached per phase as JSON snapshots, so
+a phase can be replayed, previewed and rolled back.
+"""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import (
+    JSON, Boolean, DateTime, ForeignKey, Integer, LargeBinary, String, Text, TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from werkzeug.security import check_password_hash, generate_password_hash
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes on every engine (SQLite keeps no zone of its own)."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the database")
+        return value.astimezone(timezone.utc).replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        return None if value is None else value.replace(tzinfo=timezone.utc)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True, index=True)
+    name: Mapped[str] = mapped_column(String(120))
+    password_hash: Mapped[str] = mapped_column(String(255), default="")
+    lang: Mapped[str] = mapped_column(String(5), default="it")
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
+    reminders: Mapped[bool] = mapped_column(Boolean, default=True)
+    address_failing: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    def set_password(self, password: str) -> None:
+        self.password_hash = generate_password_hash(password)
+
+    def check_password(self, password: str) -> bool:
+        return bool(self.password_hash) and check_password_hash(self.password_hash, password)
+
+    # flask-login's user protocol
+    is_active = True
+    is_anonymous = False
+
+    @property
+    def is_authenticated(self) -> bool:
+        return True
+
+    def get_id(self) -> str:
+        return str(self.id)
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    name: Mapped[str] = mapped_column(String(120))
+    ruleset: Mapped[str] = mapped_column(String(40))
+    status: Mapped[str] = mapped_column(String(16), default="setup")  # setup|running|over
+    seed: Mapped[str] = mapped_column(String(64))
+    schedule: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    auto_publish: Mapped[bool] = mapped_column(Boolean, default=True)
+    # The latest published state of the engine (a cache of the phase snapshots).
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    composition: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    seats: Mapped[list["Seat"]] = relationship(back_populates="game", order_by="Seat.position")
+    masters: Mapped[list["GameMaster"]] = relationship(back_populates="game")
+    phases: Mapped[list["PhaseRow"]] = relationship(back_populates="game", order_by="PhaseRow.index")
+
+    def seat_by_name(self, name: str) -> "Seat | None":
+        return next((s for s in self.seats if s.name == name), None)
+
+    def is_master(self, user: User | None) -> bool:
+        return bool(user) and any(m.user_id == user.id for m in self.masters)
+
+
+class GameMaster(Base):
+    __tablename__ = "game_masters"
+    __table_args__ = (UniqueConstraint("game_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+
+    game: Mapped[Game] = relationship(back_populates="masters")
+    user: Mapped[User] = relationship()
+
+
+class Seat(Base):
+    """A player's place in one game (a user may play several games)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "name"), UniqueConstraint("game_id", "user_id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    name: Mapped[str] = mapped_column(String(80))
+    position: Mapped[int] = mapped_column(Integer)
+    # Reply token: every mail to this player carries it, and a command counts
+    # only when it comes back with it from the registered address.
+    token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    user: Mapped[User] = relationship()
+
+
+class PhaseRow(Base):
+    __tablename__ = "phases"
+    __table_args__ = (UniqueConstraint("game_id", "index"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    index: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    number: Mapped[int] = mapped_column(Integer)
+    starts_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    ends_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+    long: Mapped[bool] = mapped_column(Boolean, default=False)
+    # open -> draft (resolved, waiting for the Masters) -> published
+    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    state_before: Mapped[dict[str, Any]] = mapped_column(JSON)
+    state_after: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    pending: Mapped[list[Any]] = mapped_column(default=list)
+    gm_input: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    published_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+    game: Mapped[Game] = relationship(back_populates="phases")
+
+
+class ActionRow(Base):
+    """One submission (append-only): the last per seat and kind in a phase wins."""
+
+    __tablename__ = "actions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    phase_id: Mapped[int] = mapped_column(ForeignKey("phases.id"), index=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id"))
+    kind: Mapped[str] = mapped_column(String(16))
+    args: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    submitted_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    source: Mapped[str] = mapped_column(String(16))  # web | mail | master
+    source_detail: Mapped[str] = mapped_column(String(200), default="")  # sms, phone, forward...
+    by_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound.id"), nullable=True)
+
+    seat: Mapped[Seat] = relationship()
+    by_user: Mapped[User | None] = relationship()
+
+
+class EventRow(Base):
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    phase_id: Mapped[int | None] = mapped_column(ForeignKey("phases.id"), nullable=True, index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(40))
+    data: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    visibility: Mapped[str] = mapped_column(String(10))
+    recipients: Mapped[list[Any]] = mapped_column(default=list)
+    # Draft events are visible to Masters only, until the phase is published.
+    published: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class OutboxRow(Base):
+    """Transactional outbox: written with the change it reports, sent afterwards."""
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)
+    # The phase a reply to this message is aimed at (a reply after it closed is refused).
+    phase_id: Mapped[int | None] = mapped_column(ForeignKey("phases.id"), nullable=True)
+    kind: Mapped[str] = mapped_column(String(40))
+    to_addr: Mapped[str] = mapped_column(String(254))
+    from_addr: Mapped[str] = mapped_column(String(254))
+    reply_to: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    subject: Mapped[str] = mapped_column(String(300))
+    body: Mapped[str] = mapped_column(Text)
+    headers: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    message_id: Mapped[str] = mapped_column(String(300), unique=True)
+    status: Mapped[str] = mapped_column(String(10), default="pending", index=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    last_error: Mapped[str] = mapped_column(Text, default="")
+
+
+class InboundRow(Base):
+    """Every message read from the Master's mailbox, raw, stored before anything else."""
+
+    __tablename__ = "inbound"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    source_key: Mapped[str] = mapped_column(String(400), unique=True)
+    message_id: Mapped[str | None] = mapped_column(String(400), index=True, nullable=True)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    received_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    from_addr: Mapped[str] = mapped_column(String(254), default="")
+    status: Mapped[str] = mapped_column(String(16), default="stored")  # stored|processed|ignored|refused|duplicate
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)
+    result: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+
+class MasterLog(Base):
+    __tablename__ = "master_log"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+    action: Mapped[str] = mapped_column(String(60))
+    details: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+    user: Mapped[User | None] = relationship()
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)

@@ -1,0 +1,45 @@
+"""Web blueprints: public pages, the player's reserved area, the Masters' pages, auth."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from flask import abort, current_app, g
+from flask_login import current_user
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..models import Game, Seat
+
+
+def db() -> Session:
+    """The request's session (closed at teardown)."""
+    if "db" not in g:
+        g.db = current_app.extensions["pbm_sessions"]()
+    return g.db
+
+
+def now() -> datetime:
+    return current_app.extensions["pbm_clock"].now()
+
+
+def config() -> dict[str, Any]:
+    return current_app.config
+
+
+def game_or_404(slug: str) -> Game:
+    game = db().scalar(select(Game).where(Game.slug == slug))
+    if game is None:
+        abort(404)
+    return game
+
+
+def my_seat(game: Game) -> Seat | None:
+    if not current_user.is_authenticated:
+        return None
+    return next((s for s in game.seats if s.user_id == current_user.id), None)
+
+
+def require_master(game: Game) -> None:
+    if not current_user.is_authenticated or not game.is_master(current_user):
+        abort(403)

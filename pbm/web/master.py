@@ -1,0 +1,252 @@
+"""The Masters' pages: create a game, add players, start it, publish, act on behalf."""
+from __future__ import annotations
+
+import email
+import email.policy
+import mailbox
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from flask_login import current_user, login_required
+from sqlalchemy import select
+
+from engine.core import Rejected
+from engine.registry import available, get_ruleset
+
+from .. import operations, render, texts
+from ..mail.commands import describe_error, parse_commands
+from ..models import ActionRow, EventRow, MasterLog, OutboxRow, PhaseRow
+from . import config, db, game_or_404, now, require_master
+from .forms import AddPlayerForm, NewGameForm, OnBehalfForm, PublishForm, StartGameForm, options
+
+bp = Blueprint("master", __name__)
+
+
+def _lang() -> str:
+    return str(get_locale() or "it")
+
+
+def _op_error(exc: operations.OperationError) -> str:
+    messages = {
+        "game_started": _("The game has already started."),
+        "name_taken": _("That name is already taken in this game."),
+        "email_taken": _("That address already plays in this game."),
+        "composition_size": _("The composition has %(roles)s roles for %(players)s players.",
+                              roles=exc.params.get("roles"), players=exc.params.get("players")),
+        "too_few_players": _("At least three players are needed."),
+        "setup_failed": _("The rules refuse this set-up: %(reason)s", reason=exc.params.get("reason")),
+        "pending_items": _("Answer the pending items first."),
+        "not_a_draft": _("This phase is not waiting for the Masters."),
+    }
+    return messages.get(exc.code, exc.code)
+
+
+@bp.route("/master/new", methods=["GET", "POST"])
+@login_required
+def new_game():
+    if not current_user.is_admin:
+        abort(403)
+    form = NewGameForm()
+    form.ruleset.choices = options((k, k) for k in available())
+    if form.validate_on_submit():
+        game = operations.create_game(db(), name=form.name.data, ruleset=form.ruleset.data,
+                                      master=current_user, now=now(),
+                                      auto_publish=form.auto_publish.data)
+        db().commit()
+        return redirect(url_for("master.desk", slug=game.slug))
+    return render_template("master_new.html", form=form)
+
+
+def _desk_context(game) -> dict[str, Any]:
+    session = db()
+    lang = _lang()
+    tz = operations.game_tz(game)
+    phase = operations.current_phase(session, game)
+    state = operations.current_state(game)
+    add_form = AddPlayerForm()
+    start_form = StartGameForm()
+    start_form.mayor.choices = options([("", _("drawn at random"))] + [(s.name, s.name) for s in game.seats])
+    behalf = OnBehalfForm()
+    behalf.player.choices = options((s.name, s.name) for s in game.seats)
+    drafts = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id,
+                                                    PhaseRow.status == "draft")
+                             .order_by(PhaseRow.index)).all()
+    draft_views = []
+    for d in drafts:
+        events = session.scalars(select(EventRow).where(EventRow.phase_id == d.id)
+                                 .order_by(EventRow.seq)).all()
+        draft_views.append({"phase": d, "label": render.phase_label(d, lang, tz),
+                            "lines": [f"[{e.visibility}] " + (render.describe(e.kind, e.data, game.ruleset, lang) or e.kind)
+                                      for e in events],
+                            "pending": d.pending})
+    actions = []
+    if phase is not None:
+        actions = [(r.seat.name, r.kind, operations.describe_submission(r.args, lang), r.source,
+                    r.by_user.name if r.by_user else "", r.source_detail)
+                   for r in operations.latest_actions(session, phase)]
+    logs = session.scalars(select(MasterLog).where(MasterLog.game_id == game.id)
+                           .order_by(MasterLog.id.desc()).limit(50)).all()
+    roles = get_ruleset(game.ruleset).roles()
+    return {
+        "game": game, "phase": phase, "state": state, "add_form": add_form,
+        "start_form": start_form, "behalf_form": behalf, "publish_form": PublishForm(),
+        "drafts": draft_views, "actions": actions, "logs": logs, "roles": roles,
+        "phase_label": render.phase_label(phase, lang, tz) if phase else None,
+        "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase else None,
+    }
+
+
+@bp.route("/g/<slug>/master")
+@login_required
+def desk(slug: str):
+    game = game_or_404(slug)
+    require_master(game)
+    return render_template("master_desk.html", **_desk_context(game))
+
+
+@bp.route("/g/<slug>/master/players", methods=["POST"])
+@login_required
+def add_player(slug: str):
+    game = game_or_404(slug)
+    require_master(game)
+    form = AddPlayerForm()
+    if form.validate_on_submit():
+        try:
+            operations.add_player(db(), config(), game, name=form.name.data, email=form.email.data,
+                                  lang=form.lang.data, now=now(), by=current_user)
+            db().commit()
+            flash(_("Player added; the credentials were mailed."), "receipt")
+        except operations.OperationError as exc:
+            db().rollback()
+            flash(_op_error(exc), "error")
+    else:
+        flash(_("Check name and email."), "error")
+    return redirect(url_for("master.desk", slug=slug))
+
+
+@bp.route("/g/<slug>/master/start", methods=["POST"])
+@login_required
+def start(slug: str):
+    game = game_or_404(slug)
+    require_master(game)
+    form = StartGameForm()
+    form.mayor.choices = options([("", "")] + [(s.name, s.name) for s in game.seats])
+    if not form.validate_on_submit():
+        abort(400)
+    composition = {}
+    for role in get_ruleset(game.ruleset).roles():
+        try:
+            count = int(request.form.get(f"role-{role.name}", "0") or 0)
+        except ValueError:
+            count = 0
+        if count > 0:
+            composition[role.name] = count
+    try:
+        operations.start_game(db(), config(), game, composition=composition,
+                              mayor=form.mayor.data or None, now=now(), by=current_user)
+        db().commit()
+        flash(_("The game has started; every player was mailed their role."), "receipt")
+    except operations.OperationError as exc:
+        db().rollback()
+        flash(_op_error(exc), "error")
+    return redirect(url_for("master.desk", slug=slug))
+
+
+@bp.route("/g/<slug>/master/close", methods=["POST"])
+@login_required
+def close(slug: str):
+    game = game_or_404(slug)
+    require_master(game)
+    if not PublishForm().validate_on_submit():
+        abort(400)
+    factory = _factory()
+    db().close()
+    if operations.close_now(factory, config(), game.id, now(), current_user.id):
+        flash(_("The phase was closed and resolved."), "receipt")
+    return redirect(url_for("master.desk", slug=slug))
+
+
+@bp.route("/g/<slug>/master/publish/<int:phase_id>", methods=["POST"])
+@login_required
+def publish(slug: str, phase_id: int):
+    game = game_or_404(slug)
+    require_master(game)
+    if not PublishForm().validate_on_submit():
+        abort(400)
+    session = db()
+    phase = session.get(PhaseRow, phase_id)
+    if phase is None or phase.game_id != game.id:
+        abort(404)
+    answers = {k[len("answer-"):]: v for k, v in request.form.items()
+               if k.startswith("answer-") and v in ("yes", "no")}
+    try:
+        if answers:
+            operations.answer_pending(session, config(), game, phase, {"answers": answers}, now(),
+                                      by=current_user)
+        if phase.status == "draft":
+            operations.publish(session, config(), game, phase, now(), by=current_user)
+        session.commit()
+        flash(_("Published."), "receipt")
+    except operations.OperationError as exc:
+        session.rollback()
+        flash(_op_error(exc), "error")
+    return redirect(url_for("master.desk", slug=slug))
+
+
+@bp.route("/g/<slug>/master/behalf", methods=["POST"])
+@login_required
+def on_behalf(slug: str):
+    game = game_or_404(slug)
+    require_master(game)
+    form = OnBehalfForm()
+    form.player.choices = options((s.name, s.name) for s in game.seats)
+    if not form.validate_on_submit():
+        flash(_("Choose a player and write the commands."), "error")
+        return redirect(url_for("master.desk", slug=slug))
+    session = db()
+    lang = _lang()
+    seat = game.seat_by_name(form.player.data)
+    commands, errors, _ignored = parse_commands(form.commands.data, [s.name for s in game.seats])
+    for err in errors:
+        flash(describe_error(err, lang), "error")
+    for command in commands:
+        try:
+            operations.submit(session, config(), game, seat, command, source="master", now=now(),
+                              by_user=current_user, source_detail=form.source.data)
+            session.commit()
+            flash(_("Recorded for %(name)s: %(what)s", name=seat.name,
+                    what="; ".join(operations.describe_submission(command, lang))), "receipt")
+        except Rejected as exc:
+            session.rollback()
+            flash(_("Not recorded: %(why)s", why=texts.rejection(exc.code, exc.params, game.ruleset, lang)),
+                  "error")
+    return redirect(url_for("master.desk", slug=slug))
+
+
+@bp.route("/master/mailbox")
+@login_required
+def local_mailbox():
+    """The embedded SMTP server's copy of every outgoing message (default set-up only)."""
+    if not current_user.is_admin:
+        abort(403)
+    path = Path(config()["LOCAL_MAILBOX"])
+    messages = []
+    if path.exists():
+        box = mailbox.Maildir(str(path), create=False)
+        for key in box.keys():
+            msg = email.message_from_bytes(box.get_bytes(key), policy=email.policy.default)
+            part = msg.get_body(("plain",))
+            messages.append({"key": key, "date": msg.get("Date", ""), "to": msg.get("To", ""),
+                             "from": msg.get("From", ""), "subject": msg.get("Subject", ""),
+                             "body": part.get_content() if part is not None else ""})
+    messages.sort(key=lambda m: m["key"], reverse=True)  # Maildir keys start with the time
+    outbox = db().scalars(select(OutboxRow).order_by(OutboxRow.id.desc()).limit(100)).all()
+    return render_template("mailbox.html", messages=messages[:200], outbox=outbox)
+
+
+def _factory():
+    from flask import current_app
+    return current_app.extensions["pbm_sessions"]

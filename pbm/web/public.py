@@ -1,0 +1,60 @@
+"""Public pages: the list of games and each game's home (the bulletin)."""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from flask import Blueprint, render_template
+from flask_babel import get_locale
+from sqlalchemy import select
+
+from .. import operations, render
+from ..models import EventRow, Game, PhaseRow
+from . import db, game_or_404, my_seat, now
+
+bp = Blueprint("public", __name__)
+
+
+@bp.route("/")
+def index():
+    games = db().scalars(select(Game).order_by(Game.created_at.desc())).all()
+    return render_template("index.html", games=games)
+
+
+@bp.route("/g/<slug>/")
+def game_home(slug: str):
+    game = game_or_404(slug)
+    lang = str(get_locale() or "it")
+    tz = operations.game_tz(game)
+    phase = operations.current_phase(db(), game)
+    phases = db().scalars(select(PhaseRow).where(PhaseRow.game_id == game.id,
+                                                 PhaseRow.status == "published")
+                          .order_by(PhaseRow.index.desc())).all()
+    rows = db().scalars(select(EventRow).where(EventRow.game_id == game.id,
+                                               EventRow.visibility == "public",
+                                               EventRow.published.is_(True))
+                        .order_by(EventRow.phase_id, EventRow.seq)).all()
+    by_phase: dict[int | None, list[EventRow]] = defaultdict(list)
+    for r in rows:
+        by_phase[r.phase_id].append(r)
+    bulletins = []
+    for ph in phases:
+        events = by_phase.get(ph.id, [])
+        pyre = next((e for e in events if e.kind == "pyre"), None)
+        bulletins.append({
+            "phase": ph, "label": render.phase_label(ph, lang, tz),
+            "lines": render.lines_for(events, game.ruleset, lang),
+            "votes": render.vote_lines(pyre.data) if pyre else [],
+        })
+    state = operations.current_state(game)
+    dead = [p.name for p in state.players if not p.alive] if state else []
+    return render_template(
+        "game_home.html", game=game, phase=phase, bulletins=bulletins, dead=dead, state=state,
+        phase_label=render.phase_label(phase, lang, tz) if phase else None,
+        deadline=render.deadline_text(phase.ends_at, lang, tz) if phase else None,
+        now=now(), seat=my_seat(game), is_master=game.is_master(_user()),
+    )
+
+
+def _user():
+    from flask_login import current_user
+    return current_user if current_user.is_authenticated else None

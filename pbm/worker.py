@@ -1,0 +1,71 @@
+"""`pbm worker`: the scheduler process (APScheduler 3), never part of the web app.
+
+Jobs: resolve every phase whose deadline has passed (oldest first, so a worker
+that was down catches up in order), drain the outbox, and a poller thread that
+waits on the Master's mailbox (IMAP IDLE or Maildir polling) and ingests mail.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from apscheduler.schedulers.blocking import BlockingScheduler
+from flask import Flask
+
+from . import inbox, operations, sender
+from .clock import Clock
+from .mail.mailbox import MailSourceError, open_source
+
+log = logging.getLogger(__name__)
+
+
+class Worker:
+    def __init__(self, app: Flask, clock: Clock | None = None) -> None:
+        self.app = app
+        self.config: dict[str, Any] = app.config
+        self.factory = app.extensions["pbm_sessions"]
+        self.clock = clock or app.extensions["pbm_clock"]
+        self.stopping = threading.Event()
+
+    # one pass of each job, also used by tests with an injected clock
+    def boundaries(self) -> list[int]:
+        done = operations.resolve_due(self.factory, self.config, self.clock.now())
+        if done:
+            log.info("resolved phases %s", done)
+        return done
+
+    def outbox(self) -> int:
+        return sender.drain(self.app, self.factory, self.clock.now())
+
+    def mail_once(self, source: Any) -> int:
+        inbox.process_stored(self.factory, self.config, self.clock.now())
+        return inbox.ingest(self.factory, self.config, source, self.clock.now())
+
+    def poll_forever(self) -> None:
+        source = None
+        while not self.stopping.is_set():
+            try:
+                if source is None:
+                    source = open_source(self.config["MAIL_SOURCE"])
+                self.mail_once(source)
+                source.wait_for_mail(timeout=30)
+            except MailSourceError as exc:
+                log.warning("mailbox unavailable: %s", exc)
+                source = None
+                self.stopping.wait(10)
+            except Exception:  # keep polling: one bad message must not stop the game
+                log.exception("mail ingest failed")
+                self.stopping.wait(5)
+
+    def run(self) -> None:
+        scheduler = BlockingScheduler(timezone="UTC")
+        scheduler.add_job(self.boundaries, "interval", seconds=10, id="boundaries",
+                          max_instances=1, coalesce=True, next_run_time=self.clock.now())
+        scheduler.add_job(self.outbox, "interval", seconds=5, id="outbox",
+                          max_instances=1, coalesce=True)
+        threading.Thread(target=self.poll_forever, name="mail-poller", daemon=True).start()
+        try:
+            scheduler.start()
+        finally:
+            self.stopping.set()

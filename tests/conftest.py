@@ -1,0 +1,61 @@
+"""Shared fixtures: a real app on a temporary SQLite file, an injected clock,
+and (from tests/fixtures) a real Dovecot and a real aiosmtpd server."""
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from pbm.app import create_app
+from pbm.clock import FixedClock
+from pbm.migrate import upgrade
+
+pytest_plugins = ["tests.fixtures.dovecot", "tests.fixtures.smtp"]
+
+# Monday 23 November 2026, 10:00 in Rome: inside a day of the default calendar.
+MONDAY_10_ROME = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    return FixedClock(MONDAY_10_ROME)
+
+
+@pytest.fixture
+def make_app(tmp_path: Path, clock: FixedClock):
+    """Build an app on its own instance folder; overrides go to the config."""
+    def build(**overrides):
+        instance = tmp_path / "instance"
+        instance.mkdir(exist_ok=True)
+        config = {
+            "DATABASE_URL": f"sqlite:///{instance / 'test.sqlite3'}",
+            "MAIL_SOURCE": {"kind": "maildir", "path": str(instance / "maildir")},
+            "LOCAL_MAILBOX": str(instance / "sent-mail"),
+            "BASE_URL": "http://lupus.test",
+            "TESTING": True,
+            **overrides,
+        }
+        upgrade(config["DATABASE_URL"])
+        return create_app(config, instance=instance, clock=clock)
+    return build
+
+
+@pytest.fixture
+def app(make_app):
+    return make_app()
+
+
+@pytest.fixture
+def factory(app):
+    return app.extensions["pbm_sessions"]
+
+
+CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"')
+
+
+def csrf_from(html: str) -> str:
+    match = CSRF_RE.search(html)
+    assert match, "no CSRF token in the page"
+    return match.group(1) or match.group(2)

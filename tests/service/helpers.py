@@ -1,0 +1,38 @@
+"""Building games for service tests through the same operations the web uses."""
+from __future__ import annotations
+
+from typing import Any
+
+from pbm import operations
+from pbm.db import transaction
+from pbm.models import Game, User
+
+
+def make_master(factory, email: str = "master@example.org", password: str = "master") -> int:
+    with transaction(factory) as s:
+        user, _ = operations.ensure_user(s, email=email, name="Master Mara")
+        user.set_password(password)
+        user.is_admin = True
+        return user.id
+
+
+def make_game(factory, config: dict[str, Any], now, roles: dict[str, str], *,
+              mayor: str | None = None, ruleset: str = "lupus-live-12",
+              langs: dict[str, str] | None = None, master_email: str = "master@example.org") -> int:
+    master_id = make_master(factory, master_email)
+    with transaction(factory) as s:
+        master = s.get(User, master_id)
+        game = operations.create_game(s, name="Test game", ruleset=ruleset, master=master, now=now)
+        for name in roles:
+            operations.add_player(s, config, game, name=name, email=f"{name.lower()}@players.test",
+                                  now=now, by=master, password="pw-" + name.lower(),
+                                  lang=(langs or {}).get(name, "it"))
+        operations.start_game(s, config, game, roles=roles, mayor=mayor, now=now, by=master)
+        return game.id
+
+
+def game(factory, game_id: int) -> Game:
+    with factory() as s:
+        g = s.get(Game, game_id)
+        _ = [(seat.user.email, seat.token) for seat in g.seats]
+        return g
