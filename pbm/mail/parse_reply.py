@@ -35,6 +35,32 @@ _PHONE_FOOTER = re.compile(
     r"|scarica outlook per)\b.{0,80}$", re.IGNORECASE)
 
 
+# The library's attribution regexes backtrack badly (cubic) on a long line starting with
+# 'On ' or 'Il ', so lines longer than any real attribution travel through it as
+# placeholders; and only the head of a huge body is read (commands sit at the top, the
+# rest is quoted history).
+MAX_LINE = 500
+MAX_TEXT = 200_000
+_PLACEHOLDER = "LUPUSLONGLINE{}X"
+
+
+def _hide_long_lines(text: str) -> tuple[str, dict[str, str]]:
+    hidden: dict[str, str] = {}
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if len(line) > MAX_LINE:
+            key = _PLACEHOLDER.format(i)
+            hidden[key] = line.strip()
+            lines[i] = key
+    return "\n".join(lines), hidden
+
+
+def _restore_long_lines(text: str, hidden: dict[str, str]) -> str:
+    for key, line in hidden.items():
+        text = text.replace(key, line)
+    return text
+
+
 def _library_reply(text: str) -> str:
     """The latest reply according to mail-parser-reply, without signature/disclaimer.
 
@@ -132,13 +158,15 @@ def _cut_at_history(lines: list[str]) -> list[str]:
 
 def strip_reply(text: str) -> str:
     """The part of a message body the sender wrote in this message."""
-    text = (text or "").replace("\r\n", "\n").replace("\r", "\n")
+    text = (text or "")[:MAX_TEXT].replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
         return ""
+    safe, hidden = _hide_long_lines(text)
     try:
-        reply = _library_reply(text)
+        reply = _library_reply(safe)
     except Exception:  # the library's regexes are not ours to trust on hostile input
-        reply = text
+        reply = safe
+    reply = _restore_long_lines(reply, hidden)
     lines = _cut_at_history(reply.split("\n"))
     lines = [ln for ln in lines if not _is_quoted(ln)]
     while lines and _DECORATION_ONLY.match(lines[-1]):
@@ -149,7 +177,7 @@ def strip_reply(text: str) -> str:
 def history_starts_before(text: str, position: int) -> bool:
     """True when quoted history (by the library's header regex or the safety net) begins
     before `position` in `text`: a forward marker after that point is only quoted."""
-    prefix = text[:position]
+    prefix, _ = _hide_long_lines(text[:min(position, MAX_TEXT)])
     if not prefix.strip():
         return False
     if any(ln.lstrip().startswith(">") for ln in prefix.split("\n") if ln.strip()):
