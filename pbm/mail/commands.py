@@ -27,6 +27,22 @@ VOCABULARY: dict[str, str] = {
     "NOTE": "notes", "NOTES": "notes",
 }
 
+# The same table grouped for help pages: kind -> Italian keywords, English keywords, example.
+VOCABULARY_HELP: list[dict] = [
+    {"kind": "vote", "it": ["VOTO"], "en": ["VOTE"], "example": "VOTO Carla"},
+    {"kind": "target", "it": ["POTERE", "BERSAGLIO"], "en": ["POWER", "TARGET"],
+     "example": "POTERE Bruno, Carla"},
+    {"kind": "ritual", "it": ["RITUALE"], "en": ["RITUAL"],
+     "example": "RITUALE Voto diretto 3 CON Anna, Bruno, Carla SU Dario"},
+    {"kind": "appoint", "it": ["VICE", "VICESINDACO", "SUCCESSORE"], "en": ["APPOINT", "SUCCESSOR"],
+     "example": "VICE Carla"},
+    {"kind": "elect", "it": ["ELEGGO", "SINDACO"], "en": ["ELECT"], "example": "ELEGGO Carla"},
+    {"kind": "become", "it": ["DIVENTO"], "en": ["BECOME"], "example": "DIVENTO Veggente"},
+    {"kind": "question", "it": ["DOMANDA"], "en": ["QUESTION"], "example": "DOMANDA Bruno è un lupo?"},
+    {"kind": "shout", "it": ["URLO"], "en": ["SHOUT"], "example": "URLO Al lupo!"},
+    {"kind": "notes", "it": ["NOTE"], "en": ["NOTES"], "example": "NOTE sospetto di Bruno"},
+]
+
 # Words inside a command line.
 SPECTRE_WORDS = ("SPETTRO", "SPECTRE", "SPECTER")
 WITH_WORDS = ("CON", "WITH")

@@ -182,3 +182,12 @@ def test_describe_error_in_both_languages(error):
         assert value in italian and value in english
     if "name" in error:
         assert error["name"] in italian and error["name"] in english
+
+
+def test_help_table_covers_exactly_the_vocabulary():
+    from pbm.mail.commands import VOCABULARY_HELP
+    listed = {kw: row["kind"] for row in VOCABULARY_HELP for kw in row["it"] + row["en"]}
+    assert listed == VOCABULARY
+    for row in VOCABULARY_HELP:
+        commands, errors, _ = parse_commands(row["example"], ["Anna", "Bruno", "Carla", "Dario"])
+        assert errors == [] and row["kind"] in commands[0], row
