@@ -51,6 +51,7 @@ def _worker(_args: argparse.Namespace) -> int:
     from .app import create_app
     from .worker import Worker
     logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(levelname)s %(message)s")
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # one line per job run is noise
     Worker(create_app()).run()
     return 0
 

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the tests talk to, when they are missing:
+# dovecot-imapd (a real IMAP server) and chromium (a real browser).
+set -euo pipefail
+missing=()
+[ -x /usr/sbin/dovecot ] || missing+=(dovecot-imapd)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing ${missing[*]} with apt-get"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "need root (or sudo) to install ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
