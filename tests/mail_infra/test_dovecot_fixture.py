@@ -57,3 +57,13 @@ def test_restart_keeps_port_and_mail(dovecot, imap_account):
         assert len(client.search(["ALL"])) == 1
     finally:
         client.logout()
+
+
+def test_missing_dovecot_says_how_to_install_it(tmp_path):
+    import pytest
+
+    from tests.fixtures.dovecot import DovecotNotInstalled, DovecotServer
+
+    server = DovecotServer(root=tmp_path, binary=str(tmp_path / "no-dovecot"))
+    with pytest.raises(DovecotNotInstalled, match="README"):
+        server.start()

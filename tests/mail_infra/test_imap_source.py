@@ -144,7 +144,7 @@ def test_idle_wakes_up_when_mail_arrives_from_another_connection(imap_account, s
     source = source_for(poll_interval=300)  # only IDLE can wake it in time
     assert source.fetch_new() == []
     began = time.monotonic()
-    later(0.5, lambda: imap_account.deliver(make_raw("sveglia")))
+    later(0.3, lambda: imap_account.deliver(make_raw("sveglia")))
 
     assert source.wait_for_mail(timeout=30) is True
 
@@ -153,13 +153,13 @@ def test_idle_wakes_up_when_mail_arrives_from_another_connection(imap_account, s
 
 
 def test_wait_times_out_across_idle_renewals_and_still_wakes(imap_account, source_for):
-    source = source_for(poll_interval=300, idle_renew_seconds=0.3)
+    source = source_for(poll_interval=300, idle_renew_seconds=0.15)
     source.fetch_new()
     began = time.monotonic()
-    assert source.wait_for_mail(timeout=1.0) is False
-    assert time.monotonic() - began >= 1.0
+    assert source.wait_for_mail(timeout=0.5) is False
+    assert time.monotonic() - began >= 0.5
 
-    later(0.8, lambda: imap_account.deliver(make_raw("dopo il rinnovo")))
+    later(0.4, lambda: imap_account.deliver(make_raw("dopo il rinnovo")))
     assert source.wait_for_mail(timeout=30) is True
     assert [subject_of(m.raw) for m in source.fetch_new()] == ["dopo il rinnovo"]
 
@@ -177,7 +177,7 @@ def test_wait_does_not_spin_on_a_message_left_unmarked(imap_account, source_for)
     imap_account.deliver(make_raw("velenoso"))
     source = source_for(poll_interval=300)
     assert len(source.fetch_new()) == 1
-    assert source.wait_for_mail(timeout=0.5) is False
+    assert source.wait_for_mail(timeout=0.3) is False
 
 
 def test_polling_without_idle_notices_new_mail(imap_account, source_for):
@@ -210,7 +210,7 @@ def test_server_restart_between_fetches_loses_nothing(imap_account, source_for, 
 def test_restart_while_idling_wakes_the_waiter(imap_account, source_for, dovecot):
     source = source_for(poll_interval=300)
     source.fetch_new()
-    restarting = later(0.5, lambda: dovecot.restart(hard=True))
+    restarting = later(0.3, lambda: dovecot.restart(hard=True))
     began = time.monotonic()
     assert source.wait_for_mail(timeout=30) is True
     assert time.monotonic() - began < 20
@@ -224,7 +224,7 @@ def test_fetch_waits_for_a_server_that_comes_back(imap_account, source_for, dove
     source = source_for()
     source.fetch_new()
     dovecot.stop(hard=True)
-    starting = later(1.0, dovecot.start)
+    starting = later(0.5, dovecot.start)
     try:
         mails = source.fetch_new()
     finally:
