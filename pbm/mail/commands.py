@@ -83,7 +83,7 @@ _KEYWORD_RE = re.compile(
     re.IGNORECASE,
 )
 # Decoration phones and html2text leave around a line: bullets, bold markers, quotes.
-_LINE_DECORATION = re.compile(r"^[\s*_•·\-–—\"'`]+|[\s*_\"'`]+$")
+_LINE_DECORATION = re.compile(r"^(?:[\s*_•·+\-–—\"'`]|\d{1,2}[.)]\s)+|[\s*_\"'`]+$")
 
 
 def fold(text: str) -> str:

@@ -180,9 +180,11 @@ def html_to_text(html: str) -> str:
     converter.ignore_emphasis = True
     converter.ignore_tables = True
     try:
-        return converter.handle(html)
+        text = converter.handle(html)
     except Exception:
         return re.sub(r"<[^>]+>", " ", html)
+    # html2text escapes Markdown ('\\- VOTO Carla', '1\\. ...'); players wrote no Markdown.
+    return re.sub(r"\\([-+.#*_`\[\]()!>])", r"\1", text)
 
 
 def _text_leaves(msg: email.message.Message, attached: list[email.message.Message],

@@ -220,3 +220,11 @@ def test_built_delivery_status_report_names_the_recipient():
     result = parse_message(raw, PLAYERS)
     assert result.ignored == "bounce"
     assert result.bounced_recipients == ["gone@example.it"]
+
+
+def test_html_lists_and_markdown_escapes_do_not_hide_commands():
+    html = ("<div>- VOTO Carla</div><ol><li>VICE Dario</li></ol><ul><li>POTERE Bruno</li></ul>"
+            "<div>1. URLO Al lupo!</div><div>RITUALE \\end{story} 2 CON Anna</div>")
+    result = parse_message(mail(html, ctype="text/html"), PLAYERS)
+    assert result.commands == [{"vote": "Carla"}, {"appoint": "Dario"}, {"target": "Bruno"},
+                               {"shout": "Al lupo!"}, {"ritual": "\\end{story}", "with": ["Anna"], "n": 2}]
