@@ -161,8 +161,15 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
            reply_to_addr: str | None = None, reply_lang: str | None = None) -> Outcome:
     lang = reply_lang or seat.user.lang
     outcome = Outcome("processed")
-    outcome.errors = [describe_error(e, lang) for e in parsed.errors]
     phase = operations.current_phase(session, game)
+    for error in parsed.errors:
+        key = error.get("command")
+        if error.get("code") == "unknown_name" and key in ("vote", "target", "appoint", "elect"):
+            # The parser knows every name; the reply lists only those valid now.
+            valid = operations.legal_choices(game, phase, seat, key)
+            if valid is not None:
+                error = {**error, "candidates": valid}
+        outcome.errors.append(describe_error(error, lang))
     aimed = _aimed_phase(session, parsed, game)
     closed = aimed is not None and phase is not None and aimed.id != phase.id
     for command in parsed.commands:
@@ -178,7 +185,8 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
                                   inbound_id=row.id)
             outcome.applied.append(what)
         except Rejected as exc:
-            outcome.errors.append(f"{what}: " + texts.rejection(exc.code, exc.params, game.ruleset, lang))
+            outcome.errors.append(f"{what}: " + texts.rejection(exc.code, exc.params, game.ruleset, lang)
+                                  + _valid_hint(game, phase, seat, command, lang))
     tz = operations.game_tz(game)
     shown = aimed if closed else phase
     _receipt(session, config, row, parsed, to=reply_to_addr or seat.user.email, lang=lang, now=now,
@@ -190,6 +198,19 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
                  "ignored": parsed.ignored_lines[:20],
              }, is_error=bool(outcome.errors) and not outcome.applied)
     return outcome
+
+
+def _valid_hint(game: Game, phase: PhaseRow | None, seat: Seat, command: dict[str, Any],
+                lang: str) -> str:
+    for key in command:
+        valid = operations.legal_choices(game, phase, seat, key)
+        if valid is None:
+            continue
+        if not valid:
+            return _t(lang, " Ora non hai scelte valide per questo comando.",
+                      " You have no valid choice for this command now.")
+        return _t(lang, " Scelte valide: ", " Valid choices: ") + ", ".join(valid) + "."
+    return ""
 
 
 def _from_master(session: Session, config: dict[str, Any], row: InboundRow, master: User,

@@ -270,6 +270,25 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     return done
 
 
+_KIND_OF_KEY = {"vote": "vote", "target": "power", "target2": "power", "elect": "elect",
+                "appoint": "appoint", "ritual": "ritual"}
+
+
+def legal_choices(game: Game, phase: PhaseRow | None, seat: Seat, key: str) -> list[str] | None:
+    """The names the engine would accept for this key now (for error replies)."""
+    if phase is None or phase.status != "open":
+        return None
+    kind = _KIND_OF_KEY.get(key)
+    state = GameState.from_dict(phase.state_before)
+    for form in get_ruleset(game.ruleset).forms(state, seat.name):
+        if form.kind != kind:
+            continue
+        for f in form.fields:
+            if f.name == key and f.type in ("player", "players", "choice"):
+                return list(f.choices)
+    return [] if kind else None
+
+
 def describe_submission(submission: dict[str, Any], lang: str) -> list[str]:
     labels = {
         "vote": ("Voto", "Vote"), "target": ("Bersaglio", "Target"),

@@ -1,0 +1,171 @@
+"""Mail into a game through the embedded Maildir (the same code path as IMAP):
+identity, phase, errors that list what is valid, Masters on behalf."""
+from __future__ import annotations
+
+import mailbox
+from datetime import datetime, timezone
+from email.message import EmailMessage
+from email.utils import make_msgid
+
+import pytest
+
+from pbm.db import transaction
+from pbm.mail.mailbox import open_source
+from pbm.models import ActionRow, InboundRow, OutboxRow, PhaseRow, Seat
+from pbm.worker import Worker
+
+from .helpers import make_game
+
+ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Contadino",
+         "Elena": "Contadino"}
+TUESDAY_0930_ROME = datetime(2026, 11, 24, 8, 30, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def game(app, factory, clock):
+    gid = make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
+    worker = Worker(app, clock)
+    clock.set(TUESDAY_0930_ROME)
+    worker.boundaries()  # night 1 -> day 1
+    return gid, worker
+
+
+def seat(factory, name):
+    with factory() as s:
+        row = s.query(Seat).filter_by(name=name).one()
+        return row.user.email, row.token
+
+
+def latest_sent(factory, address, kind="phase_results"):
+    with factory() as s:
+        return (s.query(OutboxRow).filter_by(to_addr=address, kind=kind)
+                .order_by(OutboxRow.id.desc()).first())
+
+
+def deliver(app, raw: bytes) -> None:
+    mailbox.Maildir(app.config["MAIL_SOURCE"]["path"], create=True).add(raw)
+
+
+def message(sender, to, body, *, reply_to_row=None, subject="Re: partita", headers=None) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Message-ID"] = make_msgid(domain="players.test")
+    if reply_to_row is not None:
+        msg["In-Reply-To"] = reply_to_row.message_id
+    for k, v in (headers or {}).items():
+        msg[k] = v
+    msg.set_content(body)
+    return bytes(msg)
+
+
+def run_mail(app, worker):
+    source = open_source(app.config["MAIL_SOURCE"])
+    try:
+        return worker.mail_once(source)
+    finally:
+        source.close()
+
+
+def receipts(factory, address):
+    with factory() as s:
+        return [r.body for r in s.query(OutboxRow).filter(
+            OutboxRow.to_addr == address, OutboxRow.kind.in_(["receipt", "receipt_error"]))
+            .order_by(OutboxRow.id)]
+
+
+def votes(factory):
+    with factory() as s:
+        return [(r.seat.name, r.args.get("vote"), r.source) for r in s.query(ActionRow).filter_by(kind="vote")]
+
+
+def test_unknown_name_gets_an_error_listing_the_living(app, factory, game):
+    _, worker = game
+    email, token = seat(factory, "Dario")
+    sent = latest_sent(factory, email)
+    deliver(app, message(email, sent.reply_to, "VOTO Zorro", reply_to_row=sent))
+    run_mail(app, worker)
+    (body,) = receipts(factory, email)
+    assert "Zorro" in body and "Anna, Bruno, Carla, Dario, Elena" in body
+    assert votes(factory) == []
+
+
+def test_dead_voter_is_told_and_nothing_is_recorded(app, factory, game, clock):
+    gid, worker = game
+    with transaction(factory) as s:  # Elena died in the night (set up directly in the state)
+        phase = s.query(PhaseRow).filter_by(game_id=gid, status="open").one()
+        state = dict(phase.state_before)
+        state["players"] = [dict(p, alive=p["name"] != "Elena") for p in state["players"]]
+        phase.state_before = state
+    email, _ = seat(factory, "Elena")
+    sent = latest_sent(factory, email)
+    deliver(app, message(email, sent.reply_to, "VOTO Anna", reply_to_row=sent))
+    run_mail(app, worker)
+    (body,) = receipts(factory, email)
+    assert "I morti non votano" in body
+    assert votes(factory) == []
+
+
+def test_someone_else_using_a_players_token_is_refused_and_the_player_is_told(app, factory, game):
+    _, worker = game
+    email, _ = seat(factory, "Carla")
+    sent = latest_sent(factory, email)
+    deliver(app, message("mallory@evil.test", sent.reply_to, "VOTO Anna", reply_to_row=sent))
+    run_mail(app, worker)
+    assert votes(factory) == []
+    assert receipts(factory, "mallory@evil.test") == []
+    (body,) = receipts(factory, email)
+    assert "mallory@evil.test" in body
+
+
+def test_reply_to_a_closed_phase_is_answered_phase_closed_and_not_carried_over(app, factory, game, clock):
+    _, worker = game
+    email, _ = seat(factory, "Dario")
+    with factory() as s:  # the role letter invited actions for night 1, now closed
+        letter = s.query(OutboxRow).filter_by(to_addr=email, kind="role_letter").one()
+    deliver(app, message(email, letter.reply_to, "VOTO Anna", reply_to_row=letter))
+    run_mail(app, worker)
+    assert votes(factory) == []
+    (body,) = receipts(factory, email)
+    assert "chiusa" in body and "notte di martedì 24 novembre" in body
+
+
+def test_same_message_delivered_twice_counts_once(app, factory, game):
+    _, worker = game
+    email, _ = seat(factory, "Dario")
+    sent = latest_sent(factory, email)
+    raw = message(email, sent.reply_to, "VOTO Anna", reply_to_row=sent)
+    deliver(app, raw)
+    deliver(app, raw)
+    run_mail(app, worker)
+    assert votes(factory) == [("Dario", "Anna", "mail")]
+    assert len(receipts(factory, email)) == 1
+    with factory() as s:
+        assert sorted(r.status for r in s.query(InboundRow)) == ["duplicate", "processed"]
+
+
+def test_auto_replies_get_no_answer(app, factory, game):
+    _, worker = game
+    email, _ = seat(factory, "Dario")
+    sent = latest_sent(factory, email)
+    deliver(app, message(email, sent.reply_to, "Sono in ferie fino a lunedì. VOTO Anna",
+                         reply_to_row=sent, subject="Risposta automatica: partita",
+                         headers={"Auto-Submitted": "auto-replied"}))
+    run_mail(app, worker)
+    assert votes(factory) == [] and receipts(factory, email) == []
+
+
+def test_master_forwards_an_sms_on_behalf_of_a_player(app, factory, game):
+    _, worker = game
+    dario, _ = seat(factory, "Dario")
+    deliver(app, message("master@example.org", app.config["MASTER_ADDRESS"],
+                         "Ciao, questo è arrivato per SMS alle 20:58.\n\nPER: dario\nvoto anna\n"))
+    run_mail(app, worker)
+    with factory() as s:
+        (row,) = s.query(ActionRow).filter_by(kind="vote").all()
+        assert (row.seat.name, row.args, row.source, row.source_detail, row.by_user.email) == (
+            "Dario", {"vote": "Anna"}, "master", "sms", "master@example.org")
+        copy = s.query(OutboxRow).filter_by(to_addr=dario, kind="on_behalf_copy").one()
+    assert "Voto: Anna" in copy.body and "Master Mara" in copy.body
+    assert "Voto: Anna" in receipts(factory, "master@example.org")[0]
