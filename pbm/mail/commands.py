@@ -325,7 +325,8 @@ _BEHALF_RE = re.compile(r"^[\s*_]*(?:PER|FOR)\s*:\s*(.+?)[\s*_]*$", re.IGNORECAS
 
 def find_behalf_line(text: str) -> tuple[int, str] | None:
     """Index and typed name of the first `PER: Nome` / `FOR: Name` line, if any."""
-    for i, line in enumerate((text or "").splitlines()):
+    # split("\n"), not splitlines(): the caller indexes lines split the same way.
+    for i, line in enumerate((text or "").split("\n")):
         m = _BEHALF_RE.match(line)
         if m:
             return i, m.group(1)
@@ -353,6 +354,7 @@ _MESSAGES = {
         "bad_parameter": "Il valore \u201c{value}\u201d non va bene per {argument}.",
         "unknown_sender": "Non riesco a capire quale giocatore abbia scritto il messaggio inoltrato ({name}). Giocatori: {candidates}.",
         "command_outside_behalf": "Questo comando \u00e8 fuori dal messaggio inoltrato o dalla riga PER:, quindi non so per chi sia: non l'ho eseguito.",
+        "multiple_behalf": "Un messaggio pu\u00f2 agire per un solo giocatore: da questa riga PER: in poi non ho eseguito nulla. Manda un messaggio per ogni giocatore.",
         "_other": "Non ho capito questa riga.",
     },
     "en": {
@@ -364,6 +366,7 @@ _MESSAGES = {
         "bad_parameter": "The value \u201c{value}\u201d is not valid for {argument}.",
         "unknown_sender": "I cannot tell which player wrote the forwarded message ({name}). Players: {candidates}.",
         "command_outside_behalf": "This command is outside the forwarded message or the FOR: line, so I cannot tell whose it is: it was not carried out.",
+        "multiple_behalf": "One message can act for one player only: nothing from this FOR: line on was carried out. Send one message per player.",
         "_other": "I did not understand this line.",
     },
 }

@@ -207,11 +207,23 @@ def parse_message(raw: bytes, players: list[str], player_addresses: dict[str, st
     name, err = resolve_name(typed, players)
     result.on_behalf_of = name
     above_errors, above_lines = _outside_lines("\n".join(lines[:index]), players)
-    commands, errors, ignored = parse_commands("\n".join(lines[index + 1:]), players)
+    below = lines[index + 1:]
+    second = find_behalf_line("\n".join(below))
+    tail_errors: list[dict] = []
+    if second is not None:
+        # One message acts for one player: a second PER: line would silently move its
+        # commands to the first player, so they are refused instead.
+        cut = second[0]
+        tail_errors.append({"code": "multiple_behalf", "line": below[cut].strip()})
+        more_errors, more_lines = _outside_lines("\n".join(below[cut + 1:]), players)
+        tail_errors += more_errors
+        above_lines += more_lines
+        below = below[:cut]
+    commands, errors, ignored = parse_commands("\n".join(below), players)
     if err:
         err.update({"line": lines[index].strip()})
     result.commands = commands
-    result.errors = ([err] if err else []) + above_errors + errors
+    result.errors = ([err] if err else []) + above_errors + errors + tail_errors
     result.ignored_lines = above_lines + ignored
     return result
 

@@ -171,6 +171,7 @@ def test_keyword_must_be_a_whole_word_at_line_start():
     {"code": "bad_parameter", "argument": "n", "value": "0"},
     {"code": "unknown_sender", "name": "x@y", "candidates": ["Anna"]},
     {"code": "command_outside_behalf", "line": "VOTO Anna"},
+    {"code": "multiple_behalf", "line": "PER: Anna"},
     {"code": "something_new"},
 ])
 def test_describe_error_in_both_languages(error):

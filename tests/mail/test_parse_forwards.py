@@ -149,3 +149,13 @@ def test_cli_subprocess_with_errors_still_exits_zero(tmp_path):
     assert out["commands"] == [{"vote": "Carla"}]
     assert out["errors"][0]["code"] == "unknown_name" and out["errors"][0]["name"] == "Zorro"
     assert set(out) == {"ignored", "on_behalf_of", "commands", "errors"}
+
+
+def test_second_per_line_never_moves_commands_to_the_first_player():
+    raw = (b"From: Master <master@lupus.example>\nSubject: sms\nContent-Type: text/plain; charset=utf-8\n\n"
+           b"PER: Bruno\nVOTO Carla\nPER: Anna\nVOTO Dario\n")
+    result = parse_message(raw, PLAYERS)
+    assert result.on_behalf_of == "Bruno"
+    assert result.commands == [{"vote": "Carla"}]
+    assert [e["code"] for e in result.errors] == ["multiple_behalf", "command_outside_behalf"]
+    assert result.errors[1]["line"] == "VOTO Dario"
