@@ -32,7 +32,7 @@ def decode_bytes(data: bytes, charset: str | None) -> str:
     for name in tried + list(FALLBACK_CHARSETS):
         try:
             return data.decode(name)
-        except (UnicodeDecodeError, LookupError, ValueError):
+        except Exception:  # 'undefined', 'idna', bytes-to-bytes codecs: all just fall through
             continue
     return data.decode("latin-1", errors="replace")  # unreachable in practice
 

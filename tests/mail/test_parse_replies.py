@@ -131,6 +131,8 @@ def test_hyphen_list_of_commands_survives_the_signature_rule():
     ("utf-8", "VOTO Nicolò\nciò che è giusto\n".encode("latin-1")),   # a lying header
     ("3D,ascii", "VOTO Nicolò\nciò che è giusto\n".encode("utf-8")),
     ("unicode-1-1-utf-7", "VOTO Nicolò\nciò che è giusto\n".encode("utf-8")),
+    ("undefined", "VOTO Nicolò\nciò che è giusto\n".encode("utf-8")),     # a codec that always fails
+    ("base64", "VOTO Nicolò\nciò che è giusto\n".encode("latin-1")),      # not a text encoding
     ("windows-1252", "VOTO Nicolò\n\u201cciò\u201d che è giusto\n".encode("cp1252")),
 ])
 def test_declared_and_bogus_charsets(charset, data):
