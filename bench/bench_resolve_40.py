@@ -1,0 +1,116 @@
+"""Time to resolve a night and a day of a 40-player Lupus LIVE! game.
+
+Prints the median of repeated runs, for the pure engine and for the whole
+service boundary (SQLite: claim, resolve, store events, queue 40+ mails,
+open the next phase). Run: python bench/bench_resolve_40.py
+"""
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.core import Action, Phase, phase_rng, setup_rng  # noqa: E402
+from engine.registry import get_ruleset  # noqa: E402
+
+RUNS = 30
+N = 40
+
+
+def seating() -> list[tuple[str, str]]:
+    roles = ["Lupo Mannaro"] * 8 + ["Veggente"] * 3 + ["Guardia del corpo"] * 3 + ["Contadino"] * (N - 14)
+    return [(f"P{i:02d}", role) for i, role in enumerate(roles)]
+
+
+def night_actions(state, rng: random.Random) -> list[Action]:
+    living = [p.name for p in state.alive()]
+    victim = rng.choice([p.name for p in state.alive() if p.faction != "Lupi"])
+    acts = []
+    for p in state.alive():
+        others = [n for n in living if n != p.name]
+        if p.role == "Lupo Mannaro":
+            acts.append(Action(p.name, "power", {"target": victim}))
+        elif p.role in ("Veggente", "Guardia del corpo"):
+            acts.append(Action(p.name, "power", {"target": rng.choice(others)}))
+    return acts
+
+
+def day_actions(state, rng: random.Random) -> list[Action]:
+    living = [p.name for p in state.alive()]
+    return [Action(p.name, "vote", {"vote": rng.choice(living)}) for p in state.alive()]
+
+
+def bench_engine() -> tuple[float, float]:
+    ruleset = get_ruleset("lupus-live-12")
+    nights, days = [], []
+    for run in range(RUNS):
+        rng = random.Random(run)
+        state, _ = ruleset.setup(seating(), setup_rng(run))
+        state = ruleset.resolve(state, [], phase_rng(run, state.phase)).state  # night 1
+        state = ruleset.resolve(state, day_actions(state, rng), phase_rng(run, state.phase)).state
+        acts = night_actions(state, rng)
+        t = time.perf_counter()
+        state = ruleset.resolve(state, acts, phase_rng(run, Phase("night", 2))).state
+        nights.append(time.perf_counter() - t)
+        acts = day_actions(state, rng)
+        t = time.perf_counter()
+        ruleset.resolve(state, acts, phase_rng(run, Phase("day", 2)))
+        days.append(time.perf_counter() - t)
+    return statistics.median(nights), statistics.median(days)
+
+
+def bench_service() -> float:
+    from pbm import operations
+    from pbm.app import create_app
+    from pbm.clock import FixedClock
+    from pbm.db import transaction
+    from pbm.migrate import upgrade
+    from pbm.models import PhaseRow, User
+
+    times = []
+    for run in range(5):
+        folder = Path(tempfile.mkdtemp())
+        url = f"sqlite:///{folder / 'bench.sqlite3'}"
+        upgrade(url)
+        now = datetime(2026, 11, 23, 9, tzinfo=timezone.utc)
+        app = create_app({"DATABASE_URL": url}, instance=folder, clock=FixedClock(now))
+        factory = app.extensions["pbm_sessions"]
+        with transaction(factory) as s:
+            master, _ = operations.ensure_user(s, email="m@bench.test", name="M")
+            game = operations.create_game(s, name=f"Bench {run}", ruleset="lupus-live-12",
+                                          master=master, now=now)
+            for name, _role in seating():
+                operations.add_player(s, app.config, game, name=name, email=f"{name}@bench.test",
+                                      now=now, password="x")
+            operations.start_game(s, app.config, game, roles=dict(seating()), now=now)
+            gid = game.id
+        rng = random.Random(run)
+        for _ in range(2):  # night 1 (timed too), then day 1 with 40 votes
+            with transaction(factory) as s:
+                game = s.get(operations.Game, gid)
+                phase = operations.current_phase(s, game)
+                state = operations.current_state(game)
+                acts = day_actions(state, rng) if phase.kind == "day" else []
+                for a in acts:
+                    operations.submit(s, app.config, game, game.seat_by_name(a.player), a.args,
+                                      source="web", now=now)
+                pid, end = phase.id, phase.ends_at
+            now = end + timedelta(seconds=1)
+            t = time.perf_counter()
+            operations.resolve_phase(factory, app.config, pid, now)
+            times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+if __name__ == "__main__":
+    night, day = bench_engine()
+    print(f"engine, {N} players: night {night * 1000:.2f} ms, day {day * 1000:.2f} ms (median of {RUNS})")
+    boundary = bench_service()
+    print(f"service boundary on SQLite, {N} players (resolve + events + {N + 1} mails queued + next phase): "
+          f"{boundary * 1000:.1f} ms (median of 10)")
