@@ -1,0 +1,57 @@
+"""Italian first: every user-facing string of the service has an Italian translation,
+and both languages are really served."""
+from __future__ import annotations
+
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from pbm.i18n import TRANSLATIONS
+from pbm.mailer import TEMPLATES, render
+
+ROOT = TRANSLATIONS.parent.parent
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "_l": None}
+METHODS = [("pbm/**.py", "python"), ("templates/**.html", "jinja2")]
+
+
+def extracted() -> set[str]:
+    ids = set()
+    for _file, _line, message, _comments, _ctx in extract_from_dir(
+            str(ROOT), METHODS, keywords=KEYWORDS,
+            callback=None, strip_comment_tags=True, options_map={"templates/**.html": {}}):
+        if "/.venv/" in _file or _file.startswith(".venv"):
+            continue
+        ids.add(message if isinstance(message, str) else message[0])
+    return ids
+
+
+def test_every_message_has_an_italian_translation():
+    with (TRANSLATIONS / "it" / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        catalog = read_po(f)
+    translated = {m.id for m in catalog if m.id and m.string}
+    ids = extracted()
+    assert {"Log in", "Recorded: %(what)s. You can change it until %(deadline)s."} <= ids
+    missing = sorted(ids - translated)
+    assert missing == [], f"run scripts/update_translations.py and translate: {missing}"
+
+
+def test_every_mail_template_exists_in_both_languages():
+    for folder in TEMPLATES.iterdir():
+        for lang in ("it", "en"):
+            assert (folder / f"subject.{lang}.txt").exists(), folder
+            assert (folder / f"body.{lang}.txt").exists(), folder
+
+
+def test_pages_follow_the_chosen_language(app):
+    client = app.test_client()
+    assert "Accedi" in client.get("/login").get_data(as_text=True)
+    english = client.get("/login", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Log in" in english and "Accedi" not in english
+
+
+def test_mail_templates_render_in_each_language():
+    class Game:
+        name, slug = "Partita", "partita"
+    ctx = {"game": Game, "base_url": "http://x", "phase_label": "notte", "lines": ["riga"]}
+    it = render("master_report", "it", **ctx)
+    en = render("master_report", "en", **ctx)
+    assert "Resoconto" in it[0] and "report" in en[0]
