@@ -176,7 +176,7 @@ class Night:
                 continue
             # The true answer: no Fattucchiera or Confusione touches it.
             self.events.append(private(name, "answer", answer=value, question="profeta",
-                                       text=question))
+                                       target=question))
 
     def step7_fattucchiera(self) -> None:
         for f, target in self.users("Fattucchiera"):

@@ -1,0 +1,110 @@
+"""Wording of Lupus LIVE! 12 rejections and events (engine/lupus_live_12), Italian and English.
+
+Placeholders are the rejection's params or the event's data. Codes shared by
+every ruleset live in pbm/texts/common.py; what is here overrides or adds.
+"""
+
+REJECTIONS = {
+    # -- powers --------------------------------------------------------------
+    "no_power": {"it": "Il tuo ruolo ({role}) non ha un potere da usare su un bersaglio.",
+                 "en": "Your role ({role}) has no power to use on a target."},
+    "target_required": {"it": "Devi indicare un bersaglio.", "en": "You must name a target."},
+    "first_night_kill": {"it": "I Lupi Mannari non possono sbranare la prima notte.",
+                         "en": "Werewolves cannot attack on the first night."},
+    "cooldown": {"it": "Hai usato il tuo potere ({role}) la notte scorsa: questa notte "
+                       "il regolamento non ti permette di usarlo.",
+                 "en": "You used your power ({role}) last night: the rules do not let you "
+                       "use it tonight."},
+    "self_target": {"it": "Non puoi usare il tuo potere su te stesso.",
+                    "en": "You cannot use your power on yourself."},
+    "target_not_alive": {"it": "{target} non è vivo: il bersaglio dev'essere un giocatore vivo.",
+                         "en": "{target} is not alive: the target must be a living player."},
+    "target_not_dead": {"it": "{target} non è morto: il bersaglio dev'essere un fantasma.",
+                        "en": "{target} is not dead: the target must be a ghost."},
+    "dead_no_power": {"it": "I morti perdono i loro poteri (salvo un Replay riuscito).",
+                      "en": "The dead lose their powers (unless a Replay succeeded)."},
+    "missile_not_tonight": {"it": "Il Missile sceglie solo la seconda, la terza e la quarta notte.",
+                            "en": "The Missile chooses only on the second, third and fourth night."},
+    "missile_repeat": {"it": "Hai già scelto {target}: le tre scelte del Missile devono essere diverse.",
+                       "en": "You already chose {target}: the Missile's three choices must differ."},
+    # -- the Profeta -----------------------------------------------------------
+    "no_question": {"it": "Solo il Profeta può rivolgere una domanda alle Master.",
+                    "en": "Only the Profeta can ask the Masters a question."},
+    "question_used": {"it": "Il Profeta può fare una sola domanda in tutta la partita, "
+                            "e l'hai già fatta (o è stata sprecata).",
+                      "en": "The Profeta asks one question in the whole game, and yours "
+                            "has been asked (or wasted)."},
+    "question_empty": {"it": "Scrivi la domanda (risposta Sì o No).",
+                       "en": "Write the question (answer Yes or No)."},
+    # -- Erede and Usurpatore ----------------------------------------------------
+    "become_too_early": {"it": "L'Erede può scegliere il nuovo ruolo solo dal giorno {day}.",
+                         "en": "The Erede may choose her new role only from day {day}."},
+    "become_not_allowed": {"it": "Non puoi diventare {role}.", "en": "You cannot become {role}."},
+    "become_not_earned": {"it": "L'Usurpatore sceglie un nuovo ruolo solo dopo aver ucciso un'Erede.",
+                          "en": "The Usurpatore chooses a new role only after killing an Erede."},
+    "no_become": {"it": "Il tuo ruolo ({role}) non può diventare un altro ruolo.",
+                  "en": "Your role ({role}) cannot become another role."},
+    "unknown_role": {"it": "Non esiste un ruolo «{role}».", "en": "There is no role “{role}”."},
+    # -- Sindaco ---------------------------------------------------------------
+    "not_mayor": {"it": "Solo il Sindaco in vita può nominare il Vicesindaco.",
+                  "en": "Only the living mayor can appoint a deputy."},
+    "appoint_self": {"it": "Il Sindaco non può nominare se stesso Vicesindaco.",
+                     "en": "The mayor cannot appoint himself as deputy."},
+    # -- rituals ----------------------------------------------------------------
+    "alive_no_ritual": {"it": "Solo i fantasmi (e il Satanista) partecipano ai rituali.",
+                        "en": "Only ghosts (and the Satanista) take part in rituals."},
+    "unknown_ritual": {"it": "Non esiste un rituale «{ritual}».",
+                       "en": "There is no ritual “{ritual}”."},
+    "ritual_bad_n": {"it": "Il parametro n dev'essere un intero positivo.",
+                     "en": "The parameter n must be a positive whole number."},
+    "ritual_target_required": {"it": "Il rituale {ritual} richiede un bersaglio.",
+                               "en": "The ritual {ritual} needs a target."},
+    "ritual_target_not_alive": {"it": "Il bersaglio di {ritual} dev'essere vivo; {target} non lo è.",
+                                "en": "The target of {ritual} must be alive; {target} is not."},
+    "ritual_target_not_dead": {"it": "Il bersaglio di {ritual} dev'essere morto; {target} non lo è.",
+                               "en": "The target of {ritual} must be dead; {target} is not."},
+    "ritual_with_self": {"it": "Non puoi indicare te stesso tra i collaboratori del rituale.",
+                         "en": "You cannot name yourself among the ritual's participants."},
+    "ritual_with_alive": {"it": "{target} è vivo: ai rituali collaborano solo i fantasmi e il Satanista.",
+                          "en": "{target} is alive: only ghosts and the Satanista join rituals."},
+    "ritual_two_satanisti": {"it": "A un rituale può partecipare al più un Satanista.",
+                             "en": "At most one Satanista can take part in a ritual."},
+    "satanista_small_ritual": {"it": "Il Satanista partecipa solo a rituali di almeno 3 partecipanti "
+                                     "({ritual} ne ha meno).",
+                               "en": "The Satanista joins only rituals of at least 3 participants "
+                                     "({ritual} has fewer)."},
+}
+
+EVENTS = {
+    "death": {"it": "{player} è morto ({cause}).", "en": "{player} died ({cause})."},
+    "revive": {"it": "{player} è tornato in vita.", "en": "{player} came back to life."},
+    "pyre": {"it": "Rogo: designato {burned} (votanti {voters} su {living}).",
+             "en": "Pyre: {burned} designated ({voters} of {living} voted)."},
+    "answer": {"it": "Risposta su {target}: {answer}.", "en": "Answer about {target}: {answer}."},
+    "visited_by": {"it": "Questa notte ti ha fatto visita l'Espansivo: {visited_by}.",
+                   "en": "Tonight the Espansivo visited you: {visited_by}."},
+    "ritual": {"it": "Il rituale {ritual} è riuscito.", "en": "The ritual {ritual} succeeded."},
+    "failed": {"it": "Il tuo potere o rituale non ha avuto effetto.",
+               "en": "Your power or ritual had no effect."},
+    "corrupted": {"it": "Sei stato corrotto: ora giochi per i Lupi (non sai chi siano).",
+                  "en": "You have been corrupted: you now play for the Wolves (you do not know who they are)."},
+    "became": {"it": "Ora sei {role}.", "en": "You are now {role}."},
+    "become_void": {"it": "Non sei diventato {role}: il tuo bersaglio non era un'Erede.",
+                    "en": "You did not become {role}: your target was not an Erede."},
+    "vice_appointed": {"it": "Hai nominato Vicesindaco {player}.",
+                       "en": "You appointed {player} as deputy mayor."},
+    "rejected_at_resolution": {"it": "Un'azione non era più valida alla fine della fase ({code}).",
+                               "en": "An action was no longer valid at the end of the phase ({code})."},
+    # Masters only
+    "profeta_question": {"it": "Domanda del Profeta {player}: «{question}» (serve la risposta).",
+                         "en": "Question from the Profeta {player}: “{question}” (answer needed)."},
+    "stall": {"it": "Stallo: nessun morto da {quiet_phases} fasi.",
+              "en": "Stall: nobody has died for {quiet_phases} phases."},
+    "kidnapped": {"it": "Sequestrati: {players}.", "en": "Kidnapped: {players}."},
+    "corruption_draw": {"it": "Corruzione di {player}: {corrupt} (attese {expected}, effettive {actual}).",
+                        "en": "Corruption of {player}: {corrupt} (expected {expected}, actual {actual})."},
+    "end_story": {"it": "\\end{{story}} con n={n}, Lupi vivi {wolves}.",
+                  "en": "\\end{{story}} with n={n}, living Lupi {wolves}."},
+    "ritual_failed": {"it": "Rituale {ritual} fallito ({members}).",
+                      "en": "Ritual {ritual} failed ({members})."},
+}
