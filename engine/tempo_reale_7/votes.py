@@ -2,7 +2,8 @@
 
 Order (FAQ 36): Amnesia, then Ipnosi, then the Ipnotisti's control (following
 chains of Ipnotisti), then the Scrutatori one after another in a random order
-(FAQ 38). A circular chain of Ipnotisti admits no single outcome: an Ipnotista
+(FAQ 38), each moving the votes aimed at its target onto its own vote as it
+stood before the Scrutatori (the only reading that gives FAQ 38's example). A circular chain of Ipnotisti admits no single outcome: an Ipnotista
 of the circle is drawn at random and his control fails for the day, like a
 third-category failure, until no circle is left.
 """
@@ -47,8 +48,11 @@ def run_pipeline(voters: list[str], submitted: dict[str, str], amnesia: set[str]
         vote[x] = own.get(root)
     order = list(scrutatori)
     rng.shuffle(order)
+    # FAQ 38's example (C-B-A sends everything to Y) fixes the Scrutatore's own vote
+    # as it stands before any Scrutatore moves votes.
+    cast = dict(vote)
     for s, x in order:
-        target = vote.get(s)
+        target = cast.get(s)
         if target is None:
             continue  # ruling: a Scrutatore who casts no vote moves nothing
         for v in vote:
