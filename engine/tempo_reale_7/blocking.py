@@ -85,63 +85,74 @@ def count_kernels(nodes: list[Node], edges: Mapping[Node, Iterable[Node]], limit
     """How many outcomes (up to ``limit``) the subgraph on ``nodes`` admits, and one of them.
 
     Returns (count, one assignment {node: True if effective}, search nodes visited).
+    A backtracking search with unit propagation kept by counters (how many of a
+    node's blockers are known to work, how many are still open), so a ring is
+    decided by one guess and a complete tangle costs O(n^2) per guess.
     """
-    inside = set(nodes)
-    succ = {n: [m for m in edges.get(n, ()) if m in inside] for n in nodes}
-    pred: dict[Node, list[Node]] = {n: [] for n in nodes}
-    for n in nodes:
-        for m in succ[n]:
-            pred[m].append(n)
-    found: list[dict] = []
+    index = {n: i for i, n in enumerate(nodes)}
+    k = len(nodes)
+    succ = [[index[m] for m in edges.get(n, ()) if m in index] for n in nodes]
+    pred: list[list[int]] = [[] for _ in range(k)]
+    for i in range(k):
+        for j in succ[i]:
+            pred[j].append(i)
+    found: list[list] = []
     visited = 0
 
-    def propagate(state: dict, queue: list[Node]) -> bool:
+    def assign(val: list, working: list, open_: list, i: int, v: bool) -> bool:
+        queue = [(i, v)]
         while queue:
-            n = queue.pop()
-            for m in [n] + succ[n]:
-                val = state.get(m)
-                ins = [state.get(p) for p in pred[m]]
-                if True in ins:
-                    if val is True:
+            i, v = queue.pop()
+            if val[i] is not None:
+                if val[i] != v:
+                    return False
+                continue
+            val[i] = v
+            for j in succ[i]:
+                open_[j] -= 1
+                if v:
+                    working[j] += 1
+            for j in [i] + succ[i]:
+                if working[j] > 0:
+                    if val[j] is True:
                         return False
-                    if val is None:
-                        state[m] = False
-                        queue.append(m)
-                    continue
-                unknown = [p for p in pred[m] if state.get(p) is None]
-                if not unknown:  # every blocker of m fails: m works
-                    if val is False:
+                    if val[j] is None:
+                        queue.append((j, False))
+                elif open_[j] == 0:
+                    if val[j] is False:
                         return False
-                    if val is None:
-                        state[m] = True
-                        queue.append(m)
-                elif val is False and len(unknown) == 1:
-                    state[unknown[0]] = True
-                    queue.append(unknown[0])
+                    if val[j] is None:
+                        queue.append((j, True))
+                elif val[j] is False and open_[j] == 1:
+                    p = next(q for q in pred[j] if val[q] is None)
+                    queue.append((p, True))
         return True
 
-    def search(state: dict) -> None:
+    def search(val: list, working: list, open_: list) -> None:
         nonlocal visited
         visited += 1
-        if len(found) >= limit:
+        free = next((i for i in range(k) if val[i] is None), None)
+        if free is None:
+            found.append(val)
             return
-        free = [n for n in nodes if state.get(n) is None]
-        if not free:
-            found.append(dict(state))
-            return
-        n = free[0]
         for choice in (True, False):
-            trial = dict(state)
-            trial[n] = choice
-            if propagate(trial, [n]):
-                search(trial)
+            trial = (val[:], working[:], open_[:])
+            if assign(*trial, free, choice):
+                search(*trial)
             if len(found) >= limit:
                 return
 
-    start: dict = {}
-    if propagate(start, list(nodes)):
-        search(start)
-    return len(found), (found[0] if found else {}), visited
+    val: list = [None] * k
+    working = [0] * k
+    open_ = [len(pred[i]) for i in range(k)]
+    ok = True
+    for i in range(k):
+        if val[i] is None and open_[i] == 0:  # nobody inside blocks it: it works
+            ok = ok and assign(val, working, open_, i, True)
+    if ok:
+        search(val, working, open_)
+    one = {nodes[i]: bool(v) for i, v in enumerate(found[0])} if found else {}
+    return len(found), one, visited
 
 
 def resolve_blocks(actors: Iterable[Node], blocks: Mapping[Node, Iterable[Node]],
@@ -175,11 +186,12 @@ def _settle(nodes: list[Node], edges: Mapping[Node, Iterable[Node]], pred: dict,
             status: dict, rng: random.Random, out: BlockOutcome) -> None:
     # Tarjan yields sinks first; walk sources first.
     for comp in reversed(strongly_connected(nodes, edges)):
+        members = set(comp)
         free = []
         for n in comp:
             if n in out.forced:
                 status[n] = False
-            elif any(status.get(b) for b in pred[n] if b not in comp):
+            elif any(status.get(b) for b in pred[n] if b not in members):
                 status[n] = False  # blocked from upstream: its own blocking does nothing
             else:
                 free.append(n)
@@ -187,7 +199,8 @@ def _settle(nodes: list[Node], edges: Mapping[Node, Iterable[Node]], pred: dict,
             for n in free:
                 status[n] = True  # no self-blocking, so a lone node works
             continue
-        sub = {n: [m for m in edges.get(n, ()) if m in free] for n in free}
+        free_set = set(free)
+        sub = {n: [m for m in edges.get(n, ()) if m in free_set] for n in free}
         count, assignment, visited = count_kernels(free, sub)
         out.searched += visited
         if count == 1:
