@@ -1,0 +1,91 @@
+"""Random legal play of Lupus LIVE! 12 games, driven only through forms() and validate().
+
+For the property tests and the benchmark (and a Master who wants to try a
+composition): every action comes from what the forms offer, and coordinated
+ghost groups are formed so that rituals actually happen. Pure: all randomness
+comes from the generators passed in.
+"""
+from __future__ import annotations
+
+import random
+
+from ..core import Action, GameState, Rejected, Resolution, phase_rng, setup_rng
+from .rituals import RITUALS, target_choices
+from .roles import ROLES
+from .ruleset import RULESET
+
+ALL_ROLES = list(ROLES)
+
+
+def random_game(rng: random.Random, size: int, roles: list[str] | None = None) -> GameState:
+    roles = list(roles or [])
+    if not roles:
+        roles = ["Lupo Mannaro", "Lupo Mannaro", "Contadino"]
+        roles += [rng.choice(ALL_ROLES) for _ in range(size - len(roles))]
+    rng.shuffle(roles)
+    seating = [(f"P{i:02d}", r) for i, r in enumerate(roles)]
+    state, _ = RULESET.setup(seating, setup_rng(rng.random()), {})
+    return state
+
+
+def form_actions(state: GameState, rng: random.Random, rate: float = 0.8) -> list[Action]:
+    """Each player fills each offered form with a random legal choice (sometimes none)."""
+    actions = []
+    for p in state.players:
+        for form in RULESET.forms(state, p.name):
+            if form.kind in ("shout", "notes", "ritual") or rng.random() > rate:
+                continue
+            field = form.fields[0]
+            if field.type in ("player", "choice"):
+                if not field.choices:
+                    continue
+                args = {field.name: rng.choice(field.choices)}
+            elif field.type == "text":
+                args = {field.name: "È Anna un lupo?"}
+            else:
+                continue
+            actions.append(Action(p.name, form.kind, args))
+    return actions
+
+
+def ritual_actions(state: GameState, rng: random.Random, groups: int = 3) -> list[Action]:
+    """Coordinated groups of ghosts (and a Satanista, sometimes) performing rituals."""
+    if state.phase.kind != "night":
+        return []
+    free = [p.name for p in state.dead()]
+    rng.shuffle(free)
+    satanisti = [p.name for p in state.alive() if p.role == "Satanista"]
+    actions = []
+    for _ in range(groups):
+        ritual = rng.choice(list(RITUALS.values()))
+        n = rng.randint(1, 3) if ritual.parametric else None
+        size = ritual.participants(n)
+        sat = satanisti.pop() if satanisti and size >= 3 and rng.random() < 0.5 else None
+        ghosts_needed = size - 2 if sat else size
+        if ghosts_needed > len(free) or ghosts_needed < 1:
+            continue
+        members = [free.pop() for _ in range(ghosts_needed)]
+        targets = target_choices(state, ritual)
+        target = rng.choice(targets) if targets else None
+        everyone = members + ([sat] if sat else [])
+        for m in everyone:
+            others = [x for x in everyone if x != m]
+            args = {"ritual": ritual.name, "with": others, "target": target}
+            if n is not None:
+                args["n"] = n
+            actions.append(Action(m, "ritual", args))
+    return actions
+
+
+def play_phase(state: GameState, rng: random.Random, seed: int,
+               groups: int = 3) -> tuple[Resolution, list[Action]]:
+    submitted = form_actions(state, rng) + ritual_actions(state, rng, groups)
+    accepted = []
+    for a in submitted:
+        try:
+            accepted.append(RULESET.validate(state, a))
+        except Rejected as exc:
+            raise AssertionError(f"a choice the forms offered was refused: {a} -> {exc}")
+    answers = {p.name: rng.choice(["yes", "no"]) for p in state.players}
+    res = RULESET.resolve(state, accepted, phase_rng(seed, state.phase), {"answers": answers})
+    return res, accepted
