@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from ..core import ELECT, VOTE, Action, Event, GameState, master, public
-from .deaths import after_deaths, awaken_fantasmi, is_active, kill, leaders_alive, living
+from .deaths import after_deaths, awaken_fantasmi, check_winner, kill, leaders_alive, living
 from .votes import quorum, run_pipeline, tally
 
 
@@ -77,9 +77,6 @@ def resolve_day(state: GameState, actions: list[Action], rng: random.Random,
     pyre(state, actions, rng, events)
     if state.winner is None:
         # "subito dopo la votazione del tramonto" even when nobody burned.
-        from .deaths import check_winner
         check_winner(state, events)
     state.data["day_effects"] = {}
 
-
-__all__ = ["resolve_day", "is_active"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ..core import Event, GameState, Player, master, private, public
-from .roles import FACTIONS, LUPI, NEGROMANTI, POWERS, SPETTRO
+from .roles import LUPI, NEGROMANTI, POWERS, SPETTRO
 
 
 def is_active(p: Player) -> bool:
@@ -130,6 +130,3 @@ def after_deaths(state: GameState, had: dict[str, bool], rng: random.Random,
     succeed_mayor(state, rng, events)
     check_winner(state, events)
 
-
-__all__ = ["FACTIONS", "kill", "living", "is_active", "after_deaths", "awaken_fantasmi",
-           "make_spettro", "assigned_powers", "leaders_alive", "succeed_mayor"]
