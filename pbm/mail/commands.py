@@ -154,6 +154,8 @@ def _parse_targets(arg: str, players: list[str]) -> tuple[dict, list[dict]]:
     if not who.strip():
         return {}, [{"code": "missing_argument", "argument": "target"}]
     parts = [x for x in _PAIR_SPLIT.split(who) if x.strip()]
+    if not parts:
+        return {}, [{"code": "missing_argument", "argument": "target"}]
     if len(parts) == 1:
         name, err = resolve_name(who, players)
         if err:

@@ -183,6 +183,9 @@ def parse_message(raw: bytes, players: list[str], player_addresses: dict[str, st
         result.source = "forward"
         result.forwarded_from_name = forward.sender_name or None
         result.forwarded_from_address = forward.sender_address or None
+        if result.token is None:
+            tagged = SUBJECT_TOKEN_RE.search(forward.subject or "")
+            result.token = tagged.group(1) if tagged else None
         result.on_behalf_of, err = resolve_sender(forward.sender_name, forward.sender_address,
                                                   players, player_addresses)
         note_errors, note_lines = _outside_lines(strip_reply(forward.note), players)

@@ -158,7 +158,9 @@ def _cut_at_history(lines: list[str]) -> list[str]:
 
 def strip_reply(text: str) -> str:
     """The part of a message body the sender wrote in this message."""
-    text = (text or "")[:MAX_TEXT].replace("\r\n", "\n").replace("\r", "\n")
+    # Every line separator Python knows (\v, \f, \x1c-\x1e, \u2028...) becomes '\n', so the
+    # quote filter and the command reader see the same lines.
+    text = "\n".join((text or "")[:MAX_TEXT].splitlines())
     if not text.strip():
         return ""
     safe, hidden = _hide_long_lines(text)

@@ -128,6 +128,7 @@ def test_trailing_words_after_a_full_name_are_tolerated():
 @pytest.mark.parametrize("line, code, extra", [
     ("VOTO", "missing_argument", {"argument": "name"}),
     ("POTERE", "missing_argument", {"argument": "target"}),
+    ("BERSAGLIO ,", "missing_argument", {"argument": "target"}),
     ("URLO", "missing_argument", {"argument": "text"}),
     ("RITUALE", "missing_argument", {"argument": "ritual"}),
     ("RITUALE Voto diretto CON Anna SU Bruno", "missing_argument", {"argument": "n"}),
