@@ -13,7 +13,7 @@ from .day import resolve_day, vote_weight
 from .forms import forms as _forms
 from .night import resolve_night
 from .ritual_night import ritual_state
-from .rituals import RITUALS
+from .rituals import RITUALS, canonical_ritual
 from .roles import EREDE_CHOICES, LUPI, ROLES, USURPATORE_CHOICES, VILLAGGIO, canonical
 from .validation import validate as _validate
 
@@ -33,6 +33,17 @@ class LupusLive12:
 
     def canonical_role(self, name: str) -> str:
         return canonical(name)
+
+    def canonical_result(self, kind: str, value: Any) -> Any:
+        """The rulebook's spelling of a result value, for comparisons (scenario runner)."""
+        try:
+            if kind == "ritual":
+                return canonical_ritual(value)
+            if kind == "role":
+                return canonical(str(value))
+        except (Rejected, KeyError):
+            pass
+        return value
 
     def setup(self, seating: list[tuple[str, str]], rng: random.Random,
               options: dict[str, Any] | None = None) -> tuple[GameState, list[Event]]:
