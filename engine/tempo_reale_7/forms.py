@@ -50,9 +50,9 @@ def _pool(state: GameState, kind: str) -> list[Player]:
     return [q for q in state.players if in_play(q)]
 
 
-def target_choices(state: GameState, p: Player, kind: str, spectre: bool) -> list[str]:
-    # §3.4: no special power on oneself; the Spettri's powers are not special powers (FAQ 1).
-    return [q.name for q in _pool(state, kind) if spectre or q.name != p.name]
+def target_choices(state: GameState, p: Player, kind: str) -> list[str]:
+    # §3.4: nobody acts on themselves; ruling R5 extends it to the Spettri.
+    return [q.name for q in _pool(state, kind) if q.name != p.name]
 
 
 def free_powers(state: GameState) -> list[str]:
@@ -67,12 +67,12 @@ def power_form(state: GameState, p: Player) -> ActionForm | None:
     if spec is None or _usage_problem(state, p, spec):
         return None
     name, kind, _, kind2, _, spectre = spec
-    choices = target_choices(state, p, kind, spectre)
+    choices = target_choices(state, p, kind)
     if not choices:
         return None
     fields = [FormField("target", "player", choices)]
     if kind2:
-        fields.append(FormField("target2", "player", target_choices(state, p, kind2, True)))
+        fields.append(FormField("target2", "player", target_choices(state, p, kind2)))
     if name == "Negromante":
         powers = free_powers(state)
         if not powers:
@@ -94,11 +94,11 @@ def check_power(state: GameState, p: Player, action: Action) -> Action:
         raise problem
     name, kind, _, kind2, _, spectre = spec
     args = dict(action.args)
-    _check_target(state, p, args.get("target"), kind, spectre)
+    _check_target(state, p, args.get("target"), kind)
     if kind2:
         if args.get("target2") is None:
             raise Rejected("target2_required", power=name)
-        _check_target(state, p, args.get("target2"), kind2, True)
+        _check_target(state, p, args.get("target2"), kind2)
     else:
         args.pop("target2", None)
     if name == "Negromante":
@@ -116,11 +116,11 @@ def check_power(state: GameState, p: Player, action: Action) -> Action:
     return Action(action.player, POWER, args)
 
 
-def _check_target(state: GameState, p: Player, target: Any, kind: str, spectre: bool) -> None:
+def _check_target(state: GameState, p: Player, target: Any, kind: str) -> None:
     if not isinstance(target, str) or not state.has_player(target):
         raise Rejected("unknown_player", target=target)
     t = state.player(target)
-    if target == p.name and not spectre:
+    if target == p.name:
         raise Rejected("self_target")
     if t.data.get("exiled"):
         raise Rejected("target_exiled", target=target)

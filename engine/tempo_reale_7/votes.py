@@ -52,9 +52,11 @@ def run_pipeline(voters: list[str], submitted: dict[str, str], amnesia: set[str]
     # as it stands before any Scrutatore moves votes.
     cast = dict(vote)
     for s, x in order:
+        if s not in alive:
+            continue
+        # A Scrutatore who casts no vote takes the votes away (FAQ 34 counts the
+        # Scrutatore among the powers that can change the quorum).
         target = cast.get(s)
-        if target is None:
-            continue  # ruling: a Scrutatore who casts no vote moves nothing
         for v in vote:
             if vote[v] == x:
                 vote[v] = target
