@@ -19,14 +19,13 @@ def _ritual_form(state: GameState, player: str, satanista: bool) -> ActionForm |
                     and (not p.alive or is_satanista(state, p.name))]
     depends = {"ritual": {name: target_choices(state, RITUALS[name]) for name in names}}
     everyone = [p.name for p in state.players]
-    parametric = [r.name for r in RITUALS.values() if r.parametric and r.name in names]
     return ActionForm(RITUAL, [
         FormField("ritual", "choice", names),
         FormField("with", "players", partners, min=1, max=len(partners) or None),
         FormField("target", "player", everyone, required=False, depends=depends),
-        # n only for the parametric rituals; the Satanista needs 1+n >= 3.
-        FormField("n", "int", required=False, depends={"ritual": {r: [] for r in parametric}},
-                  min=2 if satanista else 1, max=max(len(state.players), 1)),
+        # n only for the parametric rituals (listed in the label's data); a Satanista needs 1+n >= 3.
+        FormField("n", "int", required=False, min=2 if satanista else 1,
+                  max=max(len(state.players), 1)),
     ], "form.ritual.satanista" if satanista else "form.ritual")
 
 
