@@ -12,8 +12,7 @@ from __future__ import annotations
 import email.message
 import re
 
-from .parse_body import (address_of, content_type, decode_bytes, header_all, header_text,
-                         part_text, subparts)
+from .parse_body import address_of, content_type, header_all, header_text, part_text, subparts
 
 AUTO_SUBJECT = re.compile(
     r"^\s*(?:\[[^\]]*\]\s*)?(?:risposta automatica|automatic reply|auto(?:matic)?[ -]?reply|"
@@ -156,5 +155,3 @@ def _merge(*lists: list[str]) -> list[str]:
                 out.append(v)
     return out
 
-
-__all__ = ["classify", "decode_bytes"]
