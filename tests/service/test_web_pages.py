@@ -1,0 +1,83 @@
+"""The Masters' pages and what each page lets each reader see."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from pbm.db import transaction
+from pbm.models import EventRow, Game, OutboxRow
+from pbm.worker import Worker
+
+from ..conftest import csrf_from
+from .helpers import make_game, make_master
+
+TUESDAY_0930_ROME = datetime(2026, 11, 24, 8, 30, tzinfo=timezone.utc)
+
+
+def logged_in(app, email, password):
+    client = app.test_client()
+    page = client.get("/login").get_data(as_text=True)
+    r = client.post("/login", data={"csrf_token": csrf_from(page), "email": email, "password": password})
+    assert r.status_code == 302
+    return client
+
+
+def test_master_creates_a_game_adds_players_and_starts_it(app, factory):
+    make_master(factory)
+    client = logged_in(app, "master@example.org", "master")
+    page = client.get("/master/new").get_data(as_text=True)
+    r = client.post("/master/new", data={"csrf_token": csrf_from(page), "name": "Villaggio d'inverno",
+                                         "ruleset": "lupus-live-12", "auto_publish": "y"})
+    assert r.status_code == 302 and r.location.endswith("/g/villaggio-d-inverno/master")
+    desk = client.get("/g/villaggio-d-inverno/master").get_data(as_text=True)
+    token = csrf_from(desk)
+    for name in ["Anna", "Bruno", "Carla", "Dario"]:
+        client.post("/g/villaggio-d-inverno/master/players",
+                    data={"csrf_token": token, "name": name, "email": f"{name.lower()}@x.test", "lang": "it"})
+    bad = client.post("/g/villaggio-d-inverno/master/players", follow_redirects=True,
+                      data={"csrf_token": token, "name": "anna", "email": "other@x.test", "lang": "it"})
+    assert "già usato" in bad.get_data(as_text=True)
+    wrong = client.post("/g/villaggio-d-inverno/master/start", follow_redirects=True,
+                        data={"csrf_token": token, "role-Lupo Mannaro": "1", "role-Contadino": "2"})
+    assert "3 ruoli per 4 giocatori" in wrong.get_data(as_text=True)
+    client.post("/g/villaggio-d-inverno/master/start",
+                data={"csrf_token": token, "role-Lupo Mannaro": "1", "role-Contadino": "2",
+                      "role-Veggente": "1", "mayor": ""})
+    with factory() as s:
+        game = s.query(Game).filter_by(slug="villaggio-d-inverno").one()
+        assert game.status == "running"
+        assert sorted(game.composition.items()) == [("Contadino", 2), ("Lupo Mannaro", 1), ("Veggente", 1)]
+        assert game.state["mayor"] in {"Anna", "Bruno", "Carla", "Dario"}
+        welcome = s.query(OutboxRow).filter_by(kind="welcome").all()
+        assert sorted(m.to_addr for m in welcome) == ["anna@x.test", "bruno@x.test", "carla@x.test", "dario@x.test"]
+        assert all("Password: " in m.body for m in welcome)
+        letters = {m.to_addr: m.body for m in s.query(OutboxRow).filter_by(kind="role_letter")}
+        for p in game.state["players"]:
+            assert f"Il tuo ruolo: {p['role']}" in letters[f"{p['name'].lower()}@x.test"]
+
+
+def test_nobody_sees_what_the_rules_keep_from_them(app, factory, clock):
+    roles = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Contadino"}
+    gid = make_game(factory, app.config, clock.now(), roles, mayor="Bruno")
+    with transaction(factory) as s:
+        from pbm import operations
+        game = s.get(Game, gid)
+        operations.submit(s, app.config, game, game.seat_by_name("Carla"), {"target": "Anna"},
+                          source="web", now=clock.now())
+    clock.set(TUESDAY_0930_ROME)
+    Worker(app, clock).boundaries()
+    with factory() as s:
+        answer = s.query(EventRow).filter_by(kind="answer").one()
+        assert answer.recipients == ["Carla"] and answer.published
+
+    anonymous = app.test_client().get("/g/test-game/").get_data(as_text=True)
+    bruno = logged_in(app, "bruno@players.test", "pw-bruno")
+    carla = logged_in(app, "carla@players.test", "pw-carla")
+    bruno_area = bruno.get("/g/test-game/me").get_data(as_text=True)
+    carla_area = carla.get("/g/test-game/me").get_data(as_text=True)
+    for page in (anonymous, bruno_area):
+        assert "Lupo Mannaro" not in page and "Veggente" not in page and "Risposta su Anna" not in page
+    assert "Risposta su Anna: yes" in carla_area or "Risposta su Anna: sì" in carla_area
+    assert bruno.get("/g/test-game/master").status_code == 403
+    master = logged_in(app, "master@example.org", "master")
+    desk = master.get("/g/test-game/master").get_data(as_text=True)
+    assert "Lupo Mannaro" in desk and "Veggente" in desk
