@@ -123,7 +123,7 @@ def validate_ritual(state: GameState, p: Player, action: Action) -> Action:
         if not state.has_player(other):
             raise Rejected("unknown_player", target=other)
         if other == p.name:
-            raise Rejected("ritual_with_self")
+            continue  # the form lists only the others; naming oneself adds nothing
         if other in others:
             continue
         if state.player(other).alive and not is_satanista(state, other):

@@ -63,8 +63,6 @@ REJECTIONS = {
                                 "en": "The target of {ritual} must be alive; {target} is not."},
     "ritual_target_not_dead": {"it": "Il bersaglio di {ritual} dev'essere morto; {target} non lo è.",
                                "en": "The target of {ritual} must be dead; {target} is not."},
-    "ritual_with_self": {"it": "Non puoi indicare te stesso tra i collaboratori del rituale.",
-                         "en": "You cannot name yourself among the ritual's participants."},
     "ritual_with_alive": {"it": "{target} è vivo: ai rituali collaborano solo i fantasmi e il Satanista.",
                           "en": "{target} is alive: only ghosts and the Satanista join rituals."},
     "ritual_two_satanisti": {"it": "A un rituale può partecipare al più un Satanista.",
