@@ -6,7 +6,7 @@ from typing import Any
 
 from ..core import POWER, QUESTION, RITUAL, Action, Event, GameState, Pending, master, private
 from .death import kill, revive
-from .roles import ALIVE, ANY, DEAD, LUPI, MISSILE_NIGHTS, NERA, ROLES, VILLAGGIO
+from .roles import ALIVE, ANY, DEAD, MISSILE_NIGHTS, NERA, ROLES, VILLAGGIO
 
 
 def yesno(value: Any) -> str | None:
@@ -272,5 +272,3 @@ def resolve_night(state: GameState, actions: list[Action], rng: random.Random,
     night.run()
     return night
 
-
-__all__ = ["Night", "resolve_night", "yesno", "LUPI"]

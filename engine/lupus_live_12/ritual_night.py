@@ -44,7 +44,6 @@ def ritual_state(state: Any) -> dict[str, Any]:
 def performed_groups(night: "Night") -> list[Group]:
     """§1.10.2 and §2.6: the groups whose members all named the same ritual, target and group."""
     subs = night.rituals
-    state = night.state
 
     def satanista(name: str) -> bool:
         # A living Satanista at the start of the night takes the place of two ghosts.
@@ -77,7 +76,6 @@ def performed_groups(night: "Night") -> list[Group]:
         if ok:
             groups.append(Group(members, a["ritual"], a.get("target"), a.get("n"),
                                 sats[0] if sats else None))
-    del state
     return sorted(groups, key=Group.key)
 
 

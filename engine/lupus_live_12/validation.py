@@ -36,9 +36,7 @@ def power_targets(state: GameState, p: Player) -> list[str] | None:
         return None
     if p.role == "Missile" and night not in MISSILE_NIGHTS:
         return None
-    if role.cooldown and p.data.get("cooldown") == night:
-        return None
-    if p.role == "Usurpatore" and p.data.get("cooldown") == night:
+    if p.data.get("cooldown") == night:  # Espansivo, Avvocato, Rasputin, Usurpatore
         return None
     chosen = {c["target"] for c in p.data.get("missile", [])} if p.role == "Missile" else set()
     out = []
