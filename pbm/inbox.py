@@ -10,7 +10,12 @@ up again by ``process_stored``.
 """
 from __future__ import annotations
 
+import email.parser
+import email.policy
+import email.utils
+import hashlib
 import logging
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -36,15 +41,25 @@ class Outcome:
     errors: list[str] = field(default_factory=list)
 
 
+def dedupe_key(mail: IncomingMail) -> str:
+    """Message-ID, or a hash of the bytes for a message without one (so a
+    UIDVALIDITY change, which renames every message, still finds it)."""
+    return mail.message_id or "sha256:" + hashlib.sha256(mail.raw).hexdigest()
+
+
 def store(factory: sessionmaker[Session], mail: IncomingMail, now: datetime) -> int | None:
-    """Keep the raw message; None if this exact message was already stored."""
+    """Keep the raw message; return the id of a row still to be applied, or
+    None if this message was already applied (same source key or same
+    Message-ID). A row stored by a run that died before applying it is
+    returned again, so ingest alone never loses it."""
     with factory() as session, session.begin():
-        if session.scalar(select(InboundRow.id).where(InboundRow.source_key == mail.source_key)):
-            return None
-        message_id = mail.message_id
-        duplicate = message_id is not None and session.scalar(
-            select(InboundRow.id).where(InboundRow.message_id == message_id)) is not None
-        row = InboundRow(source_key=mail.source_key, message_id=message_id, raw=mail.raw,
+        known = session.execute(select(InboundRow.id, InboundRow.status)
+                                .where(InboundRow.source_key == mail.source_key)).first()
+        if known is not None:
+            return known.id if known.status == "stored" else None
+        key = dedupe_key(mail)
+        duplicate = session.scalar(select(InboundRow.id).where(InboundRow.message_id == key)) is not None
+        row = InboundRow(source_key=mail.source_key, message_id=key, raw=mail.raw,
                          received_at=now, status="duplicate" if duplicate else "stored")
         session.add(row)
         session.flush()
@@ -75,40 +90,89 @@ def process_stored(factory: sessionmaker[Session], config: dict[str, Any], now: 
 
 def process(factory: sessionmaker[Session], config: dict[str, Any], inbound_id: int,
             now: datetime) -> Outcome:
-    with factory() as session, session.begin():
-        row = session.get(InboundRow, inbound_id)
-        if row.status != "stored":
-            return Outcome(row.status)
-        outcome = _process(session, config, row, now)
-        row.status = outcome.status
-        row.result = {"applied": outcome.applied, "errors": outcome.errors}
-        return outcome
+    try:
+        with factory() as session, session.begin():
+            row = session.get(InboundRow, inbound_id)
+            if row.status != "stored":
+                return Outcome(row.status)
+            outcome = _process(session, config, row, now)
+            row.status = outcome.status
+            row.result = {"applied": outcome.applied, "errors": outcome.errors}
+            return outcome
+    except Exception as exc:
+        # A message that makes the code fail would otherwise come back on every
+        # round and hold up all the mail behind it: keep it, raw, for the
+        # Masters, and go on.
+        log.exception("inbound message %s could not be processed", inbound_id)
+        with factory() as session, session.begin():
+            row = session.get(InboundRow, inbound_id)
+            row.status = "error"
+            row.result = {"applied": [], "errors": [f"{type(exc).__name__}: {exc}"[:500]]}
+        return Outcome("error", errors=[type(exc).__name__])
 
 
 # --------------------------------------------------------------------------- who speaks
 
 def _process(session: Session, config: dict[str, Any], row: InboundRow, now: datetime) -> Outcome:
     first = parse_message(row.raw, [], reply_localpart=_local(config))
-    row.from_addr = (first.from_address or "").lower()
+    row.from_addr = (first.from_address or "").strip().lower()
     if first.ignored:
         if first.ignored == "bounce":
-            _mark_bounced(session, first.bounced_recipients)
+            failing = _mark_bounced(session, row.raw, first.bounced_recipients, now)
+            return Outcome("ignored", errors=["bounce"] + [f"failing: {a}" for a in failing])
         return Outcome("ignored", errors=[first.ignored])
     sender = row.from_addr
     if sender in {config["MASTER_ADDRESS"].lower(), config["NOREPLY_ADDRESS"].lower()}:
         return Outcome("ignored", errors=["own address"])  # never answer ourselves: no loops
+    if _sent_to_noreply(row.raw, config):
+        # The receipts' address takes no commands, even with a token in the subject.
+        return Outcome("ignored", errors=["to no-reply"])
     seat = _seat_by_token(session, first.token)
     master = _master_user(session, sender)
-    if master is not None and (seat is None or seat.user.email != sender):
+    if master is not None and (seat is None or not _same_address(seat.user.email, sender)):
         return _from_master(session, config, row, master, seat, now)
     if seat is None:
         return _refuse_unknown(session, config, row, first, now)
-    if seat.user.email != sender:
+    if not _same_address(seat.user.email, sender):
         return _refuse_spoof(session, config, row, first, seat, now)
     game = seat.game
     row.game_id = game.id
     parsed = _parse_for(row, game)
     return _apply(session, config, row, parsed, game, seat, now, by=None)
+
+
+def _same_address(a: str, b: str) -> bool:
+    # Local parts are case-sensitive in theory; no real mailbox relies on it,
+    # and players type their address in every case.
+    return a.strip().lower() == b.strip().lower()
+
+
+_ENVELOPE_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope-To")
+
+
+def _sent_to_noreply(raw: bytes, config: dict[str, Any]) -> bool:
+    """Was this message addressed to the no-reply address rather than the Master's?
+
+    The envelope headers an MTA adds are trusted first; otherwise To/Cc must
+    name the no-reply address and not the Master's (a reply-all to both counts).
+    """
+    noreply = config["NOREPLY_ADDRESS"].lower()
+    headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+
+    def addresses(names: tuple[str, ...]) -> set[str]:
+        values = [str(v) for n in names for v in headers.get_all(n, [])]
+        return {a.lower() for _, a in email.utils.getaddresses(values) if a}
+
+    if noreply in addresses(_ENVELOPE_HEADERS):
+        return True
+    visible = addresses(("To", "Cc"))
+    return noreply in visible and not any(_is_master(a, config) for a in visible)
+
+
+def _is_master(address: str, config: dict[str, Any]) -> bool:
+    local, _, domain = address.lower().partition("@")
+    m_local, _, m_domain = config["MASTER_ADDRESS"].lower().partition("@")
+    return domain == m_domain and local.split("+", 1)[0] == m_local
 
 
 def _local(config: dict[str, Any]) -> str:
@@ -124,11 +188,21 @@ def _parse_for(row: InboundRow, game: Game) -> ParsedMessage:
 def _seat_by_token(session: Session, token: str | None) -> Seat | None:
     if not token:
         return None
-    return session.scalar(select(Seat).where(Seat.token == token))
+    seat = session.scalar(select(Seat).where(Seat.token == token))
+    if seat is not None:
+        return seat
+    # Some mail systems lower-case the local part of an address on the way;
+    # the token still names one seat if only one matches without case.
+    matches = list(session.scalars(select(Seat).where(func.lower(Seat.token) == token.lower()).limit(2)))
+    return matches[0] if len(matches) == 1 else None
+
+
+def _user_by_address(session: Session, address: str) -> User | None:
+    return session.scalar(select(User).where(func.lower(User.email) == address.strip().lower()))
 
 
 def _master_user(session: Session, address: str) -> User | None:
-    user = session.scalar(select(User).where(User.email == address))
+    user = _user_by_address(session, address)
     if user is None:
         return None
     is_master = session.scalar(select(func.count()).select_from(GameMaster)
@@ -136,11 +210,37 @@ def _master_user(session: Session, address: str) -> User | None:
     return user if is_master else None
 
 
-def _mark_bounced(session: Session, addresses: list[str]) -> None:
-    for address in addresses:
-        user = session.scalar(select(User).where(User.email == address.lower()))
-        if user is not None:
+_INNER_MESSAGE_ID = re.compile(rb"^Message-ID:[ \t]*(<[^<>\s]+>)", re.IGNORECASE | re.MULTILINE)
+
+
+def _mark_bounced(session: Session, raw: bytes, recipients: list[str], now: datetime) -> list[str]:
+    """Mark the addresses a bounce reports as failing, so the Masters see it.
+
+    Two sources: the recipients the delivery report names, and the Message-ID
+    of our own mail returned inside the bounce (which names exactly the
+    address we sent to, even when the report names a forwarded address).
+    """
+    addresses = {a.strip().lower() for a in recipients if a}
+    top = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw).get("Message-ID")
+    returned = {m.decode("ascii", "replace") for m in _INNER_MESSAGE_ID.findall(raw)}
+    returned.discard(" ".join(str(top).split()) if top else "")
+    if returned:
+        for sent in session.scalars(select(OutboxRow).where(OutboxRow.message_id.in_(returned))):
+            addresses.add(sent.to_addr.lower())
+            sent.last_error = f"bounced ({now.isoformat()})"
+    failing = []
+    for address in sorted(addresses):
+        user = _user_by_address(session, address)
+        if user is None:
+            continue
+        failing.append(user.email)
+        if not user.address_failing:
             user.address_failing = True
+            for seat in session.scalars(select(Seat).where(Seat.user_id == user.id)):
+                if seat.game.status == "running":
+                    operations.log(session, seat.game, None, "address_failing", now,
+                                   player=seat.name, address=user.email)
+    return failing
 
 
 # --------------------------------------------------------------------------- applying
@@ -262,7 +362,7 @@ def _refuse_spoof(session: Session, config: dict[str, Any], row: InboundRow, par
 def _refuse_unknown(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
                     now: datetime) -> Outcome:
     """No valid token: answer only a registered address, so strangers get no backscatter."""
-    user = session.scalar(select(User).where(User.email == row.from_addr))
+    user = _user_by_address(session, row.from_addr)
     if user is not None:
         _receipt(session, config, row, parsed, to=user.email, lang=user.lang, now=now, game=None,
                  seat=None, context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],

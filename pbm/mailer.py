@@ -56,7 +56,9 @@ def queue(session: Session, config: dict[str, Any], *, to: str, template: str, l
     answer can be tied to them; receipts come from the no-reply address."""
     ctx = {"game": game, "seat": seat, "base_url": config["BASE_URL"], **(context or {})}
     subject, body = render(template, lang, **ctx)
-    headers: dict[str, str] = {}
+    # Exchange and Outlook send no out-of-office answers to mail carrying this:
+    # fewer automatic messages coming back into the Master's inbox.
+    headers: dict[str, str] = {"X-Auto-Response-Suppress": "OOF, AutoReply"}
     if seat is not None:
         subject = f"{subject} {token_tag(seat)}"
         from_addr = formataddr((f"Lupus – {game.name}" if game else "Lupus", player_address(config, seat)))

@@ -1,9 +1,11 @@
-"""Drains the outbox through Flask-Mail, one SMTP connection per batch.
+"""Drains the outbox: messages built by Flask-Mail, one SMTP connection per batch.
 
 A message is marked sent right after the server accepts it, one commit per
 message, so a crash re-sends at most the message in flight (with the same
-Message-ID, which mail clients de-duplicate). While the server is down,
-messages wait with exponential back-off; nothing is dropped.
+Message-ID, which mail clients de-duplicate). While the server is down or
+answers 4xx, messages wait with exponential back-off; nothing is dropped.
+Only a permanent (5xx) refusal ends a message: it is marked failed, and a
+refused recipient's address is marked failing for the Masters to see.
 """
 from __future__ import annotations
 
@@ -11,10 +13,11 @@ import logging
 import smtplib
 import socket
 from datetime import datetime, timedelta
+from email.utils import parseaddr
 
 from flask import Flask
 from flask_mail import Mail, Message
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from .models import OutboxRow, User
@@ -23,9 +26,13 @@ log = logging.getLogger(__name__)
 
 MAX_BACKOFF = timedelta(hours=1)
 BATCH = 200
+# Flask-Mail opens its connections without a timeout; a server that accepts
+# the connection and then hangs would stall the worker's outbox job for ever.
+SMTP_TIMEOUT = 30.0
 
 
 def backoff(attempts: int) -> timedelta:
+    """15 s after the first failure, doubling, at most an hour."""
     return min(timedelta(seconds=15 * 2 ** max(attempts - 1, 0)), MAX_BACKOFF)
 
 
@@ -43,6 +50,25 @@ def due(session: Session, now: datetime, limit: int = BATCH) -> list[OutboxRow]:
         .order_by(OutboxRow.id).limit(limit)))
 
 
+def connect(mail: Mail, timeout: float = SMTP_TIMEOUT) -> smtplib.SMTP:
+    """An SMTP connection with Flask-Mail's settings and a timeout."""
+    cls = smtplib.SMTP_SSL if mail.use_ssl else smtplib.SMTP
+    host = cls(mail.server, mail.port, timeout=timeout)
+    try:
+        if mail.use_tls:
+            host.starttls()
+        if mail.username and mail.password:
+            host.login(mail.username, mail.password)
+    except BaseException:
+        host.close()
+        raise
+    return host
+
+
+class _ServerGone(Exception):
+    """The connection or the server failed: every message still pending waits."""
+
+
 def drain(app: Flask, factory: sessionmaker[Session], now: datetime) -> int:
     """Send what is due; return how many were sent."""
     mail: Mail = app.extensions["mail"]
@@ -51,39 +77,86 @@ def drain(app: Flask, factory: sessionmaker[Session], now: datetime) -> int:
         rows = due(session, now)
         if not rows:
             return 0
+        handled: set[int] = set()
         try:
-            with app.app_context(), mail.connect() as conn:
-                for row in rows:
-                    try:
-                        conn.send(to_message(row))
-                    except smtplib.SMTPRecipientsRefused as exc:
-                        _permanent_failure(session, row, str(exc))
-                    else:
-                        row.status = "sent"
-                        row.sent_at = now
-                        row.attempts += 1
-                        sent += 1
-                    session.commit()
-        except (OSError, smtplib.SMTPException, socket.timeout) as exc:
+            with app.app_context():
+                host = connect(mail)
+                try:
+                    for row in rows:
+                        sent += _send_one(session, host, row, now, app.config)
+                        session.commit()
+                        handled.add(row.id)
+                finally:
+                    _quit(host)
+        except (OSError, smtplib.SMTPException, _ServerGone) as exc:
             session.rollback()
-            _retry_later(session, [r for r in rows if r.status == "pending"], now, exc)
+            _retry_later(session, [r for r in rows if r.id not in handled], now, exc)
     return sent
 
 
-def _permanent_failure(session: Session, row: OutboxRow, error: str) -> None:
-    row.status = "failed"
+def _send_one(session: Session, host: smtplib.SMTP, row: OutboxRow, now: datetime,
+              config: dict) -> int:
+    message = to_message(row)
+    try:
+        host.sendmail(envelope_from(row, config), [row.to_addr], message.as_bytes())
+    except smtplib.SMTPRecipientsRefused as exc:
+        code, text = next(iter(exc.recipients.values()))
+        _refused(session, row, code, text, now, recipient=True)
+        return 0
+    except smtplib.SMTPDataError as exc:
+        _refused(session, row, exc.smtp_code, exc.smtp_error, now, recipient=False)
+        return 0
+    except smtplib.SMTPSenderRefused as exc:
+        # Our own sender refused: the whole batch would fail the same way.
+        raise _ServerGone(f"sender refused: {exc.smtp_code} {exc.smtp_error!r}") from exc
+    except (smtplib.SMTPServerDisconnected, smtplib.SMTPConnectError, OSError, socket.timeout) as exc:
+        raise _ServerGone(repr(exc)) from exc
+    row.status = "sent"
+    row.sent_at = now
     row.attempts += 1
-    row.last_error = error[:2000]
-    user = session.scalar(select(User).where(User.email == row.to_addr))
-    if user is not None:
-        user.address_failing = True
+    return 1
+
+
+def envelope_from(row: OutboxRow, config: dict) -> str:
+    """Where bounces go: always a mailbox the inbox reads, so a bounce marks
+    the address failing. Receipts show the no-reply address in From, but
+    their bounces go to the Master's address."""
+    address = parseaddr(row.from_addr)[1]
+    if address.lower() == str(config.get("NOREPLY_ADDRESS", "")).lower():
+        return config["MASTER_ADDRESS"]
+    return address
+
+
+def _refused(session: Session, row: OutboxRow, code: int, text: bytes | str, now: datetime,
+             recipient: bool) -> None:
+    detail = text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
+    error = f"{code} {detail}"[:2000]
+    row.attempts += 1
+    row.last_error = error
+    if 400 <= code < 500:
+        # Greylisting, a full mailbox, a busy server: try again later.
+        row.next_attempt_at = now + backoff(row.attempts)
+        log.info("SMTP %s for %s; retrying at %s", error, row.to_addr, row.next_attempt_at)
+        return
+    row.status = "failed"
+    log.warning("SMTP refused mail %s to %s for good: %s", row.message_id, row.to_addr, error)
+    if recipient:
+        user = session.scalar(select(User).where(func.lower(User.email) == row.to_addr.lower()))
+        if user is not None:
+            user.address_failing = True
 
 
 def _retry_later(session: Session, rows: list[OutboxRow], now: datetime, exc: Exception) -> None:
     log.warning("SMTP unavailable (%s); %d messages wait", exc, len(rows))
     for row in rows:
-        row = session.merge(row)
         row.attempts += 1
         row.last_error = repr(exc)[:2000]
         row.next_attempt_at = now + backoff(row.attempts)
     session.commit()
+
+
+def _quit(host: smtplib.SMTP) -> None:
+    try:
+        host.quit()
+    except (OSError, smtplib.SMTPException):
+        host.close()
