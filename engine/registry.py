@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 
 from .core import Ruleset
 
@@ -19,9 +20,13 @@ def register(key: str, module: str) -> None:
     _MODULES[key] = module
 
 
-def get_ruleset(key: str) -> Ruleset:
+def ruleset_module(key: str) -> ModuleType:
+    """The ruleset's package, for its optional extras (the Masters' remedies)."""
     try:
-        module = importlib.import_module(_MODULES[key])
+        return importlib.import_module(_MODULES[key])
     except KeyError:
         raise KeyError(f"unknown ruleset {key!r}; known: {', '.join(_MODULES)}") from None
-    return module.RULESET
+
+
+def get_ruleset(key: str) -> Ruleset:
+    return ruleset_module(key).RULESET

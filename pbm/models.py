@@ -83,6 +83,8 @@ class Game(Base):
     # The latest published state of the engine (a cache of the phase snapshots).
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     composition: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # While set, no boundary fires; on resume the open phase keeps the time it had left.
+    paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
     seats: Mapped[list["Seat"]] = relationship(back_populates="game", order_by="Seat.position")
@@ -122,6 +124,7 @@ class Seat(Base):
     # Reply token: every mail to this player carries it, and a command counts
     # only when it comes back with it from the registered address.
     token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    disqualified: Mapped[bool] = mapped_column(Boolean, default=False)
 
     game: Mapped[Game] = relationship(back_populates="seats")
     user: Mapped[User] = relationship()
@@ -139,12 +142,15 @@ class PhaseRow(Base):
     starts_at: Mapped[datetime] = mapped_column(UTCDateTime())
     ends_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
     long: Mapped[bool] = mapped_column(Boolean, default=False)
-    # open -> draft (resolved, waiting for the Masters) -> published
+    # open -> draft (resolved, waiting for the Masters) -> published;
+    # rolled_back: a published phase undone by the Masters (kept for the record).
     status: Mapped[str] = mapped_column(String(16), default="open", index=True)
     state_before: Mapped[dict[str, Any]] = mapped_column(JSON)
     state_after: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     pending: Mapped[list[Any]] = mapped_column(default=list)
     gm_input: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # Seats already reminded of this phase's deadline.
+    reminded: Mapped[list[Any]] = mapped_column(default=list)
     resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     published_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 

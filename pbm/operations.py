@@ -13,7 +13,7 @@ import secrets
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
@@ -183,17 +183,20 @@ def _open_phase(session: Session, game: Game, state: GameState, *, index: int,
     """Open the engine's next phase with its deadline from the game's calendar.
 
     The first night runs from the start of the game to the end of the next
-    scheduled night (docs/rulings.md). Later phases end at the end of the
-    next scheduled phase of the engine's kind after ``after``.
+    scheduled night (docs/rulings.md). A later phase starts at the boundary
+    that closed the previous one and ends at the first scheduled end of a
+    phase of its kind after that boundary: so a worker that was down past
+    several boundaries finds the missed phases already due, and resolves
+    them one after another, in order, never skipping one.
     """
     sched = game_schedule(game)
     wanted = state.phase.kind
-    start = max(after, now)
+    start = now if index == 0 else after
     candidates = schedule.phases_from(sched, start, 8)
     chosen = next((p for p in candidates if p.kind == wanted and p.end > start), candidates[0])
     row = PhaseRow(game_id=game.id, index=index, kind=state.phase.kind, number=state.phase.number,
                    starts_at=start, ends_at=chosen.end, long=chosen.long, status="open",
-                   state_before=state.to_dict(), pending=[], gm_input={})
+                   state_before=state.to_dict(), pending=[], gm_input={}, reminded=[])
     session.add(row)
     session.flush()
     return row
@@ -218,8 +221,12 @@ class Submitted:
     rows: list[ActionRow] = field(default_factory=list)
 
 
-def open_phase_for(session: Session, game: Game, now: datetime) -> PhaseRow:
+def open_phase_for(session: Session, game: Game, now: datetime, correcting: bool = False) -> PhaseRow:
+    """The phase taking actions now. A Master correcting a rolled-back phase
+    may also add to it while it is a draft."""
     phase = current_phase(session, game)
+    if correcting and phase is not None and phase.status == "draft":
+        return phase
     if game.status != "running" or phase is None or phase.status != "open" or now >= phase.ends_at:
         raise Rejected("phase_closed")
     return phase
@@ -238,7 +245,9 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     """
     if source not in MAIL_SOURCES:
         raise ValueError(source)
-    phase = open_phase_for(session, game, now)
+    if seat.disqualified:
+        raise Rejected("disqualified")
+    phase = open_phase_for(session, game, now, correcting=source == "master")
     if expected_phase_id is not None and expected_phase_id != phase.id:
         raise Rejected("phase_closed")
     ruleset = get_ruleset(game.ruleset)
@@ -323,17 +332,27 @@ def engine_actions(session: Session, phase: PhaseRow) -> list[Action]:
 # --------------------------------------------------------------------------- boundaries
 
 def due_phase_ids(session: Session, now: datetime) -> list[int]:
-    """Open phases whose deadline has passed, oldest first."""
+    """Open phases whose deadline has passed, oldest first (paused games wait)."""
     return list(session.scalars(
         select(PhaseRow.id).join(Game, Game.id == PhaseRow.game_id)
-        .where(PhaseRow.status == "open", PhaseRow.ends_at <= now, Game.status == "running")
+        .where(PhaseRow.status == "open", PhaseRow.ends_at <= now, Game.status == "running",
+               Game.paused_at.is_(None))
         .order_by(PhaseRow.ends_at, PhaseRow.id)))
 
 
-def resolve_due(factory: sessionmaker[Session], config: dict[str, Any], now: datetime) -> list[int]:
-    with factory() as session:
-        ids = due_phase_ids(session, now)
-    return [pid for pid in ids if resolve_phase(factory, config, pid, now)]
+def resolve_due(factory: sessionmaker[Session], config: dict[str, Any], now: datetime,
+                max_rounds: int = 100) -> list[int]:
+    """Resolve every due phase; the phases a resolution opens may be due too
+    (after downtime), so keep going until none is."""
+    done: list[int] = []
+    for _ in range(max_rounds):
+        with factory() as session:
+            ids = due_phase_ids(session, now)
+        resolved = [pid for pid in ids if resolve_phase(factory, config, pid, now)]
+        done += resolved
+        if not resolved:
+            break
+    return done
 
 
 def resolve_phase(factory: sessionmaker[Session], config: dict[str, Any], phase_id: int,
@@ -369,6 +388,8 @@ def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: P
     phase.state_after = result.state.to_dict()
     phase.pending = [{"kind": p.kind, "data": p.data, "blocking": p.blocking} for p in result.pending]
     phase.resolved_at = now
+    if phase.resolved_at - phase.ends_at > LATE_AFTER and phase.status == "resolving":
+        _tell_masters_late(session, config, game, phase, now)
     if result.publishable and game.auto_publish:
         publish(session, config, game, phase, now)
     else:
@@ -377,6 +398,20 @@ def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: P
             mailer.queue(session, config, to=m.user.email, template="draft_ready", lang=m.user.lang,
                          now=now, game=game, context=_mail_context(game, phase, m.user.lang, {
                              "pending": phase.pending}))
+
+
+LATE_AFTER = timedelta(minutes=5)
+
+
+def _tell_masters_late(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
+                       now: datetime) -> None:
+    """The worker was down past this boundary: resolved late, in order; say so."""
+    log(session, game, None, "late_boundary", now, phase=phase.index,
+        due=phase.ends_at.isoformat(), resolved=now.isoformat())
+    for m in game.masters:
+        mailer.queue(session, config, to=m.user.email, template="late_boundary", lang=m.user.lang,
+                     now=now, game=game, context=_mail_context(game, phase, m.user.lang, {
+                         "resolved": render.deadline_text(now, m.user.lang, game_tz(game))}))
 
 
 def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
@@ -413,6 +448,7 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
         mailer.queue(session, config, to=seat.user.email, template="phase_results", lang=lang,
                      now=now, game=game, seat=seat,
                      phase_id=next_phase.id if next_phase else None, context=_mail_context(game, phase, lang, {
+                         "correction": bool((phase.gm_input or {}).get("correction")),
                          "private_lines": render.lines_for(mine, game.ruleset, lang),
                          "public_lines": render.lines_for(public_rows, game.ruleset, lang),
                          "vote_lines": _vote_lines(public_rows),

@@ -44,9 +44,14 @@ def _num(value: Any) -> str:
     return str(value)
 
 
+YES_NO = {"it": {"yes": "sì", "no": "no"}, "en": {"yes": "yes", "no": "no"}}
+
+
 def describe(kind: str, data: dict[str, Any], ruleset: str, lang: str) -> str | None:
     if kind == "pyre":
         return describe_pyre(data, lang)
+    if data.get("answer") in ("yes", "no"):
+        data = {**data, "answer": YES_NO.get(lang, YES_NO["it"])[data["answer"]]}
     return texts.event(kind, data, ruleset, lang)
 
 

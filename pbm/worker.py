@@ -13,7 +13,8 @@ from typing import Any
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
 
-from . import inbox, operations, sender
+from . import inbox, operations, reminders, sender
+from .db import transaction
 from .clock import Clock
 from .mail.mailbox import MailSourceError, open_source
 
@@ -34,6 +35,10 @@ class Worker:
         if done:
             log.info("resolved phases %s", done)
         return done
+
+    def remind(self) -> int:
+        with transaction(self.factory) as session:
+            return reminders.send_due(session, self.config, self.clock.now())
 
     def outbox(self) -> int:
         return sender.drain(self.app, self.factory, self.clock.now())
@@ -63,6 +68,8 @@ class Worker:
         scheduler.add_job(self.boundaries, "interval", seconds=10, id="boundaries",
                           max_instances=1, coalesce=True, next_run_time=self.clock.now())
         scheduler.add_job(self.outbox, "interval", seconds=5, id="outbox",
+                          max_instances=1, coalesce=True)
+        scheduler.add_job(self.remind, "interval", seconds=60, id="reminders",
                           max_instances=1, coalesce=True)
         threading.Thread(target=self.poll_forever, name="mail-poller", daemon=True).start()
         try:

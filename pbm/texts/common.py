@@ -46,3 +46,13 @@ REJECTIONS.update({
     "bad_form": {"it": "Modulo non valido: {errors}.", "en": "Invalid form: {errors}."},
     "empty_submission": {"it": "Non hai scelto nulla.", "en": "You chose nothing."},
 })
+
+EVENTS.update({
+    "disqualified": {"it": "Le Master hanno squalificato: {players}.",
+                     "en": "The Masters disqualified: {players}."},
+})
+
+REJECTIONS.update({
+    "disqualified": {"it": "Sei stato squalificato: non puoi più agire.",
+                     "en": "You have been disqualified: you can no longer act."},
+})

@@ -5,12 +5,12 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
-from flask_login import current_user, login_user, logout_user
+from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import select
 
 from ..models import User
 from . import db
-from .forms import LoginForm
+from .forms import AccountForm, LoginForm
 
 bp = Blueprint("auth", __name__)
 
@@ -47,3 +47,18 @@ def set_lang(code: str):
     if urlsplit(target).netloc not in ("", request.host):
         target = url_for("public.index")
     return redirect(target)
+
+
+@bp.route("/account", methods=["GET", "POST"])
+@login_required
+def account():
+    """A player's own settings: reminders before deadlines, language."""
+    form = AccountForm(obj=current_user)
+    if form.validate_on_submit():
+        current_user.reminders = form.reminders.data
+        current_user.lang = form.lang.data
+        session["lang"] = form.lang.data
+        db().commit()
+        flash(_("Settings saved."), "receipt")
+        return redirect(url_for("auth.account"))
+    return render_template("account.html", form=form)

@@ -16,9 +16,10 @@ from sqlalchemy import select
 from engine.core import Rejected
 from engine.registry import available, get_ruleset
 
+from .. import desk as desk_ops
 from .. import operations, render, texts
 from ..mail.commands import describe_error, parse_commands
-from ..models import ActionRow, EventRow, MasterLog, OutboxRow, PhaseRow
+from ..models import ActionRow, EventRow, MasterLog, OutboxRow, PhaseRow, User
 from . import config, db, game_or_404, now, require_master
 from .forms import AddPlayerForm, NewGameForm, OnBehalfForm, PublishForm, StartGameForm, options
 
@@ -40,6 +41,14 @@ def _op_error(exc: operations.OperationError) -> str:
         "setup_failed": _("The rules refuse this set-up: %(reason)s", reason=exc.params.get("reason")),
         "pending_items": _("Answer the pending items first."),
         "not_a_draft": _("This phase is not waiting for the Masters."),
+        "not_running": _("The game is not running."),
+        "not_paused": _("The game is not paused."),
+        "no_open_phase": _("No phase is open now."),
+        "deadline_in_past": _("The new deadline must be in the future."),
+        "nothing_to_roll_back": _("No published phase to roll back."),
+        "unknown_player": _("Unknown player."),
+        "unknown_faction": _("Unknown faction."),
+        "unknown_action": _("Unknown action."),
     }
     return messages.get(exc.code, exc.code)
 
@@ -90,13 +99,64 @@ def _desk_context(game) -> dict[str, Any]:
     logs = session.scalars(select(MasterLog).where(MasterLog.game_id == game.id)
                            .order_by(MasterLog.id.desc()).limit(50)).all()
     roles = get_ruleset(game.ruleset).roles()
+    preview = desk_ops.preview(session, game) if phase is not None and phase.status == "open" else None
+    preview_lines = [f"[{e.visibility}{' → ' + ', '.join(e.to) if e.to else ''}] "
+                     + (render.describe(e.kind, e.data, game.ruleset, lang) or e.kind)
+                     for e in preview.events] if preview else []
+    pending_items = _pending_items(session, game, phase, draft_views)
     return {
+        "preview_lines": preview_lines, "pending_items": pending_items,
+        "remaining": _remaining(phase.ends_at - now()) if phase is not None and phase.status == "open" else None,
+        "factions": get_ruleset(game.ruleset).factions,
+        "tz": operations.game_tz(game),
         "game": game, "phase": phase, "state": state, "add_form": add_form,
         "start_form": start_form, "behalf_form": behalf, "publish_form": PublishForm(),
         "drafts": draft_views, "actions": actions, "logs": logs, "roles": roles,
         "phase_label": render.phase_label(phase, lang, tz) if phase else None,
         "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase else None,
     }
+
+
+def _remaining(delta) -> str:
+    seconds = max(int(delta.total_seconds()), 0)
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    if days:
+        return _("%(d)s d %(h)s h %(m)s min", d=days, h=hours, m=minutes)
+    return _("%(h)s h %(m)s min", h=hours, m=minutes)
+
+
+def _pending_items(session, game, phase, drafts) -> list[str]:
+    """What needs a Master's eye: questions, bounces, spoofing, entries on behalf."""
+    items = []
+    for d in drafts:
+        for p in d["pending"]:
+            if p["kind"] == "profeta_question":
+                items.append(_("Question from %(name)s waits for an answer: %(q)s",
+                               name=p["data"].get("player"), q=p["data"].get("question")))
+            elif p["kind"] == "stall":
+                items.append(_("Stall: no deaths for %(n)s phases (§2.1).", n=p["data"].get("quiet_phases")))
+    state = operations.current_state(game)
+    if state and state.data.get("quiet_phases", 0) >= 6 and not state.over:
+        items.append(_("Stall: no deaths for %(n)s phases (§2.1): wait, kill, resurrect or declare a draw.",
+                       n=state.data["quiet_phases"]))
+    for s in game.seats:
+        if s.user.address_failing:
+            items.append(_("Mail to %(name)s bounces (%(email)s).", name=s.name, email=s.user.email))
+    spoofs = session.scalars(select(MasterLog).where(MasterLog.game_id == game.id,
+                                                     MasterLog.action == "refused_spoof")
+                             .order_by(MasterLog.id.desc()).limit(10)).all()
+    for entry in spoofs:
+        items.append(_("Refused: a mail for %(name)s came from %(sender)s.",
+                       name=entry.details.get("player"), sender=entry.details.get("sender")))
+    if phase is not None:
+        for r in operations.latest_actions(session, phase):
+            if r.source == "master":
+                items.append(_("Entered on behalf of %(name)s by %(master)s (%(source)s).",
+                               name=r.seat.name, master=r.by_user.name if r.by_user else "?",
+                               source=r.source_detail))
+    return items
 
 
 @bp.route("/g/<slug>/master")
@@ -250,3 +310,124 @@ def local_mailbox():
 def _factory():
     from flask import current_app
     return current_app.extensions["pbm_sessions"]
+
+
+def _desk_post(slug: str):
+    game = game_or_404(slug)
+    require_master(game)
+    if not PublishForm().validate_on_submit():
+        abort(400)
+    return game
+
+
+def _done(slug: str, message: str):
+    flash(message, "receipt")
+    return redirect(url_for("master.desk", slug=slug))
+
+
+def _failed(slug: str, exc: operations.OperationError):
+    db().rollback()
+    flash(_op_error(exc), "error")
+    return redirect(url_for("master.desk", slug=slug))
+
+
+@bp.route("/g/<slug>/master/pause", methods=["POST"])
+@login_required
+def pause(slug: str):
+    game = _desk_post(slug)
+    try:
+        if game.paused_at is None:
+            desk_ops.pause(db(), game, now(), current_user)
+            message = _("The game is paused: no deadline passes until you resume it.")
+        else:
+            desk_ops.resume(db(), game, now(), current_user)
+            message = _("The game goes on; the phase keeps the time it had left.")
+        db().commit()
+    except operations.OperationError as exc:
+        return _failed(slug, exc)
+    return _done(slug, message)
+
+
+@bp.route("/g/<slug>/master/extend", methods=["POST"])
+@login_required
+def extend(slug: str):
+    game = _desk_post(slug)
+    from datetime import datetime as _dt
+    from zoneinfo import ZoneInfo
+    try:
+        local = _dt.fromisoformat(request.form.get("new_end", ""))
+    except ValueError:
+        flash(_("Give the new deadline as date and time."), "error")
+        return redirect(url_for("master.desk", slug=slug))
+    from ..schedule import localize
+    new_end = localize(local.replace(tzinfo=None), ZoneInfo(operations.game_tz(game)))
+    try:
+        desk_ops.extend(db(), game, new_end, now(), current_user)
+        db().commit()
+    except operations.OperationError as exc:
+        return _failed(slug, exc)
+    return _done(slug, _("Deadline moved."))
+
+
+@bp.route("/g/<slug>/master/rollback", methods=["POST"])
+@login_required
+def rollback(slug: str):
+    game = _desk_post(slug)
+    try:
+        desk_ops.rollback(db(), game, now(), current_user)
+        db().commit()
+    except operations.OperationError as exc:
+        return _failed(slug, exc)
+    return _done(slug, _("The last published phase is a draft again: correct it and publish."))
+
+
+@bp.route("/g/<slug>/master/reresolve/<int:phase_id>", methods=["POST"])
+@login_required
+def reresolve(slug: str, phase_id: int):
+    game = _desk_post(slug)
+    phase = db().get(PhaseRow, phase_id)
+    if phase is None or phase.game_id != game.id:
+        abort(404)
+    try:
+        desk_ops.reresolve(db(), config(), game, phase, now(), current_user)
+        db().commit()
+    except operations.OperationError as exc:
+        return _failed(slug, exc)
+    return _done(slug, _("Resolved again with the corrections."))
+
+
+@bp.route("/g/<slug>/master/intervene", methods=["POST"])
+@login_required
+def intervene(slug: str):
+    game = _desk_post(slug)
+    action = request.form.get("action", "")
+    names = request.form.getlist("players")
+    reason = request.form.get("reason", "")
+    try:
+        if action == "disqualify_faction":
+            desk_ops.disqualify_faction(db(), config(), game, request.form.get("faction", ""), now(),
+                                        current_user, reason=reason)
+        elif action == "end":
+            desk_ops.intervene(db(), config(), game, "end", [request.form.get("winner", "draw")], now(),
+                               current_user, reason=reason)
+        else:
+            desk_ops.intervene(db(), config(), game, action, names, now(), current_user, reason=reason)
+        db().commit()
+    except operations.OperationError as exc:
+        return _failed(slug, exc)
+    return _done(slug, _("Done; every player was told."))
+
+
+@bp.route("/g/<slug>/master/as/<name>")
+@login_required
+def as_player(slug: str, name: str):
+    """The reserved area exactly as a player sees it (read-only for the Master)."""
+    from .player import reserved_context
+    game = game_or_404(slug)
+    require_master(game)
+    seat = game.seat_by_name(name)
+    if seat is None:
+        abort(404)
+    context = reserved_context(game, seat)
+    context["forms"] = []
+    return render_template("reserved.html", viewing_as=True, **context)

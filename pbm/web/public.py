@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from flask import Blueprint, render_template
+from flask import Blueprint, Response, render_template
 from flask_babel import get_locale
 from sqlalchemy import select
 
 from .. import operations, render
 from ..models import EventRow, Game, PhaseRow
-from . import db, game_or_404, my_seat, now
+from . import config, db, game_or_404, my_seat, now
 
 bp = Blueprint("public", __name__)
 
@@ -58,3 +58,27 @@ def game_home(slug: str):
 def _user():
     from flask_login import current_user
     return current_user if current_user.is_authenticated else None
+
+
+@bp.route("/g/<slug>/calendar.ics")
+def calendar_feed(slug: str):
+    """The game's deadlines as an iCalendar feed: past phases as they were,
+    the coming ones as the calendar schedules them."""
+    from datetime import timedelta
+
+    from .. import schedule
+    game = game_or_404(slug)
+    sched = operations.game_schedule(game)
+    rows = db().scalars(select(PhaseRow).where(PhaseRow.game_id == game.id)
+                        .order_by(PhaseRow.index)).all()
+    phases = [schedule.Phase(r.kind, r.starts_at.astimezone(sched.zone), r.ends_at.astimezone(sched.zone),
+                             r.long, r.ends_at.astimezone(sched.zone)) for r in rows]
+    start = rows[-1].ends_at if rows else now()
+    if game.status != "over":
+        phases += schedule.phases_from(sched, start + timedelta(seconds=1), 14)[1:] if rows else \
+            schedule.phases_from(sched, start, 14)
+    lang = str(get_locale() or "it")
+    url = f"{config()['BASE_URL']}/g/{game.slug}/"
+    body = schedule.to_ics(phases, game.name, url, dtstamp=now(), lang=lang, uid_prefix=f"{game.slug}-")
+    return Response(body, mimetype="text/calendar", headers={
+        "Content-Disposition": f'inline; filename="{game.slug}.ics"'})

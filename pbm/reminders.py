@@ -1,0 +1,59 @@
+"""Reminders before a deadline, to living players who have not acted yet."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine.core import GameState
+from engine.registry import get_ruleset
+
+from . import mailer, operations, render
+from .models import ActionRow, Game, PhaseRow
+
+# Forms that do not count as "acting": anyone may send them, nobody must.
+OPTIONAL_KINDS = {"shout", "notes", "appoint"}
+
+
+def who_must_act(state: GameState, ruleset_key: str, player: str) -> set[str]:
+    """The kinds of action this player could still take that matter this phase."""
+    forms = get_ruleset(ruleset_key).forms(state, player)
+    return {f.kind for f in forms} - OPTIONAL_KINDS
+
+
+def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
+    """Mail each living player who has not acted, once per phase, when the
+    deadline is within REMINDER_BEFORE_MINUTES; players can turn this off."""
+    before = timedelta(minutes=int(config["REMINDER_BEFORE_MINUTES"]))
+    phases = session.scalars(select(PhaseRow).join(Game, Game.id == PhaseRow.game_id).where(
+        PhaseRow.status == "open", PhaseRow.ends_at > now, PhaseRow.ends_at <= now + before,
+        Game.status == "running", Game.paused_at.is_(None))).all()
+    sent = 0
+    for phase in phases:
+        game = session.get(Game, phase.game_id)
+        state = GameState.from_dict(phase.state_before)
+        acted = {(r.seat_id, r.kind) for r in session.scalars(
+            select(ActionRow).where(ActionRow.phase_id == phase.id))}
+        reminded = set(phase.reminded or [])
+        tz = operations.game_tz(game)
+        for seat in game.seats:
+            if seat.id in reminded or seat.disqualified or not seat.user.reminders:
+                continue
+            p = state.player(seat.name)
+            if not p.alive:
+                continue
+            missing = {k for k in who_must_act(state, game.ruleset, seat.name) if (seat.id, k) not in acted}
+            if not missing:
+                continue
+            lang = seat.user.lang
+            mailer.queue(session, config, to=seat.user.email, template="reminder", lang=lang, now=now,
+                         game=game, seat=seat, phase_id=phase.id, context={
+                             "phase_label": render.phase_label(phase, lang, tz),
+                             "deadline": render.deadline_text(phase.ends_at, lang, tz),
+                             "missing": sorted(missing)})
+            reminded.add(seat.id)
+            sent += 1
+        phase.reminded = sorted(reminded)
+    return sent
