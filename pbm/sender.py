@@ -33,7 +33,8 @@ SMTP_TIMEOUT = 30.0
 
 def backoff(attempts: int) -> timedelta:
     """15 s after the first failure, doubling, at most an hour."""
-    return min(timedelta(seconds=15 * 2 ** max(attempts - 1, 0)), MAX_BACKOFF)
+    # The exponent is capped: a server down for days must not overflow timedelta.
+    return min(timedelta(seconds=15 * 2 ** min(max(attempts - 1, 0), 20)), MAX_BACKOFF)
 
 
 def to_message(row: OutboxRow) -> Message:
