@@ -8,7 +8,9 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 
 import pytest
+from werkzeug.security import generate_password_hash
 
+from pbm import models
 from pbm.db import transaction
 from pbm.mail.mailbox import open_source
 from pbm.models import ActionRow, InboundRow, OutboxRow, PhaseRow, Seat
@@ -19,6 +21,14 @@ from .helpers import make_game
 ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Contadino",
          "Elena": "Contadino"}
 TUESDAY_0930_ROME = datetime(2026, 11, 24, 8, 30, tzinfo=timezone.utc)
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(monkeypatch):
+    """Mail tests never log in: a cheap hash saves two seconds of scrypt per game.
+    Other mail test modules import this fixture to get the same."""
+    monkeypatch.setattr(models, "generate_password_hash",
+                        lambda password: generate_password_hash(password, "pbkdf2:sha256:1000"))
 
 
 @pytest.fixture

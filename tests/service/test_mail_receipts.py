@@ -14,7 +14,9 @@ from pbm.models import ActionRow, InboundRow
 from pbm.worker import Worker
 
 from .helpers import make_game
-from .test_mail_in import ROLES, TUESDAY_0930_ROME, deliver, run_mail
+from .test_mail_in import (  # noqa: F401  (fast_passwords is a fixture)
+    ROLES, TUESDAY_0930_ROME, deliver, fast_passwords, run_mail,
+)
 
 MASTER = "lupus@lupus.test"
 NOREPLY = "noreply@lupus.test"

@@ -12,7 +12,7 @@ from pbm.models import OutboxRow, User
 from tests.fixtures.smtp import free_port
 
 from .helpers import make_game
-from .test_mail_in import ROLES
+from .test_mail_in import ROLES, fast_passwords  # noqa: F401  (a fixture)
 
 
 def outbox(factory):
