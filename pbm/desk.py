@@ -16,7 +16,7 @@ from engine.core import Event, GameState, Phase, Resolution, phase_rng, public
 from engine.registry import get_ruleset, ruleset_module
 
 from . import mailer, operations, render
-from .models import ActionRow, EventRow, Game, PhaseRow, User
+from .models import ActionRow, EventRow, Game, OutboxRow, PhaseRow, User
 from .operations import OperationError, log
 
 
@@ -86,7 +86,8 @@ def rollback(session: Session, game: Game, now: datetime, by: User) -> PhaseRow:
                           "source": a.source} for a in dropped])
         session.execute(delete(ActionRow).where(ActionRow.phase_id == p.id))
         session.execute(delete(EventRow).where(EventRow.phase_id == p.id))
-        session.execute(update(EventRow).where(EventRow.phase_id == p.id).values(published=False))
+        # Mail already sent for that phase stays in the outbox, detached from it.
+        session.execute(update(OutboxRow).where(OutboxRow.phase_id == p.id).values(phase_id=None))
         session.delete(p)
     session.execute(update(EventRow).where(EventRow.phase_id == last.id).values(published=False))
     last.status = "draft"

@@ -390,7 +390,8 @@ def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: P
     phase.resolved_at = now
     if phase.resolved_at - phase.ends_at > LATE_AFTER and phase.status == "resolving":
         _tell_masters_late(session, config, game, phase, now)
-    if result.publishable and game.auto_publish:
+    correcting = bool((phase.gm_input or {}).get("correction"))
+    if result.publishable and game.auto_publish and not correcting:
         publish(session, config, game, phase, now)
     else:
         phase.status = "draft"
@@ -417,6 +418,8 @@ def _tell_masters_late(session: Session, config: dict[str, Any], game: Game, pha
 def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
             now: datetime, by: User | None = None) -> PhaseRow | None:
     """Make a resolved phase public, mail everyone, open the next phase."""
+    if phase.status not in ("draft", "resolving"):
+        raise OperationError("not_a_draft")
     if any(p.get("blocking") for p in phase.pending or []):
         raise OperationError("pending_items")
     state = GameState.from_dict(phase.state_after)

@@ -64,8 +64,6 @@ def _user():
 def calendar_feed(slug: str):
     """The game's deadlines as an iCalendar feed: past phases as they were,
     the coming ones as the calendar schedules them."""
-    from datetime import timedelta
-
     from .. import schedule
     game = game_or_404(slug)
     sched = operations.game_schedule(game)
@@ -73,10 +71,9 @@ def calendar_feed(slug: str):
                         .order_by(PhaseRow.index)).all()
     phases = [schedule.Phase(r.kind, r.starts_at.astimezone(sched.zone), r.ends_at.astimezone(sched.zone),
                              r.long, r.ends_at.astimezone(sched.zone)) for r in rows]
-    start = rows[-1].ends_at if rows else now()
     if game.status != "over":
-        phases += schedule.phases_from(sched, start + timedelta(seconds=1), 14)[1:] if rows else \
-            schedule.phases_from(sched, start, 14)
+        # A boundary belongs to the phase that starts there: the next phase.
+        phases += schedule.phases_from(sched, rows[-1].ends_at if rows else now(), 14)
     lang = str(get_locale() or "it")
     url = f"{config()['BASE_URL']}/g/{game.slug}/"
     body = schedule.to_ics(phases, game.name, url, dtstamp=now(), lang=lang, uid_prefix=f"{game.slug}-")

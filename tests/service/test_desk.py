@@ -1,0 +1,225 @@
+"""The calendar in the service and the Masters' desk, on an injected clock."""
+from __future__ import annotations
+
+import threading
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from pbm import desk, operations, reminders
+from pbm.db import transaction
+from pbm.models import ActionRow, EventRow, Game, MasterLog, OutboxRow, PhaseRow, User
+from pbm.worker import Worker
+
+from .helpers import make_game
+
+ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Guardia del corpo",
+         "Elena": "Contadino"}
+UTC = timezone.utc
+TUE_0930 = datetime(2026, 11, 24, 8, 30, tzinfo=UTC)   # Rome 9:30, day 1 open
+TUE_2101 = datetime(2026, 11, 24, 20, 1, tzinfo=UTC)
+WED_1000 = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def gid(app, factory, clock):
+    return make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
+
+
+def phases(factory, gid):
+    with factory() as s:
+        return [(p.kind, p.number, p.status, p.ends_at) for p in
+                s.query(PhaseRow).filter_by(game_id=gid).order_by(PhaseRow.index)]
+
+
+def master(factory):
+    with factory() as s:
+        return s.query(User).filter_by(email="master@example.org").one()
+
+
+def submit(app, factory, gid, name, submission, now, source="web", by=None):
+    with transaction(factory) as s:
+        game = s.get(Game, gid)
+        operations.submit(s, app.config, game, game.seat_by_name(name), submission, source=source,
+                          now=now, by_user=s.get(User, by.id) if by else None, source_detail="sms" if by else "")
+
+
+def test_a_worker_down_past_three_boundaries_resolves_them_in_order_and_tells_the_masters(app, factory, clock, gid):
+    clock.set(WED_1000)
+    resolved = Worker(app, clock).boundaries()
+    assert len(resolved) == 3
+    assert [(k, n, st) for k, n, st, _ in phases(factory, gid)] == [
+        ("night", 1, "published"), ("day", 1, "published"), ("night", 2, "published"), ("day", 2, "open")]
+    ends = [e for *_, e in phases(factory, gid)]
+    assert ends == [datetime(2026, 11, 24, 8, tzinfo=UTC), datetime(2026, 11, 24, 20, tzinfo=UTC),
+                    datetime(2026, 11, 25, 8, tzinfo=UTC), datetime(2026, 11, 25, 20, tzinfo=UTC)]
+    with factory() as s:
+        late = s.query(OutboxRow).filter_by(kind="late_boundary").all()
+        assert len(late) == 3 and {m.to_addr for m in late} == {"master@example.org"}
+
+
+def test_two_workers_racing_on_one_boundary_resolve_it_once(app, factory, clock, gid):
+    clock.set(TUE_0930)
+    with factory() as s:
+        (pid,) = operations.due_phase_ids(s, clock.now())
+    results, barrier = [], threading.Barrier(2)
+
+    def race():
+        barrier.wait()
+        results.append(operations.resolve_phase(factory, app.config, pid, clock.now()))
+
+    threads = [threading.Thread(target=race) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [False, True]
+    with factory() as s:
+        assert s.query(PhaseRow).filter_by(game_id=gid).count() == 2
+        assert s.query(OutboxRow).filter_by(kind="phase_results").count() == len(ROLES)
+
+
+def test_a_paused_game_keeps_the_time_it_had_left(app, factory, clock, gid):
+    m = master(factory)
+    paused_at = clock.advance(hours=2)  # Monday 12:00 in Rome; night 1 ends Tuesday 9:00 (21 h left)
+    with transaction(factory) as s:
+        desk.pause(s, s.get(Game, gid), paused_at, m)
+    clock.set(WED_1000)
+    assert Worker(app, clock).boundaries() == []
+    with transaction(factory) as s:
+        desk.resume(s, s.get(Game, gid), clock.now(), m)
+    (night,) = phases(factory, gid)
+    assert night[3] == WED_1000 + timedelta(hours=21)
+
+
+def test_extending_the_deadline_moves_the_boundary(app, factory, clock, gid):
+    m = master(factory)
+    new_end = datetime(2026, 11, 24, 10, tzinfo=UTC)
+    with transaction(factory) as s:
+        desk.extend(s, s.get(Game, gid), new_end, clock.now(), m)
+    clock.set(TUE_0930)
+    assert Worker(app, clock).boundaries() == []
+    clock.set(new_end)
+    assert len(Worker(app, clock).boundaries()) == 1
+    # the day that follows still ends at 21:00 Rome
+    assert phases(factory, gid)[1][3] == datetime(2026, 11, 24, 20, tzinfo=UTC)
+
+
+def test_the_preview_is_what_the_boundary_then_does(app, factory, clock, gid):
+    clock.set(TUE_0930)
+    Worker(app, clock).boundaries()
+    for voter, target in [("Anna", "Carla"), ("Bruno", "Carla"), ("Carla", "Anna")]:
+        submit(app, factory, gid, voter, {"vote": target}, clock.now())
+    with factory() as s:
+        preview = desk.preview(s, s.get(Game, gid))
+    clock.set(TUE_2101)
+    Worker(app, clock).boundaries()
+    with factory() as s:
+        day = s.query(PhaseRow).filter_by(game_id=gid, kind="day").one()
+        stored = [(e.kind, e.data) for e in s.query(EventRow).filter_by(phase_id=day.id).order_by(EventRow.seq)]
+    assert [(e.kind, e.data) for e in preview.events] == stored
+    assert ("death", {"player": "Carla", "cause": "pyre"}) in stored
+
+
+def test_roll_back_correct_and_publish_again_with_a_correction_to_everyone(app, factory, clock, gid):
+    m = master(factory)
+    clock.set(TUE_0930)
+    Worker(app, clock).boundaries()
+    for voter, target in [("Anna", "Carla"), ("Bruno", "Carla"), ("Carla", "Anna")]:
+        submit(app, factory, gid, voter, {"vote": target}, clock.now())
+    clock.set(TUE_2101)
+    Worker(app, clock).boundaries()
+    with factory() as s:
+        assert not next(p for p in s.get(Game, gid).state["players"] if p["name"] == "Carla")["alive"]
+    # Dario's SMS vote for Anna arrived at 20:58 and was forgotten: roll back and correct.
+    with transaction(factory) as s:
+        draft = desk.rollback(s, s.get(Game, gid), clock.now(), s.get(User, m.id))
+        draft_id = draft.id
+    assert [st for _, _, st, _ in phases(factory, gid)] == ["published", "draft"]
+    for voter in ("Dario", "Elena"):
+        submit(app, factory, gid, voter, {"vote": "Anna"}, clock.now(), source="master", by=m)
+    with transaction(factory) as s:
+        game = s.get(Game, gid)
+        desk.reresolve(s, app.config, game, s.get(PhaseRow, draft_id), clock.now(), s.get(User, m.id))
+        operations.publish(s, app.config, game, s.get(PhaseRow, draft_id), clock.now(), by=s.get(User, m.id))
+    with factory() as s:
+        state = s.get(Game, gid).state
+        alive = {p["name"]: p["alive"] for p in state["players"]}
+        assert alive["Carla"] and not alive["Anna"]  # Bruno the mayor: Carla 2.25, Anna 3
+        corrections = s.query(OutboxRow).filter(OutboxRow.subject.contains("Correzione")).all()
+        assert sorted(c.to_addr for c in corrections) == sorted(f"{n.lower()}@players.test" for n in ROLES)
+        assert s.query(MasterLog).filter_by(action="rollback").count() == 1
+        assert state["winner"] == "Villaggio"
+
+
+def test_masters_remedies_use_the_rules_and_a_disqualified_player_cannot_act(app, factory, clock, gid):
+    m = master(factory)
+    with transaction(factory) as s:
+        desk.intervene(s, app.config, s.get(Game, gid), "disqualify", ["Elena"], clock.now(),
+                       s.get(User, m.id), reason="ha mostrato l'area riservata")
+    with factory() as s:
+        game = s.get(Game, gid)
+        assert not next(p for p in game.state["players"] if p["name"] == "Elena")["alive"]
+        told = s.query(OutboxRow).filter_by(kind="announcement").all()
+        assert len(told) == len(ROLES) and all("Elena" in t.body for t in told)
+    from engine.core import Rejected
+    with pytest.raises(Rejected) as exc:
+        submit(app, factory, gid, "Elena", {"shout": "ci sono ancora"}, clock.now())
+    assert exc.value.code == "disqualified"
+    with transaction(factory) as s:
+        desk.intervene(s, app.config, s.get(Game, gid), "resurrect", ["Elena"], clock.now(), s.get(User, m.id))
+        desk.intervene(s, app.config, s.get(Game, gid), "draw", [], clock.now(), s.get(User, m.id))
+    with factory() as s:
+        game = s.get(Game, gid)
+        assert game.status == "over" and game.state["winner"] == "draw"
+
+
+def test_reminders_go_once_to_living_players_who_have_not_acted_and_can_be_turned_off(app, factory, clock, gid):
+    clock.set(TUE_0930)
+    Worker(app, clock).boundaries()
+    submit(app, factory, gid, "Anna", {"vote": "Carla"}, clock.now())
+    with transaction(factory) as s:
+        s.query(User).filter_by(email="bruno@players.test").one().reminders = False
+    clock.set(datetime(2026, 11, 24, 17, 30, tzinfo=UTC))  # 18:30 Rome: too early
+    assert Worker(app, clock).remind() == 0
+    clock.set(datetime(2026, 11, 24, 18, 30, tzinfo=UTC))  # 19:30 Rome, deadline 21:00
+    assert Worker(app, clock).remind() == 3
+    assert Worker(app, clock).remind() == 0
+    with factory() as s:
+        sent = sorted(m.to_addr for m in s.query(OutboxRow).filter_by(kind="reminder"))
+        body = s.query(OutboxRow).filter_by(kind="reminder").first().body
+    assert sent == ["carla@players.test", "dario@players.test", "elena@players.test"]
+    assert "voto" in body and "24/11/2026 alle 21:00 (Europe/Rome)" in body
+
+
+def test_calendar_feed_lists_the_deadlines(app, factory, clock, gid):
+    r = app.test_client().get("/g/test-game/calendar.ics")
+    text = r.get_data(as_text=True)
+    assert r.mimetype == "text/calendar" and text.startswith("BEGIN:VCALENDAR\r\n")
+    assert text.count("BEGIN:VEVENT") == 15
+    assert "DTEND:20261124T080000Z" in text  # night 1 ends Tuesday 9:00 in Rome
+    assert "DTEND:20261124T200000Z" in text  # day 1 ends 21:00
+
+
+def test_profeta_question_holds_the_phase_until_the_masters_answer(app, factory, clock):
+    roles = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Profeta", "Dario": "Contadino"}
+    gid = make_game(factory, app.config, clock.now(), roles, mayor="Bruno")
+    m = master(factory)
+    submit(app, factory, gid, "Carla", {"question": "Anna è un lupo?"}, clock.now())
+    clock.set(TUE_0930)
+    Worker(app, clock).boundaries()
+    with factory() as s:
+        night = s.query(PhaseRow).filter_by(game_id=gid, index=0).one()
+        assert night.status == "draft" and s.query(PhaseRow).filter_by(game_id=gid).count() == 1
+        assert not s.query(EventRow).filter_by(phase_id=night.id, published=True).count()
+        with pytest.raises(operations.OperationError):
+            operations.publish(s, app.config, s.get(Game, gid), night, clock.now())
+    with transaction(factory) as s:
+        game, night = s.get(Game, gid), s.query(PhaseRow).filter_by(game_id=gid, index=0).one()
+        operations.answer_pending(s, app.config, game, night, {"answers": {"Carla": "yes"}}, clock.now(),
+                                  by=s.get(User, m.id))
+        if night.status == "draft":
+            operations.publish(s, app.config, game, night, clock.now(), by=s.get(User, m.id))
+    with factory() as s:
+        answer = s.query(EventRow).filter_by(kind="answer").one()
+        assert answer.recipients == ["Carla"] and answer.data["answer"] == "yes" and answer.published
