@@ -1,24 +1,39 @@
-"""The player's reserved area: role, private results, and the forms of the phase."""
+"""The player's reserved area: role, what the player knows, private results, and the
+forms of the phase.
+
+The engine says which forms a player has now and which choices are legal
+(engine.core.ActionForm); this module turns them into CSRF-protected forms and
+sends what comes back through operations.submit, the one path of every action.
+The engine stays the authority: the choices here are a convenience, and a value
+outside them reaches the engine, which refuses it with a reason
+(pbm.texts.rejection), never with a bare "not a valid choice".
+"""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from flask_login import current_user, login_required
+from flask_login import login_required
 from sqlalchemy import select
-from wtforms import HiddenField, IntegerField, SelectField, SelectMultipleField, StringField, widgets
+from wtforms import HiddenField, SelectField, SelectMultipleField, StringField, TextAreaField, widgets
 
-from engine.core import ActionForm, GameState, Rejected
+from engine.core import NOTES, POWER, RITUAL, SHOUT, ActionForm, GameState, Rejected
 from engine.registry import get_ruleset
 
 from .. import operations, render, texts
 from ..models import EventRow, Game, Seat
-from . import config, db, game_or_404, my_seat, now
+from . import config, db, game_or_404, my_seat, now, require_master
+from . import ruleset_panels
 from .forms import ActionFormBase, options
 
 bp = Blueprint("player", __name__)
+
+# Free text that rides along with the night's main form (§1.4.2: the power or ritual
+# form has "una casella di testo per le note ed una per un eventuale urlo notturno").
+RIDERS = (SHOUT, NOTES)
 
 
 class CheckboxesField(SelectMultipleField):
@@ -26,22 +41,79 @@ class CheckboxesField(SelectMultipleField):
     option_widget = widgets.CheckboxInput()
 
 
-def build_form(spec: ActionForm, formdata: Any = None) -> ActionFormBase:
-    """A CSRF-protected form offering only the choices the engine allows."""
-    attrs: dict[str, Any] = {"kind": HiddenField(default=spec.kind)}
-    for f in spec.fields:
-        label = _field_label(f.name)
-        if f.type == "player" or f.type == "choice":
-            choices = ([("", "—")] if not f.required else []) + [(c, c) for c in f.choices]
-            attrs[f.name] = SelectField(label, choices=options(choices))
-        elif f.type == "players":
-            attrs[f.name] = CheckboxesField(label, choices=options((c, c) for c in f.choices))
-        elif f.type == "int":
-            attrs[f.name] = IntegerField(label, default=f.min)
-        else:
-            attrs[f.name] = StringField(label)
-    form_class = type(f"{spec.kind.title()}Form", (ActionFormBase,), attrs)
-    return form_class(formdata=formdata, prefix=spec.kind)
+# --------------------------------------------------------------------------- grouping
+
+def page_groups(specs: list[ActionForm]) -> list[list[ActionForm]]:
+    """The engine's forms as the page shows them: notes and shout join the ritual
+    form (or the power form, or stand alone), every other form is on its own."""
+    riders = [s for s in specs if s.kind in RIDERS]
+    main = [s for s in specs if s.kind not in RIDERS]
+    host = (next((s for s in main if s.kind == RITUAL), None)
+            or next((s for s in main if s.kind == POWER), None))
+    groups = [[s, *riders] if s is host else [s] for s in main]
+    if host is None and riders:
+        groups.append(riders)
+    return groups
+
+
+def group_key(group: list[ActionForm]) -> str:
+    return "+".join(s.kind for s in group)
+
+
+# --------------------------------------------------------------------------- building
+
+def build_form(specs: ActionForm | list[ActionForm], formdata: Any = None, *,
+               ruleset: str = "", state: GameState | None = None) -> ActionFormBase:
+    """A CSRF-protected form with the fields of one page group, choices as the engine offers."""
+    group = [specs] if isinstance(specs, ActionForm) else list(specs)
+    prefix = group[0].kind
+    attrs: dict[str, Any] = {"kind": HiddenField(default=group_key(group))}
+    for spec in group:
+        for f in spec.fields:
+            attrs[f.name] = _field(spec, f, prefix, ruleset, state)
+    form_class = type(f"{prefix.title()}Form", (ActionFormBase,), attrs)
+    return form_class(formdata=formdata, prefix=prefix)
+
+
+def _field(spec: ActionForm, f: Any, prefix: str, ruleset: str, state: GameState | None):
+    label = ruleset_panels.power_field_label(spec, f.name) or _field_label(f.name)
+    description = _field_help(spec, f.name)
+    render_kw: dict[str, Any] = {}
+
+    def shown(value: str) -> str:
+        if state is None:
+            return value
+        return ruleset_panels.choice_label(ruleset, state, spec, f.name, value)
+
+    if f.depends:
+        # The choices narrowed by another field of the same form (the ritual's target):
+        # forms.js shows only those; without JS every name is offered and the engine judges.
+        (controller, table), = f.depends.items()
+        render_kw["data-depends-on"] = f"{prefix}-{controller}"
+        render_kw["data-depends"] = json.dumps(table, ensure_ascii=False)
+    if f.name == "n" and spec.kind == RITUAL:
+        parametric = ruleset_panels.parametric_rituals(ruleset)
+        if parametric:
+            render_kw["data-show-when"] = json.dumps({f"{prefix}-ritual": parametric},
+                                                     ensure_ascii=False)
+    if f.type in ("player", "choice"):
+        choices = ([("", "—")] if not f.required or f.depends else []) + [(c, shown(c)) for c in f.choices]
+        return SelectField(label, choices=options(choices), validate_choice=False,
+                           description=description, render_kw=render_kw)
+    if f.type == "players":
+        return CheckboxesField(label, choices=options((c, shown(c)) for c in f.choices),
+                               validate_choice=False, description=description, render_kw=render_kw)
+    if f.type == "int":
+        # Text, not IntegerField: a bad number is the engine's to refuse, with its reason.
+        render_kw.update({"type": "number", "inputmode": "numeric"})
+        if f.min is not None:
+            render_kw["min"] = f.min
+        if f.max is not None:
+            render_kw["max"] = f.max
+        return StringField(label, description=description, render_kw=render_kw)
+    if f.name in ("notes", "question"):
+        return TextAreaField(label, description=description, render_kw={"rows": 2, **render_kw})
+    return StringField(label, description=description, render_kw=render_kw)
 
 
 def _field_label(name: str) -> str:
@@ -55,24 +127,52 @@ def _field_label(name: str) -> str:
     return labels.get(name, name)
 
 
-def form_title(kind: str) -> str:
+def _field_help(spec: ActionForm, name: str) -> str:
+    satanista = spec.label == "form.ritual.satanista"
+    if spec.kind == RITUAL and name == "with":
+        if satanista:
+            return _("The ghosts you perform it with: you take the place of two participants.")
+        return _("The other participants. A Satanista counts as two.")
+    if spec.kind == RITUAL and name == "n":
+        return _("Only for the rituals marked (n). Left empty, it is counted from the group.")
+    if spec.kind == RITUAL and name == "target":
+        return _("The legal targets depend on the ritual.")
+    if name == "shout":
+        return _("Anonymous: published with the next bulletin.")
+    if name == "question":
+        return _("One yes/no question in the whole game; the Masters answer it.")
+    return ""
+
+
+def form_title(spec: ActionForm) -> str:
+    if spec.label == "form.ritual.satanista":
+        return _("Ritual (Satanista)")
+    if spec.kind == POWER and spec.label.startswith("form.power."):
+        return _("Your power: %(name)s", name=spec.label.removeprefix("form.power."))
     titles = {
         "vote": _("Pyre vote"), "power": _("Your power"), "ritual": _("Ritual"),
         "appoint": _("Deputy mayor"), "elect": _("Elect the mayor"), "become": _("Choose your role"),
         "question": _("Question to the Masters"), "shout": _("Night shout"), "notes": _("Notes"),
     }
-    return titles.get(kind, kind)
+    return titles.get(spec.kind, spec.kind)
 
 
-def submission_from(form: ActionFormBase, spec: ActionForm) -> dict[str, Any]:
+def submission_from(form: ActionFormBase, group: ActionForm | list[ActionForm]) -> dict[str, Any]:
+    """The vocabulary of SCENARIOS.md, only the keys the player filled in."""
+    specs = [group] if isinstance(group, ActionForm) else group
     out: dict[str, Any] = {}
-    for f in spec.fields:
-        value = getattr(form, f.name).data
-        if value in (None, "", []):
-            continue
-        out[f.name] = value
+    for spec in specs:
+        for f in spec.fields:
+            value = getattr(form, f.name).data
+            if isinstance(value, str):
+                value = value.strip()
+            if value in (None, "", []):
+                continue
+            out[f.name] = value
     return out
 
+
+# --------------------------------------------------------------------------- the page
 
 def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
     lang = str(get_locale() or "it")
@@ -85,21 +185,27 @@ def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
         EventRow.game_id == game.id, EventRow.visibility == "private",
         EventRow.published.is_(True)).order_by(EventRow.phase_id, EventRow.seq)).all()
     mine = [r for r in rows if seat.name in (r.recipients or [])]
-    results = [{"phase": r.phase_id, "text": render.describe(r.kind, r.data, game.ruleset, lang) or r.kind}
-               for r in mine]
+    known, results = [], []
+    for r in mine:
+        text = (ruleset_panels.player_line(r.kind, r.data, game.ruleset)
+                or render.describe(r.kind, r.data, game.ruleset, lang) or r.kind)
+        (known if r.phase_id is None else results).append({"phase": r.phase_id, "text": text})
     forms, current = [], []
     if phase is not None and phase.status == "open" and now() < phase.ends_at:
         open_state = GameState.from_dict(phase.state_before)
         specs = get_ruleset(game.ruleset).forms(open_state, seat.name)
-        forms = [(spec, build_form(spec), form_title(spec.kind)) for spec in specs]
+        for group in page_groups(specs):
+            form = build_form(group, ruleset=game.ruleset, state=open_state)
+            forms.append((group[0], form, " · ".join(form_title(s) for s in group)))
         current = [(r.kind, operations.describe_submission(r.args, lang), r.source, r.submitted_at)
                    for r in operations.latest_actions(session, phase) if r.seat_id == seat.id]
+    spectre = me.data.get("spettro") if me is not None else None
     return {
         "game": game, "seat": seat, "me": me, "state": state, "phase": phase,
         "phase_label": render.phase_label(phase, lang, tz) if phase else None,
         "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase else None,
-        "results": results, "forms": forms, "current": current,
-        "mayor": state.mayor if state else None,
+        "known": known, "results": results, "forms": forms, "current": current,
+        "mayor": state.mayor if state else None, "spectre": spectre,
     }
 
 
@@ -122,19 +228,19 @@ def act(slug: str):
         abort(403)
     session = db()
     lang = str(get_locale() or "it")
-    kind = _kind_from(request.form)
+    kind = _kind_from(request.form) or ""
     try:
         phase = operations.open_phase_for(session, game, now())
         state = GameState.from_dict(phase.state_before)
-        specs = {s.kind: s for s in get_ruleset(game.ruleset).forms(state, seat.name)}
-        spec = specs.get(kind)
-        if spec is None:
+        groups = {group_key(g): g for g in page_groups(get_ruleset(game.ruleset).forms(state, seat.name))}
+        group = groups.get(kind)
+        if group is None:
             raise Rejected("not_now", kind=kind)
-        form = build_form(spec, request.form)
+        form = build_form(group, request.form, ruleset=game.ruleset, state=state)
         if not form.validate():
             raise Rejected("bad_form", errors="; ".join(
                 f"{k}: {', '.join(map(str, v))}" for k, v in form.errors.items()))
-        submission = submission_from(form, spec)
+        submission = submission_from(form, group)
         if not submission:
             raise Rejected("empty_submission")
         operations.submit(session, config(), game, seat, submission, source="web", now=now())
@@ -151,8 +257,21 @@ def act(slug: str):
 
 
 def _kind_from(form: Any) -> str | None:
-    # Each action form is prefixed with its kind, so "vote-kind" names the form sent.
+    # Each page form is prefixed with its first kind, so "ritual-kind" names the form sent.
     for key in form:
         if key.endswith("-kind"):
             return form[key]
     return None
+
+
+# --------------------------------------------------------------------------- the Masters' panels
+
+def _panels_for(game: Game) -> list[dict[str, Any]]:
+    """The ruleset's panels for the Masters' desk (templates/partials/ruleset_panels.html)."""
+    require_master(game)
+    rows = db().scalars(select(EventRow).where(EventRow.game_id == game.id)
+                        .order_by(EventRow.phase_id, EventRow.seq)).all()
+    return ruleset_panels.panels(game, operations.current_state(game), rows)
+
+
+bp.add_app_template_global(_panels_for, "ruleset_panels")
