@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, object_session, sessionmaker
 
 from engine.core import Rejected
 
@@ -180,9 +180,12 @@ def _local(config: dict[str, Any]) -> str:
 
 
 def _parse_for(row: InboundRow, game: Game) -> ParsedMessage:
-    names = [s.name for s in game.seats]
-    addresses = {s.name: s.user.email for s in game.seats}
-    return parse_message(row.raw, names, addresses)
+    # One query for every seat's address: loading each seat's user lazily
+    # cost 40 queries per message in a game of 40.
+    session = object_session(game)
+    pairs = session.execute(select(Seat.name, User.email).join(User, User.id == Seat.user_id)
+                            .where(Seat.game_id == game.id).order_by(Seat.position)).all()
+    return parse_message(row.raw, [name for name, _ in pairs], dict(pairs))
 
 
 def _seat_by_token(session: Session, token: str | None) -> Seat | None:

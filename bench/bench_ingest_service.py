@@ -1,0 +1,207 @@
+"""End-to-end mail ingest throughput: from Dovecot to stored command and queued receipt.
+
+A Lupus LIVE! 12 game of 40 players is set up and opened on day 1; a burst of
+N vote replies (each a real reply to the player's bulletin: their token in the
+plus-address, threaded, the bulletin quoted below the vote) is appended to a
+private Dovecot (tests/fixtures/dovecot.py); the clock runs from the first
+fetch until pbm.inbox.ingest has stored each raw message, identified the
+player, applied the vote through operations.submit, queued the receipt and
+marked the message processed in the mailbox.  Prints messages per second per
+run, the median, and where the time went.
+
+    .venv/bin/python bench/bench_ingest_service.py [--messages 2000] [--runs 3]
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from datetime import datetime, timezone
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from werkzeug.security import generate_password_hash  # noqa: E402
+
+from pbm import inbox, models, operations  # noqa: E402
+from pbm.app import create_app  # noqa: E402
+from pbm.clock import FixedClock  # noqa: E402
+from pbm.db import transaction  # noqa: E402
+from pbm.mail.mailbox import open_source  # noqa: E402
+from pbm.migrate import upgrade  # noqa: E402
+from pbm.models import ActionRow, InboundRow, OutboxRow, Seat, User  # noqa: E402
+from pbm.worker import Worker  # noqa: E402
+from tests.fixtures.dovecot import DovecotServer  # noqa: E402
+
+MONDAY_10_ROME = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)
+TUESDAY_0930_ROME = datetime(2026, 11, 24, 8, 30, tzinfo=timezone.utc)
+NAMES = [
+    "Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia", "Ivo", "Laura", "Marco",
+    "Nadia", "Oscar", "Paola", "Quirino", "Rita", "Sergio", "Tina", "Ugo", "Vera", "Walter",
+    "Zeno", "Alba", "Bice", "Cesare", "Dora", "Enzo", "Flavia", "Gino", "Ilaria", "Lino",
+    "Mirella", "Nino", "Ornella", "Piero", "Rosa", "Silvio", "Teresa", "Umberto", "Viola", "Yuri",
+]
+
+
+def roles_for(names: list[str]) -> dict[str, str]:
+    roles = {n: "Contadino" for n in names}
+    for n in names[:6]:
+        roles[n] = "Lupo Mannaro"
+    roles[names[6]] = "Veggente"
+    roles[names[7]] = "Guardia del corpo"
+    return roles
+
+
+def set_up_game(root: Path, imap_config: dict):
+    """A fresh database and a 40-player game on day 1 (setup time not measured)."""
+    url = f"sqlite:///{root / 'bench.sqlite3'}"
+    upgrade(url)
+    clock = FixedClock(MONDAY_10_ROME)
+    app = create_app({"DATABASE_URL": url, "MAIL_SOURCE": imap_config, "BASE_URL": "http://lupus.test",
+                      "LOCAL_MAILBOX": str(root / "sent"), "MASTER_ADDRESS": "lupus@lupus.test",
+                      "NOREPLY_ADDRESS": "noreply@lupus.test"}, instance=root, clock=clock)
+    factory = app.extensions["pbm_sessions"]
+    with transaction(factory) as s:
+        master, _ = operations.ensure_user(s, email="master@example.org", name="Master Mara")
+        game = operations.create_game(s, name="Bench game", ruleset="lupus-live-12", master=master,
+                                      now=clock.now())
+        for name in NAMES:
+            operations.add_player(s, app.config, game, name=name, email=f"{name.lower()}@players.test",
+                                  now=clock.now(), by=master)
+        operations.start_game(s, app.config, game, roles=roles_for(NAMES), mayor=NAMES[10],
+                              now=clock.now(), by=master)
+    clock.set(TUESDAY_0930_ROME)
+    Worker(app, clock).boundaries()  # night 1 -> day 1, bulletins queued
+    return app, factory, clock
+
+
+def vote_replies(factory, count: int) -> list[bytes]:
+    """What 40 phones send: each player replies to their bulletin, many times."""
+    with factory() as s:
+        bulletins = {}
+        for seat in s.query(Seat).order_by(Seat.position):
+            bulletins[seat.name] = (seat.user.email, s.query(OutboxRow).filter_by(
+                to_addr=seat.user.email, kind="phase_results").order_by(OutboxRow.id.desc()).first())
+    out = []
+    for n in range(count):
+        voter = NAMES[n % len(NAMES)]
+        target = NAMES[(n * 7 + 3) % len(NAMES)]
+        address, bulletin = bulletins[voter]
+        msg = EmailMessage()
+        msg["From"] = f"{voter} <{address}>"
+        msg["To"] = bulletin.reply_to
+        msg["Subject"] = "Re: " + bulletin.subject
+        msg["Message-ID"] = make_msgid(domain="players.test")
+        msg["In-Reply-To"] = bulletin.message_id
+        msg["References"] = bulletin.message_id
+        quoted = "\n".join("> " + line for line in bulletin.body.split("\n"))
+        msg.set_content(f"VOTO {target}\n\nInviato da iPhone\n\n"
+                        f"Il giorno mar 24 nov 2026 alle ore 09:30 Lupus ha scritto:\n{quoted}\n")
+        out.append(bytes(msg))
+    return out
+
+
+class Timers:
+    """Wall time spent inside the steps of the ingest loop."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = defaultdict(float)
+
+    def wrap(self, owner, name: str, label: str):
+        real = getattr(owner, name)
+
+        def timed(*args, **kwargs):
+            began = time.perf_counter()
+            try:
+                return real(*args, **kwargs)
+            finally:
+                self.seconds[label] += time.perf_counter() - began
+
+        setattr(owner, name, timed)
+        return real
+
+
+def one_run(server: DovecotServer, messages: int, out) -> tuple[float, dict[str, float]]:
+    username, password = server.fresh_user()
+    imap_config = {"kind": "imap", "host": server.host, "port": server.port, "username": username,
+                   "password": password, "ssl": False, "folder": "INBOX", "processed_folder": None}
+    with tempfile.TemporaryDirectory() as scratch:
+        app, factory, clock = set_up_game(Path(scratch), imap_config)
+        replies = vote_replies(factory, messages)
+        client = server.client(username, folder=None)
+        try:
+            for start in range(0, len(replies), 250):
+                client.multiappend("INBOX", replies[start:start + 250])
+        finally:
+            client.logout()
+
+        timers = Timers()
+        source = open_source(imap_config)
+        real_store = timers.wrap(inbox, "store", "store raw (own commit)")
+        real_process = timers.wrap(inbox, "process", "identify + parse + submit + receipt (commit)")
+        timers.wrap(source, "fetch_new", "IMAP fetch (BODY.PEEK[])")
+        timers.wrap(source, "mark_processed", "IMAP mark processed (STORE)")
+        try:
+            began = time.perf_counter()
+            applied = 0
+            while True:
+                done = inbox.ingest(factory, app.config, source, clock.now())
+                applied += done
+                if done == 0:
+                    break
+            seconds = time.perf_counter() - began
+            leftover = len(source.fetch_new())
+        finally:
+            inbox.store, inbox.process = real_store, real_process
+            source.close()
+
+        with factory() as s:
+            votes = s.query(ActionRow).filter_by(kind="vote").count()
+            receipts = s.query(OutboxRow).filter_by(kind="receipt").count()
+            stored = s.query(InboundRow).filter_by(status="processed").count()
+        if not (applied == votes == receipts == stored == messages) or leftover:
+            raise SystemExit(f"expected {messages} of each: applied {applied}, votes {votes}, "
+                             f"receipts {receipts}, processed {stored}, {leftover} left in the mailbox")
+        print(f"  {messages} messages in {seconds:.2f}s = {messages / seconds:.0f} msg/s", file=out)
+        return messages / seconds, dict(timers.seconds, total=seconds)
+
+
+def main(argv: list[str] | None = None) -> float:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--messages", type=int, default=2000)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args(argv)
+    # Setting up 40 players hashes 80 passwords; nobody logs in here.
+    models.generate_password_hash = lambda pw: generate_password_hash(pw, "pbkdf2:sha256:1000")
+    out = sys.stdout
+    rates, splits = [], []
+    with DovecotServer() as server:
+        print(f"Dovecot {'.'.join(map(str, server.version))}; game of {len(NAMES)} players; "
+              f"{args.messages} vote replies per run", file=out)
+        for run in range(1, args.runs + 1):
+            print(f"run {run}:", file=out)
+            rate, split = one_run(server, args.messages, out)
+            rates.append(rate)
+            splits.append(split)
+    median = statistics.median(rates)
+    print(f"end-to-end ingest (fetch -> stored command + queued receipt -> marked): "
+          f"median {median:.0f} messages/s over {args.runs} runs", file=out)
+    total = statistics.median(s["total"] for s in splits)
+    print("where the time goes (median seconds, share of the run):", file=out)
+    for label in sorted(splits[0], key=lambda k: -splits[0][k]):
+        if label == "total":
+            continue
+        value = statistics.median(s.get(label, 0.0) for s in splits)
+        print(f"  {label:48s} {value:6.2f}s  {100 * value / total:5.1f}%", file=out)
+    return median
+
+
+if __name__ == "__main__":
+    main()
