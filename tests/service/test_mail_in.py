@@ -28,7 +28,7 @@ def fast_passwords(monkeypatch):
     """Mail tests never log in: a cheap hash saves two seconds of scrypt per game.
     Other mail test modules import this fixture to get the same."""
     monkeypatch.setattr(models, "generate_password_hash",
-                        lambda password: generate_password_hash(password, "pbkdf2:sha256:1000"))
+                        lambda password, *args, **kwargs: generate_password_hash(password, "pbkdf2:sha256:1000"))
 
 
 @pytest.fixture
