@@ -265,3 +265,28 @@ def test_the_mayor_appoints_a_vicesindaco_at_night_and_by_day(app, factory, ghos
     post_form(client, "form-appoint", {"appoint": "Anna"})
     assert [a for _, k, a in recorded(factory, "Carla") if k == "appoint"] == [
         {"appoint": "Dario"}, {"appoint": "Anna"}]
+
+
+def test_the_masters_panels_show_rituals_and_corruption(app, factory, ghosts, clock):
+    from datetime import datetime, timezone
+
+    from flask import render_template_string
+    from flask_login import login_user
+
+    from pbm.models import Game, User
+    from pbm.worker import Worker
+    # Omicidio (five): the Satanista takes the place of two, beside three ghosts (§2.6).
+    group = ["Bruno", "Elena", "Fabio", "Gino"]
+    for me in group:
+        post_form(logged_in(app, me), "form-ritual", {
+            "ritual": "Omicidio", "with": [m for m in group if m != me], "target": "Carla"})
+    clock.set(datetime(2026, 11, 24, 8, 30, tzinfo=timezone.utc))
+    Worker(app, clock).boundaries()  # night 1 resolved and published
+    with app.test_request_context(), factory() as s:
+        game = s.get(Game, ghosts)
+        login_user(s.query(User).filter_by(email="master@example.org").one())
+        html = render_template_string('{% include "partials/ruleset_panels.html" %}', game=game)
+    assert "Riuscito: Omicidio su Carla da Bruno, Elena, Fabio, Gino" in html
+    # The Veggente's death draws a corruption with probability 0.05 (personaggi §1.12).
+    assert "Morte di Carla (probabilità 0.05): corrotto" in html
+    assert "Corruzioni attese 0.05, effettive" in html
