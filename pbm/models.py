@@ -39,6 +39,10 @@ class Base(DeclarativeBase):
     type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
 
 
+# werkzeug's default (scrypt). Tests lower it: they create hundreds of accounts.
+PASSWORD_METHOD = "scrypt"
+
+
 class User(Base):
     __tablename__ = "users"
 
@@ -52,7 +56,7 @@ class User(Base):
     address_failing: Mapped[bool] = mapped_column(Boolean, default=False)
 
     def set_password(self, password: str) -> None:
-        self.password_hash = generate_password_hash(password)
+        self.password_hash = generate_password_hash(password, method=PASSWORD_METHOD)
 
     def check_password(self, password: str) -> bool:
         return bool(self.password_hash) and check_password_hash(self.password_hash, password)

@@ -14,6 +14,13 @@ from pbm.migrate import upgrade
 
 pytest_plugins = ["tests.fixtures.dovecot", "tests.fixtures.smtp"]
 
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(monkeypatch):
+    # scrypt is right for real accounts and far too slow for hundreds of test ones.
+    import pbm.models
+    monkeypatch.setattr(pbm.models, "PASSWORD_METHOD", "pbkdf2:sha256:1000")
+
 # Monday 23 November 2026, 10:00 in Rome: inside a day of the default calendar.
 MONDAY_10_ROME = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)
 
