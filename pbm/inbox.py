@@ -128,6 +128,8 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
         # The receipts' address takes no commands, even with a token in the subject.
         return Outcome("ignored", errors=["to no-reply"])
     seat = _seat_by_token(session, first.token)
+    if _failed_dmarc(row.raw):
+        return _refuse_forged(session, config, row, first, seat, now)
     master = _master_user(session, sender)
     if master is not None and (seat is None or not _same_address(seat.user.email, sender)):
         return _from_master(session, config, row, master, seat, now)
@@ -360,6 +362,42 @@ def _refuse_spoof(session: Session, config: dict[str, Any], row: InboundRow, par
              is_error=True)
     operations.log(session, seat.game, None, "refused_spoof", now, player=seat.name, sender=row.from_addr)
     return Outcome("refused")
+
+
+def _failed_dmarc(raw: bytes) -> bool:
+    """Did our own mail server find the From address forged?
+
+    Only the topmost Authentication-Results counts: the receiving server adds
+    it last, and a sender can forge any header below it. Only a failure is
+    acted on; a 'pass' proves nothing when the server adds no header at all.
+    """
+    headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+    results = headers.get_all("Authentication-Results") or []
+    if not results:
+        return False
+    return re.search(r"\bdmarc\s*=\s*fail\b", " ".join(str(results[0]).split()).lower()) is not None
+
+
+def _refuse_forged(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
+                   seat: Seat | None, now: datetime) -> Outcome:
+    """A From that the mail server says is forged speaks for nobody, Masters
+    included; the registered address it claims is told, never the sender."""
+    user = seat.user if seat is not None else _user_by_address(session, row.from_addr)
+    if user is None:
+        return Outcome("refused", errors=["dmarc fail"])
+    lang = user.lang
+    game = seat.game if seat is not None else None
+    if seat is not None:
+        row.game_id = seat.game_id
+        operations.log(session, seat.game, None, "refused_spoof", now, player=seat.name,
+                       sender=row.from_addr, reason="dmarc")
+    _receipt(session, config, row, parsed, to=user.email, lang=lang, now=now, game=game, seat=seat,
+             context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
+                      "errors": [_t(lang,
+                                    f"È arrivato un messaggio a nome di {row.from_addr} che il server di posta giudica falsificato: non è stato applicato.",
+                                    f"A message in the name of {row.from_addr} arrived that the mail server found forged: it was not applied.")]},
+             is_error=True)
+    return Outcome("refused", errors=["dmarc fail"])
 
 
 def _refuse_unknown(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,

@@ -96,3 +96,47 @@ def test_no_token_registered_sender_is_told_how_stranger_gets_no_backscatter(app
     assert receipts(factory, "stranger@elsewhere.test") == []
     with factory() as s:
         assert sorted(r.status for r in s.query(InboundRow)) == ["refused", "refused"]
+
+
+DMARC_FAIL = ("mx.lupus.localhost; dkim=none; spf=softfail smtp.mailfrom=evil.test; "
+              "dmarc=fail (p=NONE sp=NONE dis=NONE) header.from=players.test")
+
+
+def test_forged_from_that_our_server_flags_is_refused(app, factory, game):
+    """Carla has Dario's token and forges his From; our MTA's DMARC verdict
+    (the topmost Authentication-Results) gives her away."""
+    _, worker = game
+    dario, _ = seat(factory, "Dario")
+    sent = latest_sent(factory, dario)
+    forged = message(dario, sent.reply_to, "VOTO Anna", reply_to_row=sent)
+    deliver(app, b"Authentication-Results: " + DMARC_FAIL.encode() + b"\r\n" + forged)
+    run_mail(app, worker)
+    assert votes(factory) == []
+    (body,) = receipts(factory, dario)
+    assert "falsificato" in body
+
+
+def test_a_forged_pass_below_our_servers_verdict_does_not_help(app, factory, game):
+    _, worker = game
+    dario, _ = seat(factory, "Dario")
+    sent = latest_sent(factory, dario)
+    forged = message(dario, sent.reply_to, "VOTO Anna", reply_to_row=sent,
+                     headers={"Authentication-Results": "mx.lupus.localhost; dmarc=pass header.from=players.test"})
+    deliver(app, b"Authentication-Results: " + DMARC_FAIL.encode() + b"\r\n" + forged)
+    # The same message with only the sender's own (forged) header is not judged.
+    genuine = message(dario, sent.reply_to, "VOTO Bruno", reply_to_row=sent,
+                      headers={"Authentication-Results": "mx.elsewhere; dmarc=pass header.from=players.test"})
+    deliver(app, genuine)
+    run_mail(app, worker)
+    assert votes(factory) == [("Dario", "Bruno", "mail")]
+
+
+def test_a_forged_master_is_refused_too(app, factory, game):
+    _, worker = game
+    sms = message("master@example.org", app.config["MASTER_ADDRESS"], "PER: Dario\nVOTO Anna\n")
+    deliver(app, b"Authentication-Results: " + DMARC_FAIL.replace("players.test", "example.org").encode()
+            + b"\r\n" + sms)
+    run_mail(app, worker)
+    assert votes(factory) == []
+    (body,) = receipts(factory, "master@example.org")
+    assert "falsificato" in body
