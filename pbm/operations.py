@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from engine.core import (
     Action, Event, GameState, Phase, Rejected, actions_from_submission, keep_last, phase_rng,
@@ -318,7 +318,7 @@ def describe_submission(submission: dict[str, Any], lang: str) -> list[str]:
 
 def latest_actions(session: Session, phase: PhaseRow) -> list[ActionRow]:
     rows = session.scalars(select(ActionRow).where(ActionRow.phase_id == phase.id)
-                           .order_by(ActionRow.id)).all()
+                           .options(selectinload(ActionRow.seat)).order_by(ActionRow.id)).all()
     last: dict[tuple[int, str], ActionRow] = {}
     for r in rows:
         last[(r.seat_id, r.kind)] = r
@@ -371,9 +371,18 @@ def resolve_phase(factory: sessionmaker[Session], config: dict[str, Any], phase_
             if claimed != 1:
                 return False
             phase = session.get(PhaseRow, phase_id)
-            game = session.get(Game, phase.game_id)
-            _resolve_into(session, config, game, phase, now)
+            game = _load_game(session, phase.game_id)
+            with session.no_autoflush:  # one flush at commit, not one per queued mail
+                _resolve_into(session, config, game, phase, now)
     return True
+
+
+def _load_game(session: Session, game_id: int) -> Game:
+    """The game with its seats, Masters and their users in one go: a boundary
+    mails every one of them, and lazy loading would cost a query each."""
+    return session.scalars(select(Game).where(Game.id == game_id).options(
+        selectinload(Game.seats).selectinload(Seat.user),
+        selectinload(Game.masters).selectinload(GameMaster.user))).one()
 
 
 def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
