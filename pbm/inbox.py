@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, object_session, sessionmaker
 
 from engine.core import Rejected
@@ -99,6 +100,10 @@ def process(factory: sessionmaker[Session], config: dict[str, Any], inbound_id: 
             row.status = outcome.status
             row.result = {"applied": outcome.applied, "errors": outcome.errors}
             return outcome
+    except (OperationalError, InterfaceError):
+        # The database, not the message: leave the row stored and the mail
+        # unmarked, so the next round tries again.
+        raise
     except Exception as exc:
         # A message that makes the code fail would otherwise come back on every
         # round and hold up all the mail behind it: keep it, raw, for the

@@ -201,3 +201,22 @@ def test_a_message_that_breaks_the_code_does_not_block_the_rest(app, factory, ga
         assert "a parser bug" in rows["error"].result["errors"][0]
         assert rows["error"].raw  # kept for the Masters
     assert left_in_mailbox(app) == 0
+
+
+def test_a_database_outage_is_retried_not_recorded_as_an_error(app, factory, game, clock,
+                                                               imap_account, monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    imap_account.deliver(vote_mail(factory, "Dario", "Anna"))
+    real = inbox._process
+
+    def locked(session, config, row, now):
+        raise OperationalError("UPDATE inbound", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(inbox, "_process", locked)
+    with pytest.raises(OperationalError):
+        ingest(app, factory, clock)
+    assert statuses(factory) == ["stored"] and left_in_mailbox(app) == 1
+    monkeypatch.setattr(inbox, "_process", real)
+    ingest(app, factory, clock)
+    assert actions(factory) == [("Dario", "Anna")] and left_in_mailbox(app) == 0
