@@ -144,7 +144,7 @@ def one_run(server: DovecotServer, messages: int, out) -> tuple[float, dict[str,
 
         timers = Timers()
         source = open_source(imap_config)
-        real_store = timers.wrap(inbox, "store", "store raw (own commit)")
+        real_store = timers.wrap(inbox, "store_many", "store raw (one commit per 50)")
         real_process = timers.wrap(inbox, "process", "identify + parse + submit + receipt (commit)")
         # Inside the step above: the parser (run twice: to identify, then with the names).
         real_parse = timers.wrap(inbox, "parse_message", "  of which: parse_message")
@@ -163,7 +163,7 @@ def one_run(server: DovecotServer, messages: int, out) -> tuple[float, dict[str,
             seconds = time.perf_counter() - began
             leftover = len(source.fetch_new())
         finally:
-            inbox.store, inbox.process = real_store, real_process
+            inbox.store_many, inbox.process = real_store, real_process
             inbox.parse_message, operations.submit, mailer.queue = real_parse, real_submit, real_queue
             source.close()
 

@@ -53,30 +53,62 @@ def store(factory: sessionmaker[Session], mail: IncomingMail, now: datetime) -> 
     None if this message was already applied (same source key or same
     Message-ID). A row stored by a run that died before applying it is
     returned again, so ingest alone never loses it."""
+    return store_many(factory, [mail], now)[0]
+
+
+def store_many(factory: sessionmaker[Session], mails: list[IncomingMail],
+               now: datetime) -> list[int | None]:
+    """``store`` for a batch, in one commit: the commit that must reach the
+    disk before anything else happens is paid once per batch, not per message."""
+    out: list[int | None] = []
     with factory() as session, session.begin():
-        known = session.execute(select(InboundRow.id, InboundRow.status)
-                                .where(InboundRow.source_key == mail.source_key)).first()
-        if known is not None:
-            return known.id if known.status == "stored" else None
-        key = dedupe_key(mail)
-        duplicate = session.scalar(select(InboundRow.id).where(InboundRow.message_id == key)) is not None
-        row = InboundRow(source_key=mail.source_key, message_id=key, raw=mail.raw,
-                         received_at=now, status="duplicate" if duplicate else "stored")
-        session.add(row)
-        session.flush()
-        return None if duplicate else row.id
+        seen: set[str] = set()
+        for mail in mails:
+            known = session.execute(select(InboundRow.id, InboundRow.status)
+                                    .where(InboundRow.source_key == mail.source_key)).first()
+            if known is not None:
+                out.append(known.id if known.status == "stored" else None)
+                continue
+            key = dedupe_key(mail)
+            first = None if key in seen else session.execute(
+                select(InboundRow.id, InboundRow.status).where(InboundRow.message_id == key)
+                .order_by(InboundRow.id).limit(1)).first()
+            duplicate = key in seen or first is not None
+            seen.add(key)
+            row = InboundRow(source_key=mail.source_key, message_id=key, raw=mail.raw,
+                             received_at=now, status="duplicate" if duplicate else "stored")
+            session.add(row)
+            session.flush()
+            if not duplicate:
+                out.append(row.id)
+            elif first is not None and first.status == "stored":
+                # The first copy was stored by a run that died before applying
+                # it, and now comes back renamed (UIDVALIDITY): apply that one.
+                out.append(first.id)
+            else:
+                out.append(None)
+    return out
+
+
+STORE_BATCH = 50
 
 
 def ingest(factory: sessionmaker[Session], config: dict[str, Any], source: MailSource,
            now: datetime) -> int:
-    """Read every new message from the source; return how many were applied."""
+    """Read every new message from the source; return how many were applied.
+
+    Per batch: store every raw message (one commit); then for each message,
+    apply it (one commit) and only then mark it processed in the mailbox.
+    """
     count = 0
-    for mail in source.fetch_new():
-        inbound_id = store(factory, mail, now)
-        if inbound_id is not None:
-            process(factory, config, inbound_id, now)
-            count += 1
-        source.mark_processed(mail)
+    mails = source.fetch_new()
+    for start in range(0, len(mails), STORE_BATCH):
+        batch = mails[start:start + STORE_BATCH]
+        for mail, inbound_id in zip(batch, store_many(factory, batch, now)):
+            if inbound_id is not None:
+                process(factory, config, inbound_id, now)
+                count += 1
+            source.mark_processed(mail)
     return count
 
 
@@ -135,8 +167,9 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
     seat = _seat_by_token(session, first.token)
     if _failed_dmarc(row.raw):
         return _refuse_forged(session, config, row, first, seat, now)
-    master = _master_user(session, sender)
-    if master is not None and (seat is None or not _same_address(seat.user.email, sender)):
+    own_reply = seat is not None and _same_address(seat.user.email, sender)
+    master = None if own_reply else _master_user(session, sender)
+    if master is not None:
         return _from_master(session, config, row, master, seat, now)
     if seat is None:
         return _refuse_unknown(session, config, row, first, now)
