@@ -224,3 +224,19 @@ def test_a_database_outage_is_retried_not_recorded_as_an_error(app, factory, gam
     monkeypatch.setattr(inbox, "_process", real)
     ingest(app, factory, clock)
     assert actions(factory) == [("Dario", "Anna")] and left_in_mailbox(app) == 0
+
+
+def test_connection_dropped_between_rounds(app, factory, game, clock, imap_account):
+    """The poller keeps one source open; Dovecot restarts while it waits."""
+    source = open_source(app.config["MAIL_SOURCE"])
+    try:
+        imap_account.deliver(vote_mail(factory, "Dario", "Anna"))
+        assert ingest(app, factory, clock, source) == 1
+        imap_account.server.restart()
+        imap_account.deliver(vote_mail(factory, "Carla", "Bruno"))
+        assert ingest(app, factory, clock, source) == 1
+        assert source.reconnects >= 1
+    finally:
+        source.close()
+    assert actions(factory) == [("Carla", "Bruno"), ("Dario", "Anna")]
+    assert left_in_mailbox(app) == 0
