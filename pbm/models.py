@@ -84,6 +84,9 @@ class Game(Base):
     seed: Mapped[str] = mapped_column(String(64))
     schedule: Mapped[dict[str, Any]] = mapped_column(default=dict)
     auto_publish: Mapped[bool] = mapped_column(Boolean, default=True)
+    # Hold a resolution for the Masters when the engine had to settle a
+    # contradiction at random (tempo-reale-7 §3.9), even if nothing else is pending.
+    review_contradictions: Mapped[bool] = mapped_column(Boolean, default=False)
     # The latest published state of the engine (a cache of the phase snapshots).
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     composition: Mapped[dict[str, Any]] = mapped_column(default=dict)

@@ -59,7 +59,8 @@ def game_tz(game: Game) -> str:
 
 def create_game(session: Session, *, name: str, ruleset: str, master: User, now: datetime,
                 slug: str | None = None, schedule_spec: dict[str, Any] | None = None,
-                seed: str | None = None, auto_publish: bool = True) -> Game:
+                seed: str | None = None, auto_publish: bool = True,
+                review_contradictions: bool = False) -> Game:
     get_ruleset(ruleset)  # fail early on an unknown ruleset
     base = slug or slugify(name)
     candidate, n = base, 1
@@ -70,7 +71,8 @@ def create_game(session: Session, *, name: str, ruleset: str, master: User, now:
         schedule.parse_schedule(schedule_spec)  # validate before storing
     game = Game(slug=candidate, name=name, ruleset=ruleset, status="setup",
                 seed=seed or secrets.token_hex(8), schedule=schedule_spec or {},
-                auto_publish=auto_publish, created_at=now)
+                auto_publish=auto_publish, review_contradictions=review_contradictions,
+                created_at=now)
     session.add(game)
     session.flush()
     session.add(GameMaster(game_id=game.id, user_id=master.id))
@@ -399,8 +401,7 @@ def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: P
     phase.resolved_at = now
     if phase.resolved_at - phase.ends_at > LATE_AFTER and phase.status == "resolving":
         _tell_masters_late(session, config, game, phase, now)
-    correcting = bool((phase.gm_input or {}).get("correction"))
-    if result.publishable and game.auto_publish and not correcting:
+    if game.auto_publish and not _needs_masters(game, phase, result):
         publish(session, config, game, phase, now)
     else:
         phase.status = "draft"
@@ -410,6 +411,20 @@ def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: P
                              "pending": phase.pending}))
 
 
+def _needs_masters(game: Game, phase: PhaseRow, result: Any) -> bool:
+    """A draft waits for the Masters when the rules need them: a question only
+    they can answer, a stall (§2.1), a contradiction they asked to review, or a
+    correction after a rollback."""
+    if not result.publishable or (phase.gm_input or {}).get("correction"):
+        return True
+    # The stall is held once, when it begins; if the Masters choose to wait,
+    # later phases publish as usual while the desk keeps showing it.
+    if any(p.kind == "stall" and p.data.get("quiet_phases") == STALL_PHASES for p in result.pending):
+        return True
+    return game.review_contradictions and any(e.kind == "contradiction" for e in result.events)
+
+
+STALL_PHASES = 6  # lupus-live-12-principale §2.1
 LATE_AFTER = timedelta(minutes=5)
 
 

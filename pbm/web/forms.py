@@ -34,6 +34,8 @@ class NewGameForm(FlaskForm):
     ruleset = SelectField(_l("Ruleset"), choices=[])
     auto_publish = BooleanField(_l("Publish results automatically when nothing needs the Masters"),
                                 default=True)
+    review_contradictions = BooleanField(
+        _l("Hold the results for us when the rules settle a contradiction at random"), default=False)
 
 
 class AddPlayerForm(FlaskForm):

@@ -63,7 +63,8 @@ def new_game():
     if form.validate_on_submit():
         game = operations.create_game(db(), name=form.name.data, ruleset=form.ruleset.data,
                                       master=current_user, now=now(),
-                                      auto_publish=form.auto_publish.data)
+                                      auto_publish=form.auto_publish.data,
+                                      review_contradictions=form.review_contradictions.data)
         db().commit()
         return redirect(url_for("master.desk", slug=game.slug))
     return render_template("master_new.html", form=form)

@@ -223,3 +223,49 @@ def test_profeta_question_holds_the_phase_until_the_masters_answer(app, factory,
     with factory() as s:
         answer = s.query(EventRow).filter_by(kind="answer").one()
         assert answer.recipients == ["Carla"] and answer.data["answer"] == "yes" and answer.published
+
+
+def test_six_quiet_phases_hold_the_sixth_for_the_masters_then_go_on(app, factory, clock, gid):
+    clock.set(datetime(2026, 11, 27, 7, 0, tzinfo=UTC))  # Friday 8:00 Rome: 6 boundaries have passed
+    Worker(app, clock).boundaries()
+    statuses = [(k, n, st) for k, n, st, _ in phases(factory, gid)]
+    assert statuses == [("night", 1, "published"), ("day", 1, "published"), ("night", 2, "published"),
+                        ("day", 2, "published"), ("night", 3, "published"), ("day", 3, "draft")]
+    with transaction(factory) as s:  # the Masters choose to wait (§2.1): publish
+        game = s.get(Game, gid)
+        operations.publish(s, app.config, game, s.query(PhaseRow).filter_by(game_id=gid, status="draft").one(),
+                           clock.now(), by=s.get(User, master(factory).id))
+    clock.set(datetime(2026, 11, 27, 8, 1, tzinfo=UTC))
+    Worker(app, clock).boundaries()
+    assert phases(factory, gid)[6][2] == "published"  # the seventh quiet phase is not held again
+
+
+def test_a_contradiction_is_held_only_when_the_masters_asked(app, factory, clock, gid):
+    from engine.core import GameState, Pending, Resolution, master as master_event
+    with factory() as s:
+        game = s.get(Game, gid)
+        phase = s.query(PhaseRow).filter_by(game_id=gid).one()
+        state = GameState.from_dict(phase.state_before)
+        settled = Resolution(state, [master_event("contradiction", failed=["Anna"])], [])
+        assert not operations._needs_masters(game, phase, settled)
+        game.review_contradictions = True
+        assert operations._needs_masters(game, phase, settled)
+        assert not operations._needs_masters(game, phase, Resolution(state, [], []))
+        question = Resolution(state, [], [Pending("profeta_question", {"player": "Carla"})])
+        assert operations._needs_masters(game, phase, question)
+
+
+@pytest.mark.parametrize("start, day_end, hours", [
+    # spring 2027: the long day Friday 26 → Sunday 28 March loses an hour
+    (datetime(2027, 3, 25, 21, 30, tzinfo=UTC), datetime(2027, 3, 28, 19, 0, tzinfo=UTC), 59),
+    # autumn 2026: the long day Friday 23 → Sunday 25 October gains one
+    (datetime(2026, 10, 22, 20, 30, tzinfo=UTC), datetime(2026, 10, 25, 20, 0, tzinfo=UTC), 61),
+])
+def test_phases_of_a_game_across_daylight_saving_changes(app, factory, clock, start, day_end, hours):
+    clock.set(start)  # Thursday night in Rome
+    gid = make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
+    clock.set(day_end - timedelta(hours=hours) + timedelta(minutes=1))
+    Worker(app, clock).boundaries()
+    (night, day) = phases(factory, gid)
+    assert day[:3] == ("day", 1, "open") and day[3] == day_end
+    assert day[3] - night[3] == timedelta(hours=hours)
