@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import email
+import email.message
 import email.policy
+import email.utils
 import mailbox
+import smtplib
 from pathlib import Path
 from typing import Any
 
@@ -302,10 +305,42 @@ def local_mailbox():
             part = msg.get_body(("plain",))
             messages.append({"key": key, "date": msg.get("Date", ""), "to": msg.get("To", ""),
                              "from": msg.get("From", ""), "subject": msg.get("Subject", ""),
+                             "reply_to": msg.get("Reply-To", ""),
                              "body": part.get_content() if part is not None else ""})
     messages.sort(key=lambda m: m["key"], reverse=True)  # Maildir keys start with the time
     outbox = db().scalars(select(OutboxRow).order_by(OutboxRow.id.desc()).limit(100)).all()
-    return render_template("mailbox.html", messages=messages[:200], outbox=outbox)
+    return render_template("mailbox.html", messages=messages[:200], outbox=outbox,
+                           can_reply=config()["MAIL_SOURCE"].get("kind") == "maildir",
+                           reply_form=PublishForm())
+
+
+@bp.route("/master/mailbox/reply", methods=["POST"])
+@login_required
+def local_reply():
+    """Answer a message of the local mailbox as its recipient would, through the
+    embedded SMTP server: the demo's way to play by mail from the browser."""
+    if not current_user.is_admin or config()["MAIL_SOURCE"].get("kind") != "maildir":
+        abort(403)
+    if not PublishForm().validate_on_submit():
+        abort(400)
+    box = mailbox.Maildir(str(Path(config()["LOCAL_MAILBOX"])), create=False)
+    try:
+        original = email.message_from_bytes(box.get_bytes(request.form["key"]), policy=email.policy.default)
+    except KeyError:
+        abort(404)
+    reply = email.message.EmailMessage()
+    reply["From"] = original["To"]
+    reply["To"] = original.get("Reply-To") or original["From"]
+    reply["Subject"] = "Re: " + str(original.get("Subject", ""))
+    reply["Message-ID"] = email.utils.make_msgid(domain="lupus.localhost")
+    reply["In-Reply-To"] = original["Message-ID"]
+    reply["References"] = original["Message-ID"]
+    quoted = "\n".join("> " + line for line in (original.get_body(("plain",)).get_content()).splitlines())
+    reply.set_content(f"{request.form.get('body', '')}\n\n{original.get('Date', '')}, Lupus ha scritto:\n{quoted}\n")
+    with smtplib.SMTP(config()["EMBEDDED_SMTP_HOST"], int(config()["EMBEDDED_SMTP_PORT"]), timeout=10) as smtp:
+        smtp.send_message(reply)
+    flash(_("Reply sent as %(who)s; the worker reads it within a few seconds.", who=str(reply["From"])), "receipt")
+    return redirect(url_for("master.local_mailbox"))
 
 
 def _factory():
