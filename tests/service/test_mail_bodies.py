@@ -103,3 +103,16 @@ def test_html_only_latin1_reply_with_an_accented_name(app, factory, game, clock,
     body = "<html><body><p>VOTO <b>élena</b></p><p>Perché sì.</p></body></html>"
     imap_account.deliver(reply(bulletin, carla, html_body=body, charset="iso-8859-1"))
     assert ingest_and_votes(app, factory, clock) == [("Carla", {"vote": "Elena"})]
+
+
+@pytest.mark.xfail(strict=True, reason="parser: the quoted signature delimiter '> -- ' of the bulletin's "
+                   "footer is taken as the reply's own signature, so every line below it, the "
+                   "bottom-posted commands included, is dropped")
+def test_bottom_posted_reply_below_the_quoted_bulletin(app, factory, game, clock, imap_account):
+    dario, _ = seat(factory, "Dario")
+    bulletin = latest_sent(factory, dario)
+    assert "\n-- \n" in bulletin.body  # the bulletin's footer, quoted below
+    quoted = "\n".join("> " + line for line in quoted_bulletin(bulletin).split("\n"))
+    plain = f"Il 24/11/26 09:30, Lupus ha scritto:\n{quoted}\n\nVOTO Anna\n"
+    imap_account.deliver(reply(bulletin, dario, plain=plain))
+    assert ingest_and_votes(app, factory, clock) == [("Dario", {"vote": "Anna"})]
