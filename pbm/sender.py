@@ -97,9 +97,15 @@ def drain(app: Flask, factory: sessionmaker[Session], now: datetime) -> int:
 
 def _send_one(session: Session, host: smtplib.SMTP, row: OutboxRow, now: datetime,
               config: dict) -> int:
-    message = to_message(row)
     try:
-        host.sendmail(envelope_from(row, config), [row.to_addr], message.as_bytes())
+        data = to_message(row).as_bytes()
+        host.sendmail(envelope_from(row, config), [row.to_addr], data)
+    except (UnicodeError, ValueError) as exc:
+        # A message that cannot be written (an address with non-ASCII letters
+        # before the @, for a server without SMTPUTF8): it would come first in
+        # every batch and hold up all the mail behind it.
+        _refused(session, row, 553, f"cannot be sent: {exc}", now, recipient=True)
+        return 0
     except smtplib.SMTPRecipientsRefused as exc:
         code, text = next(iter(exc.recipients.values()))
         _refused(session, row, code, text, now, recipient=True)

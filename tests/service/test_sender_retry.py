@@ -7,7 +7,8 @@ from datetime import timedelta
 
 from aiosmtpd.controller import Controller
 
-from pbm import sender
+from pbm import mailer, sender
+from pbm.db import transaction
 from pbm.models import OutboxRow, User
 from tests.fixtures.smtp import free_port
 
@@ -113,3 +114,26 @@ def test_refused_recipients_permanent_marks_failing_temporary_waits(make_app, cl
     assert failing["carla@players.test"] is True
     assert failing["dario@players.test"] is False  # a greylisting is not a dead address
     assert not any(v for k, v in failing.items() if k != "carla@players.test")
+
+
+def test_a_message_that_cannot_be_written_does_not_hold_up_the_rest(make_app, clock, smtp_server):
+    app = make_app(MAIL_PORT=smtp_server.port)
+    factory = app.extensions["pbm_sessions"]
+    with transaction(factory) as s:
+        # Registered through some path that accepted a non-ASCII local part.
+        s.add(User(email="dàrio@players.test", name="Dario"))
+        s.flush()
+        bad = mailer.queue(s, app.config, to="dàrio@players.test", template="receipt", lang="it",
+                           now=clock.now(), context={"original_subject": "x", "phase_label": None,
+                                                     "deadline": None, "applied": [], "errors": [],
+                                                     "ignored": []})
+        s.flush()
+        bad_id = bad.id
+    make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
+    total = len(outbox(factory))
+    assert sender.drain(app, factory, clock.now()) == total - 1
+    assert len(smtp_server.wait_for(total - 1)) == total - 1
+    with factory() as s:
+        row = s.get(OutboxRow, bad_id)
+        assert row.status == "failed" and "cannot be sent" in row.last_error
+        assert s.query(User).filter_by(email="dàrio@players.test").one().address_failing
