@@ -1,12 +1,12 @@
 """Mail to the Master: store it, work out who speaks for whom, apply, answer.
 
-Order of work for each message, so nothing is lost and nothing counts twice:
-1. store the raw message (its own commit), unless its source key or its
-   Message-ID is already stored;
-2. apply its commands and queue its receipt (one commit);
-3. only then does the poller mark it processed in the mailbox.
-A message stored but not yet applied (a crash between 1 and 2) is picked
-up again by ``process_stored``.
+Order of work, so nothing is lost and nothing counts twice (docs/mail-channel.md):
+1. store the raw messages of a fetched batch (one commit), each unless its
+   source key is known; a second copy of a Message-ID is kept as 'duplicate';
+2. for each message, apply its commands and queue its receipt (one commit);
+3. only then mark it processed in the mailbox.
+A message stored but not yet applied (a crash between 1 and 2) is applied
+when it comes back, and by ``process_stored`` on the worker's every round.
 """
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Outcome:
-    status: str  # processed | ignored | refused | duplicate
+    status: str  # processed | ignored | refused | duplicate | error
     applied: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -159,7 +159,7 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
             return Outcome("ignored", errors=["bounce"] + [f"failing: {a}" for a in failing])
         return Outcome("ignored", errors=[first.ignored])
     sender = row.from_addr
-    if sender in {config["MASTER_ADDRESS"].lower(), config["NOREPLY_ADDRESS"].lower()}:
+    if sender == config["NOREPLY_ADDRESS"].lower() or _is_master(sender, config):
         return Outcome("ignored", errors=["own address"])  # never answer ourselves: no loops
     if _sent_to_noreply(row.raw, config):
         # The receipts' address takes no commands, even with a token in the subject.
