@@ -167,3 +167,24 @@ def test_refusals_sent_to_a_player_count_against_the_cap(app, factory, game):
     run_mail(app, worker)
     assert len(receipts(factory, carla)) == CAP
     assert votes(factory) == []
+
+
+@pytest.mark.parametrize("name,sender", [
+    ("rfc3834-01.eml", "kijitora@example.net"),
+    ("rfc3834-02.eml", "nekonyaan@example.org"),
+    ("rfc3834-03.eml", "kijitora@apple.example.com"),
+    ("rfc3834-04.eml", "kijitora@example.org"),
+    ("rfc3834-05.eml", "foo@bar.net"),
+])
+def test_real_auto_replies_from_a_players_address_get_nothing(app, factory, game, name, sender):
+    """Vacation answers from real servers (sisimai's RFC 3834 set), as if the
+    player's own mailbox had answered a bulletin: ignored, not refused."""
+    _, worker = game
+    dario, _ = seat(factory, "Dario")
+    before = last_outbox_id(factory)
+    deliver(app, corpus_bounce(SISIMAI / name, sender, dario))
+    run_mail(app, worker)
+    assert all_outbox_since(factory, before) == []
+    with factory() as s:
+        (row,) = s.query(InboundRow).all()
+        assert (row.from_addr, row.status) == (dario, "ignored")
