@@ -90,6 +90,10 @@ class Game(Base):
     # The latest published state of the engine (a cache of the phase snapshots).
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     composition: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # Roles drawn but not yet dealt: {"seating": [[name, role]...], "mayor", "options"}.
+    # The Masters review it (and edit what the rules let them, such as the
+    # Divinatore's propositions) before the game starts.
+    prepared: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     # While set, no boundary fires; on resume the open phase keeps the time it had left.
     paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())

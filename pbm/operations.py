@@ -139,32 +139,78 @@ def draw_roles(ruleset_key: str, names: list[str], composition: dict[str, int],
     return list(zip(names, roles))
 
 
-def start_game(session: Session, config: dict[str, Any], game: Game, *, now: datetime,
-               composition: dict[str, int] | None = None, roles: dict[str, str] | None = None,
-               mayor: str | None = None, by: User | None = None,
-               options: dict[str, Any] | None = None) -> PhaseRow:
-    """Draw the roles, set the engine up, open night 1 and mail every role letter."""
+def prepare_game(session: Session, game: Game, *, now: datetime,
+                 composition: dict[str, int] | None = None, roles: dict[str, str] | None = None,
+                 mayor: str | None = None, options: dict[str, Any] | None = None,
+                 by: User | None = None) -> dict[str, Any]:
+    """Draw the roles (and what the ruleset draws at setup) for the Masters to
+    review before anything is dealt; drawing again replaces the previous draw."""
     if game.status != "setup":
         raise OperationError("game_started")
     names = [s.name for s in game.seats]
     if len(names) < 3:
         raise OperationError("too_few_players", players=len(names))
-    rng = setup_rng(game.seed)
+    draws = int((game.prepared or {}).get("draws", 0)) + 1
+    rng = setup_rng(f"{game.seed}|draw{draws}")  # each draw its own, replayable
     if roles:
         seating = [(n, roles[n]) for n in names]
     else:
         seating = draw_roles(game.ruleset, names, composition or {}, rng)
-    ruleset = get_ruleset(game.ruleset)
     opts = dict(options or {})
     if mayor:
         opts["mayor"] = mayor
+    state, events = _setup_engine(game, seating, rng, opts)
+    opts["mayor"] = state.mayor
+    for e in events:  # what the setup drew that the Masters may edit later
+        if e.kind == "divinatore_propositions":
+            opts.setdefault("divinatore_propositions", {})[e.data["player"]] = [
+                {"player": p["player"], "role": p["role"]} for p in e.data["propositions"]]
+    game.prepared = {"seating": [list(x) for x in seating], "options": opts, "draws": draws}
+    log(session, game, by, "draw_roles", now, roles=dict(Counter(r for _, r in seating)))
+    return game.prepared
+
+
+def edit_prepared(session: Session, game: Game, *, now: datetime, options: dict[str, Any],
+                  by: User | None = None) -> dict[str, Any]:
+    """Change set-up options of the prepared draw (checked by the engine now)."""
+    if game.status != "setup" or not game.prepared:
+        raise OperationError("not_prepared")
+    merged = {**game.prepared["options"], **options}
+    _setup_engine(game, [tuple(x) for x in game.prepared["seating"]], _draw_rng(game), merged)
+    game.prepared = {**game.prepared, "options": merged}
+    log(session, game, by, "edit_setup", now, options=options)
+    return game.prepared
+
+
+def _draw_rng(game: Game) -> random.Random:
+    """The generator of the prepared draw, so dealing replays exactly what was shown."""
+    return setup_rng(f"{game.seed}|draw{game.prepared['draws']}")
+
+
+def _setup_engine(game: Game, seating: list[tuple[str, str]], rng: random.Random,
+                  options: dict[str, Any]) -> tuple[GameState, list[Event]]:
     try:
-        state, events = ruleset.setup(seating, rng, opts)
+        return get_ruleset(game.ruleset).setup(seating, rng, dict(options))
     except (ValueError, KeyError) as exc:
         raise OperationError("setup_failed", reason=str(exc)) from exc
+
+
+def start_game(session: Session, config: dict[str, Any], game: Game, *, now: datetime,
+               composition: dict[str, int] | None = None, roles: dict[str, str] | None = None,
+               mayor: str | None = None, by: User | None = None,
+               options: dict[str, Any] | None = None) -> PhaseRow:
+    """Deal the roles (the prepared draw, or a new one), open night 1, mail every role letter."""
+    if game.status != "setup":
+        raise OperationError("game_started")
+    if composition or roles or not game.prepared:
+        prepare_game(session, game, now=now, composition=composition, roles=roles, mayor=mayor,
+                     options=options, by=by)
+    seating = [tuple(x) for x in game.prepared["seating"]]
+    state, events = _setup_engine(game, seating, _draw_rng(game), game.prepared["options"])
     game.composition = dict(Counter(role for _, role in seating))
     game.status = "running"
     game.state = state.to_dict()
+    game.prepared = None
     _store_events(session, game, None, events, published=True)
     phase = _open_phase(session, game, state, index=0, after=now, now=now)
     for seat in game.seats:

@@ -45,6 +45,7 @@ def _op_error(exc: operations.OperationError) -> str:
         "pending_items": _("Answer the pending items first."),
         "not_a_draft": _("This phase is not waiting for the Masters."),
         "not_running": _("The game is not running."),
+        "not_prepared": _("Draw the roles first."),
         "not_paused": _("The game is not paused."),
         "no_open_phase": _("No phase is open now."),
         "deadline_in_past": _("The new deadline must be in the future."),
@@ -103,6 +104,8 @@ def _desk_context(game) -> dict[str, Any]:
     logs = session.scalars(select(MasterLog).where(MasterLog.game_id == game.id)
                            .order_by(MasterLog.id.desc()).limit(50)).all()
     roles = get_ruleset(game.ruleset).roles()
+    prepared = game.prepared
+    all_roles = [r.name for r in roles]
     preview = desk_ops.preview(session, game) if phase is not None and phase.status == "open" else None
     preview_lines = [f"[{e.visibility}{' → ' + ', '.join(e.to) if e.to else ''}] "
                      + (render.describe(e.kind, e.data, game.ruleset, lang) or e.kind)
@@ -110,6 +113,7 @@ def _desk_context(game) -> dict[str, Any]:
     pending_items = _pending_items(session, game, phase, draft_views)
     return {
         "preview_lines": preview_lines, "pending_items": pending_items,
+        "prepared": prepared, "all_roles": all_roles,
         "remaining": _remaining(phase.ends_at - now()) if phase is not None and phase.status == "open" else None,
         "factions": get_ruleset(game.ruleset).factions,
         "tz": operations.game_tz(game),
@@ -191,25 +195,77 @@ def add_player(slug: str):
     return redirect(url_for("master.desk", slug=slug))
 
 
-@bp.route("/g/<slug>/master/start", methods=["POST"])
+def _composition_from(game, form) -> dict[str, int]:
+    composition = {}
+    for role in (r.name for r in get_ruleset(game.ruleset).roles()):
+        try:
+            count = int(form.get(f"role-{role}", "0") or 0)
+        except ValueError:
+            count = 0
+        if count > 0:
+            composition[role] = count
+    return composition
+
+
+@bp.route("/g/<slug>/master/draw", methods=["POST"])
 @login_required
-def start(slug: str):
+def draw(slug: str):
+    """Draw the roles for review; nothing is dealt or mailed yet."""
     game = game_or_404(slug)
     require_master(game)
     form = StartGameForm()
     form.mayor.choices = options([("", "")] + [(s.name, s.name) for s in game.seats])
     if not form.validate_on_submit():
         abort(400)
-    composition = {}
-    for role in get_ruleset(game.ruleset).roles():
-        try:
-            count = int(request.form.get(f"role-{role.name}", "0") or 0)
-        except ValueError:
-            count = 0
-        if count > 0:
-            composition[role.name] = count
     try:
-        operations.start_game(db(), config(), game, composition=composition,
+        operations.prepare_game(db(), game, composition=_composition_from(game, request.form),
+                                mayor=form.mayor.data or None, now=now(), by=current_user)
+        db().commit()
+        flash(_("Roles drawn: check them, then start the game."), "receipt")
+    except operations.OperationError as exc:
+        db().rollback()
+        flash(_op_error(exc), "error")
+    return redirect(url_for("master.desk", slug=slug))
+
+
+@bp.route("/g/<slug>/master/setup-options", methods=["POST"])
+@login_required
+def setup_options(slug: str):
+    """The Masters edit what the set-up drew (the Divinatore's propositions)."""
+    game = game_or_404(slug)
+    require_master(game)
+    if not PublishForm().validate_on_submit():
+        abort(400)
+    propositions: dict[str, list[dict[str, str]]] = {}
+    for key, value in request.form.items():
+        parts = key.split("|")  # prop|Diviner|index|player-or-role
+        if len(parts) == 4 and parts[0] == "prop":
+            item = propositions.setdefault(parts[1], [{} for _ in range(4)])[int(parts[2])]
+            item[parts[3]] = value
+    try:
+        operations.edit_prepared(db(), game, now=now(), by=current_user,
+                                 options={"divinatore_propositions": propositions})
+        db().commit()
+        flash(_("Propositions saved."), "receipt")
+    except operations.OperationError as exc:
+        db().rollback()
+        flash(_op_error(exc), "error")
+    return redirect(url_for("master.desk", slug=slug))
+
+
+@bp.route("/g/<slug>/master/start", methods=["POST"])
+@login_required
+def start(slug: str):
+    """Deal the reviewed draw (or draw now, from the composition given) and start."""
+    game = game_or_404(slug)
+    require_master(game)
+    form = StartGameForm()
+    form.mayor.choices = options([("", "")] + [(s.name, s.name) for s in game.seats])
+    if not form.validate_on_submit():
+        abort(400)
+    composition = _composition_from(game, request.form)
+    try:
+        operations.start_game(db(), config(), game, composition=composition or None,
                               mayor=form.mayor.data or None, now=now(), by=current_user)
         db().commit()
         flash(_("The game has started; every player was mailed their role."), "receipt")
