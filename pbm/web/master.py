@@ -22,7 +22,7 @@ from engine.registry import available, get_ruleset
 from .. import desk as desk_ops
 from .. import operations, render, texts
 from ..mail.commands import describe_error, parse_commands
-from ..models import ActionRow, EventRow, MasterLog, OutboxRow, PhaseRow, User
+from ..models import EventRow, MasterLog, OutboxRow, PhaseRow
 from . import config, db, game_or_404, now, require_master
 from .forms import AddPlayerForm, NewGameForm, OnBehalfForm, PublishForm, StartGameForm, options
 
@@ -181,18 +181,36 @@ def add_player(slug: str):
     game = game_or_404(slug)
     require_master(game)
     form = AddPlayerForm()
-    if form.validate_on_submit():
-        try:
-            operations.add_player(db(), config(), game, name=form.name.data, email=form.email.data,
-                                  lang=form.lang.data, now=now(), by=current_user)
-            db().commit()
-            flash(_("Player added; the credentials were mailed."), "receipt")
-        except operations.OperationError as exc:
-            db().rollback()
-            flash(_op_error(exc), "error")
-    else:
+    if not form.validate_on_submit():
         flash(_("Check name and email."), "error")
+        return redirect(url_for("master.desk", slug=slug))
+    return _attempt(slug, lambda: operations.add_player(
+        db(), config(), game, name=form.name.data, email=form.email.data, lang=form.lang.data,
+        now=now(), by=current_user), _("Player added; the credentials were mailed."))
+
+
+def _attempt(slug: str, change, success: str):
+    """Run one change of the desk in the request's transaction: commit and say
+    so, or roll back and say why, then back to the desk."""
+    try:
+        change()
+        db().commit()
+    except operations.OperationError as exc:
+        db().rollback()
+        flash(_op_error(exc), "error")
+    else:
+        flash(success, "receipt")
     return redirect(url_for("master.desk", slug=slug))
+
+
+def _start_form(slug: str):
+    game = game_or_404(slug)
+    require_master(game)
+    form = StartGameForm()
+    form.mayor.choices = options([("", "")] + [(s.name, s.name) for s in game.seats])
+    if not form.validate_on_submit():
+        abort(400)
+    return game, form.mayor.data or None
 
 
 def _composition_from(game, form) -> dict[str, int]:
@@ -211,21 +229,10 @@ def _composition_from(game, form) -> dict[str, int]:
 @login_required
 def draw(slug: str):
     """Draw the roles for review; nothing is dealt or mailed yet."""
-    game = game_or_404(slug)
-    require_master(game)
-    form = StartGameForm()
-    form.mayor.choices = options([("", "")] + [(s.name, s.name) for s in game.seats])
-    if not form.validate_on_submit():
-        abort(400)
-    try:
-        operations.prepare_game(db(), game, composition=_composition_from(game, request.form),
-                                mayor=form.mayor.data or None, now=now(), by=current_user)
-        db().commit()
-        flash(_("Roles drawn: check them, then start the game."), "receipt")
-    except operations.OperationError as exc:
-        db().rollback()
-        flash(_op_error(exc), "error")
-    return redirect(url_for("master.desk", slug=slug))
+    game, mayor = _start_form(slug)
+    return _attempt(slug, lambda: operations.prepare_game(
+        db(), game, composition=_composition_from(game, request.form), mayor=mayor, now=now(),
+        by=current_user), _("Roles drawn: check them, then start the game."))
 
 
 @bp.route("/g/<slug>/master/setup-options", methods=["POST"])
@@ -242,37 +249,20 @@ def setup_options(slug: str):
         if len(parts) == 4 and parts[0] == "prop":
             item = propositions.setdefault(parts[1], [{} for _ in range(4)])[int(parts[2])]
             item[parts[3]] = value
-    try:
-        operations.edit_prepared(db(), game, now=now(), by=current_user,
-                                 options={"divinatore_propositions": propositions})
-        db().commit()
-        flash(_("Propositions saved."), "receipt")
-    except operations.OperationError as exc:
-        db().rollback()
-        flash(_op_error(exc), "error")
-    return redirect(url_for("master.desk", slug=slug))
+    return _attempt(slug, lambda: operations.edit_prepared(
+        db(), game, now=now(), by=current_user, options={"divinatore_propositions": propositions}),
+        _("Propositions saved."))
 
 
 @bp.route("/g/<slug>/master/start", methods=["POST"])
 @login_required
 def start(slug: str):
     """Deal the reviewed draw (or draw now, from the composition given) and start."""
-    game = game_or_404(slug)
-    require_master(game)
-    form = StartGameForm()
-    form.mayor.choices = options([("", "")] + [(s.name, s.name) for s in game.seats])
-    if not form.validate_on_submit():
-        abort(400)
+    game, mayor = _start_form(slug)
     composition = _composition_from(game, request.form)
-    try:
-        operations.start_game(db(), config(), game, composition=composition or None,
-                              mayor=form.mayor.data or None, now=now(), by=current_user)
-        db().commit()
-        flash(_("The game has started; every player was mailed their role."), "receipt")
-    except operations.OperationError as exc:
-        db().rollback()
-        flash(_op_error(exc), "error")
-    return redirect(url_for("master.desk", slug=slug))
+    return _attempt(slug, lambda: operations.start_game(
+        db(), config(), game, composition=composition or None, mayor=mayor, now=now(), by=current_user),
+        _("The game has started; every player was mailed their role."))
 
 
 @bp.route("/g/<slug>/master/close", methods=["POST"])
@@ -302,18 +292,14 @@ def publish(slug: str, phase_id: int):
         abort(404)
     answers = {k[len("answer-"):]: v for k, v in request.form.items()
                if k.startswith("answer-") and v in ("yes", "no")}
-    try:
+
+    def answer_and_publish() -> None:
         if answers:
             operations.answer_pending(session, config(), game, phase, {"answers": answers}, now(),
                                       by=current_user)
         if phase.status == "draft":
             operations.publish(session, config(), game, phase, now(), by=current_user)
-        session.commit()
-        flash(_("Published."), "receipt")
-    except operations.OperationError as exc:
-        session.rollback()
-        flash(_op_error(exc), "error")
-    return redirect(url_for("master.desk", slug=slug))
+    return _attempt(slug, answer_and_publish, _("Published."))
 
 
 @bp.route("/g/<slug>/master/behalf", methods=["POST"])
@@ -412,32 +398,15 @@ def _desk_post(slug: str):
     return game
 
 
-def _done(slug: str, message: str):
-    flash(message, "receipt")
-    return redirect(url_for("master.desk", slug=slug))
-
-
-def _failed(slug: str, exc: operations.OperationError):
-    db().rollback()
-    flash(_op_error(exc), "error")
-    return redirect(url_for("master.desk", slug=slug))
-
-
 @bp.route("/g/<slug>/master/pause", methods=["POST"])
 @login_required
 def pause(slug: str):
     game = _desk_post(slug)
-    try:
-        if game.paused_at is None:
-            desk_ops.pause(db(), game, now(), current_user)
-            message = _("The game is paused: no deadline passes until you resume it.")
-        else:
-            desk_ops.resume(db(), game, now(), current_user)
-            message = _("The game goes on; the phase keeps the time it had left.")
-        db().commit()
-    except operations.OperationError as exc:
-        return _failed(slug, exc)
-    return _done(slug, message)
+    if game.paused_at is None:
+        return _attempt(slug, lambda: desk_ops.pause(db(), game, now(), current_user),
+                        _("The game is paused: no deadline passes until you resume it."))
+    return _attempt(slug, lambda: desk_ops.resume(db(), game, now(), current_user),
+                    _("The game goes on; the phase keeps the time it had left."))
 
 
 @bp.route("/g/<slug>/master/extend", methods=["POST"])
@@ -453,24 +422,16 @@ def extend(slug: str):
         return redirect(url_for("master.desk", slug=slug))
     from ..schedule import localize
     new_end = localize(local.replace(tzinfo=None), ZoneInfo(operations.game_tz(game)))
-    try:
-        desk_ops.extend(db(), game, new_end, now(), current_user)
-        db().commit()
-    except operations.OperationError as exc:
-        return _failed(slug, exc)
-    return _done(slug, _("Deadline moved."))
+    return _attempt(slug, lambda: desk_ops.extend(db(), game, new_end, now(), current_user),
+                    _("Deadline moved."))
 
 
 @bp.route("/g/<slug>/master/rollback", methods=["POST"])
 @login_required
 def rollback(slug: str):
     game = _desk_post(slug)
-    try:
-        desk_ops.rollback(db(), game, now(), current_user)
-        db().commit()
-    except operations.OperationError as exc:
-        return _failed(slug, exc)
-    return _done(slug, _("The last published phase is a draft again: correct it and publish."))
+    return _attempt(slug, lambda: desk_ops.rollback(db(), game, now(), current_user),
+                    _("The last published phase is a draft again: correct it and publish."))
 
 
 @bp.route("/g/<slug>/master/reresolve/<int:phase_id>", methods=["POST"])
@@ -480,12 +441,8 @@ def reresolve(slug: str, phase_id: int):
     phase = db().get(PhaseRow, phase_id)
     if phase is None or phase.game_id != game.id:
         abort(404)
-    try:
-        desk_ops.reresolve(db(), config(), game, phase, now(), current_user)
-        db().commit()
-    except operations.OperationError as exc:
-        return _failed(slug, exc)
-    return _done(slug, _("Resolved again with the corrections."))
+    return _attempt(slug, lambda: desk_ops.reresolve(db(), config(), game, phase, now(), current_user),
+                    _("Resolved again with the corrections."))
 
 
 @bp.route("/g/<slug>/master/intervene", methods=["POST"])
@@ -495,7 +452,8 @@ def intervene(slug: str):
     action = request.form.get("action", "")
     names = request.form.getlist("players")
     reason = request.form.get("reason", "")
-    try:
+
+    def apply() -> None:
         if action == "disqualify_faction":
             desk_ops.disqualify_faction(db(), config(), game, request.form.get("faction", ""), now(),
                                         current_user, reason=reason)
@@ -504,10 +462,7 @@ def intervene(slug: str):
                                current_user, reason=reason)
         else:
             desk_ops.intervene(db(), config(), game, action, names, now(), current_user, reason=reason)
-        db().commit()
-    except operations.OperationError as exc:
-        return _failed(slug, exc)
-    return _done(slug, _("Done; every player was told."))
+    return _attempt(slug, apply, _("Done; every player was told."))
 
 
 @bp.route("/g/<slug>/master/as/<name>")

@@ -36,3 +36,13 @@ def game(factory, game_id: int) -> Game:
         g = s.get(Game, game_id)
         _ = [(seat.user.email, seat.token) for seat in g.seats]
         return g
+
+
+def login(app, email: str, password: str):
+    """A test client logged in through the real login form (CSRF included)."""
+    from ..conftest import csrf_from
+    client = app.test_client()
+    page = client.get("/login").get_data(as_text=True)
+    r = client.post("/login", data={"csrf_token": csrf_from(page), "email": email, "password": password})
+    assert r.status_code == 302, f"login failed for {email}"
+    return client

@@ -6,9 +6,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from pbm import desk, operations, reminders
+from pbm import desk, operations
 from pbm.db import transaction
-from pbm.models import ActionRow, EventRow, Game, MasterLog, OutboxRow, PhaseRow, User
+from pbm.models import EventRow, Game, MasterLog, OutboxRow, PhaseRow, User
 from pbm.worker import Worker
 
 from .helpers import make_game

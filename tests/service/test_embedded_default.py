@@ -15,7 +15,7 @@ from pbm.worker import Worker
 
 from ..conftest import csrf_from
 from ..fixtures.smtp import free_port
-from .helpers import make_game
+from .helpers import login, make_game
 
 ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Contadino"}
 TUESDAY_0930_ROME = datetime(2026, 11, 24, 8, 30, tzinfo=timezone.utc)
@@ -41,9 +41,7 @@ def test_reply_from_the_local_mailbox_is_played(embedded, clock):
     sent = mailbox.Maildir(app.config["LOCAL_MAILBOX"], create=False)
     assert len(sent) == worker_sent_total(factory)
 
-    client = app.test_client()
-    page = client.get("/login").get_data(as_text=True)
-    client.post("/login", data={"csrf_token": csrf_from(page), "email": "master@example.org", "password": "master"})
+    client = login(app, "master@example.org", "master")
     page = client.get("/master/mailbox").get_data(as_text=True)
     key = next(k for k, m in sent.items() if m["To"] == "dario@players.test" and "Bollettino" in str(m["Subject"]))
     r = client.post("/master/mailbox/reply", data={"csrf_token": csrf_from(page), "key": key,

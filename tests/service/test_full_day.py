@@ -12,7 +12,7 @@ from pbm.models import OutboxRow, Seat
 from pbm.worker import Worker
 
 from ..conftest import csrf_from
-from .helpers import make_game
+from .helpers import login, make_game
 
 ROLES = {
     "Anna": "Lupo Mannaro", "Bruno": "Lupo Mannaro", "Carla": "Veggente",
@@ -23,11 +23,7 @@ TUESDAY_2101_ROME = datetime(2026, 11, 24, 20, 1, tzinfo=timezone.utc)
 
 
 def web_vote(app, name: str, target: str) -> str:
-    client = app.test_client()
-    page = client.get("/login").get_data(as_text=True)
-    r = client.post("/login", data={"csrf_token": csrf_from(page), "email": f"{name.lower()}@players.test",
-                                    "password": f"pw-{name.lower()}"})
-    assert r.status_code == 302, r.get_data(as_text=True)
+    client = login(app, f"{name.lower()}@players.test", f"pw-{name.lower()}")
     page = client.get("/g/test-game/me").get_data(as_text=True)
     assert 'name="vote-vote"' in page
     r = client.post("/g/test-game/act", data={"vote-csrf_token": csrf_from(page), "vote-kind": "vote",
@@ -56,7 +52,7 @@ def test_a_day_by_web_and_mail(make_app, clock, smtp_server, imap_account):
     app = make_app(MAIL_PORT=smtp_server.port, MAIL_SOURCE=imap_account.source_config(),
                    MASTER_ADDRESS="lupus@lupus.test")
     factory = app.extensions["pbm_sessions"]
-    gid = make_game(factory, app.config, clock.now(), ROLES, mayor="Elena")
+    make_game(factory, app.config, clock.now(), ROLES, mayor="Elena")
     worker = Worker(app, clock)
 
     # Night 1 passes quietly (no kill on the first night); day 1 opens at 9:00.

@@ -85,7 +85,7 @@ def test_killing_the_worker_mid_boundary_never_doubles_or_loses_anything(app, fa
                 assert len(seqs) == len(set(seqs))
                 results = Counter(m.to_addr for m in s.query(OutboxRow).filter(
                     OutboxRow.game_id == game.id, OutboxRow.kind == "phase_results",
-                    OutboxRow.subject.contains(f"notte di" if p.kind == "night" else "giorno di"))
+                    OutboxRow.subject.contains("notte di" if p.kind == "night" else "giorno di"))
                     .filter(OutboxRow.phase_id == phases[p.index + 1].id))
                 assert sorted(results.values()) == [1] * len(PLAYERS)
             # every vote reached the pyre

@@ -7,7 +7,7 @@ from pbm.models import Game, OutboxRow, User
 from pbm import operations
 
 from ..conftest import csrf_from
-from .helpers import make_master
+from .helpers import login, make_master
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gino"]
 COMPOSITION = {"Lupo": 2, "Negromante": 1, "Divinatore": 1, "Contadino": 3}
@@ -22,10 +22,7 @@ def test_draw_edit_propositions_and_start(app, factory, clock):
         for name in PLAYERS:
             operations.add_player(s, app.config, game, name=name, email=f"{name.lower()}@p.test",
                                   now=clock.now(), password="x")
-    client = app.test_client()
-    page = client.get("/login").get_data(as_text=True)
-    client.post("/login", data={"csrf_token": csrf_from(page), "email": "master@example.org",
-                                "password": "master"})
+    client = login(app, "master@example.org", "master")
     desk = client.get("/g/tempo-reale/master").get_data(as_text=True)
     token = csrf_from(desk)
     data = {"csrf_token": token, "mayor": ""}

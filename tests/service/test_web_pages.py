@@ -8,22 +8,14 @@ from pbm.models import EventRow, Game, OutboxRow
 from pbm.worker import Worker
 
 from ..conftest import csrf_from
-from .helpers import make_game, make_master
+from .helpers import login, make_game, make_master
 
 TUESDAY_0930_ROME = datetime(2026, 11, 24, 8, 30, tzinfo=timezone.utc)
 
 
-def logged_in(app, email, password):
-    client = app.test_client()
-    page = client.get("/login").get_data(as_text=True)
-    r = client.post("/login", data={"csrf_token": csrf_from(page), "email": email, "password": password})
-    assert r.status_code == 302
-    return client
-
-
 def test_master_creates_a_game_adds_players_and_starts_it(app, factory):
     make_master(factory)
-    client = logged_in(app, "master@example.org", "master")
+    client = login(app, "master@example.org", "master")
     page = client.get("/master/new").get_data(as_text=True)
     r = client.post("/master/new", data={"csrf_token": csrf_from(page), "name": "Villaggio d'inverno",
                                          "ruleset": "lupus-live-12", "auto_publish": "y"})
@@ -70,14 +62,14 @@ def test_nobody_sees_what_the_rules_keep_from_them(app, factory, clock):
         assert answer.recipients == ["Carla"] and answer.published
 
     anonymous = app.test_client().get("/g/test-game/").get_data(as_text=True)
-    bruno = logged_in(app, "bruno@players.test", "pw-bruno")
-    carla = logged_in(app, "carla@players.test", "pw-carla")
+    bruno = login(app, "bruno@players.test", "pw-bruno")
+    carla = login(app, "carla@players.test", "pw-carla")
     bruno_area = bruno.get("/g/test-game/me").get_data(as_text=True)
     carla_area = carla.get("/g/test-game/me").get_data(as_text=True)
     for page in (anonymous, bruno_area):
         assert "Lupo Mannaro" not in page and "Veggente" not in page and "Risposta su Anna" not in page
     assert "Risposta su Anna: sì" in carla_area
     assert bruno.get("/g/test-game/master").status_code == 403
-    master = logged_in(app, "master@example.org", "master")
+    master = login(app, "master@example.org", "master")
     desk = master.get("/g/test-game/master").get_data(as_text=True)
     assert "Lupo Mannaro" in desk and "Veggente" in desk
