@@ -10,6 +10,7 @@ when it comes back, and by ``process_stored`` on the worker's every round.
 """
 from __future__ import annotations
 
+import email.header
 import email.parser
 import email.policy
 import email.utils
@@ -29,7 +30,7 @@ from engine.core import Rejected
 from . import mailer, operations, render, texts
 from .mail.commands import describe_error
 from .mail.mailbox import IncomingMail, MailSource
-from .mail.parse import ParsedMessage, parse_message
+from .mail.parse import ParsedMessage, extract_token, parse_message
 from .models import Game, GameMaster, InboundRow, OutboxRow, PhaseRow, Seat, User
 
 log = logging.getLogger(__name__)
@@ -151,7 +152,11 @@ def process(factory: sessionmaker[Session], config: dict[str, Any], inbound_id: 
 # --------------------------------------------------------------------------- who speaks
 
 def _process(session: Session, config: dict[str, Any], row: InboundRow, now: datetime) -> Outcome:
-    first = parse_message(row.raw, [], reply_localpart=_local(config))
+    # The token in the headers names the game before the parse, so the
+    # common case (a player's reply) is parsed once, with that game's names.
+    hinted = _seat_by_token(session, _header_token(row.raw, config))
+    names, addresses = _names_of(session, hinted.game) if hinted is not None else ([], None)
+    first = parse_message(row.raw, names, addresses, reply_localpart=_local(config))
     row.from_addr = (first.from_address or "").strip().lower()
     if first.ignored:
         if first.ignored == "bounce":
@@ -164,7 +169,7 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
     if _sent_to_noreply(row.raw, config):
         # The receipts' address takes no commands, even with a token in the subject.
         return Outcome("ignored", errors=["to no-reply"])
-    seat = _seat_by_token(session, first.token)
+    seat = hinted if hinted is not None and hinted.token == first.token else _seat_by_token(session, first.token)
     if _failed_dmarc(row.raw):
         return _refuse_forged(session, config, row, first, seat, now)
     own_reply = seat is not None and _same_address(seat.user.email, sender)
@@ -177,7 +182,7 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
         return _refuse_spoof(session, config, row, first, seat, now)
     game = seat.game
     row.game_id = game.id
-    parsed = _parse_for(row, game)
+    parsed = first if seat is hinted else _parse_for(row, game)
     return _apply(session, config, row, parsed, game, seat, now, by=None)
 
 
@@ -219,13 +224,29 @@ def _local(config: dict[str, Any]) -> str:
     return config["MASTER_ADDRESS"].split("@", 1)[0]
 
 
-def _parse_for(row: InboundRow, game: Game) -> ParsedMessage:
+def _names_of(session: Session, game: Game) -> tuple[list[str], dict[str, str]]:
     # One query for every seat's address: loading each seat's user lazily
     # cost 40 queries per message in a game of 40.
-    session = object_session(game)
     pairs = session.execute(select(Seat.name, User.email).join(User, User.id == Seat.user_id)
                             .where(Seat.game_id == game.id).order_by(Seat.position)).all()
-    return parse_message(row.raw, [name for name, _ in pairs], dict(pairs))
+    return [name for name, _ in pairs], dict(pairs)
+
+
+def _parse_for(row: InboundRow, game: Game) -> ParsedMessage:
+    names, addresses = _names_of(object_session(game), game)
+    return parse_message(row.raw, names, addresses)
+
+
+def _header_token(raw: bytes, config: dict[str, Any]) -> str | None:
+    """The token as the parser reads it from the headers (plus-address, then
+    subject tag); a token only inside a forwarded message needs the full parse."""
+    headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+    subject = headers.get("Subject")
+    try:
+        subject = str(email.header.make_header(email.header.decode_header(str(subject or ""))))
+    except Exception:  # a broken encoded word: the raw text may still hold the tag
+        subject = str(subject or "")
+    return extract_token(headers, subject, _local(config))
 
 
 def _seat_by_token(session: Session, token: str | None) -> Seat | None:
