@@ -1,4 +1,4 @@
-"""The Flask application factory (web only: the scheduler lives in `pbm worker`)."""
+"""Application factories: the web app, and the bare service app the worker runs on."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,24 +25,35 @@ babel = Babel()
 mail = Mail()
 
 
-def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = None,
-               clock: Clock | None = None) -> Flask:
+def create_service_app(overrides: dict[str, Any] | None = None, instance: Path | None = None,
+                       clock: Clock | None = None) -> Flask:
+    """What every process needs: configuration, database, clock, Flask-Mail.
+
+    The worker uses this alone; it has no pages, no logins, no scheduler of
+    the web's.
+    """
     instance = (instance or config_module.instance_path()).resolve()
     app = Flask(__name__, template_folder=str(ROOT / "templates"),
                 static_folder=str(ROOT / "pbm" / "static"), instance_path=str(instance))
     app.config.update(config_module.load(instance, overrides))
-    compile_catalogs()
-    app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(ROOT / "pbm" / "translations")
-
     engine = make_engine(app.config["DATABASE_URL"])
     app.extensions["pbm_engine"] = engine
     app.extensions["pbm_sessions"] = make_sessionmaker(engine)
     app.extensions["pbm_clock"] = clock or Clock()
+    mail.init_app(app)
+    return app
+
+
+def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = None,
+               clock: Clock | None = None) -> Flask:
+    """The web application (the scheduler lives in `pbm worker`, never here)."""
+    app = create_service_app(overrides, instance, clock)
+    compile_catalogs()
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(ROOT / "pbm" / "translations")
 
     login_manager.init_app(app)
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
-    mail.init_app(app)
 
     from .web import auth, master, player, public
     for module in (auth, public, player, master):

@@ -24,10 +24,10 @@ def _db_upgrade(_args: argparse.Namespace) -> int:
 
 
 def _seed_demo(_args: argparse.Namespace) -> int:
-    from .app import create_app
+    from .app import create_service_app
     from .db import transaction
     from .demo import seed
-    app = create_app()
+    app = create_service_app()
     with transaction(app.extensions["pbm_sessions"]) as session:
         game = seed(session, app.config, app.extensions["pbm_clock"].now())
     print("demo game created" if game else "database not empty: no demo seeded")
@@ -47,11 +47,11 @@ def _smtpd(_args: argparse.Namespace) -> int:
 
 
 def _worker(_args: argparse.Namespace) -> int:
-    from .app import create_app
+    from .app import create_service_app
     from .worker import Worker
     logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(levelname)s %(message)s")
     logging.getLogger("apscheduler").setLevel(logging.WARNING)  # one line per job run is noise
-    Worker(create_app()).run()
+    Worker(create_service_app()).run()
     return 0
 
 

@@ -7,13 +7,13 @@ from datetime import datetime
 from pathlib import Path
 
 from pbm import operations
-from pbm.app import create_app
+from pbm.app import create_service_app
 from pbm.clock import FixedClock
 
 
 def main(database_url: str, instance: str, now_iso: str) -> int:
     now = datetime.fromisoformat(now_iso)
-    app = create_app({"DATABASE_URL": database_url}, instance=Path(instance), clock=FixedClock(now))
+    app = create_service_app({"DATABASE_URL": database_url}, instance=Path(instance), clock=FixedClock(now))
     operations.resolve_due(app.extensions["pbm_sessions"], app.config, now)
     return 0
 
