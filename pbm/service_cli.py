@@ -64,6 +64,8 @@ def _web(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     """Everything for a laptop: migrate, seed the demo, start SMTP, worker and web."""
     from . import demo
+    # Mails written while seeding carry links: give them the address being served.
+    os.environ.setdefault("PBM_BASE_URL", f"http://{args.host}:{args.port}")
     _db_upgrade(args)
     _seed_demo(args)
     cfg = _config()
