@@ -96,7 +96,8 @@ STORE_BATCH = 50
 
 def ingest(factory: sessionmaker[Session], config: dict[str, Any], source: MailSource,
            now: datetime) -> int:
-    """Read every new message from the source; return how many were applied.
+    """Read every new message from the source; return how many new (not
+    duplicate) messages were processed, whatever their outcome.
 
     Per batch: store every raw message (one commit); then for each message,
     apply it (one commit) and only then mark it processed in the mailbox.
