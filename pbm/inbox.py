@@ -77,7 +77,8 @@ def store_many(factory: sessionmaker[Session], mails: list[IncomingMail],
             duplicate = key in seen or first is not None
             seen.add(key)
             row = InboundRow(source_key=mail.source_key, message_id=key, raw=mail.raw,
-                             received_at=now, status="duplicate" if duplicate else "stored")
+                             received_at=arrival(mail, now),
+                             status="duplicate" if duplicate else "stored")
             session.add(row)
             session.flush()
             if not duplicate:
@@ -89,6 +90,12 @@ def store_many(factory: sessionmaker[Session], mails: list[IncomingMail],
             else:
                 out.append(None)
     return out
+
+
+def arrival(mail: IncomingMail, now: datetime) -> datetime:
+    """When the mailbox received the message: what the deadline is compared to.
+    Never later than now (a clock ahead of ours cannot push a vote forward)."""
+    return min(mail.arrived_at, now) if mail.arrived_at is not None else now
 
 
 STORE_BATCH = 50
@@ -130,7 +137,9 @@ def process(factory: sessionmaker[Session], config: dict[str, Any], inbound_id: 
             row = session.get(InboundRow, inbound_id)
             if row.status != "stored":
                 return Outcome(row.status)
-            outcome = _process(session, config, row, now)
+            # Judged as of its arrival: a vote that reached the mailbox before
+            # the deadline counts while its phase is still open.
+            outcome = _process(session, config, row, min(now, row.received_at))
             row.status = outcome.status
             row.result = {"applied": outcome.applied, "errors": outcome.errors}
             return outcome

@@ -28,9 +28,18 @@ class Worker:
         self.factory = app.extensions["pbm_sessions"]
         self.clock = clock or app.extensions["pbm_clock"]
         self.stopping = threading.Event()
+        # One mail round at a time: the poller thread's and the one before a boundary.
+        self.mail_lock = threading.Lock()
 
     # one pass of each job, also used by tests with an injected clock
-    def boundaries(self) -> list[int]:
+    def boundaries(self, read_mail: bool = False) -> list[int]:
+        """Resolve what is due; with read_mail, first read the mailbox, so a vote
+        that arrived just before the deadline is in the queue when the phase closes."""
+        if read_mail:
+            with self.factory() as session:
+                due = bool(operations.due_phase_ids(session, self.clock.now()))
+            if due:
+                self.mail_round()
         done = operations.resolve_due(self.factory, self.config, self.clock.now())
         if done:
             log.info("resolved phases %s", done)
@@ -44,8 +53,21 @@ class Worker:
         return sender.drain(self.app, self.factory, self.clock.now())
 
     def mail_once(self, source: Any) -> int:
-        inbox.process_stored(self.factory, self.config, self.clock.now())
-        return inbox.ingest(self.factory, self.config, source, self.clock.now())
+        with self.mail_lock:
+            inbox.process_stored(self.factory, self.config, self.clock.now())
+            return inbox.ingest(self.factory, self.config, source, self.clock.now())
+
+    def mail_round(self) -> int:
+        """Read the mailbox on a connection of its own (the poller's may be idling)."""
+        try:
+            source = open_source(self.config["MAIL_SOURCE"])
+        except (MailSourceError, OSError) as exc:
+            log.warning("mailbox unavailable before a boundary: %s", exc)
+            return 0
+        try:
+            return self.mail_once(source)
+        finally:
+            source.close()
 
     def poll_forever(self) -> None:
         source = None
@@ -66,6 +88,7 @@ class Worker:
     def run(self) -> None:
         scheduler = BlockingScheduler(timezone="UTC")
         scheduler.add_job(self.boundaries, "interval", seconds=10, id="boundaries",
+                          kwargs={"read_mail": True},
                           max_instances=1, coalesce=True, next_run_time=self.clock.now())
         scheduler.add_job(self.outbox, "interval", seconds=5, id="outbox",
                           max_instances=1, coalesce=True)

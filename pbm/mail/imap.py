@@ -7,6 +7,8 @@ BODY.PEEK[] so reading never sets \\Seen by itself.
 """
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import logging
 import socket
 import time
@@ -179,12 +181,12 @@ class ImapSource:
             mails = []
             for start in range(0, len(uids), FETCH_CHUNK):
                 chunk = uids[start:start + FETCH_CHUNK]
-                fetched = client.fetch(chunk, ["BODY.PEEK[]"])
+                fetched = client.fetch(chunk, ["BODY.PEEK[]", "INTERNALDATE"])
                 for uid in chunk:
                     data = fetched.get(uid)
                     if data is None or b"BODY[]" not in data:
                         continue  # expunged meanwhile
-                    mails.append(self._mail(uid, data[b"BODY[]"]))
+                    mails.append(self._mail(uid, data[b"BODY[]"], data.get(b"INTERNALDATE")))
             return mails
 
         mails = self._with_retry(operation)
@@ -194,10 +196,14 @@ class ImapSource:
             self.last_uid[self.uidvalidity] = max(self.last_uid.get(self.uidvalidity, 0), top)
         return mails
 
-    def _mail(self, uid: int, raw: bytes) -> IncomingMail:
+    def _mail(self, uid: int, raw: bytes, internaldate: datetime | None = None) -> IncomingMail:
+        if internaldate is not None and internaldate.tzinfo is None:
+            # imapclient normalises INTERNALDATE to naive local time
+            internaldate = internaldate.astimezone()
         return IncomingMail(
             source_key=f"imap:{self.account}:{self.uidvalidity}:{uid}",
             raw=bytes(raw), uidvalidity=self.uidvalidity, uid=uid,
+            arrived_at=internaldate.astimezone(timezone.utc) if internaldate else None,
         )
 
     def mark_processed(self, mail: IncomingMail) -> bool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import email.parser
 import email.policy
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Protocol, runtime_checkable
 
 PROCESSED_KEYWORD = "$LupusDone"
@@ -46,6 +47,10 @@ class IncomingMail:
     uidvalidity: int | None = None
     uid: int | None = None
     maildir_key: str | None = None
+    # When the mailbox received it (IMAP INTERNALDATE, the Maildir file's
+    # time): a vote that reached the Master before the deadline counts even
+    # if it is read after it, as long as the phase is not yet resolved.
+    arrived_at: datetime | None = None
 
     @property
     def message_id(self) -> str | None:

@@ -6,6 +6,8 @@ suffix.  Anything in new/, or in cur/ without S, is unprocessed.
 """
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import mailbox
 import os
 import time
@@ -63,7 +65,7 @@ class MaildirSource:
 
     def fetch_new(self, limit: int | None = None) -> list[IncomingMail]:
         mails = []
-        for _, key, file in self._unprocessed():
+        for stamp, key, file in self._unprocessed():
             if limit is not None and len(mails) >= limit:
                 break
             try:
@@ -71,7 +73,8 @@ class MaildirSource:
             except FileNotFoundError:
                 continue  # processed or removed meanwhile
             mails.append(IncomingMail(
-                source_key=f"maildir:{self.path}:{key}", raw=raw, maildir_key=key))
+                source_key=f"maildir:{self.path}:{key}", raw=raw, maildir_key=key,
+                arrived_at=datetime.fromtimestamp(stamp / 1e9, timezone.utc)))
             self._returned.add(key)
         return mails
 

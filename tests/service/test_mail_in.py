@@ -179,3 +179,27 @@ def test_master_forwards_an_sms_on_behalf_of_a_player(app, factory, game):
         copy = s.query(OutboxRow).filter_by(to_addr=dario, kind="on_behalf_copy").one()
     assert "Voto: Anna" in copy.body and "Master Mara" in copy.body
     assert "Voto: Anna" in receipts(factory, "master@example.org")[0]
+
+
+def test_a_vote_that_reached_the_mailbox_before_the_deadline_counts_when_read_after_it(app, factory, game, clock):
+    gid, worker = game
+    email, _ = seat(factory, "Dario")
+    sent = latest_sent(factory, email)
+    deadline = datetime(2026, 11, 24, 20, 0, tzinfo=timezone.utc)  # day 1 ends 21:00 in Rome
+    box = mailbox.Maildir(app.config["MAIL_SOURCE"]["path"], create=True)
+    key = box.add(message(email, sent.reply_to, "VOTO Anna", reply_to_row=sent))
+    import os
+    path = os.path.join(app.config["MAIL_SOURCE"]["path"], "new", key)
+    before = (deadline.timestamp() - 60)  # delivered at 20:59 Rome
+    os.utime(path, (before, before))
+    late = box.add(message(email, sent.reply_to, "VOTO Carla", reply_to_row=sent))
+    after = deadline.timestamp() + 5
+    os.utime(os.path.join(app.config["MAIL_SOURCE"]["path"], "new", late), (after, after))
+    clock.set(datetime(2026, 11, 24, 20, 0, 30, tzinfo=timezone.utc))  # the worker comes at 21:00:30
+    worker.boundaries(read_mail=True)
+    assert votes(factory) == [("Dario", "Anna", "mail")]
+    bodies = receipts(factory, email)
+    assert any("Voto: Carla" in b and "chiusa" in b for b in bodies)
+    with factory() as s:
+        day = s.query(PhaseRow).filter_by(game_id=gid, kind="day").one()
+        assert day.status == "published"
