@@ -137,9 +137,7 @@ def process(factory: sessionmaker[Session], config: dict[str, Any], inbound_id: 
             row = session.get(InboundRow, inbound_id)
             if row.status != "stored":
                 return Outcome(row.status)
-            # Judged as of its arrival: a vote that reached the mailbox before
-            # the deadline counts while its phase is still open.
-            outcome = _process(session, config, row, min(now, row.received_at))
+            outcome = _process(session, config, row, now)
             row.status = outcome.status
             row.result = {"applied": outcome.applied, "errors": outcome.errors}
             return outcome
@@ -356,7 +354,7 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
                 operations.submit(session, config, game, seat, command,
                                   source="master" if by else "mail", now=now, by_user=by,
                                   source_detail=(parsed.source or "email") if by else "",
-                                  inbound_id=row.id)
+                                  inbound_id=row.id, arrived_at=row.received_at)
             outcome.applied.append(what)
         except Rejected as exc:
             outcome.errors.append(f"{what}: " + texts.rejection(exc.code, exc.params, game.ruleset, lang)

@@ -238,9 +238,11 @@ class InboundRow(Base):
     source_key: Mapped[str] = mapped_column(String(400), unique=True)
     message_id: Mapped[str | None] = mapped_column(String(400), index=True, nullable=True)
     raw: Mapped[bytes] = mapped_column(LargeBinary)
+    # When the mailbox received it (IMAP INTERNALDATE, the Maildir file's time).
     received_at: Mapped[datetime] = mapped_column(UTCDateTime())
     from_addr: Mapped[str] = mapped_column(String(254), default="")
-    status: Mapped[str] = mapped_column(String(16), default="stored")  # stored|processed|ignored|refused|duplicate
+    # stored|processed|ignored|refused|duplicate|error
+    status: Mapped[str] = mapped_column(String(16), default="stored")
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)
     result: Mapped[dict[str, Any]] = mapped_column(default=dict)
 

@@ -269,13 +269,20 @@ class Submitted:
     rows: list[ActionRow] = field(default_factory=list)
 
 
-def open_phase_for(session: Session, game: Game, now: datetime, correcting: bool = False) -> PhaseRow:
+def open_phase_for(session: Session, game: Game, now: datetime, correcting: bool = False,
+                   arrived_at: datetime | None = None) -> PhaseRow:
     """The phase taking actions now. A Master correcting a rolled-back phase
-    may also add to it while it is a draft."""
+    may also add to it while it is a draft. A message that reached the
+    mailbox during the phase still counts after the deadline, until the phase
+    is resolved."""
     phase = current_phase(session, game)
     if correcting and phase is not None and phase.status == "draft":
         return phase
-    if game.status != "running" or phase is None or phase.status != "open" or now >= phase.ends_at:
+    if game.status != "running" or phase is None or phase.status != "open":
+        raise Rejected("phase_closed")
+    in_time = now < phase.ends_at or (
+        arrived_at is not None and phase.starts_at <= arrived_at < phase.ends_at)
+    if not in_time:
         raise Rejected("phase_closed")
     return phase
 
@@ -284,6 +291,7 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
            submission: dict[str, Any], *, source: str, now: datetime,
            by_user: User | None = None, source_detail: str = "",
            inbound_id: int | None = None, expected_phase_id: int | None = None,
+           arrived_at: datetime | None = None,
            notify_player: bool = True) -> Submitted:
     """Record a player's submission (vocabulary of SCENARIOS.md), all or nothing.
 
@@ -295,7 +303,7 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
         raise ValueError(source)
     if seat.disqualified:
         raise Rejected("disqualified")
-    phase = open_phase_for(session, game, now, correcting=source == "master")
+    phase = open_phase_for(session, game, now, correcting=source == "master", arrived_at=arrived_at)
     if expected_phase_id is not None and expected_phase_id != phase.id:
         raise Rejected("phase_closed")
     ruleset = get_ruleset(game.ruleset)

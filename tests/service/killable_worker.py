@@ -14,6 +14,7 @@ from pbm.clock import FixedClock
 def main(database_url: str, instance: str, now_iso: str) -> int:
     now = datetime.fromisoformat(now_iso)
     app = create_service_app({"DATABASE_URL": database_url}, instance=Path(instance), clock=FixedClock(now))
+    print("ready", flush=True)  # the test kills us at random moments from here on
     operations.resolve_due(app.extensions["pbm_sessions"], app.config, now)
     return 0
 
