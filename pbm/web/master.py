@@ -10,7 +10,7 @@ import smtplib
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
@@ -22,7 +22,7 @@ from engine.registry import available, get_ruleset
 from .. import desk as desk_ops
 from .. import operations, render, texts
 from ..mail.commands import describe_error, parse_commands
-from ..models import EventRow, MasterLog, OutboxRow, PhaseRow
+from ..models import EventRow, InboundRow, MasterLog, OutboxRow, PhaseRow
 from . import config, db, game_or_404, now, require_master
 from .forms import AddPlayerForm, NewGameForm, OnBehalfForm, PublishForm, StartGameForm, options
 
@@ -111,7 +111,11 @@ def _desk_context(game) -> dict[str, Any]:
                      + (render.describe(e.kind, e.data, game.ruleset, lang) or e.kind)
                      for e in preview.events] if preview else []
     pending_items = _pending_items(session, game, phase, draft_views)
+    troubled_mail = session.scalars(select(InboundRow).where(
+        InboundRow.game_id == game.id, InboundRow.status.in_(["error", "refused", "ignored"]))
+        .order_by(InboundRow.id.desc()).limit(30)).all()
     return {
+        "troubled_mail": troubled_mail,
         "preview_lines": preview_lines, "pending_items": pending_items,
         "prepared": prepared, "all_roles": all_roles,
         "remaining": _remaining(phase.ends_at - now()) if phase is not None and phase.status == "open" else None,
@@ -478,3 +482,30 @@ def as_player(slug: str, name: str):
     context = reserved_context(game, seat)
     context["forms"] = []
     return render_template("reserved.html", viewing_as=True, **context)
+
+
+@bp.route("/g/<slug>/master/inbound/<int:inbound_id>")
+@login_required
+def inbound_raw(slug: str, inbound_id: int):
+    """A message as it arrived, byte for byte (kept for exactly this)."""
+    game = game_or_404(slug)
+    require_master(game)
+    row = db().get(InboundRow, inbound_id)
+    if row is None or row.game_id != game.id:
+        abort(404)
+    return Response(row.raw, mimetype="text/plain")
+
+
+@bp.route("/g/<slug>/master/clear-bounce/<name>", methods=["POST"])
+@login_required
+def clear_bounce(slug: str, name: str):
+    """The player's address works again (they fixed their mailbox)."""
+    game = _desk_post(slug)
+    seat = game.seat_by_name(name)
+    if seat is None:
+        abort(404)
+
+    def clear() -> None:
+        seat.user.address_failing = False
+        operations.log(db(), game, current_user, "clear_bounce", now(), player=name, email=seat.user.email)
+    return _attempt(slug, clear, _("%(name)s's address is marked as working.", name=name))

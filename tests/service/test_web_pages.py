@@ -73,3 +73,42 @@ def test_nobody_sees_what_the_rules_keep_from_them(app, factory, clock):
     master = login(app, "master@example.org", "master")
     desk = master.get("/g/test-game/master").get_data(as_text=True)
     assert "Lupo Mannaro" in desk and "Veggente" in desk
+
+
+def test_desk_shows_refused_mail_as_it_arrived_and_clears_a_bounce(app, factory, clock):
+    import mailbox
+    from email.message import EmailMessage
+
+    from pbm.mail.mailbox import open_source
+    from pbm.models import Seat, User
+    make_game(factory, app.config, clock.now(), {"Anna": "Lupo Mannaro", "Bruno": "Contadino",
+                                                        "Carla": "Veggente"}, mayor="Bruno")
+    with factory() as s:
+        carla = s.query(Seat).filter_by(name="Carla").one()
+        reply_to = f"lupus+{carla.token}@lupus.localhost"
+        s.query(User).filter_by(email="bruno@players.test").one().address_failing = True
+        s.commit()
+    spoof = EmailMessage()
+    spoof["From"] = "mallory@evil.test"
+    spoof["To"] = reply_to
+    spoof["Subject"] = "Re: partita"
+    spoof["Message-ID"] = "<spoof-1@evil.test>"
+    spoof.set_content("VOTO Anna")
+    mailbox.Maildir(app.config["MAIL_SOURCE"]["path"], create=True).add(bytes(spoof))
+    source = open_source(app.config["MAIL_SOURCE"])
+    Worker(app, clock).mail_once(source)
+    source.close()
+
+    master = login(app, "master@example.org", "master")
+    desk = master.get("/g/test-game/master").get_data(as_text=True)
+    assert "mallory@evil.test" in desk and "refused" in desk
+    link = desk.split('href="/g/test-game/master/inbound/')[1].split('"')[0]
+    raw = master.get(f"/g/test-game/master/inbound/{link}")
+    assert raw.mimetype == "text/plain" and b"<spoof-1@evil.test>" in raw.data
+    assert login(app, "bruno@players.test", "pw-bruno").get(f"/g/test-game/master/inbound/{link}").status_code == 403
+
+    assert "rimbalza" in desk
+    master.post("/g/test-game/master/clear-bounce/Bruno", data={"csrf_token": csrf_from(desk)})
+    with factory() as s:
+        assert not s.query(User).filter_by(email="bruno@players.test").one().address_failing
+
