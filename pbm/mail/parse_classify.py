@@ -42,6 +42,20 @@ def _walk(msg: email.message.Message, depth: int = 0):
         yield from _walk(sub, depth + 1)
 
 
+def _recipient(field) -> str:
+    """The failed address of one per-recipient DSN block; `field(name)` reads a field.
+
+    Original-Recipient (RFC 3464 2.3.1) is the address as we sent it; Final-Recipient is
+    where it ended after aliases and forwarding ('r@host' for our 'player@example.org').
+    Only the first names a player we know, so it wins when present and usable."""
+    def address(name: str) -> str:
+        words = (field(name) or "").split(";", 1)[-1].split()
+        return words[0].strip("<>") if words else ""
+
+    original = address("Original-Recipient")
+    return original if "@" in original else address("Final-Recipient")
+
+
 def _delivery_status_recipients(msg: email.message.Message) -> tuple[bool, list[str]]:
     found = False
     failed: list[str] = []
@@ -55,16 +69,16 @@ def _delivery_status_recipients(msg: email.message.Message) -> tuple[bool, list[
             text = part_text(part)
             blocks_text = re.split(r"\n\s*\n", text)
             for block in blocks_text:
-                rec = re.search(r"^(?:Final|Original)-Recipient:\s*[^;\n]*;\s*(\S+)", block, re.I | re.M)
+                addr = _recipient(lambda name: " ".join(re.findall(
+                    rf"^{name}:\s*(.*)$", block, re.I | re.M)[:1]))
                 act = re.search(r"^Action:\s*(\S+)", block, re.I | re.M)
-                if rec:
-                    (failed if not act or act.group(1).lower() == "failed" else others).append(rec.group(1))
+                if addr:
+                    (failed if not act or act.group(1).lower() == "failed" else others).append(addr)
             continue
         for block in blocks:
-            rec = header_text(block, "Final-Recipient") or header_text(block, "Original-Recipient")
-            if not rec:
+            addr = _recipient(lambda name: header_text(block, name))
+            if not addr:
                 continue
-            addr = rec.split(";", 1)[-1].strip().strip("<>")
             action = header_text(block, "Action").lower()
             (failed if not action or action.startswith("failed") else others).append(addr)
     return found, failed

@@ -213,6 +213,8 @@ def test_bounces_are_ignored(path):
     ("sisimai-set-of-emails/maildir/bsd/lhost-exim-01.eml", ["kijitora@example.ed.jp"]),
     ("sisimai-set-of-emails/maildir/bsd/lhost-exchange2007-07.eml", ["kijitora@example.jp"]),
     ("sisimai-set-of-emails/maildir/bsd/lhost-qmail-01.eml", ["kijitora@example.ne.jp"]),
+    # Final-Recipient is the local mailbox after alias expansion; we sent to the original.
+    ("sisimai-set-of-emails/maildir/bsd/lhost-postfix-01.eml", ["kijitora@example.org"]),
     ("mailgun-flanker/tests/fixtures/messages/bounce/gmail-invalid-address.eml",
      ["awfawfawfawfawfaw@someserverhere.com"]),
     ("mailgun-flanker/tests/fixtures/messages/bounce/mailbox-full.eml", ["user@aol.com"]),

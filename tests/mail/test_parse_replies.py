@@ -224,6 +224,45 @@ def test_built_delivery_status_report_names_the_recipient():
     assert result.bounced_recipients == ["gone@example.it"]
 
 
+def _dsn(blocks: str) -> bytes:
+    body = ("--rep\nContent-Type: text/plain\n\nYour message could not be delivered.\n"
+            "--rep\nContent-Type: message/delivery-status\n\nReporting-MTA: dns; mx.example\n\n"
+            + blocks + "--rep--\n")
+    return mail(body, ctype='multipart/report; report-type=delivery-status; boundary="rep"', charset=None,
+                headers={"From": "Mail System <robot@mx.example>"})
+
+
+@pytest.mark.parametrize("order", ["final_first", "original_first"])
+def test_bounce_after_alias_expansion_names_the_address_we_sent_to(order):
+    # We sent to anna@example.it; her server expanded the alias to a local mailbox, which failed.
+    fields = ["Final-Recipient: rfc822; anna.local@mx.example.it",
+              "Original-Recipient: rfc822;anna@example.it"]
+    if order == "original_first":
+        fields.reverse()
+    result = parse_message(_dsn("\n".join(fields) + "\nAction: failed\nStatus: 5.1.1\n"), PLAYERS)
+    assert result.bounced_recipients == ["anna@example.it"]
+
+
+@pytest.mark.parametrize("original", ["", "rfc822;", "unknown; x400-gibberish"])
+def test_unusable_original_recipient_falls_back_to_final(original):
+    blocks = f"Original-Recipient: {original}\nFinal-Recipient: rfc822; <gone@example.it>\nAction: failed\n"
+    assert parse_message(_dsn(blocks), PLAYERS).bounced_recipients == ["gone@example.it"]
+
+
+def test_unparsed_delivery_status_text_prefers_original_recipient():
+    # A delivery-status part the email package left as text (broken MIME) is read line by line.
+    from email.message import Message
+
+    from pbm.mail.parse_classify import _delivery_status_recipients
+    part = Message()
+    part["Content-Type"] = "message/delivery-status"
+    part.set_payload("Reporting-MTA: dns; mx.example\n\n"
+                     "Final-Recipient: rfc822; r@mx.example\nOriginal-Recipient: rfc822;anna@example.it\n"
+                     "Action: failed\n\n"
+                     "Final-Recipient: rfc822; bruno@example.it\nAction: failed\n")
+    assert _delivery_status_recipients(part) == (True, ["anna@example.it", "bruno@example.it"])
+
+
 def test_html_lists_and_markdown_escapes_do_not_hide_commands():
     html = ("<div>- VOTO Carla</div><ol><li>VICE Dario</li></ol><ul><li>POTERE Bruno</li></ul>"
             "<div>1. URLO Al lupo!</div><div>RITUALE \\end{story} 2 CON Anna</div>")

@@ -118,9 +118,6 @@ def test_bounce_is_traced_to_the_player_by_the_returned_message_id(app, factory,
         assert s.get(OutboxRow, ours.id).last_error.startswith("bounced")
 
 
-@pytest.mark.xfail(reason="parser: for a DSN with both, bounced_recipients gives Final-Recipient "
-                          "(the address after alias expansion) rather than Original-Recipient "
-                          "(the address we sent to)", strict=True)
 def test_bounce_after_alias_expansion_names_the_address_we_sent_to(app, factory, game):
     _, worker = game
     elena, _ = seat(factory, "Elena")
