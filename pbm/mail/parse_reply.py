@@ -90,18 +90,20 @@ def _is_quoted(line: str) -> bool:
     return line.lstrip().startswith(">")
 
 
-def _cut_at_history(lines: list[str]) -> list[str]:
+def _cut_at_history(lines: list[str], *, signatures: bool = True) -> list[str]:
     """Safety net: stop at the first reply header the library let through.
 
     Works on lines that still carry their '>' quotes, so that an attribution line
-    right above quoted text can be recognised in any language."""
+    right above quoted text can be recognised in any language. With signatures=False
+    a signature delimiter or phone footer is read past instead of cut at: it ends the
+    writer's own text, but nothing below it is quoted history because of it."""
     seen_quote = False
 
     def attribution_cut(start: int, end: int) -> list[str]:
         # Bottom posting: an attribution opening the text, then '>' quotes, then the
         # reply. Drop the attribution and read on instead of discarding everything.
         if not any(ln.strip() for ln in lines[:start]) and any(_is_quoted(ln) for ln in lines[end + 1:]):
-            return [""] * (end + 1) + _cut_at_history(lines[end + 1:])
+            return [""] * (end + 1) + _cut_at_history(lines[end + 1:], signatures=signatures)
         return lines[:start]
 
     for i, line in enumerate(lines):
@@ -121,6 +123,8 @@ def _cut_at_history(lines: list[str]) -> list[str]:
         if re.fullmatch(_SEPARATOR_LINES[0], low) or re.fullmatch(_SEPARATOR_LINES[1], low):
             return lines[:i]
         if _SIGNATURE_DELIMITER.match(stripped) or _PHONE_FOOTER.match(stripped):
+            if not signatures:
+                continue
             return lines[:i]
         if _DATE_ATTRIBUTION.match(stripped):
             return attribution_cut(i, i)
@@ -178,7 +182,10 @@ def strip_reply(text: str) -> str:
 
 def history_starts_before(text: str, position: int) -> bool:
     """True when quoted history (by the library's header regex or the safety net) begins
-    before `position` in `text`: a forward marker after that point is only quoted."""
+    before `position` in `text`: a forward marker after that point is only quoted.
+
+    A signature is not history: 'Inviato da iPhone' or '-- \nMara' above 'Begin
+    forwarded message:' is how a phone or a client with a signature forwards."""
     prefix, _ = _hide_long_lines(text[:min(position, MAX_TEXT)])
     if not prefix.strip():
         return False
@@ -191,4 +198,4 @@ def history_starts_before(text: str, position: int) -> bool:
     except Exception:
         pass
     lines = prefix.split("\n")
-    return len(_cut_at_history(lines)) < len(lines)
+    return len(_cut_at_history(lines, signatures=False)) < len(lines)

@@ -159,3 +159,50 @@ def test_second_per_line_never_moves_commands_to_the_first_player():
     assert result.commands == [{"vote": "Carla"}]
     assert [e["code"] for e in result.errors] == ["multiple_behalf", "command_outside_behalf"]
     assert result.errors[1]["line"] == "VOTO Dario"
+
+
+# --- a signature above the forwarded block ----------------------------------------------------
+
+FORWARD_HEADS = {
+    "apple": "Begin forwarded message:\n\nFrom: Dario Neri <dario@example.it>\nSubject: Re: Giorno 2\n"
+             "Date: 24 November 2026 at 10:12:00 CET\nTo: lupus@lupus.example\n\n",
+    "gmail": "---------- Forwarded message ---------\nFrom: Dario Neri <dario@example.it>\n"
+             "Date: Tue, 24 Nov 2026 at 10:12\nSubject: Re: Giorno 2\nTo: <lupus@lupus.example>\n\n\n",
+    "thunderbird": "-------- Messaggio Inoltrato --------\nOggetto: \tRe: Giorno 2\n"
+                   "Data: \tTue, 24 Nov 2026 10:12:00 +0100\nMittente: \tDario Neri <dario@example.it>\n"
+                   "A: \tlupus@lupus.example\n\n",
+}
+FORWARDED_TEXT = ("VOTO Anna\n\nIl giorno lun 23 nov 2026 alle ore 21:00 Lupus <lupus@lupus.example> "
+                  "ha scritto:\n> VOTO Carla\n")
+
+
+def from_master(body: str, subject="Fwd: Re: Giorno 2") -> bytes:
+    return (f"From: Master Mara <master@example.org>\nSubject: {subject}\n"
+            "Content-Type: text/plain; charset=utf-8\n\n" + body).encode()
+
+
+@pytest.mark.parametrize("head", sorted(FORWARD_HEADS))
+@pytest.mark.parametrize("signature", ["Inviato da iPhone", "Sent from my iPhone", "-- \nMara",
+                                       "Ecco Dario.\n-- \nMara Rossi\nMaster di Lupus"])
+def test_signature_above_the_forwarded_block_keeps_the_forward(head, signature):
+    result = parse_message(from_master(signature + "\n\n" + FORWARD_HEADS[head] + FORWARDED_TEXT), PLAYERS)
+    assert (result.source, result.on_behalf_of) == ("forward", "Dario")
+    assert result.commands == [{"vote": "Anna"}]
+    assert result.errors == []
+
+
+def test_command_in_a_signed_note_above_a_forward_is_still_refused():
+    body = "VOTO Bruno\n-- \nMara\n\n" + FORWARD_HEADS["apple"] + FORWARDED_TEXT
+    result = parse_message(from_master(body), PLAYERS)
+    assert result.on_behalf_of == "Dario" and result.commands == [{"vote": "Anna"}]
+    assert [e["code"] for e in result.errors] == ["command_outside_behalf"]
+
+
+def test_forward_quoted_below_a_signature_is_still_history():
+    # The signature is read past, not taken for history; the attribution below it still is.
+    body = ("VOTO Carla\n\n-- \nAnna\n\nOn Mon, 3 Mar 2025 at 08:00, Master <master@lupus.example> wrote:\n"
+            "> ---------- Forwarded message ---------\n> From: Bruno <bruno.b@example.com>\n"
+            "> Date: Mon, 3 Mar 2025\n> Subject: x\n>\n> VOTO Dario\n")
+    result = parse_message(from_master(body, subject="Re: Fwd: regole"), PLAYERS)
+    assert result.source is None
+    assert result.commands == [{"vote": "Carla"}]

@@ -133,8 +133,6 @@ def test_someone_not_a_master_cannot_forward_for_a_player(app, factory, game, cl
     assert carla in receipts(factory, dario)[0]
 
 
-@pytest.mark.xfail(strict=True, reason="parser: a signature in the Master's note above the forwarded "
-                   "block ('Inviato da iPhone', '-- ') hides the whole forward: no command, no error")
 @pytest.mark.parametrize("signature", ["Inviato da iPhone", "-- \nMara"])
 def test_forward_from_a_phone_with_a_signature_above(app, factory, game, clock, imap_account, signature):
     dario, _ = seat(factory, "Dario")
