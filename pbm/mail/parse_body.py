@@ -172,6 +172,16 @@ def unflow(text: str, delsp: bool) -> str:
     return "\n".join(out)
 
 
+def _nested_quote_break(converter, tag, attrs, start) -> bool:
+    """html2text breaks a line inside nested blockquotes with a single '> ', so the
+    line after a <br> in a quoted reply's own quote loses its inner level; after a
+    forward is dequoted it would read as unquoted text. Keep the depth."""
+    if tag == "br" and start and converter.blockquote > 1:
+        converter.o("  \n" + ">" * converter.blockquote + " ")
+        return True
+    return False
+
+
 def html_to_text(html: str) -> str:
     converter = html2text.HTML2Text()
     converter.body_width = 0  # never wrap: a command must stay on one line
@@ -179,6 +189,7 @@ def html_to_text(html: str) -> str:
     converter.ignore_images = True
     converter.ignore_emphasis = True
     converter.ignore_tables = True
+    converter.tag_callback = _nested_quote_break
     try:
         text = converter.handle(html)
     except Exception:

@@ -42,23 +42,41 @@ _PHONE_FOOTER = re.compile(
 MAX_LINE = 500
 MAX_TEXT = 200_000
 _PLACEHOLDER = "LUPUSLONGLINE{}X"
+_PLACEHOLDER_RE = re.compile(r"(?:> )?LUPUSLONGLINE\d+X")
 
 
-def _hide_long_lines(text: str) -> tuple[str, dict[str, str]]:
+def _hide_long_lines(text: str, *, quoted: bool = False) -> tuple[str, dict[str, str]]:
+    """Long lines, and with quoted=True every '>' line, become placeholders.
+
+    '>' lines are the quote filter's to drop, never the library's to read: its header
+    and signature rules match inside quotes too ('> On ... wrote:', '> -- '), and then
+    take everything below as history or signature, the unquoted text the player wrote
+    under the quote included. A quoted placeholder stays quoted ('> KEY')."""
     hidden: dict[str, str] = {}
     lines = text.split("\n")
     for i, line in enumerate(lines):
-        if len(line) > MAX_LINE:
+        is_quoted = quoted and _is_quoted(line) and not _wrapped_attribution_tail(lines, i)
+        if len(line) > MAX_LINE or is_quoted:
             key = _PLACEHOLDER.format(i)
-            hidden[key] = line.strip()
-            lines[i] = key
+            hidden[("> " if is_quoted else "") + key] = line.strip()
+            lines[i] = ("> " if is_quoted else "") + key
     return "\n".join(lines), hidden
 
 
+def _wrapped_attribution_tail(lines: list[str], i: int) -> bool:
+    """'Am ... schrieb "X" <x@y.de\n>:' : a '>' line that only ends the attribution above
+    (the address's '>' wrapped to the line start). The library must see it to find
+    the attribution."""
+    if i == 0 or not lines[i - 1].strip() or _is_quoted(lines[i - 1]):
+        return False
+    inner = lines[i].strip().lstrip(">").strip()
+    return inner == ":" or bool(_ATTRIBUTION_END.fullmatch(inner))
+
+
 def _restore_long_lines(text: str, hidden: dict[str, str]) -> str:
-    for key, line in hidden.items():
-        text = text.replace(key, line)
-    return text
+    if not hidden:
+        return text
+    return _PLACEHOLDER_RE.sub(lambda m: hidden.get(m.group(0), m.group(0)), text)
 
 
 def _library_reply(text: str) -> str:
@@ -70,15 +88,65 @@ def _library_reply(text: str) -> str:
     if not message.replies:
         return ""
     first = message.replies[0]
+    body = _reply_body(first, message.SIGNATURE_REGEX)
     if first.headers:
         # The text opens with a reply header: nothing was written above it. Whatever
         # is not '>'-quoted below it (bottom or inline posting) is the reply; an
         # unquoted Outlook-style block is all history.
-        body = first.body
         own = [ln for ln in body.split("\n") if ln.strip() and not ln.lstrip().startswith(">")]
         quoted = [ln for ln in body.split("\n") if ln.lstrip().startswith(">")]
         return "\n".join(own) if quoted else ""
-    return first.body
+    return body
+
+
+def _reply_body(reply, signature_regex: re.Pattern) -> str:
+    """The library's reply body, but with its signature rule applied per unquoted run.
+
+    The library takes everything from the first signature-looking line to the end of
+    the reply as signature, quoted lines included: the bulletin's own '> -- ' footer,
+    or a quoted 'Inviato da iPhone', swallowed whatever the player wrote below the
+    quote. A signature is the writer's: it starts on an unquoted line and ends where
+    quoted text starts again, so unquoted text below a quote always survives."""
+    text = reply.content
+    for disclaimer in reply.disclaimers:
+        text = text.replace(disclaimer, "")
+    text = _cut_signatures(text, signature_regex)
+    return text.replace(reply.headers or "", "").strip()
+
+
+def _cut_signatures(text: str, signature_regex: re.Pattern) -> str:
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if _is_quoted(lines[i]):
+            out.append(lines[i])
+            i += 1
+            continue
+        j = i
+        while j < len(lines) and not _is_quoted(lines[j]):
+            j += 1
+        run = lines[i:j]
+        # A run after quoted text does not open the message, so a closing on its first
+        # line counts ('(?<!\A)' in the library's rule): a leading newline says so.
+        lead = "" if i == 0 else "\n"
+        m = signature_regex.search(lead + "\n".join(run))
+        if not m:
+            out.extend(run)
+            i = j
+            continue
+        kept = (lead + "\n".join(run))[:m.start()][len(lead):]
+        kept_lines = kept.rstrip().split("\n") if kept.strip() else []
+        out.extend(kept_lines)
+        signature = run[len(kept_lines):]
+        # An attribution the library missed may sit inside what it took for signature
+        # ('Regards,\nAnna\n\nOn ... w=\nrote:'): then the quote below is history, as
+        # the safety net would have said, and nothing after it is read.
+        probe = signature + lines[j:j + 5]
+        if len(_cut_at_history(probe)) < len(signature):
+            break
+        i = j
+    return "\n".join(out)
 
 
 _DATE_ATTRIBUTION = re.compile(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\b.*(?:<|@|GMT|:\s*$)")
@@ -90,20 +158,20 @@ def _is_quoted(line: str) -> bool:
     return line.lstrip().startswith(">")
 
 
-def _cut_at_history(lines: list[str], *, signatures: bool = True) -> list[str]:
+def _cut_at_history(lines: list[str]) -> list[str]:
     """Safety net: stop at the first reply header the library let through.
 
     Works on lines that still carry their '>' quotes, so that an attribution line
-    right above quoted text can be recognised in any language. With signatures=False
-    a signature delimiter or phone footer is read past instead of cut at: it ends the
-    writer's own text, but nothing below it is quoted history because of it."""
+    right above quoted text can be recognised in any language. A signature is not
+    history and is read past here (_drop_signatures removes it): 'Inviato da iPhone'
+    above 'Begin forwarded message:' must not make the forward look quoted."""
     seen_quote = False
 
     def attribution_cut(start: int, end: int) -> list[str]:
         # Bottom posting: an attribution opening the text, then '>' quotes, then the
         # reply. Drop the attribution and read on instead of discarding everything.
         if not any(ln.strip() for ln in lines[:start]) and any(_is_quoted(ln) for ln in lines[end + 1:]):
-            return [""] * (end + 1) + _cut_at_history(lines[end + 1:], signatures=signatures)
+            return [""] * (end + 1) + _cut_at_history(lines[end + 1:])
         return lines[:start]
 
     for i, line in enumerate(lines):
@@ -116,15 +184,11 @@ def _cut_at_history(lines: list[str], *, signatures: bool = True) -> list[str]:
                 # '<addr\n> wrote:' : the attribution wrapped into a quoted line.
                 for back in range(1, 6):
                     if i - back >= 0 and _ATTRIBUTION_START.match(lines[i - back].strip()):
-                        return lines[: i - back]
+                        return attribution_cut(i - back, i)
             seen_quote = True
             continue
         low = stripped.strip("*").strip().lower()
         if re.fullmatch(_SEPARATOR_LINES[0], low) or re.fullmatch(_SEPARATOR_LINES[1], low):
-            return lines[:i]
-        if _SIGNATURE_DELIMITER.match(stripped) or _PHONE_FOOTER.match(stripped):
-            if not signatures:
-                continue
             return lines[:i]
         if _DATE_ATTRIBUTION.match(stripped):
             return attribution_cut(i, i)
@@ -160,6 +224,23 @@ def _cut_at_history(lines: list[str], *, signatures: bool = True) -> list[str]:
     return lines
 
 
+def _drop_signatures(lines: list[str]) -> list[str]:
+    """Safety net for signatures the library missed ('Sent with Proton Mail', a '-- '
+    on the last line): an unquoted delimiter or phone footer starts the writer's
+    signature, which ends where quoted text starts again."""
+    out: list[str] = []
+    in_signature = False
+    for line in lines:
+        stripped = line.strip()
+        if _is_quoted(stripped):
+            in_signature = False
+        elif _SIGNATURE_DELIMITER.match(stripped) or _PHONE_FOOTER.match(stripped):
+            in_signature = True
+        if not in_signature:
+            out.append(line)
+    return out
+
+
 def strip_reply(text: str) -> str:
     """The part of a message body the sender wrote in this message."""
     # Every line separator Python knows (\v, \f, \x1c-\x1e, \u2028...) becomes '\n', so the
@@ -167,13 +248,13 @@ def strip_reply(text: str) -> str:
     text = "\n".join((text or "")[:MAX_TEXT].splitlines())
     if not text.strip():
         return ""
-    safe, hidden = _hide_long_lines(text)
+    safe, hidden = _hide_long_lines(text, quoted=True)
     try:
         reply = _library_reply(safe)
     except Exception:  # the library's regexes are not ours to trust on hostile input
         reply = safe
     reply = _restore_long_lines(reply, hidden)
-    lines = _cut_at_history(reply.split("\n"))
+    lines = _drop_signatures(_cut_at_history(reply.split("\n")))
     lines = [ln for ln in lines if not _is_quoted(ln)]
     while lines and _DECORATION_ONLY.match(lines[-1]):
         lines.pop()
@@ -198,4 +279,4 @@ def history_starts_before(text: str, position: int) -> bool:
     except Exception:
         pass
     lines = prefix.split("\n")
-    return len(_cut_at_history(lines, signatures=False)) < len(lines)
+    return len(_cut_at_history(lines)) < len(lines)

@@ -110,3 +110,27 @@ def test_random_command_text(body, ctype, charset, subject, extra):
     head += f"; charset={charset}\n" if charset else "\n"
     encoded = body.encode(charset if charset in ("utf-8", "utf-7") else "latin-1", errors="replace")
     check_invariants(head.encode() + extra + b"\n" + encoded)
+
+
+# Property: what a player writes below a quoted block is never lost, whatever the quote
+# holds (signatures, footers, older history headers, votes).
+_QUOTED_LINES = ["", "-- ", "--", "Inviato da iPhone", "Sent from my iPhone", "Best regards,", "Thanks,",
+                 "Cordiali saluti", "Get Outlook for Android", "VOTO Bruno", "Ora: giorno di martedì.",
+                 "On Mon, 23 Nov 2026, Dario <d@example.it> wrote:", "Il giorno lun 23 nov 2026 Lupus ha scritto:",
+                 "-----Original Message-----", "From: Lupus", "Da: Lupus", "Inviato: lunedì", "Oggetto: x",
+                 "________________________________", "---------- Forwarded message ---------", "- Nessun evento."]
+_OWN = {"VOTO Anna": {"vote": "Anna"}, "VICE Bruno": {"appoint": "Bruno"}, "ELEGGO Carla": {"elect": "Carla"},
+        "URLO Auuu": {"shout": "Auuu"}}
+
+
+@settings(max_examples=200, deadline=None)
+@given(attribution=st.sampled_from(["", "Il 24/11/26 09:30, Lupus ha scritto:\n",
+                                    "On Tue, 24 Nov 2026 at 09:30, Lupus <l@x.it> wrote:\n\n"]),
+       prefix=st.sampled_from(["> ", ">", "> > "]),
+       quote=st.lists(st.sampled_from(_QUOTED_LINES), min_size=1, max_size=12),
+       own=st.lists(st.sampled_from(sorted(_OWN)), min_size=1, max_size=3))
+def test_text_below_a_quote_always_counts(attribution, prefix, quote, own):
+    body = attribution + "".join(prefix + ln + "\n" for ln in quote) + "\n" + "\n".join(own) + "\n"
+    raw = b"From: Anna <anna@example.it>\nSubject: Re: Giorno 2\nContent-Type: text/plain; charset=utf-8\n\n"
+    result = parse_message(raw + body.encode(), PLAYERS)
+    assert result.commands == [_OWN[line] for line in own], body

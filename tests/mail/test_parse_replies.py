@@ -123,6 +123,78 @@ def test_hyphen_list_of_commands_survives_the_signature_rule():
     assert result.commands == [{"vote": "Carla"}, {"appoint": "Dario"}]
 
 
+# --- text below a quote is the player's: a quoted signature is not theirs ----------------------
+
+# The service's bulletins end with a '-- ' footer; any bulletin quoted in full carries it.
+BULLETIN_WITH_FOOTER = ("Ciao Dario,\n\nBOLLETTINO\n- Nessun evento.\n\n-- \n"
+                        "Test game - http://lupus.test/g/test-game/\nPer giocare via mail rispondi.\n\nVOTO Carla\n")
+QUOTED_SIGNATURES = ["-- \nMaster Lupus", "--\nMaster Lupus", "Inviato da iPhone", "Sent from my iPhone",
+                     "Cordiali saluti\nMaster", "Best regards,\nMaster", "Thanks,\nMaster",
+                     "Sent with Proton Mail secure email.", "Get Outlook for Android"]
+ATTRIBUTIONS = ["", "Il 24/11/26 09:30, Lupus ha scritto:\n",
+                "On Tue, 24 Nov 2026 at 09:30, Lupus <lupus@lupus.example> wrote:\n\n"]
+
+
+@pytest.mark.parametrize("attribution", ATTRIBUTIONS)
+@pytest.mark.parametrize("quote", ["> ", ">"])
+def test_bottom_posted_reply_below_a_quoted_bulletin_with_its_footer(attribution, quote):
+    body = attribution + quoted(BULLETIN_WITH_FOOTER, prefix=quote) + "\nVOTO Anna\nVICE Bruno\n"
+    result = parse_message(mail(body), PLAYERS)
+    assert result.commands == [{"vote": "Anna"}, {"appoint": "Bruno"}], result.reply_text
+    assert result.errors == [] and result.ignored_lines == []
+
+
+@pytest.mark.parametrize("signature", QUOTED_SIGNATURES)
+def test_no_quoted_signature_hides_the_text_below_it(signature):
+    body = ("Il 24/11/26 09:30, Lupus ha scritto:\n" + quoted("Giorno 2.\n" + signature + "\nVOTO Carla")
+            + "\nVOTO Anna\n")
+    result = parse_message(mail(body), PLAYERS)
+    assert result.commands == [{"vote": "Anna"}], result.reply_text
+
+
+def test_interleaved_reply_keeps_every_unquoted_part():
+    body = ("VOTO Anna\n\n" + quoted("Chi voti?\n-- \nMaster") + "\nVICE Bruno\n\n"
+            + quoted("E il sindaco?\nInviato da iPhone") + "\nELEGGO Carla\n")
+    result = parse_message(mail(body), PLAYERS)
+    assert result.commands == [{"vote": "Anna"}, {"appoint": "Bruno"}, {"elect": "Carla"}], result.reply_text
+
+
+@pytest.mark.parametrize("signature", ["-- \nDario Neri\nNOTE la mia firma", "Inviato da iPhone",
+                                       "Sent with Proton Mail secure email.", "Cordiali saluti\nDario"])
+def test_own_signature_below_the_quote_still_goes(signature):
+    body = ("Il 24/11/26 09:30, Lupus ha scritto:\n" + quoted(BULLETIN_WITH_FOOTER)
+            + "\nVOTO Anna\n\n" + signature + "\n")
+    result = parse_message(mail(body), PLAYERS)
+    assert result.commands == [{"vote": "Anna"}], result.reply_text
+    assert result.ignored_lines == []
+
+
+def test_own_signature_ends_where_quoted_text_starts():
+    # The signature above the quote goes; what the player wrote below the quote stays.
+    body = "VOTO Carla\n-- \nAnna Rossi\n\n" + quoted("VOTO Bruno") + "\nVICE Dario\n"
+    result = parse_message(mail(body), PLAYERS)
+    assert result.commands == [{"vote": "Carla"}, {"appoint": "Dario"}]
+    assert result.ignored_lines == []
+
+
+@pytest.mark.parametrize("older", [
+    "On Mon, 23 Nov 2026, Dario <d@example.it> wrote:\n> VOTO Carla",
+    "-----Original Message-----\nFrom: Lupus\nSent: Monday\nTo: Dario\nSubject: Giorno 1\n\nVOTO Carla",
+    "Da: Lupus\nInviato: lunedì\nA: Dario\nOggetto: Giorno 1\n\nVOTO Carla",
+])
+def test_history_inside_the_quote_does_not_hide_the_text_below_it(older):
+    body = ("Il 24/11/26 09:30, Lupus ha scritto:\n" + quoted("Giorno 2.\n" + older) + "\nVOTO Anna\n")
+    result = parse_message(mail(body), PLAYERS)
+    assert result.commands == [{"vote": "Anna"}], result.reply_text
+
+
+def test_html_nested_quote_keeps_its_depth_after_a_line_break():
+    # html2text gave the line after a <br> inside nested blockquotes a single '>'.
+    from pbm.mail.parse_body import html_to_text
+    text = html_to_text("<blockquote>A<blockquote><div>Giorno 2.<br>VOTO Carla</div></blockquote></blockquote>")
+    assert [ln for ln in text.splitlines() if "VOTO" in ln] == [">> VOTO Carla"]
+
+
 # --- charsets ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("charset, data", [

@@ -105,9 +105,6 @@ def test_html_only_latin1_reply_with_an_accented_name(app, factory, game, clock,
     assert ingest_and_votes(app, factory, clock) == [("Carla", {"vote": "Elena"})]
 
 
-@pytest.mark.xfail(strict=True, reason="parser: the quoted signature delimiter '> -- ' of the bulletin's "
-                   "footer is taken as the reply's own signature, so every line below it, the "
-                   "bottom-posted commands included, is dropped")
 def test_bottom_posted_reply_below_the_quoted_bulletin(app, factory, game, clock, imap_account):
     dario, _ = seat(factory, "Dario")
     bulletin = latest_sent(factory, dario)
