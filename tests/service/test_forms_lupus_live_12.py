@@ -290,3 +290,16 @@ def test_the_masters_panels_show_rituals_and_corruption(app, factory, ghosts, cl
     # The Veggente's death draws a corruption with probability 0.05 (personaggi §1.12).
     assert "Morte di Carla (probabilità 0.05): corrotto" in html
     assert "Corruzioni attese 0.05, effettive" in html
+
+
+def test_each_player_sees_what_setup_told_them_and_nothing_more(app, clock, factory):
+    roles = {"Anna": "Lupo Mannaro", "Bruno": "Satanista", "Carla": "Veggente", "Dario": "Contadino"}
+    make_game(factory, app.config, clock.now(), roles, mayor="Carla")
+    wolf = area(logged_in(app, "Anna"))
+    # "Tutti i giocatori della fazione dei Lupi si conoscono tra di loro."
+    assert "Il tuo branco (i Lupi si conoscono tra loro): Bruno." in wolf
+    assert "Il tuo ruolo: Lupo Mannaro (fazione Lupi, aura nera)." in wolf
+    seer = area(logged_in(app, "Carla"))
+    assert "Il tuo ruolo: Veggente" in seer
+    for secret in ("branco", "Lupo Mannaro", "Satanista", "Bruno (", "Anna ("):
+        assert secret not in seer
