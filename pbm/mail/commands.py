@@ -49,12 +49,22 @@ WITH_WORDS = ("CON", "WITH")
 ON_WORDS = ("SU", "ON")
 BEHALF_WORDS = ("PER", "FOR")
 
-# tempo-reale-7: supernatural powers a Negromante gives the new Spettro. The rulebook
-# lists Corruzione; Duplicazione is accepted too because the brief names it.
+# tempo-reale-7 §3.7: the eight supernatural powers a Negromante gives the new Spettro,
+# with the English words an English-speaking player would write for them.
 SPECTRE_POWERS = (
-    "Amnesia", "Confusione", "Corruzione", "Duplicazione", "Illusione", "Ipnosi",
+    "Amnesia", "Confusione", "Corruzione", "Illusione", "Ipnosi",
     "Morte", "Occultamento", "Visione",
 )
+SPECTRE_POWER_ALIASES = {
+    "confusion": "Confusione", "corruption": "Corruzione", "illusion": "Illusione",
+    "hypnosis": "Ipnosi", "death": "Morte", "concealment": "Occultamento",
+    "occultation": "Occultamento", "vision": "Visione",
+}
+# "SPETTRO della Morte", "SPETTRO con il potere dell'Amnesia", "SPECTRE of Death".
+_POWER_PREAMBLE = re.compile(
+    r"^(?:(?:spettro|spectre|specter)\s+)?(?:(?:con\s+il|with\s+the)\s+)?"
+    r"(?:(?:potere|power)\s+(?:soprannaturale\s+|supernatural\s+)?)?"
+    r"(?:(?:dell'|dell\u2019|della\s+|dello\s+|del\s+|di\s+|of\s+the\s+|of\s+|the\s+))?")
 
 # lupus-live-12 rituals (personaggi §4): canonical name -> (takes n, has a target).
 RITUALS: dict[str, tuple[bool, bool]] = {
@@ -178,9 +188,11 @@ def _parse_targets(arg: str, players: list[str]) -> tuple[dict, list[dict]]:
 
 
 def _resolve_power(text: str) -> tuple[str | None, dict | None]:
-    key = fold(_clean_name(text))
+    key = _POWER_PREAMBLE.sub("", fold(_clean_name(text)), count=1)
     if not key:
         return None, {"code": "missing_argument", "argument": "power"}
+    if key in SPECTRE_POWER_ALIASES:
+        return SPECTRE_POWER_ALIASES[key], None
     exact = [p for p in SPECTRE_POWERS if fold(p) == key]
     found = exact or [p for p in SPECTRE_POWERS if fold(p).startswith(key)]
     if len(found) == 1:
@@ -242,8 +254,8 @@ def _parse_ritual(arg: str, players: list[str]) -> tuple[dict, list[dict]]:
             errors.append({"code": "bad_parameter", "argument": "n", "value": n_text, "ritual": ritual})
         else:
             n_value = int(n_text)
-    elif takes_n:
-        errors.append({"code": "missing_argument", "argument": "n", "ritual": ritual})
+    # Without n a parametric ritual is left to the engine, which counts n from the group
+    # exactly as the web form does (engine/lupus_live_12/rituals.py).
     with_names, with_errors = _resolve_list(parts.get("with", ""), players)
     errors.extend(with_errors)
     result["with"] = with_names

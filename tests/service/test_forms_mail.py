@@ -138,11 +138,8 @@ def tempo(app, factory, clock):
     ("Fabio", "POWER Gino and Dario", {"target": "Gino", "target2": "Dario"}),
     ("Bruno", "POTERE Carla SPETTRO Visione", {"target": "Carla", "power": "Visione"}),
     ("Bruno", "POWER Carla SPECTRE Morte", {"target": "Carla", "power": "Morte"}),
-    pytest.param("Bruno", "POTERE Carla SPETTRO della Morte", {"target": "Carla", "power": "Morte"},
-                 marks=pytest.mark.xfail(strict=True, reason=(
-                     "parser bug (pbm/mail/commands.py _resolve_power): the article in "
-                     "'SPETTRO della Morte' is not stripped, so it answers unknown_power; the "
-                     "engine's canonical_power accepts 'Spettro della Morte'"))),
+    ("Bruno", "POTERE Carla SPETTRO della Morte", {"target": "Carla", "power": "Morte"}),
+    ("Bruno", "POWER Carla SPECTRE of Vision", {"target": "Carla", "power": "Visione"}),
 ])
 def test_two_targets_and_the_negromante_by_mail(app, factory, tempo, name, body, expected):
     result = mail(app, factory, tempo, name, body)
@@ -168,10 +165,6 @@ def test_election_and_successor_by_mail(app, factory, tempo, clock):
     assert stored(factory, "Dario") == [("appoint", {"appoint": "Ida"}), ("appoint", {"appoint": "Gino"})]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "parser difference (pbm/mail/commands.py _parse_ritual): a parametric ritual without n is "
-    "refused by mail (missing_argument n), while the engine and the web form accept it and "
-    "count n from the group (engine/lupus_live_12/rituals.py validate_ritual)"))
 def test_a_parametric_ritual_without_n_by_mail_as_on_the_web(app, factory, live):
     result = mail(app, factory, live, "Elena", "RITUALE Voto diretto CON Fabio, Gino SU Anna")
     assert result["errors"] == []

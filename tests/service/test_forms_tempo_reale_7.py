@@ -179,3 +179,17 @@ def test_the_panels_are_for_the_masters_only(app, factory, night):
         with pytest.raises(Exception) as refused:
             render_template_string('{% include "partials/ruleset_panels.html" %}', game=game)
     assert getattr(refused.value, "code", None) == 403
+
+
+def test_the_desk_page_carries_the_panels_and_the_reserved_area_does_not(app, factory, night):
+    from .helpers import login
+    with factory() as s:
+        props = s.query(Game).one().state["data"]["divinatore"]["Ida"]
+    desk = login(app, "master@example.org", "master").get("/g/test-game/master")
+    assert desk.status_code == 200
+    html = desk.get_data(as_text=True)
+    assert "Proposizioni del Divinatore" in html
+    for p in props:
+        assert f"{p['player']} ha il ruolo {p['role']} ({'vera' if p['true'] else 'falsa'})" in html
+    for name in ("Ida", "Dario"):
+        assert "Proposizioni del Divinatore" not in area(logged_in(app, name))
