@@ -131,7 +131,7 @@ _KEY_TO_KIND = {
     "shout": SHOUT,
     "notes": NOTES,
 }
-_RITUAL_KEYS = ("ritual", "with", "n")
+_RITUAL_KEYS = ("ritual", "with", "n", "satanista")  # satanista: lupus-live-12 §2.6, the ghost form's drop-down
 _POWER_KEYS = ("target", "target2", "power")
 
 

@@ -5,23 +5,28 @@ from ..core import (
     APPOINT, BECOME, NOTES, POWER, QUESTION, RITUAL, SHOUT, VOTE, ActionForm, FormField,
     GameState,
 )
-from .rituals import RITUALS, is_satanista, target_choices
+from .rituals import RITUALS, target_choices
 from .validation import become_choices, can_ask, power_targets
 
 
 def _ritual_form(state: GameState, player: str, satanista: bool) -> ActionForm | None:
     names = [r.name for r in RITUALS.values()
              if not satanista or r.parametric or r.base >= 3]
-    if satanista:
-        partners = [p.name for p in state.dead()]
-    else:
-        partners = [p.name for p in state.players if p.name != player
-                    and (not p.alive or is_satanista(state, p.name))]
+    partners = [p.name for p in state.dead() if p.name != player]
     depends = {"ritual": {name: target_choices(state, RITUALS[name]) for name in names}}
     everyone = [p.name for p in state.players]
-    return ActionForm(RITUAL, [
+    fields = [
         FormField("ritual", "choice", names),
         FormField("with", "players", partners, min=1, max=len(partners) or None),
+    ]
+    if not satanista:
+        # §2.6: "un giocatore vivo, scelto da un'apposita casella a discesa, che deve
+        # corrispondere al Satanista": every living player is offered, so the form
+        # never tells a ghost who the Satanista is.
+        fields.append(FormField("satanista", "player", [p.name for p in state.alive()],
+                                required=False))
+    return ActionForm(RITUAL, [
+        *fields,
         FormField("target", "player", everyone, required=False, depends=depends),
         # n only for the parametric rituals (listed in the label's data); a Satanista needs 1+n >= 3.
         FormField("n", "int", required=False, min=2 if satanista else 1,

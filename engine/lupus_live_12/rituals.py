@@ -68,11 +68,6 @@ def canonical_ritual(name: Any) -> str:
         raise Rejected("unknown_ritual", ritual=name) from None
 
 
-def is_satanista(state: GameState, name: str) -> bool:
-    p = state.player(name)
-    return p.alive and p.role == "Satanista"
-
-
 def target_ok(state: GameState, kind: str | None, name: str) -> bool:
     if kind is None:
         return True
@@ -101,11 +96,12 @@ def _n(value: Any) -> int | None:
 def validate_ritual(state: GameState, p: Player, action: Action) -> Action:
     """Check a ritual submission and return it normalised (canonical name, n, with).
 
-    What the web form cannot offer is refused (an unknown ritual or player, a
-    living collaborator other than the Satanista, a target of the wrong kind).
-    A group that does not add up (wrong count, mismatched choices) is accepted
-    and fails at resolution, as §1.10.2-1.10.3 prescribe: nobody can know
-    what the others will submit.
+    What the web form cannot offer is refused (an unknown ritual or player, two
+    living collaborators, a living one named by the Satanista, a target of the
+    wrong kind). A group that does not add up (wrong count, mismatched choices, a
+    living player named as the Satanista who is not one) is accepted and fails at
+    resolution, as §1.10.2-1.10.3 prescribe: nobody can know what the others will
+    submit, and a refusal would tell a ghost who the Satanista is.
     """
     if state.phase.kind != "night":
         raise Rejected("not_now", kind="ritual")
@@ -117,6 +113,9 @@ def validate_ritual(state: GameState, p: Player, action: Action) -> Action:
     raw_with = action.args.get("with") or []
     if isinstance(raw_with, str):
         raw_with = [raw_with]
+    # The ghost's form has the Satanista in a drop-down of the living (personaggi §2.6).
+    if action.args.get("satanista"):
+        raw_with = [*raw_with, action.args["satanista"]]
     others: list[str] = []
     for other in raw_with:
         other = str(other)
@@ -126,17 +125,16 @@ def validate_ritual(state: GameState, p: Player, action: Action) -> Action:
             continue  # the form lists only the others; naming oneself adds nothing
         if other in others:
             continue
-        if state.player(other).alive and not is_satanista(state, other):
+        if satanista and state.player(other).alive:
             raise Rejected("ritual_with_alive", target=other)
-        if satanista and is_satanista(state, other):
-            raise Rejected("ritual_two_satanisti")
         others.append(other)
-    if sum(1 for o in others if is_satanista(state, o)) > 1:
-        raise Rejected("ritual_two_satanisti")
+    living = [o for o in others if state.player(o).alive]
+    if len(living) > 1:
+        raise Rejected("ritual_one_living")
     n = _n(action.args.get("n")) if ritual.parametric else None
     if ritual.parametric and n is None:
         # The form asks for n; a submission without it declares the n its group size implies.
-        size = len(others) + (2 if satanista or any(is_satanista(state, o) for o in others) else 1)
+        size = len(others) + (2 if satanista or living else 1)
         n = size - ritual.base
         if n < 1:
             raise Rejected("ritual_bad_n", n=None)

@@ -63,10 +63,10 @@ REJECTIONS = {
                                 "en": "The target of {ritual} must be alive; {target} is not."},
     "ritual_target_not_dead": {"it": "Il bersaglio di {ritual} dev'essere morto; {target} non lo è.",
                                "en": "The target of {ritual} must be dead; {target} is not."},
-    "ritual_with_alive": {"it": "{target} è vivo: ai rituali collaborano solo i fantasmi e il Satanista.",
-                          "en": "{target} is alive: only ghosts and the Satanista join rituals."},
-    "ritual_two_satanisti": {"it": "A un rituale può partecipare al più un Satanista.",
-                             "en": "At most one Satanista can take part in a ritual."},
+    "ritual_with_alive": {"it": "{target} è vivo: il Satanista svolge i rituali con i soli fantasmi.",
+                          "en": "{target} is alive: the Satanista performs rituals with ghosts only."},
+    "ritual_one_living": {"it": "Al rituale può partecipare al più un vivo, il Satanista.",
+                          "en": "At most one living player, the Satanista, can take part in a ritual."},
     "satanista_small_ritual": {"it": "Il Satanista partecipa solo a rituali di almeno 3 partecipanti "
                                      "({ritual} ne ha meno).",
                                "en": "The Satanista joins only rituals of at least 3 participants "

@@ -120,6 +120,7 @@ def _field_label(name: str) -> str:
     labels = {
         "vote": _("Vote for the pyre"), "target": _("Target"), "target2": _("Second target"),
         "power": _("Power"), "ritual": _("Ritual"), "with": _("Together with"), "n": _("n"),
+        "satanista": _("With the Satanista"),
         "appoint": _("Deputy / successor"), "elect": _("Mayor election"),
         "become": _("Role to become"), "question": _("Question for the Masters"),
         "shout": _("Night shout"), "notes": _("Notes"),
@@ -132,7 +133,10 @@ def _field_help(spec: ActionForm, name: str) -> str:
     if spec.kind == RITUAL and name == "with":
         if satanista:
             return _("The ghosts you perform it with: you take the place of two participants.")
-        return _("The other participants. A Satanista counts as two.")
+        return _("The other ghosts taking part.")
+    if spec.kind == RITUAL and name == "satanista":
+        return _("Only if a Satanista takes part: he takes the place of two ghosts. If the "
+                 "player you name is not the Satanista, the ritual fails.")
     if spec.kind == RITUAL and name == "n":
         return _("Only for the rituals marked (n). Left empty, it is counted from the group.")
     if spec.kind == RITUAL and name == "target":

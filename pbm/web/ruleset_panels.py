@@ -226,8 +226,8 @@ def ritual_facts(ruleset: str) -> dict[str, tuple[int, bool, bool]]:
 
 
 def choice_label(ruleset: str, state: GameState, spec: ActionForm, field: str, value: str) -> str:
-    """How one choice reads in a form: the Satanista marked among a ghost's collaborators,
-    each ritual with how many take part."""
+    """How one choice reads in a form: each ritual with how many take part. Players read
+    as their names only: a label must never tell a role (the Satanista least of all)."""
     if spec.kind == "ritual" and field == "ritual":
         facts = ritual_facts(ruleset).get(value)
         if facts:
@@ -235,11 +235,6 @@ def choice_label(ruleset: str, state: GameState, spec: ActionForm, field: str, v
             if parametric:
                 return _("%(ritual)s (n): %(base)s+n participants", ritual=value, base=base)
             return _("%(ritual)s: %(count)s participants", ritual=value, count=base)
-    if spec.kind == "ritual" and field == "with" and ruleset == LUPUS_LIVE_12:
-        if state.has_player(value):
-            p = state.player(value)
-            if p.alive and p.role == "Satanista":
-                return _("%(player)s (Satanista: takes the place of two ghosts)", player=value)
     return value
 
 

@@ -39,7 +39,9 @@ def test_a_ghost_performs_a_ritual_on_a_phone(app, factory, clock, live_server, 
     page.select_option("select[name=ritual-ritual]", "Voto diretto")
     assert target_options(page) == ["—", "Anna", "Bruno", "Carla", "Dario"]  # the living
     page.check("label:has-text('Fabio') >> xpath=preceding-sibling::input")
-    page.check("label:has-text('Bruno') >> xpath=preceding-sibling::input")
+    # The Satanista is chosen among all the living (personaggi §2.6): no role shows.
+    assert page.locator("select[name=ritual-satanista] option").all_inner_texts() == ["—", "Anna", "Bruno", "Carla", "Dario"]
+    page.select_option("select[name=ritual-satanista]", "Bruno")
     page.select_option("select[name=ritual-target]", "Anna")
     page.fill("input[name=ritual-n]", "2")
     page.fill("input[name=ritual-shout]", "Al lupo!")
@@ -51,7 +53,7 @@ def test_a_ghost_performs_a_ritual_on_a_phone(app, factory, clock, live_server, 
     receipt = page.locator(".flash.receipt").inner_text()
     assert "Registrato" in receipt and "Rituale: Voto diretto" in receipt and "Bersaglio: Anna" in receipt
     assert recorded(factory) == [
-        ("Elena", "ritual", {"ritual": "Voto diretto", "with": ["Bruno", "Fabio"], "target": "Anna", "n": 2}),
+        ("Elena", "ritual", {"ritual": "Voto diretto", "with": ["Fabio", "Bruno"], "target": "Anna", "n": 2}),
         ("Elena", "shout", {"shout": "Al lupo!"}),
     ]
     # Going back to a ritual on the dead keeps only the dead as targets.

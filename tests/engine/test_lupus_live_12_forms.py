@@ -39,7 +39,10 @@ def test_ritual_form_targets_depend_on_the_ritual() -> None:
     form = next(f for f in RULESET.forms(state, "Dario") if f.kind == "ritual")
     fields = {f.name: f for f in form.fields}
     assert "\\end{story}" in fields["ritual"].choices
-    assert set(fields["with"].choices) == {"Elena", "Bruno"}  # other ghosts and the Satanista
+    assert set(fields["with"].choices) == {"Elena"}  # the other ghosts
+    # §2.6: the Satanista from a drop-down of every living player, so no role is told.
+    assert set(fields["satanista"].choices) == {"Anna", "Bruno", "Carla"}
+    assert not fields["satanista"].required
     dep = fields["target"].depends["ritual"]
     assert set(dep["Omicidio"]) == {"Anna", "Bruno", "Carla"}
     assert set(dep["Resurrezione"]) == {"Dario", "Elena"}

@@ -37,10 +37,12 @@ def ghosts(app, factory, clock):
 def test_a_ghosts_ritual_form_has_what_section_1_4_2_lists(app, ghosts):
     form = forms_of(area(logged_in(app, "Elena")))["form-ritual"]
     assert form.options("ritual-ritual") == RITUALS
-    # "un elenco di caselle associate ad altri giocatori morti ed all'eventuale Satanista"
+    # "un elenco di caselle associate ad altri giocatori morti ed all'eventuale Satanista",
+    # the Satanista "scelto da un'apposita casella a discesa" of the living (personaggi §2.6)
     boxes = form.boxes("ritual-with")
-    assert sorted(boxes) == ["Bruno", "Fabio", "Gino", "Ida"]
-    assert "Satanista" in boxes["Bruno"] and "Satanista" not in boxes["Fabio"]
+    assert sorted(boxes) == ["Fabio", "Gino", "Ida"]
+    assert form.options("ritual-satanista") == LIVING
+    assert "Satanista" not in "".join(form.labels("ritual-satanista").values())  # nobody's role
     assert {"ritual-target", "ritual-n", "ritual-shout", "ritual-notes"} <= form.names()
     # The target list narrows with the ritual (forms.js reads this table).
     import json
@@ -72,16 +74,28 @@ def test_ritual_with_group_n_target_notes_and_shout_reach_the_engine(app, factor
 
 def test_ritual_with_the_satanista_and_a_ritual_without_target(app, factory, ghosts):
     client = logged_in(app, "Fabio")
-    post_form(client, "form-ritual", {"ritual": "Omicidio", "with": ["Bruno", "Elena", "Gino"],
-                                      "target": "Carla"})
+    post_form(client, "form-ritual", {"ritual": "Omicidio", "with": ["Elena", "Gino"],
+                                      "satanista": "Bruno", "target": "Carla"})
     # \end{story} has no target: a target sent anyway is dropped, n is kept.
-    post_form(client, "form-ritual", {"ritual": "\\end{story}", "with": ["Elena", "Gino", "Ida", "Bruno"],
-                                      "n": "1", "target": "Anna"})
+    post_form(client, "form-ritual", {"ritual": "\\end{story}", "with": ["Elena", "Gino", "Ida"],
+                                      "satanista": "Bruno", "n": "1", "target": "Anna"})
     assert recorded(factory, "Fabio") == [
-        ("Fabio", "ritual", {"ritual": "Omicidio", "with": ["Bruno", "Elena", "Gino"], "target": "Carla"}),
+        ("Fabio", "ritual", {"ritual": "Omicidio", "with": ["Elena", "Gino", "Bruno"], "target": "Carla"}),
         ("Fabio", "ritual", {"ritual": "\\end{story}", "with": ["Elena", "Gino", "Ida", "Bruno"],
                              "target": None, "n": 1}),
     ]
+
+
+def test_naming_a_living_player_who_is_not_the_satanista_tells_nothing(app, factory, ghosts):
+    # A refusal would tell the ghost who the Satanista is not; the group fails at dawn instead.
+    answers = []
+    for ghost, living in (("Fabio", "Bruno"), ("Gino", "Carla")):
+        page = post_form(logged_in(app, ghost), "form-ritual",
+                         {"ritual": "Omicidio", "with": ["Elena", "Ida"], "satanista": living,
+                          "target": "Anna"})
+        answers.append(flash_of(page).replace(ghost, "X").replace(living, "Y"))
+    assert answers[0] == answers[1] and "Registrato" in answers[0]
+    assert [r[2]["with"] for r in recorded(factory)] == [["Elena", "Ida", "Bruno"], ["Elena", "Ida", "Carla"]]
 
 
 @pytest.mark.parametrize("values, why", [
@@ -94,8 +108,8 @@ def test_ritual_with_the_satanista_and_a_ritual_without_target(app, factory, gho
      "Il parametro n dev'essere un intero positivo."),
     ({"ritual": "Voto diretto", "with": ["Fabio"], "target": "Anna", "n": "tre"},
      "Il parametro n dev'essere un intero positivo."),
-    ({"ritual": "Omicidio", "with": ["Carla"], "target": "Anna"},
-     "Carla è vivo: ai rituali collaborano solo i fantasmi e il Satanista."),
+    ({"ritual": "Omicidio", "with": ["Fabio", "Carla", "Dario"], "target": "Anna"},
+     "Al rituale può partecipare al più un vivo, il Satanista."),
     ({"ritual": "Rito inventato", "with": ["Fabio"], "target": "Anna"},
      "Non esiste un rituale «Rito inventato»."),
 ])
