@@ -11,7 +11,7 @@ from ..core import (
 from . import forms as _forms
 from .day import resolve_day
 from .night import resolve_night
-from .roles import FACTIONS, POWERS, ROLES, SPETTRO_ROLE, canonical
+from .roles import FACTIONS, POWERS, ROLES, SPETTRO_ROLE, canonical, canonical_power
 from .setup import KEY, setup_game
 
 
@@ -29,6 +29,18 @@ class TempoReale7:
 
     def canonical_role(self, name: str) -> str:
         return canonical(name)
+
+    def canonical_result(self, kind: str, value: Any) -> Any:
+        """The rulebook's spelling of a result value, for comparisons (scenario runner):
+        the rulebook itself writes both "Morte" and "Spettro della Morte"."""
+        try:
+            if kind == "spettro":
+                return canonical_power(str(value))
+            if kind == "role":
+                return canonical(str(value))
+        except KeyError:
+            pass
+        return value
 
     def setup(self, seating: list[tuple[str, str]], rng: random.Random,
               options: dict[str, Any] | None = None) -> tuple[GameState, list[Event]]:
