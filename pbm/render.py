@@ -48,16 +48,88 @@ YES_NO = {"it": {"yes": "sì", "no": "no"}, "en": {"yes": "yes", "no": "no"}}
 
 
 def describe(kind: str, data: dict[str, Any], ruleset: str, lang: str) -> str | None:
+    """An event in full, as the Masters read it (causes of death, tallies with weights)."""
     if kind == "pyre":
         return describe_pyre(data, lang)
+    worded = describe_setup(kind, data, lang)
+    if worded is not None:
+        return worded
+    if kind == "rejected_at_resolution" and data.get("code"):
+        why = texts.rejection(data["code"], data.get("params") or {}, ruleset, lang)
+        return (f"Un'azione non era più valida alla fine della fase: {why}" if lang != "en"
+                else f"An action was no longer valid at the end of the phase: {why}")
     if data.get("answer") in ("yes", "no"):
         data = {**data, "answer": YES_NO.get(lang, YES_NO["it"])[data["answer"]]}
     return texts.event(kind, data, ruleset, lang)
 
 
-def describe_pyre(data: dict[str, Any], lang: str) -> str:
+def describe_for_players(kind: str, data: dict[str, Any], ruleset: str, lang: str) -> str | None:
+    """An event as the players may read it: only what the rulebooks publish.
+
+    - A death is announced without its cause, except the pyre and the Masters' own
+      decision, which everybody saw. The cause would give away what the rules keep
+      secret: the use of powers (lupus-live-12-principale §1.5), and the role of the
+      dead (a "missile" death names a Missile, an "usurpatore" one an Erede), which
+      no power reveals in Lupus LIVE! and only the Medium learns in tempo reale (§3.7).
+    - The Lupus LIVE! pyre shows who was designated and, separately, who voted whom
+      (§1.5: "I voti dati sono pubblici"), not the weighted totals: with the votes
+      public, the totals would give every voter's weight away, and so the Sabbino
+      (weight 0, personaggi §2.5) and the targets of the vote rituals (§4.5, §4.11).
+      In tempo reale every vote weighs one, so its totals say nothing new (§3.3).
+    """
+    if kind == "death":
+        return describe_death(data, lang)
+    if kind == "pyre":
+        return describe_pyre(data, lang, totals=ruleset != "lupus-live-12")
+    return describe(kind, data, ruleset, lang)
+
+
+def describe_death(data: dict[str, Any], lang: str) -> str:
+    player, cause = data.get("player"), data.get("cause")
+    if lang == "en":
+        return {"pyre": f"{player} dies at the stake.",
+                "masters": f"{player} dies by the Masters' decision."}.get(cause, f"{player} dies.")
+    return {"pyre": f"{player} muore sul rogo.",
+            "masters": f"{player} muore per decisione delle Master."}.get(cause, f"Muore {player}.")
+
+
+def _listing(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} ({v})" for k, v in value.items()) or "—"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(map(str, value)) or "—"
+    return "—" if value in (None, "") else str(value)
+
+
+def describe_setup(kind: str, data: dict[str, Any], lang: str) -> str | None:
+    """The structured facts the catalog would print as Python dicts (role letters
+    by mail, the tempo reale election), or None."""
     it = lang != "en"
-    tally = data.get("tally") or {}
+    if kind == "role_letter" and "mystic" in data:
+        base = texts.event(kind, data, None, lang) or ""
+        mystic = (("Sei un mistico." if data["mystic"] else "Non sei un mistico.") if it
+                  else ("You are a mystic." if data["mystic"] else "You are not a mystic."))
+        return f"{base} {mystic}".strip()
+    if kind == "knows":
+        return (f"Conosci sin dall'inizio: {_listing(data.get('players'))}." if it
+                else f"You know from the start: {_listing(data.get('players'))}.")
+    if kind == "propositions":
+        props = "; ".join(
+            (f"{p.get('player')} ha il ruolo {p.get('role')}" if it
+             else f"{p.get('player')} has the role {p.get('role')}")
+            for p in data.get("propositions") or [])
+        return (f"Le tue quattro proposizioni (esattamente due vere e due false): {props}." if it
+                else f"Your four propositions (exactly two true, two false): {props}.")
+    if kind == "election":
+        counts = data.get("counts") or {}
+        parts = ", ".join(f"{n} {v}" for n, v in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        return (f"Elezione del Sindaco: {parts}." if it else f"Mayor election: {parts}.")
+    return None
+
+
+def describe_pyre(data: dict[str, Any], lang: str, totals: bool = True) -> str:
+    it = lang != "en"
+    tally = (data.get("tally") or {}) if totals else {}
     parts = ", ".join(f"{n} {_num(v)}" for n, v in sorted(tally.items(), key=lambda kv: -float(kv[1])))
     if not data.get("quorum"):
         head = ("Votazione non valida: ha votato meno della metà dei vivi; nessuno va al rogo."
@@ -78,11 +150,12 @@ def vote_lines(data: dict[str, Any]) -> list[str]:
 
 
 def lines_for(rows: Iterable[EventRow], ruleset: str, lang: str) -> list[str]:
+    """The players' lines (bulletin, results mail): never the Masters' wording."""
     out = []
     for r in rows:
         if r.kind in PUBLIC_KINDS_SILENT and r.visibility == "public":
             continue
-        text = describe(r.kind, r.data, ruleset, lang)
+        text = describe_for_players(r.kind, r.data, ruleset, lang)
         if text:
             out.append(text)
     return out

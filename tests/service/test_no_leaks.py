@@ -1,0 +1,372 @@
+"""Nothing leaks: a player sees only what the rules let them know, on every page and in
+every mail; the Masters see everything.
+
+Most checks compare two games that differ only in a secret (a role, who used a power,
+who shouted): whatever a player may read (the public page, the bulletin mail, their own
+reserved area and results) must be the same in both, or the secret could be read off
+it. The expectations come from the rulebooks (shared/rules), cited at each test.
+"""
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+
+from pbm import operations
+from pbm.db import transaction
+from pbm.models import Game, OutboxRow, PhaseRow
+from pbm.worker import Worker
+
+from .helpers import login, make_game
+from .test_forms_support import area, edit_open_state, forms_of, logged_in, post_form, flash_of, kill
+
+TUESDAY_0930_ROME = datetime(2026, 11, 24, 8, 30, tzinfo=timezone.utc)   # day 1 open
+TUESDAY_2130_ROME = datetime(2026, 11, 24, 20, 30, tzinfo=timezone.utc)  # night 2 open
+WEDNESDAY_0930_ROME = datetime(2026, 11, 25, 8, 30, tzinfo=timezone.utc)  # day 2 open
+
+
+# --------------------------------------------------------------------------- helpers
+
+def new_game(app, clock, roles, *, ruleset="lupus-live-12", mayor=None) -> str:
+    """A started game whose random draws are the same as any other game's made here,
+    so two games differ only in what the test changes."""
+    factory = app.extensions["pbm_sessions"]
+    gid = make_game(factory, app.config, clock.now(), roles, mayor=mayor, ruleset=ruleset)
+    with transaction(factory) as s:
+        game = s.get(Game, gid)
+        game.seed = "same-seed-for-every-game"
+        return game.slug
+
+
+def submit(app, clock, slug, name, submission):
+    factory = app.extensions["pbm_sessions"]
+    with transaction(factory) as s:
+        game = s.query(Game).filter_by(slug=slug).one()
+        operations.submit(s, app.config, game, game.seat_by_name(name), submission,
+                          source="web", now=clock.now())
+
+
+def pass_boundary(app, clock, when):
+    clock.set(when)
+    Worker(app, clock).boundaries()
+
+
+def public_page(app, slug) -> str:
+    return app.test_client().get(f"/g/{slug}/").get_data(as_text=True)
+
+
+def bulletin_section(page: str) -> str:
+    """The bulletin of a game page, with the game's own address taken out."""
+    start = page.index("<h2>Bollettino</h2>")
+    return page[start:page.index("</section>", start)]
+
+
+def last_mail(app, slug, name, kind="phase_results") -> OutboxRow:
+    factory = app.extensions["pbm_sessions"]
+    with factory() as s:
+        game = s.query(Game).filter_by(slug=slug).one()
+        email = game.seat_by_name(name).user.email
+        return (s.query(OutboxRow).filter_by(game_id=game.id, to_addr=email, kind=kind)
+                .order_by(OutboxRow.id.desc()).first())
+
+
+def mails_to_players(app, slug) -> list[OutboxRow]:
+    factory = app.extensions["pbm_sessions"]
+    with factory() as s:
+        game = s.query(Game).filter_by(slug=slug).one()
+        players = {seat.user.email for seat in game.seats}
+        return [r for r in s.query(OutboxRow).filter_by(game_id=game.id) if r.to_addr in players]
+
+
+def public_part(body: str) -> str:
+    """The bulletin and the votes of a results mail: what every player receives alike."""
+    start = body.index("BOLLETTINO")
+    return body[start:body.index("\n-- \n")]
+
+
+def private_part(body: str) -> str:
+    if "SOLO PER TE" not in body:
+        return ""
+    return body[body.index("SOLO PER TE"):body.index("BOLLETTINO")]
+
+
+def without_slug(text: str, slug: str) -> str:
+    return text.replace(f"/g/{slug}/", "/g/GAME/")
+
+
+def reserved_results(page: str) -> str:
+    start = page.index("<h2>I tuoi risultati privati</h2>")
+    return page[start:page.index("</section>", start)]
+
+
+# --------------------------------------------------------------------------- Lupus LIVE! 12
+
+LIVE = {"Anna": "Lupo Mannaro", "Bruno": "Lupo Mannaro", "Carla": "Veggente", "Dario": "Contadino",
+        "Elena": "Contadino", "Fabio": "Contadino", "Giulia": "Contadino"}
+
+
+def test_live_bulletin_is_the_same_whoever_is_the_sabbino(app, clock):
+    """Principale §1.5: the votes are public; personaggi §2.5: the Sabbino's vote weighs 0.
+    With the votes public, a published weighted tally would tell everybody whose vote
+    weighs nothing. The bulletin must read the same whether Elena is a Sabbino or not
+    (the outcome being the same)."""
+    pages, mails = [], []
+    for elena in ("Sabbino", "Contadino"):
+        slug = new_game(app, clock, {**LIVE, "Elena": elena}, mayor="Fabio")
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+        pass_boundary(app, clock, TUESDAY_0930_ROME)
+        # Carla gets 2 (Sabbino) or 3 votes, Anna 1, Giulia 1: Carla is designated either way.
+        for voter, target in [("Anna", "Carla"), ("Bruno", "Carla"), ("Elena", "Carla"),
+                              ("Carla", "Anna"), ("Dario", "Giulia")]:
+            submit(app, clock, slug, voter, {"vote": target})
+        pass_boundary(app, clock, TUESDAY_2130_ROME)
+        pages.append(bulletin_section(public_page(app, slug)))
+        mails.append(public_part(last_mail(app, slug, "Giulia").body))
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+    assert "Il villaggio manda al rogo Carla." in mails[0]
+    assert "Elena → Carla" in mails[0] and "Elena → Carla" in pages[0]  # §1.5: votes are public
+    assert pages[0] == pages[1]
+    assert mails[0] == mails[1]
+
+
+def test_live_night_death_does_not_name_its_cause(app, clock):
+    """Principale §1.5: the use of powers is secret; nothing publishes the role of the
+    dead (the Medium learns only their aura, personaggi §1.8). A Missile who does not
+    choose on night 2 dies (personaggi §1.10): the village must read the same as for a
+    Contadino killed by the wolves."""
+    pages, mails = [], []
+    for dario in ("Missile", "Contadino"):
+        slug = new_game(app, clock, {**LIVE, "Dario": dario}, mayor="Fabio")
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+        pass_boundary(app, clock, TUESDAY_0930_ROME)
+        pass_boundary(app, clock, TUESDAY_2130_ROME)  # nobody voted: nobody burns
+        if dario == "Contadino":
+            submit(app, clock, slug, "Anna", {"target": "Dario"})
+            submit(app, clock, slug, "Bruno", {"target": "Dario"})
+        pass_boundary(app, clock, WEDNESDAY_0930_ROME)
+        page = public_page(app, slug)
+        pages.append(bulletin_section(page))
+        mails.append(public_part(last_mail(app, slug, "Giulia").body))
+        assert "Dario" in page and "Missile" not in page and "wolves" not in page
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+    assert "Muore Dario." in mails[0]
+    assert pages[0] == pages[1]
+    assert mails[0] == mails[1]
+
+
+def test_live_shouts_do_not_tell_who_shouted(app, clock):
+    """Principale §3.4: players may talk "anonimamente tramite l'urlo notturno". Two games
+    where the same shouts are sent in the same order by different players publish the
+    same bulletin, and the shouter's own mail is no different from anybody else's."""
+    pages, mails = [], []
+    for first, second in (("Carla", "Fabio"), ("Fabio", "Carla")):
+        slug = new_game(app, clock, LIVE, mayor="Giulia")
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+        submit(app, clock, slug, first, {"shout": "Al lupo!"})
+        submit(app, clock, slug, second, {"shout": "Anna mente"})
+        pass_boundary(app, clock, TUESDAY_0930_ROME)
+        pages.append(bulletin_section(public_page(app, slug)))
+        mail_of = {n: last_mail(app, slug, n).body for n in ("Carla", "Fabio", "Giulia")}
+        assert public_part(mail_of["Carla"]) == public_part(mail_of["Fabio"]) == public_part(mail_of["Giulia"])
+        assert private_part(mail_of["Carla"]) == private_part(mail_of["Giulia"]) == ""
+        mails.append(public_part(mail_of["Giulia"]))
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+    assert "Al lupo!" in pages[0] and "Anna mente" in pages[0]
+    assert pages[0] == pages[1] and mails[0] == mails[1]
+
+
+def test_live_draft_shows_nothing_until_the_masters_publish(app, clock):
+    """Principale §1.2: the intermediate phase lasts until the Masters have settled the
+    results; personaggi §1.11: the Profeta asks the Masters, and (§1.9) whoever gets an
+    answer reads it in their own reserved area. Before publication players see only that
+    results are being prepared; after it, the question stays between the Profeta and the
+    Masters."""
+    roles = {**LIVE, "Carla": "Profeta", "Dario": "Veggente"}
+    slug = new_game(app, clock, roles, mayor="Giulia")
+    question = "Bruno è un lupo mannaro?"
+    submit(app, clock, slug, "Carla", {"question": question})
+    submit(app, clock, slug, "Dario", {"target": "Anna"})
+    submit(app, clock, slug, "Fabio", {"shout": "Urlo della bozza"})
+    before = len(mails_to_players(app, slug))
+    pass_boundary(app, clock, TUESDAY_0930_ROME)
+    factory = app.extensions["pbm_sessions"]
+    with factory() as s:
+        phase = s.query(PhaseRow).filter_by(index=0).join(Game).filter(Game.slug == slug).one()
+        assert phase.status == "draft"
+        phase_id = phase.id
+
+    # The draft: players and the public see it is being prepared, nothing of it.
+    page = public_page(app, slug)
+    assert "stanno preparando i risultati" in page
+    assert "Urlo della bozza" not in page and question not in page and "Ancora nessun bollettino" in page
+    for name in ("Carla", "Dario", "Giulia"):
+        mine = area(logged_in(app, name), slug)
+        assert "stanno preparando i risultati" in mine
+        assert "Risposta su" not in mine and "Urlo della bozza" not in mine
+        assert forms_of(mine) == {}  # no action form while the Masters work
+    assert len(mails_to_players(app, slug)) == before  # not a word to the players yet
+
+    # The Masters see the question and the draft.
+    master = login(app, "master@example.org", "master")
+    desk = master.get(f"/g/{slug}/master").get_data(as_text=True)
+    assert question in desk
+
+    with transaction(factory) as s:
+        game = s.query(Game).filter_by(slug=slug).one()
+        phase = s.get(PhaseRow, phase_id)
+        operations.answer_pending(s, app.config, game, phase, {"answers": {"Carla": "yes"}}, clock.now())
+        if phase.status == "draft":
+            operations.publish(s, app.config, game, phase, clock.now())
+
+    page = public_page(app, slug)
+    assert "Urlo della bozza" in page and question not in page
+    carla = last_mail(app, slug, "Carla").body
+    assert "sì" in private_part(carla)
+    for name in ("Anna", "Bruno", "Dario", "Elena", "Fabio", "Giulia"):
+        body = last_mail(app, slug, name).body
+        assert question not in body
+        assert "Profeta" not in body
+        assert "Risposta su Anna" in body if name == "Dario" else "Risposta su" not in body
+        assert question not in area(logged_in(app, name), slug)
+    assert question in area(logged_in(app, "Carla"), slug)
+
+
+def test_live_pack_is_the_whole_faction_and_nobody_else_knows_it(app, clock):
+    """Personaggi §2: "Tutti i giocatori della fazione dei Lupi si conoscono tra di loro"
+    (the Satanista and the Sabbino included); §1: the Villaggio do not know each other.
+    The role letter (mail) and the reserved area say so, and nothing more."""
+    roles = {"Anna": "Lupo Mannaro", "Bruno": "Satanista", "Carla": "Sabbino", "Dario": "Veggente",
+             "Elena": "Contadino", "Fabio": "Contadino", "Giulia": "Guardia del corpo"}
+    slug = new_game(app, clock, roles, mayor="Elena")
+    wolves = {"Anna", "Bruno", "Carla"}
+    for name, role in roles.items():
+        letter = last_mail(app, slug, name, kind="role_letter")
+        page = area(logged_in(app, name), slug)
+        others = {n: r for n, r in roles.items() if n != name}
+        for text in (letter.subject + letter.body, page):
+            assert role in text
+            for other_role in set(others.values()) - {role}:
+                assert other_role not in text, (name, other_role)
+        if name in wolves:
+            for mate in wolves - {name}:
+                assert mate in letter.body and mate in page
+        else:
+            assert "branco" not in letter.body.lower() and "branco" not in page.lower()
+        # The Veggente's choices include the wolves: a list without them would name them.
+        if name == "Dario":
+            assert set(forms_of(page)["form-power"].options("power-target")) == set(roles) - {"Dario"}
+
+
+def test_live_ghosts_form_does_not_point_at_the_satanista(app, clock):
+    """Personaggi §2.6: a ghost names the Satanista "da un'apposita casella a discesa"
+    of living players; nothing tells the ghost which one is the Satanista, neither the
+    form nor the answer to a submission naming him or naming someone else."""
+    roles = {"Anna": "Lupo Mannaro", "Bruno": "Satanista", "Carla": "Contadino", "Dario": "Veggente",
+             "Elena": "Contadino", "Fabio": "Contadino", "Giulia": "Contadino", "Hugo": "Contadino"}
+    slug = new_game(app, clock, roles, mayor="Elena")
+    factory = app.extensions["pbm_sessions"]
+    with factory() as s:
+        gid = s.query(Game).filter_by(slug=slug).one().id
+    edit_open_state(factory, gid, kill(["Fabio", "Giulia", "Hugo"]))
+    ghost = logged_in(app, "Fabio")
+    form = forms_of(area(ghost, slug))["form-ritual"]
+    living = ["Anna", "Bruno", "Carla", "Dario", "Elena"]
+    assert sorted(form.options("ritual-satanista")) == living
+    labels = form.labels("ritual-satanista")
+    assert all(labels[n] == n for n in living)  # no name marked
+    assert set(form.boxes("ritual-with")) == {"Giulia", "Hugo"}
+    answers = []
+    for named in ("Bruno", "Carla"):
+        page = post_form(ghost, "form-ritual", {"ritual": "Spionaggio", "with": ["Giulia"],
+                                                "satanista": named, "target": "Anna"}, slug=slug)
+        answers.append(flash_of(page).replace(named, "NAME"))
+    assert answers[0] == answers[1] and answers[0].startswith("Registrato")
+
+
+def test_live_players_cannot_open_the_masters_pages(app, clock):
+    """Principale §3.2.2: a reserved area is for its player only; the Masters see all."""
+    slug = new_game(app, clock, LIVE, mayor="Giulia")
+    anna = logged_in(app, "Anna")
+    for path in ("master", "master/as/Carla"):
+        assert anna.get(f"/g/{slug}/{path}").status_code == 403
+    assert anna.get("/master/mailbox").status_code == 403
+    anonymous = app.test_client()
+    assert anonymous.get(f"/g/{slug}/me").status_code in (302, 401)
+    master = login(app, "master@example.org", "master")
+    as_carla = master.get(f"/g/{slug}/master/as/Carla").get_data(as_text=True)
+    assert "Veggente" in as_carla
+    feed = anonymous.get(f"/g/{slug}/calendar.ics").get_data(as_text=True)
+    assert not any(name in feed for name in LIVE) and "Lupo" not in feed
+
+
+# --------------------------------------------------------------------------- tempo reale 7
+
+TR7 = {"Anna": "Lupo", "Bruno": "Lupo", "Carla": "Rinnegato", "Dario": "Massone", "Elena": "Massone",
+       "Fabio": "Negromante", "Giulia": "Ipnotista", "Hugo": "Contadino", "Ines": "Negromante",
+       "Luca": "Medium"}
+
+
+def test_tr7_initial_knowledge_is_exactly_section_3_8(app, clock):
+    """Tempo reale §3.8: Massoni know each other, Lupi know each other, the "complici"
+    (Rinnegato...) know each other, Negromanti know each other, the Ipnotisti, Medium and
+    Scrutatori know each other; nobody else is named to anybody."""
+    slug = new_game(app, clock, TR7, ruleset="tempo-reale-7", mayor="Hugo")
+    knows = {"Anna": {"Bruno"}, "Bruno": {"Anna"}, "Dario": {"Elena"}, "Elena": {"Dario"},
+             "Fabio": {"Ines"}, "Ines": {"Fabio"}, "Giulia": {"Luca"}, "Luca": {"Giulia"},
+             "Carla": set(), "Hugo": set()}
+    for name, known in knows.items():
+        # The letter names the mayor (public) and its footer an example (VOTO Carla);
+        # the page's forms offer every living player.
+        letter = last_mail(app, slug, name, kind="role_letter").body
+        letter = letter[:letter.index("\n-- \n")].replace("Sindaco: Hugo", "")
+        page = area(logged_in(app, name), slug)
+        role_section = page[page.index('<section class="role">'):page.index("</section>")]
+        for text in (letter, role_section):
+            named = {n for n in set(TR7) - {name} if re.search(rf"\b{n}\b", text)}
+            assert named == known, (name, named)
+            for other in known:
+                assert f"{other} ({TR7[other]})" in text
+        assert "{'" not in letter  # worded, not a Python dict
+
+
+def test_tr7_hypnotised_player_is_not_told(app, clock):
+    """Tempo reale FAQ 31: "I personaggi su cui un Ipnotista agisce con successo non
+    vengono informati di essere sotto il suo controllo". Hugo's mail, reserved area and the
+    bulletin read the same whether the Ipnotista took his mind or not."""
+    seen = []
+    for hypnotise in (True, False):
+        slug = new_game(app, clock, TR7, ruleset="tempo-reale-7", mayor="Dario")
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+        if hypnotise:
+            submit(app, clock, slug, "Giulia", {"target": "Hugo"})
+        pass_boundary(app, clock, TUESDAY_0930_ROME)
+        body = last_mail(app, slug, "Hugo").body
+        page = area(logged_in(app, "Hugo"), slug)
+        seen.append((without_slug(body, slug), reserved_results(page), bulletin_section(public_page(app, slug))))
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+    assert seen[0] == seen[1]
+
+
+def test_tr7_awakened_spettro_is_not_public(app, clock):
+    """Tempo reale §3.7: "il villaggio non viene informato del suo risveglio"; the Spettro
+    is told the Negromanti who woke him. Nobody else learns anything."""
+    outcomes = []
+    for wake in (True, False):
+        slug = new_game(app, clock, TR7, ruleset="tempo-reale-7", mayor="Dario")
+        factory = app.extensions["pbm_sessions"]
+        with factory() as s:
+            gid = s.query(Game).filter_by(slug=slug).one().id
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+        edit_open_state(factory, gid, kill(["Hugo"]))
+        if wake:
+            for negromante in ("Fabio", "Ines"):
+                submit(app, clock, slug, negromante, {"target": "Hugo", "power": "Visione"})
+        pass_boundary(app, clock, TUESDAY_0930_ROME)
+        hugo = last_mail(app, slug, "Hugo").body
+        if wake:
+            assert "Spettro" in private_part(hugo) and "Fabio" in hugo and "Ines" in hugo
+            assert "Spettro" in area(logged_in(app, "Hugo"), slug)
+        others = {n: without_slug(last_mail(app, slug, n).body, slug)
+                  for n in ("Anna", "Carla", "Dario", "Luca")}
+        outcomes.append((others, bulletin_section(public_page(app, slug))))
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+    assert outcomes[0] == outcomes[1]
