@@ -370,3 +370,74 @@ def test_tr7_awakened_spettro_is_not_public(app, clock):
         outcomes.append((others, bulletin_section(public_page(app, slug))))
         clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
     assert outcomes[0] == outcomes[1]
+
+
+def test_live_mail_receipt_is_the_same_whether_the_name_is_the_satanista(app, clock):
+    """Personaggi §2.6 and principale §1.5: a ghost who names a living player as the
+    Satanista by mail gets the same receipt whether that player is the Satanista or
+    not, and a refused line tells nothing of anybody else either."""
+    import mailbox
+    from email.message import EmailMessage
+    from email.utils import make_msgid
+
+    from pbm.mail.mailbox import open_source
+
+    receipts = []
+    for bruno in ("Satanista", "Contadino"):
+        roles = {"Anna": "Lupo Mannaro", "Bruno": bruno, "Carla": "Contadino", "Dario": "Veggente",
+                 "Elena": "Contadino", "Fabio": "Contadino", "Giulia": "Contadino", "Hugo": "Contadino"}
+        slug = new_game(app, clock, roles, mayor="Elena")
+        factory = app.extensions["pbm_sessions"]
+        with factory() as s:
+            gid = s.query(Game).filter_by(slug=slug).one().id
+        edit_open_state(factory, gid, kill(["Fabio", "Giulia", "Hugo"]))
+        letter = last_mail(app, slug, "Fabio", kind="role_letter")
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = "fabio@players.test", letter.reply_to, "Re: " + letter.subject
+        msg["Message-ID"], msg["In-Reply-To"] = make_msgid(domain="players.test"), letter.message_id
+        msg.set_content("RITUALE Spionaggio CON Giulia, Bruno SU Anna\nVOTO Bruno\n")
+        mailbox.Maildir(app.config["MAIL_SOURCE"]["path"], create=True).add(bytes(msg))
+        source = open_source(app.config["MAIL_SOURCE"])
+        try:
+            Worker(app, clock).mail_once(source)
+        finally:
+            source.close()
+        receipt = last_mail(app, slug, "Fabio", kind="receipt")
+        assert receipt is not None
+        receipts.append(without_slug(receipt.body, slug))
+    assert "Spionaggio" in receipts[0] and "Bruno" in receipts[0]
+    assert "Satanista" not in receipts[0].replace("Con il Satanista", "")
+    assert receipts[0] == receipts[1]
+
+
+def test_live_corrupted_ghost_is_told_and_nobody_else(app, clock):
+    """Principale §1.11.1 and docs/rulings.md §3: the corrupted ghost is told privately
+    that it now plays for the Lupi, not who they are; the Lupi are not told who was
+    corrupted; the village reads nothing of it. Here by a Maledizione (personaggi §4.4)
+    of five ghosts on one of them."""
+    roles = {"Anna": "Lupo Mannaro", "Bruno": "Lupo Mannaro", "Carla": "Veggente", "Dario": "Contadino",
+             "Elena": "Contadino", "Fabio": "Contadino", "Giulia": "Contadino", "Hugo": "Contadino",
+             "Ines": "Contadino", "Luca": "Contadino"}
+    slug = new_game(app, clock, roles, mayor="Carla")
+    factory = app.extensions["pbm_sessions"]
+    with factory() as s:
+        gid = s.query(Game).filter_by(slug=slug).one().id
+    ghosts = ["Elena", "Fabio", "Giulia", "Hugo", "Ines"]
+    edit_open_state(factory, gid, kill(ghosts))
+    for g in ghosts:
+        submit(app, clock, slug, g, {"ritual": "Maledizione", "with": [o for o in ghosts if o != g],
+                                     "target": "Elena"})
+    pass_boundary(app, clock, TUESDAY_0930_ROME)
+
+    elena = last_mail(app, slug, "Elena").body
+    assert "corrott" in private_part(elena) and "Anna" not in private_part(elena)
+    assert "Bruno" not in private_part(elena)
+    page = area(logged_in(app, "Elena"), slug)
+    assert "Lupi" in page and "Anna" not in page.replace("VOTO Anna", "")
+    for name in ("Anna", "Bruno"):
+        body = last_mail(app, slug, name).body
+        assert "Elena" not in body and "corrott" not in body
+        assert "Elena" not in area(logged_in(app, name), slug)
+    for name in ("Carla", "Dario", "Luca", "Fabio"):
+        assert "corrott" not in last_mail(app, slug, name).body
+    assert "corrott" not in public_page(app, slug)
