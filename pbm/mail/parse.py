@@ -19,7 +19,7 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from .commands import (VOCABULARY, describe_error, find_behalf_line, fold, looks_like_command,
-                       parse_commands, resolve_name)
+                       parse_commands, parse_line, resolve_name)
 from .parse_body import address_of, body_text, header_all, header_text, parse_bytes
 from .parse_classify import classify
 from .parse_forward import Forward, find_forward
@@ -135,7 +135,10 @@ def _outside_lines(text: str, players: list[str]) -> tuple[list[dict], list[str]
     for line in (text or "").split("\n"):
         if not line.strip():
             continue
-        if looks_like_command(line):
+        # Only a line that reads as a whole command is refused: prose such as 'Voto di
+        # Bruno, arrivato a me' written above a forward is the Master's note.
+        command, _, _ = parse_line(line, players)
+        if command:
             errors.append({"code": "command_outside_behalf", "line": line.strip()})
         else:
             ignored.append(line.strip())

@@ -133,6 +133,11 @@ def find_forward(text: str, subject: str) -> Forward | None:
             rest = block[inner.end():].split("\n")
         else:
             rest = text[m.start() if is_block else m.end():].split("\n")
+            first = next((ln for ln in rest if ln.strip()), "")
+            if not is_block and first.lstrip().startswith(">"):
+                # iPhone Mail: the marker plain, the forwarded headers and body quoted.
+                after = m.end() + len(text[m.end():]) - len(text[m.end():].lstrip("\n \t"))
+                rest = _dequote_block(text, after).split("\n")
         if rest and not rest[0].strip():
             rest = rest[1:]
         fields, body_start = _read_header_block(rest)

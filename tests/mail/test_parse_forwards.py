@@ -206,3 +206,22 @@ def test_forward_quoted_below_a_signature_is_still_history():
     result = parse_message(from_master(body, subject="Re: Fwd: regole"), PLAYERS)
     assert result.source is None
     assert result.commands == [{"vote": "Carla"}]
+
+
+def test_iphone_forward_with_quoted_headers_acts_for_the_player():
+    # iOS Mail writes the marker plain and the forwarded headers and body '>'-quoted.
+    body = ("Inviato da iPhone\n\nInizio messaggio inoltrato:\n\n"
+            "> Da: Dario Neri <dario@example.it>\n> Data: 23 novembre 2026 20:40:11 CET\n"
+            "> A: Master Mara <master@example.org>\n> Oggetto: voto\n>\n> VOTO Elena\n")
+    result = parse_message(from_master(body, "Fwd: voto"), PLAYERS)
+    assert (result.source, result.on_behalf_of) == ("forward", "Dario")
+    assert result.commands == [{"vote": "Elena"}]
+    assert result.errors == []
+
+
+def test_prose_note_starting_with_a_keyword_above_a_forward_is_not_refused():
+    body = ("Voto di Dario arrivato a me per errore.\n\n" + FORWARD_HEADS["gmail"] + FORWARDED_TEXT)
+    result = parse_message(from_master(body), PLAYERS)
+    assert (result.on_behalf_of, result.commands) == ("Dario", [{"vote": "Anna"}])
+    assert result.errors == []
+    assert "Voto di Dario arrivato a me per errore." in result.ignored_lines
