@@ -441,3 +441,21 @@ def test_live_corrupted_ghost_is_told_and_nobody_else(app, clock):
     for name in ("Carla", "Dario", "Luca", "Fabio"):
         assert "corrott" not in last_mail(app, slug, name).body
     assert "corrott" not in public_page(app, slug)
+
+
+def test_tr7_exiled_players_are_shown_exiled_not_dead(app, clock):
+    """Tempo reale §3.1: when the last Negromante dies, the members of the faction are made
+    public and exiled; a living exile has not died, and the page must not say it has."""
+    roles = {"Anna": "Lupo", "Bruno": "Negromante", "Carla": "Ipnotista", "Dario": "Contadino",
+             "Elena": "Contadino", "Fabio": "Contadino", "Giulia": "Contadino"}
+    slug = new_game(app, clock, roles, ruleset="tempo-reale-7", mayor="Dario")
+    pass_boundary(app, clock, TUESDAY_0930_ROME)
+    for voter in ("Anna", "Dario", "Elena", "Fabio"):
+        submit(app, clock, slug, voter, {"vote": "Bruno"})
+    pass_boundary(app, clock, datetime(2026, 11, 24, 21, 30, tzinfo=timezone.utc))  # days end at 22 (§2.1)
+    page = public_page(app, slug)
+    players = page[page.index('<ul class="players">'):]
+    players = players[:players.index("</ul>")]
+    assert "Carla (esiliato)" in players and "Carla †" not in players
+    assert "Dario †" not in players and "Anna †" not in players
+    assert "Carla" in bulletin_section(page)  # the losing faction is published
