@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from .core import (
-    RESULT_KINDS, GameState, Phase, Rejected, Resolution, actions_from_submission,
+    POWER, RESULT_KINDS, Action, GameState, Phase, Rejected, Resolution, actions_from_submission,
     phase_rng, setup_rng,
 )
 from .registry import get_ruleset
@@ -218,6 +218,22 @@ class _Checker:
         return []
 
 
+def _power_beside_ritual(ruleset: Any, state: GameState, name: str,
+                         submission: dict[str, Any], actions: list[Any]) -> list[Any]:
+    """`target` is "the player on whom a power is used" and also a ritual's target. A
+    ghost who holds a power tonight besides her ritual (lupus-live-12 §4.8 Replay: "in
+    aggiunta al rituale") uses it on that same target when one act names both; for
+    anyone else the target is the ritual's alone, so a power refused here is no refusal."""
+    if "ritual" not in submission or "target" not in submission:
+        return []
+    if any(a.kind == POWER for a in actions):
+        return []
+    try:
+        return [ruleset.validate(state, Action(name, POWER, {"target": submission["target"]}))]
+    except Rejected:
+        return []
+
+
 def _run_once(data: dict[str, Any], seed: int, seen: dict[int, set[int]]) -> list[str]:
     ruleset = get_ruleset(data["ruleset"])
     players = data.get("players") or {}
@@ -240,11 +256,13 @@ def _run_once(data: dict[str, Any], seed: int, seen: dict[int, set[int]]) -> lis
             name = str(name)
             if not state.has_player(name):
                 raise ScenarioError(f"{label}: unknown player {name!r} in act")
-            for action in actions_from_submission(name, submission or {}):
+            actions = actions_from_submission(name, submission or {})
+            for action in actions:
                 try:
                     accepted.append(ruleset.validate(state, action))
                 except Rejected:
                     rejected.add(name)
+            accepted += _power_beside_ritual(ruleset, state, name, submission or {}, actions)
         gm = step.get("gm") or {}
         res = ruleset.resolve(state, accepted, phase_rng(seed, Phase(kind, state.phase.number)), gm)
         state = res.state
