@@ -459,3 +459,25 @@ def test_tr7_exiled_players_are_shown_exiled_not_dead(app, clock):
     assert "Carla (esiliato)" in players and "Carla †" not in players
     assert "Dario †" not in players and "Anna †" not in players
     assert "Carla" in bulletin_section(page)  # the losing faction is published
+
+
+def test_live_order_of_the_nights_deaths_says_nothing(app, clock):
+    """Personaggi §1.2 and principale §1.5: the wolves kill the Cacciatore, who takes the
+    player he aimed at with him. Which of the two was the Cacciatore is a secret: the
+    bulletin must read the same either way (the order of the deaths included)."""
+    pages, mails = [], []
+    for hunter, aimed in (("Giulia", "Carla"), ("Carla", "Giulia")):
+        roles = {**LIVE, "Carla": "Contadino", hunter: "Cacciatore"}
+        slug = new_game(app, clock, roles, mayor="Fabio")
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+        pass_boundary(app, clock, TUESDAY_0930_ROME)
+        pass_boundary(app, clock, TUESDAY_2130_ROME)
+        submit(app, clock, slug, hunter, {"target": aimed})
+        submit(app, clock, slug, "Anna", {"target": hunter})
+        submit(app, clock, slug, "Bruno", {"target": hunter})
+        pass_boundary(app, clock, WEDNESDAY_0930_ROME)
+        pages.append(bulletin_section(public_page(app, slug)))
+        mails.append(public_part(last_mail(app, slug, "Elena").body))
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+    assert "Muore Carla." in mails[0] and "Muore Giulia." in mails[0]
+    assert pages[0] == pages[1] and mails[0] == mails[1]
