@@ -155,14 +155,14 @@ def lines_for(rows: Iterable[EventRow], ruleset: str, lang: str) -> list[str]:
     The deaths of a phase are listed together in the order of the names: the engine
     records them in the order of resolution (the wolves at step 4 of the night before
     the Cacciatore's shot, the rituals and the Missile at step 10), so their order would
-    say who killed whom even without the cause."""
+    say who killed whom even without the cause. The same for the returns to life."""
     rows = list(rows)
-    deaths = sorted((r for r in rows if r.kind == "death" and r.visibility == "public"),
-                    key=lambda r: str(r.data.get("player")))
-    if deaths:
-        first = rows.index(next(r for r in rows if r.kind == "death" and r.visibility == "public"))
-        rest = [r for r in rows if not (r.kind == "death" and r.visibility == "public")]
-        rows = rest[:first] + deaths + rest[first:]
+    for kind in ("death", "revive"):  # a Messia's and a Resurrezione's returns alike
+        same = [r for r in rows if r.kind == kind and r.visibility == "public"]
+        if same:
+            first = rows.index(same[0])
+            rest = [r for r in rows if r not in same]
+            rows = rest[:first] + sorted(same, key=lambda r: str(r.data.get("player"))) + rest[first:]
     out = []
     for r in rows:
         if r.kind in PUBLIC_KINDS_SILENT and r.visibility == "public":
