@@ -78,12 +78,15 @@ def _multiset(items: list[Any]) -> list[str]:
 
 
 def _parse_phase(text: str) -> tuple[str, int | None]:
-    parts = str(text).split()
+    parts = str(text).casefold().split()  # "Night 1" is night 1
     if len(parts) == 1:
         return parts[0], None
     if len(parts) == 2 and parts[1].isdigit():
         return parts[0], int(parts[1])
     raise ScenarioError(f"bad phase {text!r}")
+
+
+_AURA_SPELLINGS = {"bianco": "bianca", "white": "bianca", "nero": "nera", "black": "nera"}
 
 
 def _num(value: Any) -> Fraction:
@@ -149,6 +152,9 @@ class _Checker:
             got = getattr(self.state.player(name), attr)
             if attr == "role":
                 value = self.ruleset.canonical_role(str(value))
+            if attr == "aura":
+                # The rulebooks write the colour "Bianco"/"Nero"; the format says bianca/nera.
+                value = _AURA_SPELLINGS.get(str(value).casefold(), value)
             if str(value).casefold() != str(got).casefold():
                 out += self._m(f"{key}.{name}", value, got)
         return out
