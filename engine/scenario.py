@@ -173,6 +173,7 @@ class _Checker:
         for name, power in expected.items():
             p = self.state.player(name)
             got = p.data.get("spettro")
+            power = self._canon({"spettro": power})["spettro"]  # "Spettro della Morte"
             if p.alive or str(got).casefold() != str(power).casefold():
                 out += self._m(f"spettro.{name}", power, got if not p.alive else "alive")
         return out
