@@ -132,7 +132,15 @@ def resolve_name(text: str, players: list[str]) -> tuple[str | None, dict | None
         full = [p for p in players if fold(p) == head]
         if len(full) == 1:
             return full[0], None
+    # "Voto per Carla", "vote for Bruno", "POTERE su Dario": the preposition players add.
+    if len(words) > 1 and fold(words[0]) in _NAME_PREPOSITIONS:
+        name, err = resolve_name(" ".join(words[1:]), players)
+        if name or err["code"] == "ambiguous_name":
+            return name, err
     return None, {"code": "unknown_name", "name": typed, "candidates": list(players)}
+
+
+_NAME_PREPOSITIONS = ("per", "for", "contro", "against", "su", "on")
 
 
 _PAIR_SPLIT = re.compile(r"\s*(?:[,;&+/]|\s(?:e|ed|and)\s)\s*", re.IGNORECASE)

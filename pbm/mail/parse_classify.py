@@ -16,7 +16,7 @@ from .parse_body import address_of, content_type, header_all, header_text, part_
 
 AUTO_SUBJECT = re.compile(
     r"^\s*(?:\[[^\]]*\]\s*)?(?:risposta automatica|automatic reply|auto(?:matic)?[ -]?reply|"
-    r"autoreply|auto:|out of (?:the )?office|fuori sede|fuori ufficio|assente|absence|"
+    r"autoreply|auto-?risposta|messaggio automatico|automatische antwort|auto:|out of (?:the )?office|fuori sede|fuori ufficio|assente|absence|"
     r"r\u00e9ponse automatique|abwesenheitsnotiz|respuesta autom\u00e1tica|autorespons|"
     r"vacation reply|away from)", re.IGNORECASE)
 BOUNCE_SUBJECT = re.compile(

@@ -194,3 +194,19 @@ def test_help_table_covers_exactly_the_vocabulary():
     for row in VOCABULARY_HELP:
         commands, errors, _ = parse_commands(row["example"], ["Anna", "Bruno", "Carla", "Dario"])
         assert errors == [] and row["kind"] in commands[0], row
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("Voto per Carla", {"vote": "Carla"}),
+    ("vote for bruno", {"vote": "Bruno"}),
+    ("VOTO contro Dario", {"vote": "Dario"}),
+    ("POTERE su Elena", {"target": "Elena"}),
+])
+def test_a_preposition_before_the_name_is_tolerated(line, expected):
+    assert one(line) == ([expected], [])
+
+
+def test_a_preposition_before_an_ambiguous_prefix_still_lists_the_candidates():
+    commands, errors = one("VOTO per mar")
+    assert commands == [] and errors[0]["code"] == "ambiguous_name"
+    assert set(errors[0]["candidates"]) == {"Maria", "Maria Luisa", "Mario"}
