@@ -89,22 +89,26 @@ NAME_KINDS = ("vote", "appoint", "elect")
 
 _KEYWORD_RE = re.compile(
     r"^(" + "|".join(sorted(map(re.escape, VOCABULARY), key=len, reverse=True)) + r")"
-    r"(?=$|[\s:=.,;!-])[\s:=]*(.*)$",
+    r"(?=$|[\s:=.,;!-])(?:[\s:=]|[-\u2013\u2014]+>?(?=\s)|\u2192)*(.*)$",
     re.IGNORECASE,
 )
 # Decoration phones and html2text leave around a line: bullets, bold markers, quotes.
 _LINE_DECORATION = re.compile(r"^(?:[\s*_•·+\-–—\"'`]|\d{1,2}[.)]\s)+|[\s*_\"'`]+$")
 
 
+# Phones type a curly apostrophe ('Nicolo’' for Nicolò, 'D’Angelo'); names are stored straight.
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00b4": "'", "`": "'"})
+
+
 def fold(text: str) -> str:
     """Case- and accent-insensitive form of a name or word."""
-    decomposed = unicodedata.normalize("NFKD", text)
+    decomposed = unicodedata.normalize("NFKD", text.translate(_APOSTROPHES))
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
     return " ".join(stripped.casefold().split())
 
 
 def _clean_name(text: str) -> str:
-    return text.strip().strip(".!?;,:\"'()[]").strip()
+    return text.strip().strip(".!?;,:\"'()[]\u2019\u2018\u201c\u201d\u00ab\u00bb`").strip()
 
 
 def resolve_name(text: str, players: list[str]) -> tuple[str | None, dict | None]:
@@ -330,16 +334,35 @@ def parse_commands(text: str, players: list[str]) -> tuple[list[dict], list[dict
     commands: list[dict] = []
     errors: list[dict] = []
     ignored: list[str] = []
-    for line in (text or "").splitlines():
+    lines = (text or "").splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
         if not line.strip():
             continue
         command, errs, is_command = parse_line(line, players)
+        free = next((k for k in FREE_TEXT_KINDS if command and k in command), None)
+        last = line
+        while free and i < len(lines) and _wrapped(last, lines[i]):
+            command[free] += " " + lines[i].strip()
+            last = lines[i]
+            i += 1
         if command:
             commands.append(command)
         errors.extend(errs)
         if not is_command:
             ignored.append(line.strip())
     return commands, errors, ignored
+
+
+def _wrapped(line: str, following: str) -> bool:
+    """Was `following` carried over by a client that hard-wraps plain text (Gmail at 78
+    columns, Outlook at 76)? Only when the word it starts with could not fit on `line`."""
+    line, words = line.rstrip(), following.split()
+    if not words or looks_like_command(following) or _BEHALF_RE.match(following):
+        return False
+    return len(line) >= 50 and len(line) + 1 + len(words[0]) > 72
 
 
 _BEHALF_RE = re.compile(r"^[\s*_]*(?:PER|FOR)\s*:\s*(.+?)[\s*_]*$", re.IGNORECASE)

@@ -210,3 +210,27 @@ def test_a_preposition_before_an_ambiguous_prefix_still_lists_the_candidates():
     commands, errors = one("VOTO per mar")
     assert commands == [] and errors[0]["code"] == "ambiguous_name"
     assert set(errors[0]["candidates"]) == {"Maria", "Maria Luisa", "Mario"}
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("VOTO Nicolo\u2019", {"vote": "Nicolò"}),          # an iPhone's curly apostrophe for the accent
+    ("VOTO Gian Maria D\u2019Angelo", {"vote": "Gian Maria D'Angelo"}),
+    ("VOTO - Carla", {"vote": "Carla"}),
+    ("VOTO -> Carla", {"vote": "Carla"}),
+    ("VOTO \u2192 Carla", {"vote": "Carla"}),
+    ("URLO \u2013 attenti", {"shout": "attenti"}),
+])
+def test_phone_punctuation_around_names(line, expected):
+    assert one(line, PLAYERS + ["Gian Maria D'Angelo"]) == ([expected], [])
+
+
+def test_a_hard_wrapped_shout_is_joined_but_a_short_one_keeps_the_next_line_apart():
+    # Gmail wraps plain text at 78 columns, Outlook at 76: the shout continues on the next line.
+    wrapped = ("URLO Questa notte i lupi hanno fame e io so benissimo chi di voi sta mentendo\n"
+               "da giorni, preparatevi\nVOTO Carla\n")
+    commands, errors, ignored = parse_commands(wrapped, PLAYERS)
+    assert commands == [{"shout": "Questa notte i lupi hanno fame e io so benissimo chi di voi sta "
+                                  "mentendo da giorni, preparatevi"}, {"vote": "Carla"}]
+    assert (errors, ignored) == ([], [])
+    commands, _, ignored = parse_commands("URLO Al lupo!\nCiao a tutti\n", PLAYERS)
+    assert commands == [{"shout": "Al lupo!"}] and ignored == ["Ciao a tutti"]
