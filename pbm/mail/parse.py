@@ -121,6 +121,13 @@ def resolve_sender(name: str, address: str, players: list[str],
         if fits:
             candidates = fits
             break
+    if not candidates and folded_name:
+        # 'Rossi Anna', 'Verdi, Dario': directories put the surname first; the player's
+        # whole name among the display name's words is enough when only one fits.
+        words = " " + " ".join(re.sub(r"[^\w']+", " ", folded_name).split()) + " "
+        inside = [p for p in players if " " + fold(p) + " " in words]
+        longest = max((len(fold(p)) for p in inside), default=0)
+        candidates = [p for p in inside if len(fold(p)) == longest]
     if len(candidates) == 1:
         return candidates[0], None
     shown = name or address or ""

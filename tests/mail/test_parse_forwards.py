@@ -225,3 +225,14 @@ def test_prose_note_starting_with_a_keyword_above_a_forward_is_not_refused():
     assert (result.on_behalf_of, result.commands) == ("Dario", [{"vote": "Anna"}])
     assert result.errors == []
     assert "Voto di Dario arrivato a me per errore." in result.ignored_lines
+
+
+@pytest.mark.parametrize("sender, player", [
+    ("Rossi Anna <a.rossi@azienda.it>", "Anna"),
+    ('"Verdi, Dario" <d.verdi@azienda.it>', "Dario"),
+    ("Bianchi Maria Luisa <mlb@azienda.it>", "Maria Luisa"),
+])
+def test_forwarded_sender_written_surname_first(sender, player):
+    head = FORWARD_HEADS["gmail"].replace("Dario Neri <dario@example.it>", sender)
+    result = parse_message(from_master(head + FORWARDED_TEXT), PLAYERS + ["Maria"])
+    assert (result.on_behalf_of, result.commands, result.errors) == (player, [{"vote": "Anna"}], [])
