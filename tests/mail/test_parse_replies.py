@@ -276,6 +276,17 @@ def test_threading_fields():
     ({"From": "Mail Delivery System <postmaster@example.it>"}, "bounce"),
     ({"Auto-Submitted": "no"}, None),
     ({"Precedence": "first-class"}, None),
+    # found by the independent audit
+    ({"Subject": "Autorisposta: Re: Giorno 2"}, "auto-reply"),
+    ({"X-Autoresponder": "true"}, "auto-reply"),
+    ({"X-Precedence": "auto_reply"}, "auto-reply"),
+    ({"X-Mailer": "vacation 1.2.7"}, "auto-reply"),
+    ({"Subject": "Letto: [Lupus] Giorno 2"}, "auto-reply"),
+    ({"Subject": "Read: [Lupus] Day 2"}, "auto-reply"),
+    ({"Subject": "ACCETTAZIONE: [Lupus] Giorno 2", "X-Ricevuta": "accettazione"}, "auto-reply"),
+    ({"Subject": "AVVISO DI MANCATA CONSEGNA: Giorno 2", "X-Ricevuta": "errore-consegna"}, "bounce"),
+    ({"From": "Servizio Mail <noreply@libero.example>", "Subject": "Messaggio non recapitabile: Giorno 2"}, "bounce"),
+    ({"Subject": "Re: assenza di Bruno, Letto: il bollettino"}, None),
 ])
 def test_never_answered(headers, reason):
     result = parse_message(mail("VOTO Carla", headers=headers), PLAYERS)
