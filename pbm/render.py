@@ -51,6 +51,8 @@ def describe(kind: str, data: dict[str, Any], ruleset: str, lang: str) -> str | 
     """An event in full, as the Masters read it (causes of death, tallies with weights)."""
     if kind == "pyre":
         return describe_pyre(data, lang)
+    if kind == "death":
+        return describe_death(data, lang, with_cause=True)
     worded = describe_setup(kind, data, lang)
     if worded is not None:
         return worded
@@ -84,13 +86,32 @@ def describe_for_players(kind: str, data: dict[str, Any], ruleset: str, lang: st
     return describe(kind, data, ruleset, lang)
 
 
-def describe_death(data: dict[str, Any], lang: str) -> str:
+# Causes of death as the Masters read them (engine codes of both rulesets).
+CAUSES = {
+    "wolves": ("sbranato dai Lupi", "killed by the wolves"),
+    "cacciatore": ("colpito dal Cacciatore", "shot by the Cacciatore"),
+    "usurpatore": ("ucciso dall'Usurpatore", "killed by the Usurpatore"),
+    "omicidio": ("rituale di Omicidio", "Omicidio ritual"),
+    "missile": ("Missile", "Missile"),
+    "assassino": ("ucciso dall'Assassino", "shot by the Assassino"),
+    "morte": ("Spettro della Morte", "Spettro della Morte"),
+}
+
+
+def describe_death(data: dict[str, Any], lang: str, with_cause: bool = False) -> str:
+    """A death as the players read it; ``with_cause`` for the Masters' report and desk."""
     player, cause = data.get("player"), data.get("cause")
-    if lang == "en":
-        return {"pyre": f"{player} dies at the stake.",
-                "masters": f"{player} dies by the Masters' decision."}.get(cause, f"{player} dies.")
-    return {"pyre": f"{player} muore sul rogo.",
-            "masters": f"{player} muore per decisione delle Master."}.get(cause, f"Muore {player}.")
+    en = lang == "en"
+    if cause == "pyre":
+        return f"{player} dies at the stake." if en else f"{player} muore sul rogo."
+    if cause == "masters":
+        return (f"{player} dies by the Masters' decision." if en
+                else f"{player} muore per decisione delle Master.")
+    line = f"{player} dies." if en else f"Muore {player}."
+    if with_cause and cause:
+        label = CAUSES.get(cause, (cause, cause))[1 if en else 0]
+        line = line[:-1] + f" ({label})."
+    return line
 
 
 def _listing(value: Any) -> str:

@@ -478,6 +478,14 @@ def test_live_order_of_the_nights_deaths_says_nothing(app, clock):
         pass_boundary(app, clock, WEDNESDAY_0930_ROME)
         pages.append(bulletin_section(public_page(app, slug)))
         mails.append(public_part(last_mail(app, slug, "Elena").body))
+        # The Masters see everything: who died of what.
+        factory = app.extensions["pbm_sessions"]
+        with factory() as s:
+            game = s.query(Game).filter_by(slug=slug).one()
+            report = (s.query(OutboxRow).filter_by(game_id=game.id, kind="master_report")
+                      .order_by(OutboxRow.id.desc()).first().body)
+        assert f"Muore {hunter} (sbranato dai Lupi)." in report
+        assert f"Muore {aimed} (colpito dal Cacciatore)." in report
         clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
     assert "Muore Carla." in mails[0] and "Muore Giulia." in mails[0]
     assert pages[0] == pages[1] and mails[0] == mails[1]
