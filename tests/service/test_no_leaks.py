@@ -489,3 +489,27 @@ def test_live_order_of_the_nights_deaths_says_nothing(app, clock):
         clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
     assert "Muore Carla." in mails[0] and "Muore Giulia." in mails[0]
     assert pages[0] == pages[1] and mails[0] == mails[1]
+
+
+def test_live_pyre_survivor_does_not_say_why(app, clock):
+    """Personaggi §1.7 (the Mannella survives her first pyre) and §2.2 (the Avvocato's
+    protection): the village sees that the designated player did not die, not which
+    power saved her."""
+    pages, mails = [], []
+    for carla, bruno in (("Mannella", "Lupo Mannaro"), ("Contadino", "Avvocato")):
+        slug = new_game(app, clock, {**LIVE, "Carla": carla, "Bruno": bruno}, mayor="Fabio")
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+        if bruno == "Avvocato":
+            submit(app, clock, slug, "Bruno", {"target": "Carla"})
+        pass_boundary(app, clock, TUESDAY_0930_ROME)
+        for voter in ("Anna", "Dario", "Elena", "Giulia"):
+            submit(app, clock, slug, voter, {"vote": "Carla"})
+        pass_boundary(app, clock, TUESDAY_2130_ROME)
+        page = public_page(app, slug)
+        assert "Carla †" not in page
+        pages.append(bulletin_section(page))
+        mails.append(public_part(last_mail(app, slug, "Elena").body))
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+    assert "Il villaggio manda al rogo Carla." in mails[0]
+    assert "Mannella" not in pages[0] + mails[0] and "Avvocato" not in pages[1] + mails[1]
+    assert pages[0] == pages[1] and mails[0] == mails[1]
