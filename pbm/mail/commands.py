@@ -155,11 +155,42 @@ def _split_words(text: str, words: tuple[str, ...]) -> list[str]:
     return re.split(pattern, text, flags=re.IGNORECASE)
 
 
-def _resolve_list(text: str, players: list[str]) -> tuple[list[str], list[dict]]:
-    names, errors = [], []
+def split_full_names(text: str, players: list[str]) -> list[str] | None:
+    """'Anna Bruno Maria Luisa' -> ['Anna', 'Bruno', 'Maria Luisa'] when the words are
+    nothing but two or more whole player names (names written without commas); else None."""
+    words = [_clean_name(w) for w in text.split()]
+    full = {fold(p): p for p in players}
+    found: list[str] = []
+    i = 0
+    while i < len(words):
+        for j in range(len(words), i, -1):  # the longest name first: 'Maria Luisa' over 'Maria'
+            name = full.get(fold(" ".join(words[i:j])))
+            if name:
+                found.append(name)
+                i = j
+                break
+        else:
+            return None
+    return found if len(found) >= 2 else None
+
+
+def _split_parts(text: str, players: list[str]) -> list[str]:
+    parts = []
     for part in _PAIR_SPLIT.split(text):
         if not part.strip():
             continue
+        if fold(_clean_name(part)) not in {fold(p) for p in players}:
+            several = split_full_names(part, players)
+            if several:
+                parts.extend(several)
+                continue
+        parts.append(part)
+    return parts
+
+
+def _resolve_list(text: str, players: list[str]) -> tuple[list[str], list[dict]]:
+    names, errors = [], []
+    for part in _split_parts(text, players):
         name, err = resolve_name(part, players)
         if err:
             errors.append(err)
@@ -175,18 +206,18 @@ def _parse_targets(arg: str, players: list[str]) -> tuple[dict, list[dict]]:
     errors: list[dict] = []
     if not who.strip():
         return {}, [{"code": "missing_argument", "argument": "target"}]
-    parts = [x for x in _PAIR_SPLIT.split(who) if x.strip()]
+    parts = _split_parts(who, players)
     if not parts:
         return {}, [{"code": "missing_argument", "argument": "target"}]
     if len(parts) == 1:
-        name, err = resolve_name(who, players)
+        name, err = resolve_name(parts[0], players)
         if err:
             return {}, [err]
         result["target"] = name
     elif len(parts) > 2:
         return {}, [{"code": "bad_parameter", "argument": "target", "value": who.strip()}]
     else:
-        names, errs = _resolve_list(who, players)
+        names, errs = _resolve_list(", ".join(parts), players)
         if errs:
             return {}, errs
         result["target"], result["target2"] = names
@@ -300,7 +331,7 @@ def parse_line(line: str, players: list[str]) -> tuple[dict | None, list[dict], 
     command: dict | None = None
     if kind in FREE_TEXT_KINDS or kind == "become":
         if arg:
-            command = {kind: arg.strip() if kind != "become" else _clean_name(arg)}
+            command = {kind: arg.strip() if kind != "become" else _role_name(_clean_name(arg))}
         else:
             errors.append({"code": "missing_argument", "argument": "text" if kind != "become" else "role"})
     elif kind in NAME_KINDS:
@@ -322,6 +353,16 @@ def parse_line(line: str, players: list[str]) -> tuple[dict | None, list[dict], 
         e.setdefault("line", line.strip())
         e.setdefault("command", kind)
     return command, errors, True
+
+
+def _role_name(typed: str) -> str:
+    """'divento veggente' -> 'Veggente', as the rulebook writes it; an unknown role is
+    kept as typed for the engine to refuse with its own message."""
+    try:
+        from engine.lupus_live_12.roles import canonical
+        return canonical(typed)
+    except (ImportError, KeyError):
+        return typed
 
 
 def looks_like_command(line: str) -> bool:

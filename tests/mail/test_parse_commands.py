@@ -234,3 +234,21 @@ def test_a_hard_wrapped_shout_is_joined_but_a_short_one_keeps_the_next_line_apar
     assert (errors, ignored) == ([], [])
     commands, _, ignored = parse_commands("URLO Al lupo!\nCiao a tutti\n", PLAYERS)
     assert commands == [{"shout": "Al lupo!"}] and ignored == ["Ciao a tutti"]
+
+
+@pytest.mark.parametrize("line, expected", [
+    # names written without commas are never cut down to the first one
+    ("RITUALE Omicidio con Anna Bruno Carla Dario su Elena",
+     {"ritual": "Omicidio", "with": ["Anna", "Bruno", "Carla", "Dario"], "target": "Elena"}),
+    ("RITUALE Omicidio CON Anna, Bruno Carla e Maria Luisa SU Elena",
+     {"ritual": "Omicidio", "with": ["Anna", "Bruno", "Carla", "Maria Luisa"], "target": "Elena"}),
+    ("POTERE Anna Dario", {"target": "Anna", "target2": "Dario"}),
+    ("POTERE Maria Luisa Anna", {"target": "Maria Luisa", "target2": "Anna"}),
+    ("POTERE Maria Luisa", {"target": "Maria Luisa"}),
+    ("POTERE Carla Gialli", {"target": "Carla"}),   # a surname is not a second player
+    # a role as the rulebook writes it
+    ("divento veggente", {"become": "Veggente"}),
+    ("DIVENTO lupo mannaro", {"become": "Lupo Mannaro"}),
+])
+def test_names_without_commas_and_roles_in_any_case(line, expected):
+    assert one(line) == ([expected], [])
