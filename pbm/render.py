@@ -74,15 +74,18 @@ def describe_for_players(kind: str, data: dict[str, Any], ruleset: str, lang: st
       dead (a "missile" death names a Missile, an "usurpatore" one an Erede), which
       no power reveals in Lupus LIVE! and only the Medium learns in tempo reale (§3.7).
     - The Lupus LIVE! pyre shows who was designated and, separately, who voted whom
-      (§1.5: "I voti dati sono pubblici"), not the weighted totals: with the votes
-      public, the totals would give every voter's weight away, and so the Sabbino
-      (weight 0, personaggi §2.5) and the targets of the vote rituals (§4.5, §4.11).
+      (§1.5: "I voti dati sono pubblici"), and the count those votes make at the
+      weights everybody knows (1, the Sindaco's 1¼), not the real weighted totals:
+      those would give every voter's weight away, and so the Sabbino (weight 0,
+      personaggi §2.5) and the targets of the vote rituals (§4.5, §4.11).
       In tempo reale every vote weighs one, so its totals say nothing new (§3.3).
     """
     if kind == "death":
         return describe_death(data, lang)
     if kind == "pyre":
-        return describe_pyre(data, lang, totals=ruleset != "lupus-live-12")
+        if ruleset == "lupus-live-12":
+            return describe_pyre({**data, "tally": public_tally(data)}, lang, public_weights=True)
+        return describe_pyre(data, lang)
     return describe(kind, data, ruleset, lang)
 
 
@@ -148,10 +151,11 @@ def describe_setup(kind: str, data: dict[str, Any], lang: str) -> str | None:
     return None
 
 
-def describe_pyre(data: dict[str, Any], lang: str, totals: bool = True) -> str:
+def describe_pyre(data: dict[str, Any], lang: str, totals: bool = True,
+                  public_weights: bool = False) -> str:
     it = lang != "en"
     tally = (data.get("tally") or {}) if totals else {}
-    parts = ", ".join(f"{n} {_num(v)}" for n, v in sorted(tally.items(), key=lambda kv: -float(kv[1])))
+    parts = ", ".join(f"{n} {_num(v)}" for n, v in sorted(tally.items(), key=lambda kv: (-float(kv[1]), kv[0])))
     if not data.get("quorum"):
         head = ("Votazione non valida: ha votato meno della metà dei vivi; nessuno va al rogo."
                 if it else "No valid vote: fewer than half the living voted; nobody is burned.")
@@ -160,9 +164,21 @@ def describe_pyre(data: dict[str, Any], lang: str, totals: bool = True) -> str:
                 else f"The village sends {data['burned']} to the stake.")
     else:
         head = "Nessuno va al rogo." if it else "Nobody is burned."
-    if parts:
+    if parts and public_weights:
+        head += (" Voti dichiarati (1 ciascuno, il Sindaco 1¼): " if it
+                 else " Votes cast (1 each, the Sindaco's 1¼): ") + parts + "."
+    elif parts:
         head += (" Voti: " if it else " Votes: ") + parts + "."
     return head
+
+
+def public_tally(data: dict[str, Any]) -> dict[str, float]:
+    """The Lupus LIVE! count anybody can make from the published votes: each vote weighs
+    1 and the Sindaco's 1¼ (principale §1.7, personaggi §3); no secret weight enters."""
+    out: dict[str, float] = {}
+    for voter, target in (data.get("votes") or {}).items():
+        out[target] = out.get(target, 0) + (1.25 if voter == data.get("mayor") else 1)
+    return out
 
 
 def vote_lines(data: dict[str, Any]) -> list[str]:

@@ -62,7 +62,8 @@ def resolve_day(state: GameState, actions: list[Action], rng: random.Random,
             spared_by.append("avvocato")
     events.append(public("pyre", burned=designated, quorum=quorum, votes=votes,
                          tally={n: as_number(v) for n, v in totals.items() if v != 0},
-                         voters=len(votes), living=len(living), spared_by=spared_by))
+                         voters=len(votes), living=len(living), spared_by=spared_by,
+                         mayor=state.mayor))
     alive_before = set(living)
     # §1.8.1: the pyre.
     if designated is not None and not spared_by:
