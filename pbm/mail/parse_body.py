@@ -229,7 +229,9 @@ def body_text(msg: email.message.Message) -> tuple[str, list[email.message.Messa
     plain = [p for t, p in leaves if t == "text/plain"]
     html = [p for t, p in leaves if t == "text/html"]
     if plain:
-        text = part_text(plain[0])
+        # Apple Mail cuts the text around an inline picture into several text/plain parts
+        # (multipart/mixed: text, image, text): the commands may sit in any of them.
+        text = "\n".join(part_text(p) for p in plain)
         if text.strip() or not html:
             return normalise_newlines(text), attached, "plain"
     if html:

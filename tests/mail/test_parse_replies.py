@@ -352,3 +352,18 @@ def test_html_lists_and_markdown_escapes_do_not_hide_commands():
     result = parse_message(mail(html, ctype="text/html"), PLAYERS)
     assert result.commands == [{"vote": "Carla"}, {"appoint": "Dario"}, {"target": "Bruno"},
                                {"shout": "Al lupo!"}, {"ritual": "\\end{story}", "with": ["Anna"], "n": 2}]
+
+
+def test_text_cut_around_an_inline_picture_is_read_whole_but_a_text_attachment_is_not():
+    # Apple Mail: multipart/mixed of text, inline image, text; an attached .txt is not the body.
+    raw = (b"From: Anna <anna@example.it>\nSubject: Re: Notte 2\nMIME-Version: 1.0\n"
+           b'Content-Type: multipart/mixed; boundary="b"\n\n'
+           b"--b\nContent-Type: text/plain; charset=utf-8\nContent-Disposition: inline\n\nPOTERE Carla\n"
+           b'--b\nContent-Type: image/jpeg\nContent-Disposition: inline; filename="x.jpg"\n'
+           b"Content-Transfer-Encoding: base64\n\n/9j/\n"
+           b"--b\nContent-Type: text/plain; charset=utf-8\nContent-Disposition: inline\n\nURLO Al lupo!\n"
+           b'--b\nContent-Type: text/plain; name="vecchi.txt"\nContent-Disposition: attachment; filename="vecchi.txt"\n\n'
+           b"VOTO Bruno\n--b--\n")
+    result = parse_message(raw, PLAYERS)
+    assert result.commands == [{"target": "Carla"}, {"shout": "Al lupo!"}]
+    assert result.errors == []
