@@ -214,6 +214,15 @@ class Rejected(Exception):
         return f"{self.code} " + ", ".join(f"{k}={v}" for k, v in self.params.items())
 
 
+def acting_player(state: GameState, action: Action) -> Player:
+    """Who submits ``action``, refused when the game is over or the name is nobody's."""
+    if state.over:
+        raise Rejected("game_over")
+    if not state.has_player(action.player):
+        raise Rejected("not_a_player", player=action.player)
+    return state.player(action.player)
+
+
 @dataclass
 class Pending:
     """Something the Masters must settle before the phase can be published."""

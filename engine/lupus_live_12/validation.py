@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import (
-    APPOINT, BECOME, NOTES, POWER, QUESTION, RITUAL, SHOUT, VOTE, Action, GameState, Player,
+    APPOINT, BECOME, NOTES, POWER, QUESTION, RITUAL, SHOUT, VOTE, Action, GameState, Player, acting_player,
     Rejected,
 )
 from .rituals import validate_ritual
@@ -161,11 +161,7 @@ def _living_other(state: GameState, p: Player, target: Any) -> str:
 
 
 def validate(state: GameState, action: Action) -> Action:
-    if state.over:
-        raise Rejected("game_over")
-    if not state.has_player(action.player):
-        raise Rejected("not_a_player", player=action.player)
-    p = state.player(action.player)
+    p = acting_player(state, action)
     kind = action.kind
     if kind == APPOINT:
         # §3: "quando ancora vivo ... in qualunque momento", so in any phase.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import (
-    APPOINT, ELECT, POWER, VOTE, Action, ActionForm, FormField, GameState, Player, Rejected,
+    APPOINT, ELECT, POWER, VOTE, Action, ActionForm, FormField, GameState, Player, Rejected, acting_player,
 )
 from .deaths import assigned_powers, in_play, is_active
 from .roles import ALIVE, DEAD, EVERY_OTHER, ONCE, POWERS, ROLES, canonical_power
@@ -138,11 +138,7 @@ def check_living_target(state: GameState, target: Any) -> None:
 
 
 def validate(state: GameState, action: Action) -> Action:
-    if state.over:
-        raise Rejected("game_over")
-    if not state.has_player(action.player):
-        raise Rejected("not_a_player", player=action.player)
-    p = state.player(action.player)
+    p = acting_player(state, action)
     if p.data.get("exiled"):
         raise Rejected("exiled")
     kind = action.kind
