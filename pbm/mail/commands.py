@@ -440,7 +440,7 @@ _MESSAGES = {
         "bad_parameter": "Il valore \u201c{value}\u201d non va bene per {argument}.",
         "unknown_sender": "Non riesco a capire quale giocatore abbia scritto il messaggio inoltrato ({name}). Giocatori: {candidates}.",
         "command_outside_behalf": "Questo comando \u00e8 fuori dal messaggio inoltrato o dalla riga PER:, quindi non so per chi sia: non l'ho eseguito.",
-        "multiple_behalf": "Un messaggio pu\u00f2 agire per un solo giocatore: da questa riga PER: in poi non ho eseguito nulla. Manda un messaggio per ogni giocatore.",
+        "multiple_behalf": "Un messaggio pu\u00f2 agire per un solo giocatore: da qui in poi (una seconda riga PER: o un secondo messaggio inoltrato) non ho eseguito nulla. Manda un messaggio per ogni giocatore.",
         "_other": "Non ho capito questa riga.",
     },
     "en": {
@@ -452,7 +452,7 @@ _MESSAGES = {
         "bad_parameter": "The value \u201c{value}\u201d is not valid for {argument}.",
         "unknown_sender": "I cannot tell which player wrote the forwarded message ({name}). Players: {candidates}.",
         "command_outside_behalf": "This command is outside the forwarded message or the FOR: line, so I cannot tell whose it is: it was not carried out.",
-        "multiple_behalf": "One message can act for one player only: nothing from this FOR: line on was carried out. Send one message per player.",
+        "multiple_behalf": "One message can act for one player only: nothing from here on (a second FOR: line or a second forwarded message) was carried out. Send one message per player.",
         "_other": "I did not understand this line.",
     },
 }

@@ -152,6 +152,38 @@ def _outside_lines(text: str, players: list[str]) -> tuple[list[dict], list[str]
     return errors, ignored
 
 
+# A pasted SMS or chat keeps its time stamp and sender: '[20:58] VOTO Dario',
+# '23/11/26, 20:58 - Carla: VOTO Dario', '[23/11/26, 20:58:12] Carla Gialli: VOTO Dario'.
+_CHAT_STAMP = re.compile(r"^\s*(?:\[[^\]\n]{3,40}\]|\d{1,2}[/.]\d{1,2}[/.]\d{2,4},?\s+\d{1,2}[:.]\d{2}(?::\d{2})?"
+                         r"\s*[-\u2013]|\d{1,2}[:.]\d{2}(?::\d{2})?\s*[-\u2013]?)\s*")
+_CHAT_SENDER = re.compile(r"^[^:\n]{1,40}:\s+")
+
+
+def _without_chat_prefix(line: str) -> str:
+    if looks_like_command(line):
+        return line
+    m = _CHAT_STAMP.match(line)
+    if not m:
+        return line
+    rest = line[m.end():]
+    for candidate in (rest, _CHAT_SENDER.sub("", rest, count=1)):
+        if looks_like_command(candidate):
+            return candidate
+    return line
+
+
+def _second_forward(forward: Forward, attached) -> list[dict]:
+    """One message acts for one player: a second forwarded mail, inline below the first
+    or attached beside it, is refused aloud rather than dropped in silence."""
+    inner = find_forward(forward.body, "")  # explicit markers only, never in quoted history
+    if inner is not None:
+        return [{"code": "multiple_behalf", "line": f"{inner.sender_name} <{inner.sender_address}>".strip()}]
+    if len(attached) > 1:
+        name, address = address_of(header_text(attached[1], "From"))
+        return [{"code": "multiple_behalf", "line": f"{name} <{address}>".strip()}]
+    return []
+
+
 def _attached_forward(attached, outer_text: str) -> Forward | None:
     if not attached:
         return None
@@ -184,10 +216,12 @@ def parse_message(raw: bytes, players: list[str], player_addresses: dict[str, st
 
     text, attached, result.body_format = body_text(msg)
     forward = find_forward(text, subject)
+    attached_forward = False
     if forward is None and attached:
         outer = strip_reply(text)
         if not any(looks_like_command(ln) for ln in outer.split("\n")):
             forward = _attached_forward(attached, text)
+            attached_forward = forward is not None
 
     if forward is not None:
         result.source = "forward"
@@ -204,7 +238,7 @@ def parse_message(raw: bytes, players: list[str], player_addresses: dict[str, st
         result.reply_text = strip_reply(forward.body)
         commands, errors, ignored = parse_commands(result.reply_text, players)
         result.commands = commands
-        result.errors = ([err] if err else []) + note_errors + errors
+        result.errors = ([err] if err else []) + note_errors + errors + _second_forward(forward, attached if attached_forward else [])
         result.ignored_lines = note_lines + ignored
         return result
 
@@ -232,7 +266,7 @@ def parse_message(raw: bytes, players: list[str], player_addresses: dict[str, st
         tail_errors += more_errors
         above_lines += more_lines
         below = below[:cut]
-    commands, errors, ignored = parse_commands("\n".join(below), players)
+    commands, errors, ignored = parse_commands("\n".join(_without_chat_prefix(ln) for ln in below), players)
     if err:
         err.update({"line": lines[index].strip()})
     result.commands = commands

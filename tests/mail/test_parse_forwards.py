@@ -236,3 +236,36 @@ def test_forwarded_sender_written_surname_first(sender, player):
     head = FORWARD_HEADS["gmail"].replace("Dario Neri <dario@example.it>", sender)
     result = parse_message(from_master(head + FORWARDED_TEXT), PLAYERS + ["Maria"])
     assert (result.on_behalf_of, result.commands, result.errors) == (player, [{"vote": "Anna"}], [])
+
+
+def test_a_second_forwarded_mail_is_refused_aloud_not_dropped():
+    second = FORWARD_HEADS["gmail"].replace("Dario Neri <dario@example.it>", "Elena <elena@example.it>")
+    body = FORWARD_HEADS["gmail"] + "VOTO Anna\n\n" + second + "VOTO Bruno\n"
+    result = parse_message(from_master(body), PLAYERS)
+    assert (result.on_behalf_of, result.commands) == ("Dario", [{"vote": "Anna"}])
+    assert [e["code"] for e in result.errors] == ["multiple_behalf"]
+    assert "elena@example.it" in result.errors[0]["line"]
+
+
+def test_two_attached_mails_refuse_the_second():
+    def attached(sender, line):
+        return ('--XYZ\nContent-Type: message/rfc822\nContent-Disposition: attachment\n\n'
+                f'From: {sender}\nSubject: voto\nContent-Type: text/plain; charset=utf-8\n\n{line}\n')
+    raw = ("From: Master Mara <master@example.org>\nSubject: Fwd: voti\nMIME-Version: 1.0\n"
+           'Content-Type: multipart/mixed; boundary="XYZ"\n\n--XYZ\nContent-Type: text/plain\n\nEcco.\n'
+           + attached("Dario Neri <dario@example.it>", "VOTO Anna")
+           + attached("Elena <elena@example.it>", "VOTO Bruno") + "--XYZ--\n").encode()
+    result = parse_message(raw, PLAYERS)
+    assert (result.on_behalf_of, result.commands) == ("Dario", [{"vote": "Anna"}])
+    assert [e["code"] for e in result.errors] == ["multiple_behalf"]
+
+
+@pytest.mark.parametrize("line", [
+    "[20:58] VOTO Anna",
+    "23/11/26, 20:58 - Dario: VOTO Anna",               # WhatsApp on Android
+    "[23/11/26, 20:58:12] Dario Neri: voto anna",       # WhatsApp on iPhone
+])
+def test_pasted_sms_or_chat_keeps_its_time_stamp(line):
+    raw = f"From: Master <master@lupus.example>\nSubject: sms\n\nPER: Dario\n{line}\n".encode()
+    result = parse_message(raw, PLAYERS)
+    assert (result.on_behalf_of, result.commands, result.errors) == ("Dario", [{"vote": "Anna"}], [])
