@@ -82,7 +82,13 @@ RITUALS: dict[str, tuple[bool, bool]] = {
     "Voto diretto": (True, True),
 }
 RITUAL_ALIASES = {"end story": "\\end{story}", "endstory": "\\end{story}",
-                  "fine storia": "\\end{story}", "fine della storia": "\\end{story}"}
+                  "fine storia": "\\end{story}", "fine della storia": "\\end{story}",
+                  # what an English-speaking player would write
+                  "confusion": "Confusione", "hindrance": "Impedimento", "impediment": "Impedimento",
+                  "curse": "Maledizione", "murder": "Omicidio", "homicide": "Omicidio",
+                  "resurrection": "Resurrezione", "espionage": "Spionaggio", "spying": "Spionaggio",
+                  "direct vote": "Voto diretto", "delegated vote": "Voto delegato",
+                  "minus direct vote": "Meno voto diretto", "minus delegated vote": "Meno voto delegato"}
 
 FREE_TEXT_KINDS = ("question", "shout", "notes")
 NAME_KINDS = ("vote", "appoint", "elect")
@@ -270,14 +276,16 @@ _RITUAL_N_ONLY = re.compile(r"^(.*?)\s+n\s*=\s*(\S+)\s*$", re.IGNORECASE)
 
 def _parse_ritual(arg: str, players: list[str]) -> tuple[dict, list[dict]]:
     # Find the CON/WITH and SU/ON parts in any order.
-    marker = re.compile(r"\s+(CON|WITH|SU|ON)(?=\s|:|$)[\s:]*", re.IGNORECASE)
+    marker = re.compile(r"\s+(CON|WITH|(?:INSIEME|ASSIEME)\s+(?:A|AD|CON)|TOGETHER\s+WITH|"
+                        r"SU|ON|CONTRO|AGAINST|BERSAGLIO|TARGET)(?=\s|:|$)[\s:]*", re.IGNORECASE)
     spans = list(marker.finditer(" " + arg))
     head_end = spans[0].start() if spans else len(arg) + 1
     head = (" " + arg)[:head_end].strip()
     parts: dict[str, str] = {}
     for i, m in enumerate(spans):
         end = spans[i + 1].start() if i + 1 < len(spans) else len(arg) + 1
-        kind = "with" if m.group(1).upper() in WITH_WORDS else "on"
+        word = m.group(1).upper()
+        kind = "with" if word in WITH_WORDS or " " in word else "on"
         parts[kind] = parts.get(kind, "") + " " + (" " + arg)[m.end():end]
     errors: list[dict] = []
     n_value: int | None = None

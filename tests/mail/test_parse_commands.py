@@ -252,3 +252,17 @@ def test_a_hard_wrapped_shout_is_joined_but_a_short_one_keeps_the_next_line_apar
 ])
 def test_names_without_commas_and_roles_in_any_case(line, expected):
     assert one(line) == ([expected], [])
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("RITUALE Omicidio con Anna, Bruno, Carla, Dario contro Elena",
+     {"ritual": "Omicidio", "with": ["Anna", "Bruno", "Carla", "Dario"], "target": "Elena"}),
+    ("RITUALE omicidio insieme a Anna, Bruno, Carla, Dario bersaglio Elena",
+     {"ritual": "Omicidio", "with": ["Anna", "Bruno", "Carla", "Dario"], "target": "Elena"}),
+    ("RITUAL Murder WITH Anna, Bruno, Carla, Dario AGAINST Elena",
+     {"ritual": "Omicidio", "with": ["Anna", "Bruno", "Carla", "Dario"], "target": "Elena"}),
+    ("RITUAL direct vote 2 WITH Anna, Bruno ON Dario",
+     {"ritual": "Voto diretto", "with": ["Anna", "Bruno"], "target": "Dario", "n": 2}),
+])
+def test_ritual_words_players_also_use(line, expected):
+    assert one(line) == ([expected], [])
