@@ -103,7 +103,9 @@ _LINE_DECORATION = re.compile(r"^(?:[\s*_•·+\-–—\"'`]|\d{1,2}[.)]\s)+|[\s
 
 
 # Phones type a curly apostrophe ('Nicolo’' for Nicolò, 'D’Angelo'); names are stored straight.
-_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00b4": "'", "`": "'"})
+# 'anna maria' is Anna-Maria: a hyphen in a name folds to a space.
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00b4": "'", "`": "'",
+                              "-": " ", "\u2010": " ", "\u2013": " "})
 
 
 def fold(text: str) -> str:

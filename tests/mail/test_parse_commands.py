@@ -266,3 +266,10 @@ def test_names_without_commas_and_roles_in_any_case(line, expected):
 ])
 def test_ritual_words_players_also_use(line, expected):
     assert one(line) == ([expected], [])
+
+
+def test_a_hyphenated_name_typed_with_a_space_is_not_cut_to_its_first_part():
+    players = ["Anna", "Anna-Maria", "Jean-Luc"]
+    assert one("VOTO anna maria", players) == ([{"vote": "Anna-Maria"}], [])
+    assert one("VOTO jean luc", players) == ([{"vote": "Jean-Luc"}], [])
+    assert one("VOTO anna", players) == ([{"vote": "Anna"}], [])
