@@ -27,8 +27,11 @@ def cmd_parse(args) -> int:
     from .parse import parse_message  # imported late: `pbm --help` stays fast
 
     try:
-        with open(args.file, "rb") as fh:
-            raw = fh.read()
+        if args.file == "-":
+            raw = sys.stdin.buffer.read()
+        else:
+            with open(args.file, "rb") as fh:
+                raw = fh.read()
     except OSError as exc:
         print(f"pbm mail parse: {exc}", file=sys.stderr)
         return 2
@@ -46,7 +49,7 @@ def register(subparsers) -> None:
     mail = subparsers.add_parser("mail", help="mail tools")
     mail_sub = mail.add_subparsers(dest="mail_command", required=True)
     parse = mail_sub.add_parser("parse", help="parse one raw message (.eml) and print JSON")
-    parse.add_argument("file", help="a raw RFC 822 message")
+    parse.add_argument("file", help='a raw RFC 822 message ("-" reads it from standard input)')
     parse.add_argument("--players", required=True, help='player names, comma separated: "Anna,Bruno"')
     parse.add_argument("--addresses", default=None,
                        help='player mail addresses for forwards: "Anna=anna@x.it,Bruno=b@y.it"')

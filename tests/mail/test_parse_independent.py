@@ -48,3 +48,10 @@ def test_the_offline_command_prints_the_same():
                          capture_output=True, text=True, check=True).stdout
     data = json.loads(out)
     assert (data["on_behalf_of"], data["commands"], data["errors"]) == ("Bruno", [{"vote": "Carla"}], [])
+
+
+def test_the_offline_command_reads_standard_input():
+    raw = (HERE / "iphone_it.eml").read_bytes()
+    out = subprocess.run([sys.executable, "-m", "pbm.cli", "mail", "parse", "-", "--players", "Anna,Bruno,Carla"],
+                         input=raw, capture_output=True, check=True).stdout
+    assert json.loads(out)["commands"] == [{"vote": "Bruno"}]
