@@ -416,7 +416,8 @@ def _wrapped(line: str, following: str) -> bool:
     return len(line) >= 50 and len(line) + 1 + len(words[0]) > 72
 
 
-_BEHALF_RE = re.compile(r"^[\s*_]*(?:PER|FOR)\s*:\s*(.+?)[\s*_]*$", re.IGNORECASE)
+_BEHALF_RE = re.compile(r"^[\s*_]*(?:PER(?:\s+CONTO\s+DI)?|FOR|ON\s+BEHALF\s+OF)\s*:\s*(.+?)[\s*_]*$",
+                        re.IGNORECASE)
 
 
 def find_behalf_line(text: str) -> tuple[int, str] | None:

@@ -269,3 +269,10 @@ def test_pasted_sms_or_chat_keeps_its_time_stamp(line):
     raw = f"From: Master <master@lupus.example>\nSubject: sms\n\nPER: Dario\n{line}\n".encode()
     result = parse_message(raw, PLAYERS)
     assert (result.on_behalf_of, result.commands, result.errors) == ("Dario", [{"vote": "Anna"}], [])
+
+
+@pytest.mark.parametrize("line", ["Per conto di: Dario", "ON BEHALF OF: dario", "**PER: Dario**"])
+def test_behalf_line_spelled_out(line):
+    raw = f"From: Master <master@lupus.example>\nSubject: sms\n\n{line}\nVOTO Anna\n".encode()
+    result = parse_message(raw, PLAYERS)
+    assert (result.source, result.on_behalf_of, result.commands) == ("sms", "Dario", [{"vote": "Anna"}])
