@@ -413,7 +413,8 @@ def _wrapped(line: str, following: str) -> bool:
     line, words = line.rstrip(), following.split()
     if not words or looks_like_command(following) or _BEHALF_RE.match(following):
         return False
-    return len(line) >= 50 and len(line) + 1 + len(words[0]) > 72
+    # A line longer than any wrap width was not wrapped: what follows is a new line.
+    return 50 <= len(line) <= 80 and len(line) + 1 + len(words[0]) > 72
 
 
 _BEHALF_RE = re.compile(r"^[\s*_]*(?:PER(?:\s+CONTO\s+DI)?|FOR|ON\s+BEHALF\s+OF)\s*:\s*(.+?)[\s*_]*$",

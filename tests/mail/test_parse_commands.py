@@ -273,3 +273,12 @@ def test_a_hyphenated_name_typed_with_a_space_is_not_cut_to_its_first_part():
     assert one("VOTO anna maria", players) == ([{"vote": "Anna-Maria"}], [])
     assert one("VOTO jean luc", players) == ([{"vote": "Jean-Luc"}], [])
     assert one("VOTO anna", players) == ([{"vote": "Anna"}], [])
+
+
+def test_a_line_longer_than_any_wrap_width_does_not_swallow_the_signature():
+    text = ("URLO Questa notte i lupi hanno fame e io so benissimo chi di voi sta mentendo e urlo forte\n"
+            "Anna\n")
+    commands, _, ignored = parse_commands(text, PLAYERS)
+    assert commands == [{"shout": "Questa notte i lupi hanno fame e io so benissimo chi di voi sta "
+                                  "mentendo e urlo forte"}]
+    assert ignored == ["Anna"]
