@@ -4,6 +4,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import select
@@ -61,4 +62,8 @@ def account():
         db().commit()
         flash(_("Settings saved."), "receipt")
         return redirect(url_for("auth.account"))
+    if request.method == "GET":
+        # Offer the language the pages are shown in (chosen with IT/EN, maybe before
+        # logging in): saving must not silently switch the site back to the other one.
+        form.lang.data = str(get_locale() or current_user.lang)
     return render_template("account.html", form=form)

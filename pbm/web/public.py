@@ -5,6 +5,7 @@ from collections import defaultdict
 
 from flask import Blueprint, Response, render_template
 from flask_babel import get_locale
+from flask_babel import gettext as _
 from sqlalchemy import select
 
 from .. import operations, render
@@ -12,6 +13,24 @@ from ..models import EventRow, Game, PhaseRow
 from . import config, db, game_or_404, my_seat, now
 
 bp = Blueprint("public", __name__)
+
+
+@bp.app_template_filter("local_time")
+def local_time(when, tz: str) -> str:
+    """A stored UTC time as the game's clock shows it."""
+    from datetime import timezone
+    from zoneinfo import ZoneInfo
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return f"{when.astimezone(ZoneInfo(tz)):%Y-%m-%d %H:%M}"
+
+
+@bp.app_template_filter("ruleset_name")
+def ruleset_name(key: str) -> str:
+    """A ruleset as people call it, not its key."""
+    names = {"lupus-live-12": _("Lupus LIVE!, 12th edition"),
+             "tempo-reale-7": _("Lupus in tempo reale, 7th edition")}
+    return names.get(key, key)
 
 
 @bp.route("/")

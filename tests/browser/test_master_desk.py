@@ -28,6 +28,13 @@ def test_on_behalf_preview_publish_and_roll_back(app, factory, clock, live_serve
         s.commit()
     clock.set(TUESDAY_1000_ROME)
     Worker(app, clock).boundaries()  # night 1 resolves to a draft: auto-publish is off
+    dialogs: list[str] = []
+    answer = {"accept": True}
+
+    def on_dialog(dialog):
+        dialogs.append(dialog.message)
+        dialog.accept() if answer["accept"] else dialog.dismiss()
+    page.on("dialog", on_dialog)
     login(page, live_server)
     page.goto(f"{live_server}/g/test-game/master")
     page.click("button[id^=publish-]")
@@ -48,6 +55,14 @@ def test_on_behalf_preview_publish_and_roll_back(app, factory, clock, live_serve
     assert "Il villaggio manda al rogo Anna." in page.content()
 
     page.goto(f"{live_server}/g/test-game/master")
+    answer["accept"] = False  # a Master who clicked by mistake and says no: nothing happens
+    page.click("#rollback")
+    assert "Annullare l'ultima fase pubblicata?" in dialogs[-1]
+    assert page.locator(".flash").count() == 0
+    page.goto(f"{live_server}/g/test-game/")
+    assert "Il villaggio manda al rogo Anna." in page.content()
+    page.goto(f"{live_server}/g/test-game/master")
+    answer["accept"] = True
     page.click("#rollback")
     assert "bozza" in page.locator(".flash.receipt").inner_text()
     page.goto(f"{live_server}/g/test-game/")

@@ -46,7 +46,7 @@ def test_draw_edit_propositions_and_start(app, factory, clock):
         form[f"prop|{diviner}|{i}|role"] = role
     too_true = dict(form, **{f"prop|{diviner}|2|role": seating[others[2]]})
     r = client.post("/g/tempo-reale/master/setup-options", data=too_true, follow_redirects=True)
-    assert "exactly two true" in r.get_data(as_text=True)
+    assert "esattamente due vere" in r.get_data(as_text=True)  # the engine's reason, in Italian
     r = client.post("/g/tempo-reale/master/setup-options", data=form, follow_redirects=True)
     assert "Proposizioni salvate" in r.get_data(as_text=True)
 
