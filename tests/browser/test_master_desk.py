@@ -39,6 +39,8 @@ def test_on_behalf_preview_publish_and_roll_back(app, factory, clock, live_serve
     page.goto(f"{live_server}/g/test-game/master")
     page.click("button[id^=publish-]")
     assert "Pubblicato" in page.locator(".flash.receipt").inner_text()
+    # On a phone the desk fits the screen: nothing to scroll sideways (the players' table).
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
 
     for name, target in [("Dario", "Anna"), ("Elena", "Anna"), ("Anna", "Carla")]:
         page.select_option("#on-behalf select[name=player]", name)
