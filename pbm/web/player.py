@@ -63,16 +63,39 @@ def group_key(group: list[ActionForm]) -> str:
 # --------------------------------------------------------------------------- building
 
 def build_form(specs: ActionForm | list[ActionForm], formdata: Any = None, *,
-               ruleset: str = "", state: GameState | None = None) -> ActionFormBase:
-    """A CSRF-protected form with the fields of one page group, choices as the engine offers."""
+               ruleset: str = "", state: GameState | None = None,
+               current: dict[str, dict[str, Any]] | None = None) -> ActionFormBase:
+    """A CSRF-protected form with the fields of one page group, choices as the engine offers,
+    filled with what the player already submitted this phase (``current``: kind -> args)."""
     group = [specs] if isinstance(specs, ActionForm) else list(specs)
     prefix = group[0].kind
     attrs: dict[str, Any] = {"kind": HiddenField(default=group_key(group))}
+    data: dict[str, Any] = {}
     for spec in group:
+        names = {f.name for f in spec.fields}
+        for key, value in _as_fields(spec, (current or {}).get(spec.kind), state).items():
+            if key in names and value not in (None, "", []):
+                data[key] = value
         for f in spec.fields:
             attrs[f.name] = _field(spec, f, prefix, ruleset, state)
     form_class = type(f"{prefix.title()}Form", (ActionFormBase,), attrs)
-    return form_class(formdata=formdata, prefix=prefix)
+    return form_class(formdata=formdata, prefix=prefix, data=data)
+
+
+def _as_fields(spec: ActionForm, args: dict[str, Any] | None, state: GameState | None) -> dict[str, Any]:
+    """A stored submission as the form's fields: the one living player among a ghost's
+    collaborators goes back to the Satanista drop-down."""
+    if not args:
+        return {}
+    out = dict(args)
+    if "n" in out and out["n"] is not None:
+        out["n"] = str(out["n"])
+    if spec.kind == RITUAL and state is not None and "satanista" in {f.name for f in spec.fields}:
+        together = list(out.get("with") or [])
+        living = [n for n in together if state.has_player(n) and state.player(n).alive]
+        out["with"] = [n for n in together if n not in living]
+        out["satanista"] = living[0] if living else None
+    return out
 
 
 def _field(spec: ActionForm, f: Any, prefix: str, ruleset: str, state: GameState | None):
@@ -97,7 +120,8 @@ def _field(spec: ActionForm, f: Any, prefix: str, ruleset: str, state: GameState
             render_kw["data-show-when"] = json.dumps({f"{prefix}-ritual": parametric},
                                                      ensure_ascii=False)
     if f.type in ("player", "choice"):
-        choices = ([("", "—")] if not f.required or f.depends else []) + [(c, shown(c)) for c in f.choices]
+        # Always a blank first: a pre-selected name would be submitted by a careless tap.
+        choices = [("", "—")] + [(c, shown(c)) for c in f.choices]
         return SelectField(label, choices=options(choices), validate_choice=False,
                            description=description, render_kw=render_kw)
     if f.type == "players":
@@ -198,11 +222,13 @@ def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
     if phase is not None and phase.status == "open" and now() < phase.ends_at:
         open_state = GameState.from_dict(phase.state_before)
         specs = get_ruleset(game.ruleset).forms(open_state, seat.name)
+        latest = [r for r in operations.latest_actions(session, phase) if r.seat_id == seat.id]
+        submitted = {r.kind: dict(r.args) for r in latest}
         for group in page_groups(specs):
-            form = build_form(group, ruleset=game.ruleset, state=open_state)
+            form = build_form(group, ruleset=game.ruleset, state=open_state, current=submitted)
             forms.append((group[0], form, " · ".join(form_title(s) for s in group)))
         current = [(r.kind, operations.describe_submission(r.args, lang), r.source, r.submitted_at)
-                   for r in operations.latest_actions(session, phase) if r.seat_id == seat.id]
+                   for r in latest]
     spectre = me.data.get("spettro") if me is not None else None
     return {
         "game": game, "seat": seat, "me": me, "state": state, "phase": phase,

@@ -76,7 +76,7 @@ def test_a_spettro_uses_a_two_target_power_on_a_phone(app, factory, clock, live_
     page.goto(f"{live_server}/g/test-game/me")
     first = page.locator("select[name=power-target] option").all_inner_texts()
     second = page.locator("select[name=power-target2] option").all_inner_texts()
-    assert first == second == ["Anna", "Bruno", "Carla", "Dario"]  # Ipnosi: two living players
+    assert first == second == ["—", "Anna", "Bruno", "Carla", "Dario"]  # Ipnosi: two living players
     page.select_option("select[name=power-target]", "Dario")
     page.select_option("select[name=power-target2]", "Anna")
     page.click("#form-power button[type=submit]")

@@ -30,7 +30,7 @@ def test_log_in_vote_and_see_the_receipt(app, factory, clock, live_server, page)
     assert "Contadino" in page.content()
     assert "Lupo Mannaro" not in page.content()  # Anna's role is nobody's business
     options = page.locator("select[name=vote-vote] option").all_inner_texts()
-    assert options == ["Anna", "Bruno", "Carla", "Dario"]
+    assert options == ["—", "Anna", "Bruno", "Carla", "Dario"]  # no name chosen for you
     page.select_option("select[name=vote-vote]", "Anna")
     page.click("#form-vote button[type=submit]")
     receipt = page.locator(".flash.receipt").inner_text()
@@ -39,7 +39,11 @@ def test_log_in_vote_and_see_the_receipt(app, factory, clock, live_server, page)
     page.select_option("select[name=vote-vote]", "Carla")  # changed, not withdrawn
     page.click("#form-vote button[type=submit]")
     assert "Voto: Carla" in page.locator(".my-choices").inner_text()
-    assert page.locator("select[name=vote-vote] option[value='']").count() == 0
+    assert page.locator("select[name=vote-vote]").input_value() == "Carla"  # the vote as it stands
+    page.select_option("select[name=vote-vote]", "")  # §1.6: a vote cannot be withdrawn
+    page.click("#form-vote button[type=submit]")
+    assert "Non registrato" in page.locator(".flash.error").inner_text()
+    assert "Voto: Carla" in page.locator(".my-choices").inner_text()
 
     page.click("button[lang=en]")
     assert "Recorded" not in page.content()  # flashes are one-shot

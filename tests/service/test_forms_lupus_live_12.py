@@ -317,3 +317,22 @@ def test_each_player_sees_what_setup_told_them_and_nothing_more(app, clock, fact
     assert "Il tuo ruolo: Veggente" in seer
     for secret in ("branco", "Lupo Mannaro", "Satanista", "Bruno (", "Anna ("):
         assert secret not in seer
+
+
+def test_the_forms_show_what_was_submitted_and_never_preselect_a_name(app, factory, ghosts):
+    carla = logged_in(app, "Carla")
+    vote_page = forms_of(area(carla))
+    # A night form: nothing submitted yet, so nothing chosen but the blank.
+    power = vote_page["form-power"]
+    assert power.selected.get("power-target", [""]) == [""]
+    post_form(carla, "form-power", {"target": "Anna"})
+    assert forms_of(area(carla))["form-power"].selected["power-target"] == ["Anna"]
+    # A ghost's ritual comes back as sent, the Satanista in his drop-down.
+    elena = logged_in(app, "Elena")
+    post_form(elena, "form-ritual", {"ritual": "Omicidio", "with": ["Fabio", "Gino"],
+                                     "satanista": "Bruno", "target": "Carla", "notes": "mah"})
+    ritual = forms_of(area(elena))["form-ritual"]
+    assert ritual.selected["ritual-ritual"] == ["Omicidio"]
+    assert sorted(ritual.selected["ritual-with"]) == ["Fabio", "Gino"]
+    assert ritual.selected["ritual-satanista"] == ["Bruno"]
+    assert ritual.selected["ritual-target"] == ["Carla"]

@@ -24,6 +24,7 @@ class Form:
         self.checkbox_ids: dict[str, tuple[str, str]] = {}  # input id -> (name, value)
         self.inputs: dict[str, dict[str, str]] = {}
         self.textareas: list[str] = []
+        self.selected: dict[str, list[str]] = {}  # select or checkbox name -> values chosen
         self.text = ""
 
     def names(self) -> set[str]:
@@ -65,6 +66,8 @@ class _Parser(HTMLParser):
             elif kind == "checkbox":
                 self.form.checkboxes.setdefault(attrs["name"], []).append(attrs["value"])
                 self.form.checkbox_ids[attrs.get("id", "")] = (attrs["name"], attrs["value"])
+                if "checked" in attrs:
+                    self.form.selected.setdefault(attrs["name"], []).append(attrs["value"])
             else:
                 self.form.inputs[attrs["name"]] = attrs
         elif tag == "select":
@@ -73,6 +76,8 @@ class _Parser(HTMLParser):
             self.form.select_attrs[self.select] = attrs
         elif tag == "option" and self.select:
             self.option = (attrs.get("value", ""), [])
+            if "selected" in attrs:
+                self.form.selected.setdefault(self.select, []).append(attrs.get("value", ""))
         elif tag == "textarea":
             self.form.textareas.append(attrs["name"])
         elif tag == "label" and attrs.get("for"):
