@@ -123,6 +123,17 @@ def _tempo_reale_panels(state: GameState, rows: list[Any]) -> list[dict[str, Any
     return out
 
 
+def _spionaggio(counts: dict[str, Any]) -> str:
+    # personaggi §4.10: the balance is between groups with a villager and all-Lupi groups.
+    return _("by groups with a villager %(village)s, by groups of Lupi only %(wolves)s",
+             village=counts.get("village", 0), wolves=counts.get("wolves", 0))
+
+
+def _end_story(status: str) -> str:
+    return {"open": _("still possible"), "won": _("the Villaggio won with it"),
+            "spent": _("spent")}.get(status, status)
+
+
 def _lupus_live_panels(state: GameState, rows: list[Any]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     limits = state.data.get("rituals") or {}
@@ -132,7 +143,8 @@ def _lupus_live_panels(state: GameState, rows: list[Any]) -> list[dict[str, Any]
                        "Resurrezione %(z)s; Spionaggio %(s)s; \\end{story}: %(e)s",
                        m=limits.get("maledizione", 0), o=_names(limits.get("omicidio")),
                        r=_names(limits.get("replay")), z=_names(limits.get("resurrezione")),
-                       s=_names(limits.get("spionaggio")), e=limits.get("end_story", "open")))
+                       s=_spionaggio(limits.get("spionaggio") or {}),
+                       e=_end_story(limits.get("end_story", "open"))))
     seen: set[tuple[Any, ...]] = set()
     for r in rows:
         kind, data = _get(r, "kind"), _get(r, "data") or {}

@@ -301,6 +301,9 @@ def test_the_masters_panels_show_rituals_and_corruption(app, factory, ghosts, cl
         login_user(s.query(User).filter_by(email="master@example.org").one())
         html = render_template_string('{% include "partials/ruleset_panels.html" %}', game=game)
     assert "Riuscito: Omicidio su Carla da Bruno, Elena, Fabio, Gino" in html
+    # The limits in words (§4): the Spionaggio balance by kind of group, \end{story} unspent.
+    assert "Spionaggio da gruppi con almeno un paesano 0, da gruppi di soli Lupi 0" in html
+    assert "\\end{story}: ancora possibile" in html
     # The Veggente's death draws a corruption with probability 0.05 (personaggi §1.12).
     assert "Morte di Carla (probabilità 0.05): corrotto" in html
     assert "Corruzioni attese 0.05, effettive" in html
