@@ -178,7 +178,10 @@ def _desk_context(game) -> dict[str, Any]:
     troubled_mail = session.scalars(select(InboundRow).where(
         InboundRow.game_id == game.id, InboundRow.status.in_(["error", "refused", "ignored"]))
         .order_by(InboundRow.id.desc()).limit(30)).all()
+    can_roll_back = session.scalar(select(PhaseRow.id).where(
+        PhaseRow.game_id == game.id, PhaseRow.status == "published").limit(1)) is not None
     return {
+        "can_roll_back": can_roll_back,
         "troubled_mail": troubled_mail,
         "preview_lines": preview_lines, "pending_items": pending_items,
         "prepared": prepared, "all_roles": all_roles, "composition": composition,

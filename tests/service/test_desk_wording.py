@@ -82,3 +82,15 @@ def test_outbox_states_and_rulesets_are_worded(app, factory, clock):
     assert "in attesa di invio" in mailbox and "<td>pending</td>" not in mailbox
     index = client.get("/").get_data(as_text=True)
     assert "Lupus LIVE!, dodicesima edizione" in index and "lupus-live-12" not in index
+
+
+def test_roll_back_is_offered_only_once_a_phase_is_published(app, factory, clock):
+    from datetime import datetime, timezone
+
+    from pbm.worker import Worker
+    make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
+    client = login(app, "master@example.org", "master")
+    assert 'id="rollback"' not in client.get("/g/test-game/master").get_data(as_text=True)
+    clock.set(datetime(2026, 11, 24, 8, 30, tzinfo=timezone.utc))  # past night 1's end
+    Worker(app, clock).boundaries()
+    assert 'id="rollback"' in client.get("/g/test-game/master").get_data(as_text=True)
