@@ -287,6 +287,19 @@ def open_phase_for(session: Session, game: Game, now: datetime, correcting: bool
     return phase
 
 
+def _hold_phase(session: Session, phase: PhaseRow) -> None:
+    """Lock the phase row until this submission commits, then check it is
+    still taking actions.  A resolver claims the same row first thing, so the
+    two serialise: either the resolver waits and reads this submission, or
+    this waits for the resolution and is refused as late, never recorded and
+    then left out.  (PostgreSQL needs the lock; SQLite, which lets one writer
+    through at a time, ignores FOR UPDATE and fails the later writer instead.)"""
+    status = session.execute(select(PhaseRow.status).where(PhaseRow.id == phase.id)
+                             .with_for_update()).scalar_one()
+    if status != phase.status:  # resolved (or published) while we were looking at it
+        raise Rejected("phase_closed")
+
+
 def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
            submission: dict[str, Any], *, source: str, now: datetime,
            by_user: User | None = None, source_detail: str = "",
@@ -306,6 +319,7 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     phase = open_phase_for(session, game, now, correcting=source == "master", arrived_at=arrived_at)
     if expected_phase_id is not None and expected_phase_id != phase.id:
         raise Rejected("phase_closed")
+    _hold_phase(session, phase)
     ruleset = get_ruleset(game.ruleset)
     state = GameState.from_dict(phase.state_before)
     try:

@@ -1,0 +1,86 @@
+"""A vote that reaches the service while its phase is being resolved: it is
+either counted or refused as late, never recorded and then left out.
+
+The mail poller applies a message that reached the mailbox at 20:59 while the
+worker resolves the 21:00 boundary, in another process.  The resolver is held
+after it has read the phase's actions, the vote arrives, then the resolver
+goes on: on PostgreSQL, where both run at once, the vote must wait for the
+resolution and be refused; on SQLite the database lets one writer through at
+a time, and the vote fails with a database error the mail poller retries."""
+from __future__ import annotations
+
+import threading
+from datetime import datetime, timezone
+
+from sqlalchemy.exc import OperationalError
+
+from pbm import operations
+from pbm.db import transaction
+from pbm.models import ActionRow, EventRow, Game, PhaseRow, Seat
+from pbm.worker import Worker
+
+from .helpers import make_game
+
+ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Guardia del corpo",
+         "Elena": "Contadino"}
+TUE_0930 = datetime(2026, 11, 24, 8, 30, tzinfo=timezone.utc)
+TUE_2059 = datetime(2026, 11, 24, 19, 59, tzinfo=timezone.utc)
+TUE_2100 = datetime(2026, 11, 24, 20, 0, tzinfo=timezone.utc)
+
+
+def test_a_vote_arriving_during_the_resolution_is_counted_or_refused_never_lost(app, factory, clock, monkeypatch):
+    gid = make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
+    clock.set(TUE_0930)
+    Worker(app, clock).boundaries()  # night 1 -> day 1
+    with factory() as s:
+        (day,) = operations.due_phase_ids(s, TUE_2100)
+
+    actions_read, go_on = threading.Event(), threading.Event()
+    real_engine_actions = operations.engine_actions
+
+    def held_after_reading(session, phase):
+        actions = real_engine_actions(session, phase)
+        actions_read.set()
+        assert go_on.wait(30)
+        return actions
+
+    monkeypatch.setattr(operations, "engine_actions", held_after_reading)
+    resolver = threading.Thread(target=operations.resolve_phase, args=(factory, app.config, day, TUE_2100))
+    resolver.start()
+    assert actions_read.wait(30)
+
+    outcome: list[object] = []
+
+    def late_mail_vote():
+        try:
+            with transaction(factory) as s:
+                game = s.get(Game, gid)
+                seat = s.query(Seat).filter_by(game_id=gid, name="Carla").one()
+                operations.submit(s, app.config, game, seat, {"vote": "Anna"}, source="mail",
+                                  now=TUE_2100, arrived_at=TUE_2059)
+            outcome.append("recorded")
+        except operations.Rejected as exc:
+            outcome.append(exc.code)
+        except OperationalError:
+            outcome.append("database busy")
+
+    voter = threading.Thread(target=late_mail_vote)
+    voter.start()
+    voter.join(1.0)  # it waits for the resolver, or (without a lock) it has already gone through
+    go_on.set()
+    resolver.join(30)
+    voter.join(30)
+    assert not resolver.is_alive() and not voter.is_alive()
+
+    with factory() as s:
+        recorded = s.query(ActionRow).filter_by(phase_id=day).count()
+        pyre = s.query(EventRow).filter_by(phase_id=day, kind="pyre").one_or_none()
+        counted = (pyre.data.get("votes") or {}) if pyre is not None else {}
+        assert s.get(PhaseRow, day).status == "published"
+    if outcome == ["recorded"]:
+        assert counted.get("Carla") == "Anna", "a vote was recorded for a phase and then left out of it"
+    else:
+        assert recorded == 0
+        expected = "phase_closed" if app.config["DATABASE_URL"].startswith("postgresql") else "database busy"
+        assert outcome == [expected]
+
