@@ -46,7 +46,18 @@ class Outcome:
 def dedupe_key(mail: IncomingMail) -> str:
     """Message-ID, or a hash of the bytes for a message without one (so a
     UIDVALIDITY change, which renames every message, still finds it)."""
-    return mail.message_id or "sha256:" + hashlib.sha256(mail.raw).hexdigest()
+    if not mail.message_id:
+        return "sha256:" + hashlib.sha256(mail.raw).hexdigest()
+    return fit_key(mail.message_id)
+
+
+def fit_key(key: str, limit: int = 400) -> str:
+    """The key itself, or its hash when it is longer than the column: anyone
+    can send a 1,000-character Message-ID, and a database that refused to
+    store it would stop the mailbox at that message for ever."""
+    if len(key) <= limit:
+        return key
+    return "sha256:" + hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def store(factory: sessionmaker[Session], mail: IncomingMail, now: datetime) -> int | None:
@@ -65,8 +76,9 @@ def store_many(factory: sessionmaker[Session], mails: list[IncomingMail],
     with factory() as session, session.begin():
         seen: set[str] = set()
         for mail in mails:
+            source_key = fit_key(mail.source_key)
             known = session.execute(select(InboundRow.id, InboundRow.status)
-                                    .where(InboundRow.source_key == mail.source_key)).first()
+                                    .where(InboundRow.source_key == source_key)).first()
             if known is not None:
                 out.append(known.id if known.status == "stored" else None)
                 continue
@@ -76,7 +88,7 @@ def store_many(factory: sessionmaker[Session], mails: list[IncomingMail],
                 .order_by(InboundRow.id).limit(1)).first()
             duplicate = key in seen or first is not None
             seen.add(key)
-            row = InboundRow(source_key=mail.source_key, message_id=key, raw=mail.raw,
+            row = InboundRow(source_key=source_key, message_id=key, raw=mail.raw,
                              received_at=arrival(mail, now),
                              status="duplicate" if duplicate else "stored")
             session.add(row)
@@ -165,7 +177,9 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
     hinted = _seat_by_token(session, _header_token(row.raw, config))
     names, addresses = _names_of(session, hinted.game) if hinted is not None else ([], None)
     first = parse_message(row.raw, names, addresses, reply_localpart=_local(config))
-    row.from_addr = (first.from_address or "").strip().lower()
+    # No real address is longer than 254 characters (RFC 5321), and none of
+    # that length is registered: keep what fits, for the Masters to read.
+    row.from_addr = (first.from_address or "").strip().lower()[:254]
     if first.ignored:
         if first.ignored == "bounce":
             failing = _mark_bounced(session, row.raw, first.bounced_recipients, now)
@@ -494,7 +508,17 @@ def _receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: 
     mailer.queue(session, config, to=to, template="receipt", lang=lang, now=now, game=game,
                  kind="receipt_error" if is_error else "receipt", auto_reply=True,
                  in_reply_to=parsed.message_id, references=" ".join(parsed.references or []) or None,
-                 context={"original_subject": parsed.subject or "", "seat": seat, **context})
+                 context={"original_subject": without_reply_prefix(parsed.subject or ""), "seat": seat,
+                          **context})
+
+
+# Re:, R: and RIF: (Outlook in Italian), AW: (German), SV: (Nordic), repeated.
+_REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|r|rif|aw|sv)\s*(?:\[\d+\])?\s*:\s*)+", re.I)
+
+
+def without_reply_prefix(subject: str) -> str:
+    """The subject a receipt answers, so that its own 'Re:' is the only one."""
+    return _REPLY_PREFIX.sub("", subject)
 
 
 def _error_replies_today(session: Session, address: str, now: datetime) -> int:

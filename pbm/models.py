@@ -216,9 +216,11 @@ class OutboxRow(Base):
     phase_id: Mapped[int | None] = mapped_column(ForeignKey("phases.id"), nullable=True)
     kind: Mapped[str] = mapped_column(String(40))
     to_addr: Mapped[str] = mapped_column(String(254))
-    from_addr: Mapped[str] = mapped_column(String(254))
+    # A From with the game's name in accented letters, encoded (RFC 2047), and
+    # a Re: of a stranger's subject have no length a column could promise.
+    from_addr: Mapped[str] = mapped_column(Text)
     reply_to: Mapped[str | None] = mapped_column(String(254), nullable=True)
-    subject: Mapped[str] = mapped_column(String(300))
+    subject: Mapped[str] = mapped_column(Text)
     body: Mapped[str] = mapped_column(Text)
     headers: Mapped[dict[str, Any]] = mapped_column(default=dict)
     message_id: Mapped[str] = mapped_column(String(300), unique=True)

@@ -40,7 +40,8 @@ class NewGameForm(FlaskForm):
 
 class AddPlayerForm(FlaskForm):
     name = StringField(_l("Name in the game"), validators=[DataRequired(), Length(max=80)])
-    email = EmailField(_l("Email"), validators=[DataRequired(), address])
+    email = EmailField(_l("Email"), validators=[
+        DataRequired(), address, Length(max=254, message=_l("This is not a valid email address."))])
     lang = SelectField(_l("Language"), choices=options([("it", "Italiano"), ("en", "English")]))
 
 

@@ -343,11 +343,17 @@ def add_player(slug: str):
     require_master(game)
     form = AddPlayerForm()
     if not form.validate_on_submit():
-        flash(_("Check name and email."), "error")
+        flash(" ".join([_("Check name and email."), *_field_errors(form)]), "error")
         return redirect(url_for("master.desk", slug=slug))
     return _attempt(slug, lambda: operations.add_player(
         db(), config(), game, name=form.name.data, email=form.email.data, lang=form.lang.data,
         now=now(), by=current_user), _("Player added; the credentials were mailed."))
+
+
+def _field_errors(form) -> list[str]:  # noqa: ANN001
+    """What is wrong with each field, under the field's own label."""
+    return [f"{form[name].label.text}: {' '.join(map(str, errors))}"
+            for name, errors in form.errors.items() if name != "csrf_token"]
 
 
 def _attempt(slug: str, change, success: str):
