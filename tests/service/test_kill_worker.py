@@ -59,22 +59,41 @@ def test_killing_the_worker_mid_boundary_never_doubles_or_loses_anything(app, fa
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     cmd = [sys.executable, "-m", "tests.service.killable_worker", url, str(tmp_path / "instance"),
            WED_1000.isoformat()]
+    server = subprocess.Popen(cmd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert server.stdout.readline().strip() == "serving"
+
+    def one_worker(kill_after: float | None) -> int:
+        """Fork a worker; kill it after that many seconds if still working; its exit code."""
+        server.stdin.write("go\n")
+        server.stdin.flush()
+        ready, pid = server.stdout.readline().split()
+        assert ready == "ready"
+        if kill_after is not None:
+            time.sleep(kill_after)  # somewhere inside the boundary
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except ProcessLookupError:
+                pass  # it had already finished
+        done, done_pid, code = server.stdout.readline().split()
+        assert (done, done_pid) == ("exit", pid)
+        return int(code)
+
     rng = random.Random(2026)
     kills = 0
-    for _ in range(40):
-        child = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, text=True)
-        assert child.stdout.readline().strip() == "ready"
-        time.sleep(rng.uniform(0.0, 0.3))  # somewhere inside the boundary
-        if child.poll() is None:
-            child.send_signal(signal.SIGKILL)
-            kills += 1
-        assert child.wait() in (0, -signal.SIGKILL), "the worker crashed"
-        with factory() as s:
-            if not operations.due_phase_ids(s, WED_1000):
-                break
-    print(f"killed the worker {kills} times mid-boundary")
-    assert kills >= 3, f"the worker was killed only {kills} times mid-boundary"
-    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)  # what is left, to the end
+    try:
+        for _ in range(40):
+            code = one_worker(rng.uniform(0.0, 0.3))
+            assert code in (0, -signal.SIGKILL), "the worker crashed"
+            kills += code == -signal.SIGKILL
+            with factory() as s:
+                if not operations.due_phase_ids(s, WED_1000):
+                    break
+        print(f"killed the worker {kills} times mid-boundary")
+        assert kills >= 3, f"the worker was killed only {kills} times mid-boundary"
+        assert one_worker(None) == 0  # what is left, to the end
+    finally:
+        server.stdin.close()
+        server.wait(30)
 
     with factory() as s:
         assert operations.due_phase_ids(s, WED_1000) == []
