@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests talk to, when they are missing:
-# dovecot-imapd (a real IMAP server) and chromium (a real browser).
+# dovecot-imapd (a real IMAP server), chromium (a real browser) and
+# postgresql (the second database engine the service supports).
 set -euo pipefail
 missing=()
 [ -x /usr/sbin/dovecot ] || missing+=(dovecot-imapd)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "installing ${missing[*]} with apt-get"
 sudo=""

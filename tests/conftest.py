@@ -1,7 +1,9 @@
-"""Shared fixtures: a real app on a temporary SQLite file, an injected clock,
-and (from tests/fixtures) a real Dovecot and a real aiosmtpd server."""
+"""Shared fixtures: a real app on a temporary SQLite file (or a PostgreSQL
+database, where a test asks), an injected clock, and (from tests/fixtures) a
+real Dovecot, a real aiosmtpd server and a real PostgreSQL cluster."""
 from __future__ import annotations
 
+import os
 import re
 from datetime import datetime, timezone
 from pathlib import Path
@@ -12,7 +14,7 @@ from pbm.app import create_app
 from pbm.clock import FixedClock
 from pbm.migrate import upgrade
 
-pytest_plugins = ["tests.fixtures.dovecot", "tests.fixtures.smtp"]
+pytest_plugins = ["tests.fixtures.dovecot", "tests.fixtures.smtp", "tests.fixtures.postgres"]
 
 
 @pytest.fixture(autouse=True)
@@ -31,13 +33,24 @@ def clock() -> FixedClock:
 
 
 @pytest.fixture
-def make_app(tmp_path: Path, clock: FixedClock):
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """SQLite by default; tests/service/test_postgres.py runs chosen tests on
+    PostgreSQL, and PBM_TEST_DATABASE=postgresql runs every test there."""
+    if os.environ.get("PBM_TEST_DATABASE", "sqlite") == "postgresql":
+        return request.getfixturevalue("postgres_url")
+    instance = tmp_path / "instance"
+    instance.mkdir(exist_ok=True)
+    return f"sqlite:///{instance / 'test.sqlite3'}"
+
+
+@pytest.fixture
+def make_app(tmp_path: Path, clock: FixedClock, database_url: str):
     """Build an app on its own instance folder; overrides go to the config."""
     def build(**overrides):
         instance = tmp_path / "instance"
         instance.mkdir(exist_ok=True)
         config = {
-            "DATABASE_URL": f"sqlite:///{instance / 'test.sqlite3'}",
+            "DATABASE_URL": database_url,
             "MAIL_SOURCE": {"kind": "maildir", "path": str(instance / "maildir")},
             "LOCAL_MAILBOX": str(instance / "sent-mail"),
             "BASE_URL": "http://lupus.test",

@@ -1,0 +1,48 @@
+"""The service on PostgreSQL, the second database engine it supports.
+
+The tests below are the SQLite suite's own, collected again here with
+``database_url`` pointing at a new database on a real PostgreSQL cluster
+(tests/fixtures/postgres.py): the migrations, a whole day by web and mail,
+two workers racing on one boundary, a worker killed mid-boundary, a vote
+arriving during a resolution, inputs longer than their columns (and, in
+test_postgres_mail.py, mail from Dovecot delivered twice, renamed, or cut
+off by a crash).  These are where the two engines differ: locking,
+isolation, column lengths, time zones.  To run every test on PostgreSQL:
+``PBM_TEST_DATABASE=postgresql .venv/bin/pytest``.
+"""
+from __future__ import annotations
+
+import pytest
+
+from .test_boundary_race import test_a_vote_arriving_during_the_resolution_is_counted_or_refused_never_lost  # noqa: F401
+from .test_desk import (  # noqa: F401
+    gid,
+    test_a_worker_down_past_three_boundaries_resolves_them_in_order_and_tells_the_masters,
+    test_phases_of_a_game_across_daylight_saving_changes,
+    test_roll_back_correct_and_publish_again_with_a_correction_to_everyone,
+    test_two_workers_racing_on_one_boundary_resolve_it_once,
+)
+from .test_full_day import test_a_day_by_web_and_mail  # noqa: F401
+from .test_kill_worker import (  # noqa: F401
+    test_killing_the_worker_mid_boundary_never_doubles_or_loses_anything,
+)
+from .test_mail_in import fast_passwords, game  # noqa: F401
+from .test_migrations import test_the_migrations_build_the_models_schema_and_unwind  # noqa: F401
+from .test_oversized_input import (  # noqa: F401
+    test_a_game_named_in_accented_letters_mails_every_player,
+    test_a_reply_with_a_huge_subject_and_message_id_is_played_answered_and_deduplicated,
+    test_an_address_longer_than_any_mail_address_is_refused_in_words,
+)
+
+
+@pytest.fixture
+def database_url(postgres_url: str) -> str:
+    return postgres_url
+
+
+def test_these_tests_really_run_on_postgresql(app):
+    assert app.config["DATABASE_URL"].startswith("postgresql+psycopg://")
+    engine = app.extensions["pbm_sessions"].kw["bind"]
+    with engine.connect() as conn:
+        assert conn.dialect.name == "postgresql"
+        assert conn.exec_driver_sql("select current_setting('server_version_num')::int").scalar() >= 130000
