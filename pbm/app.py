@@ -65,12 +65,46 @@ def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = 
         if session is not None:
             session.close()
 
+    _register_error_pages(app)
+
     @app.context_processor
     def _globals() -> dict[str, Any]:
         from flask_babel import get_locale
         return {"current_locale": str(get_locale() or "it")}
 
     return app
+
+
+def _register_error_pages(app: Flask) -> None:
+    """Errors in the reader's language, saying whether anything was recorded."""
+    from flask import render_template
+    from flask_babel import gettext as _
+    from sqlalchemy.exc import OperationalError
+    from werkzeug.exceptions import HTTPException
+
+    def page(status: int, title: str, message: str):  # noqa: ANN202
+        session = g.get("db")
+        if session is not None:  # whatever the request wrote is not kept (and the page says so)
+            session.rollback()
+        return render_template("error.html", title=title, message=message), status
+
+    @app.errorhandler(OperationalError)
+    def _database_busy(_exc: OperationalError):  # noqa: ANN202
+        # SQLite lets one writer at a time, and a boundary being resolved is a
+        # long write: the request waited, then gave up. Nothing it sent was kept.
+        return page(503, _("The game is busy"), _(
+            "The service is resolving a phase or is briefly unavailable: what you sent was NOT "
+            "recorded. Try again in a minute."))
+
+    @app.errorhandler(404)
+    def _not_found(_exc: HTTPException):  # noqa: ANN202
+        return page(404, _("Page not found"), _("There is no page at this address."))
+
+    @app.errorhandler(500)
+    def _server_error(_exc: Exception):  # noqa: ANN202
+        return page(500, _("Something went wrong"), _(
+            "An error on our side stopped this request: what you sent was NOT recorded. "
+            "Try again; if it happens again, tell your Master."))
 
 
 @login_manager.user_loader

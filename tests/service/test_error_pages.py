@@ -1,0 +1,59 @@
+"""When something goes wrong the reader is told, in their language, and told
+whether what they sent was recorded."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from sqlalchemy import event
+
+from pbm.models import ActionRow
+from pbm.worker import Worker
+
+from ..conftest import csrf_from
+from .helpers import login, make_game
+from .test_full_day import ROLES, TUESDAY_0930_ROME
+
+
+def test_an_unknown_address_is_a_page_in_the_readers_language(app):
+    client = app.test_client()
+    it = client.get("/g/no-such-game/", headers={"Accept-Language": "it"})
+    en = client.get("/g/no-such-game/", headers={"Accept-Language": "en"})
+    assert (it.status_code, en.status_code) == (404, 404)
+    assert "Pagina non trovata" in it.get_data(as_text=True)
+    assert "Page not found" in en.get_data(as_text=True)
+
+
+def test_a_vote_sent_while_the_database_is_held_says_it_was_not_recorded(app, factory, clock):
+    url = app.config["DATABASE_URL"]
+    if not url.startswith("sqlite:///"):
+        pytest.skip("holds SQLite's single write lock")
+    make_game(factory, app.config, clock.now(), ROLES, mayor="Elena")
+    clock.set(TUESDAY_0930_ROME)
+    Worker(app, clock).boundaries()  # night 1 -> day 1
+
+    # Wait 0.2 s for a lock instead of the 30 s a real deployment waits.
+    engine = app.extensions["pbm_engine"]
+    event.listen(engine, "connect", lambda conn, _rec: conn.execute("PRAGMA busy_timeout=200"))
+    engine.dispose()
+
+    client = login(app, "carla@players.test", "pw-carla")
+    page = client.get("/g/test-game/me").get_data(as_text=True)
+    form = {"vote-csrf_token": csrf_from(page), "vote-kind": "vote", "vote-vote": "Anna"}
+
+    holder = sqlite3.connect(url[len("sqlite:///"):], isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process writing: a boundary being resolved
+    try:
+        r = client.post("/g/test-game/act", data=form)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert r.status_code == 503
+    text = r.get_data(as_text=True)
+    assert "NON è stato registrato" in text
+    with factory() as s:
+        assert s.query(ActionRow).filter_by(kind="vote").count() == 0
+
+    client.post("/g/test-game/act", data=form)  # a minute later
+    with factory() as s:
+        assert [(a.seat.name, a.args["vote"]) for a in s.query(ActionRow).filter_by(kind="vote")] == [("Carla", "Anna")]
