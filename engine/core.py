@@ -200,6 +200,24 @@ def master(kind: str, **data: Any) -> Event:
     return Event(kind, data, MASTER, [])
 
 
+class SetupError(ValueError):
+    """A set-up the rules refuse. ``code`` and ``params`` are for the service
+    to word in the reader's language; the message is for the command line."""
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+
+class UnknownRole(KeyError):
+    """A role name no ruleset card matches (a KeyError, as a lookup miss)."""
+
+    def __init__(self, message: str, role: str) -> None:
+        super().__init__(message)
+        self.role = role
+
+
 class Rejected(Exception):
     """An action the rules forbid. ``code`` is stable; the service words it."""
 

@@ -20,8 +20,8 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from engine.core import (
-    Action, Event, GameState, Phase, Rejected, actions_from_submission, keep_last, phase_rng,
-    setup_rng,
+    Action, Event, GameState, Phase, Rejected, SetupError, UnknownRole, actions_from_submission,
+    keep_last, phase_rng, setup_rng,
 )
 from engine.registry import get_ruleset
 
@@ -191,6 +191,10 @@ def _setup_engine(game: Game, seating: list[tuple[str, str]], rng: random.Random
                   options: dict[str, Any]) -> tuple[GameState, list[Event]]:
     try:
         return get_ruleset(game.ruleset).setup(seating, rng, dict(options))
+    except SetupError as exc:
+        raise OperationError("setup_failed", reason=str(exc), why=exc.code, **exc.params) from exc
+    except UnknownRole as exc:
+        raise OperationError("setup_failed", reason=str(exc), why="unknown_role", role=exc.role) from exc
     except (ValueError, KeyError) as exc:
         raise OperationError("setup_failed", reason=str(exc)) from exc
 

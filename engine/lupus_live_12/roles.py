@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..core import UnknownRole
+
 VILLAGGIO = "Villaggio"
 LUPI = "Lupi"
 BIANCA = "bianca"
@@ -87,4 +89,4 @@ def canonical(name: str) -> str:
             return key
     if wanted in _ALIASES and _ALIASES[wanted] in ROLES:
         return _ALIASES[wanted]
-    raise KeyError(f"unknown Lupus LIVE! role {name!r}")
+    raise UnknownRole(f"unknown Lupus LIVE! role {name!r}", role=str(name))

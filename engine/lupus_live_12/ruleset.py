@@ -6,7 +6,7 @@ from typing import Any
 
 from ..core import (
     APPOINT, BECOME, SHOUT, Action, ActionForm, Event, GameState, Pending, Phase, Player,
-    Rejected, Resolution, RoleInfo, keep_last, master, private, public,
+    Rejected, Resolution, RoleInfo, SetupError, keep_last, master, private, public,
 )
 from . import endgame
 from .day import resolve_day, vote_weight
@@ -70,7 +70,7 @@ class LupusLive12:
             # §3: "Il Sindaco viene scelto casualmente all'inizio della partita".
             mayor = rng.choice([p.name for p in players if p.alive] or [p.name for p in players])
         elif not state.has_player(mayor):
-            raise ValueError(f"mayor {mayor!r} is not a player")
+            raise SetupError("mayor_not_a_player", f"mayor {mayor!r} is not a player", name=mayor)
         state.mayor = mayor
         events = [public("mayor", player=mayor, how="draw")]
         for p in players:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core import UnknownRole
+
 POPOLANI = "Popolani"
 LUPI = "Lupi"
 NEGROMANTI = "Negromanti"
@@ -133,7 +135,7 @@ def canonical(name: str) -> str:
             return role.name
     if wanted in _ALIASES:
         return _ALIASES[wanted]
-    raise KeyError(f"unknown Lupus in tempo reale role {name!r}")
+    raise UnknownRole(f"unknown Lupus in tempo reale role {name!r}", role=str(name))
 
 
 def canonical_power(name: str) -> str:

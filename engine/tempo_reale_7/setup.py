@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..core import Event, GameState, Phase, Player, master, private, public
+from ..core import Event, GameState, Phase, Player, SetupError, master, private, public
 from .roles import FACTIONS, KNOWLEDGE_GROUPS, ROLES, canonical
 
 KEY = "tempo-reale-7"
@@ -16,17 +16,18 @@ def deal(seating: list[tuple[str, str]]) -> list[Player]:
     seen: set[str] = set()
     for name, role_name in seating:
         if name in seen:
-            raise ValueError(f"player {name!r} is seated twice")
+            raise SetupError("seated_twice", f"player {name!r} is seated twice", name=name)
         seen.add(name)
         role = ROLES.get(canonical(role_name))
         if role is None:
-            raise ValueError(f"{role_name!r} cannot be dealt at the start of a game")
+            raise SetupError("not_dealt_at_start", f"{role_name!r} cannot be dealt at the start of a game",
+                             role=role_name)
         players.append(Player(name=name, role=role.name, faction=role.faction, aura=role.aura,
                               data={"mystic": role.mystic}))
     missing = [f for f in FACTIONS if not any(p.faction == f for p in players)]
     if missing:
-        raise ValueError("a game of Lupus in tempo reale needs all three factions "
-                         f"(Popolani, Lupi, Negromanti); missing: {', '.join(missing)}")
+        raise SetupError("factions_missing", "a game of Lupus in tempo reale needs all three factions "
+                         f"(Popolani, Lupi, Negromanti); missing: {', '.join(missing)}", missing=missing)
     return players
 
 
@@ -60,12 +61,14 @@ def accept_propositions(state: GameState, diviner: str, given: Any) -> list[dict
         else:
             name, role = item
         if not state.has_player(str(name)):
-            raise ValueError(f"Divinatore proposition about unknown player {name!r}")
+            raise SetupError("proposition_unknown_player",
+                             f"Divinatore proposition about unknown player {name!r}", name=name)
         role = canonical(str(role))
         props.append({"player": str(name), "role": role,
                       "true": state.player(str(name)).role == role})
     if len(props) != 4 or sum(p["true"] for p in props) != 2:
-        raise ValueError(f"the Divinatore {diviner} needs four propositions, exactly two true")
+        raise SetupError("divinatore_propositions",
+                         f"the Divinatore {diviner} needs four propositions, exactly two true", name=diviner)
     return props
 
 
@@ -80,7 +83,7 @@ def setup_game(seating: list[tuple[str, str]], rng: random.Random,
     if mayor is None:
         mayor = players[rng.randrange(len(players))].name
     elif not state.has_player(str(mayor)):
-        raise ValueError(f"mayor {mayor!r} is not a player")
+        raise SetupError("mayor_not_a_player", f"mayor {mayor!r} is not a player", name=mayor)
     state.mayor = str(mayor)
     events: list[Event] = [public("mayor", player=state.mayor, how="draw")]
     for p in players:

@@ -6,7 +6,6 @@ import email.message
 import email.policy
 import email.utils
 import mailbox
-import re
 import smtplib
 from collections import Counter
 from datetime import timezone
@@ -47,7 +46,7 @@ def _op_error(exc: operations.OperationError) -> str:
                               roles=exc.params.get("roles"), players=exc.params.get("players")),
         "too_few_players": _("At least three players are needed."),
         "setup_failed": _("The rules refuse this set-up: %(reason)s",
-                          reason=_setup_reason(str(exc.params.get("reason", "")))),
+                          reason=_setup_reason(exc.params)),
         "pending_items": _("Answer the pending items first."),
         "not_a_draft": _("This phase is not waiting for the Masters."),
         "not_running": _("The game is not running."),
@@ -63,34 +62,24 @@ def _op_error(exc: operations.OperationError) -> str:
     return messages.get(exc.code, exc.code)
 
 
-# The engine refuses a set-up with an English sentence (a ValueError): the known ones are
-# worded here in the reader's language; an unknown one is shown as the engine wrote it.
-_SETUP_REASONS = [
-    (re.compile(r"needs all three factions .*missing: (?P<missing>.+)$"),
-     lambda m: _("every faction must be in the game; missing: %(missing)s", missing=m["missing"])),
-    (re.compile(r"^'?(?P<role>[^']+)'? cannot be dealt at the start of a game"),
-     lambda m: _("%(role)s cannot be dealt at the start of a game", role=m["role"])),
-    (re.compile(r"^the Divinatore (?P<name>.+) needs four propositions, exactly two true"),
-     lambda m: _("the Divinatore %(name)s needs four propositions, exactly two of them true",
-                 name=m["name"])),
-    (re.compile(r"^Divinatore proposition about unknown player '?(?P<name>[^']+)'?"),
-     lambda m: _("a proposition of the Divinatore names %(name)s, who is not in the game",
-                 name=m["name"])),
-    (re.compile(r"^mayor '?(?P<name>[^']+)'? is not a player"),
-     lambda m: _("the mayor %(name)s is not a player", name=m["name"])),
-    (re.compile(r"^player '?(?P<name>[^']+)'? is seated twice"),
-     lambda m: _("%(name)s is seated twice", name=m["name"])),
-    (re.compile(r"^'?unknown .*role '?(?P<role>[^']+)'?'?$"),
-     lambda m: _("unknown role %(role)s", role=m["role"])),
-]
-
-
-def _setup_reason(reason: str) -> str:
-    for pattern, word in _SETUP_REASONS:
-        match = pattern.search(reason.strip("\"'"))
-        if match:
-            return word(match)
-    return reason
+def _setup_reason(params: dict) -> str:
+    """Why the rules refuse a set-up, from the engine's code; a refusal the
+    service does not know yet is shown as the engine wrote it."""
+    why, name, role = params.get("why"), params.get("name"), params.get("role")
+    if why == "factions_missing":
+        return _("every faction must be in the game; missing: %(missing)s",
+                 missing=", ".join(params.get("missing") or []))
+    words = {
+        "not_dealt_at_start": lambda: _("%(role)s cannot be dealt at the start of a game", role=role),
+        "divinatore_propositions": lambda: _(
+            "the Divinatore %(name)s needs four propositions, exactly two of them true", name=name),
+        "proposition_unknown_player": lambda: _(
+            "a proposition of the Divinatore names %(name)s, who is not in the game", name=name),
+        "mayor_not_a_player": lambda: _("the mayor %(name)s is not a player", name=name),
+        "seated_twice": lambda: _("%(name)s is seated twice", name=name),
+        "unknown_role": lambda: _("unknown role %(role)s", role=role),
+    }
+    return words[why]() if why in words else str(params.get("reason", ""))
 
 
 def _source_label(code: str | None) -> str:

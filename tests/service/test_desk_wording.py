@@ -94,3 +94,34 @@ def test_roll_back_is_offered_only_once_a_phase_is_published(app, factory, clock
     clock.set(datetime(2026, 11, 24, 8, 30, tzinfo=timezone.utc))  # past night 1's end
     Worker(app, clock).boundaries()
     assert 'id="rollback"' in client.get("/g/test-game/master").get_data(as_text=True)
+
+
+def test_every_refusal_of_a_setup_has_its_own_words(app, factory, clock):
+    """The engine's set-up refusals carry a code; each is worded, none falls
+    through to the engine's English sentence."""
+    import pytest
+    from flask_babel import force_locale
+
+    from pbm.web.master import _setup_reason
+
+    make_master(factory)
+    attempts = [
+        ("lupus-live-12", {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Lupo Ululante"}, None,
+         "ruolo sconosciuto: Lupo Ululante"),
+        ("lupus-live-12", {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente"}, "Zeno",
+         "il sindaco Zeno non è un giocatore"),
+        ("tempo-reale-7", {"Anna": "Lupo", "Bruno": "Contadino", "Carla": "Contadino"}, None,
+         "manca: Negromanti"),
+    ]
+    for n, (ruleset, roles, mayor, expected) in enumerate(attempts):
+        with transaction(factory) as s:
+            master = s.query(User).filter_by(email="master@example.org").one()
+            game = operations.create_game(s, name=f"Prova {n}", ruleset=ruleset, master=master, now=clock.now())
+            for name in roles:
+                operations.add_player(s, app.config, game, name=name, email=f"{name.lower()}{n}@p.test",
+                                      now=clock.now(), password="x")
+            with pytest.raises(operations.OperationError) as refused:
+                operations.start_game(s, app.config, game, roles=roles, mayor=mayor, now=clock.now())
+        with app.test_request_context(), force_locale("it"):
+            worded = _setup_reason(refused.value.params)
+        assert expected in worded, (refused.value.params, worded)
