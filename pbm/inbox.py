@@ -30,7 +30,7 @@ from engine.core import Rejected
 from . import mailer, operations, render, texts
 from .mail.commands import describe_error
 from .mail.mailbox import IncomingMail, MailSource
-from .mail.parse import ParsedMessage, extract_token, parse_message
+from .mail.parse import ParsedMessage, extract_token, parse_message, without_reply_prefix
 from .models import Game, GameMaster, InboundRow, OutboxRow, PhaseRow, Seat, User
 
 log = logging.getLogger(__name__)
@@ -511,14 +511,6 @@ def _receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: 
                  context={"original_subject": without_reply_prefix(parsed.subject or ""), "seat": seat,
                           **context})
 
-
-# Re:, R: and RIF: (Outlook in Italian), AW: (German), SV: (Nordic), repeated.
-_REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|r|rif|aw|sv)\s*(?:\[\d+\])?\s*:\s*)+", re.I)
-
-
-def without_reply_prefix(subject: str) -> str:
-    """The subject a receipt answers, so that its own 'Re:' is the only one."""
-    return _REPLY_PREFIX.sub("", subject)
 
 
 def _error_replies_today(session: Session, address: str, now: datetime) -> int:

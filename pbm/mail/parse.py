@@ -27,6 +27,31 @@ from .parse_reply import strip_reply
 
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{6,64}$")
 SUBJECT_TOKEN_RE = re.compile(r"\[lupus:([A-Za-z0-9_-]{6,64})\]", re.IGNORECASE)
+# Re:, R: and RIF: (Outlook in Italian), AW: (German), SV: (Nordic), repeated, Outlook's "RE[2]:" too.
+_REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|r|rif|aw|sv)\s*(?:\[\d+\])?\s*:\s*)+", re.I)
+# The same with forwards (Fwd:, Fw:, I: in Italian Outlook, Inoltro:) and the game's [tag].
+_SUBJECT_DECORATION = re.compile(
+    r"^\s*(?:(?:re|r|rif|aw|sv|fwd?|i|inoltro|wg|tr)\s*(?:\[\d+\])?\s*:\s*|\[[^\]]*\]\s*)+", re.I)
+# Commands whose argument is free text stay out of the subject: "Domanda sul regolamento"
+# is a question to the Masters, not a Profeta's question, and "Note" a title.
+_FREE_TEXT_KEYS = {"question", "shout", "notes"}
+
+
+def without_reply_prefix(subject: str) -> str:
+    """The subject a receipt answers, so that its own 'Re:' is the only one."""
+    return _REPLY_PREFIX.sub("", subject)
+
+
+def subject_commands(subject: str, players: list[str]) -> tuple[list[dict], list[dict]]:
+    """Commands a player typed in the subject ("VOTO Carla", empty body): what a
+    phone makes easy. Read only when the body has none; see parse_message."""
+    line = _SUBJECT_DECORATION.sub("", SUBJECT_TOKEN_RE.sub("", subject or "")).strip()
+    if not looks_like_command(line):
+        return [], []
+    commands, errors, _ignored = parse_commands(line, players)
+    if any(_FREE_TEXT_KEYS & set(c) for c in commands):
+        return [], []
+    return commands, errors
 _RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To",
                       "X-Envelope-To", "Resent-To")
 
@@ -246,6 +271,12 @@ def parse_message(raw: bytes, players: list[str], player_addresses: dict[str, st
     behalf = find_behalf_line(result.reply_text)
     if behalf is None:
         result.commands, result.errors, result.ignored_lines = parse_commands(result.reply_text, players)
+        if not result.commands and not result.errors:
+            commands, errors = subject_commands(subject, players)
+            if commands and not errors:
+                result.commands = commands
+            elif errors and not result.ignored_lines:  # the subject was all they wrote
+                result.errors = errors
         return result
 
     index, typed = behalf
@@ -276,4 +307,4 @@ def parse_message(raw: bytes, players: list[str], player_addresses: dict[str, st
 
 
 __all__ = ["ParsedMessage", "parse_message", "parse_commands", "describe_error", "VOCABULARY",
-           "extract_token", "resolve_sender", "strip_reply"]
+           "extract_token", "resolve_sender", "strip_reply", "subject_commands", "without_reply_prefix"]

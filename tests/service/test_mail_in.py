@@ -101,6 +101,17 @@ def test_unknown_name_gets_an_error_listing_the_living(app, factory, game):
     assert votes(factory) == []
 
 
+def test_a_vote_typed_only_in_the_subject_is_played_and_confirmed(app, factory, game):
+    _, worker = game
+    email, _token = seat(factory, "Dario")
+    sent = latest_sent(factory, email)
+    deliver(app, message(email, sent.reply_to, "", reply_to_row=sent, subject="VOTO Carla"))
+    run_mail(app, worker)
+    assert votes(factory) == [("Dario", "Carla", "mail")]
+    (body,) = receipts(factory, email)
+    assert "Carla" in body
+
+
 def test_dead_voter_is_told_and_nothing_is_recorded(app, factory, game, clock):
     gid, worker = game
     with transaction(factory) as s:  # Elena died in the night (set up directly in the state)

@@ -1,0 +1,61 @@
+"""Commands typed in the subject, the body left empty (what a phone makes
+easy): read only when the body has none, never free-text ones."""
+import pytest
+
+from pbm.mail.parse import parse_message, without_reply_prefix
+
+from test_parse_replies import PLAYERS, mail, quoted
+
+BULLETIN = "È iniziato il giorno 2.\nVOTO Anna\n"
+
+
+@pytest.mark.parametrize("subject", [
+    "VOTO Carla",
+    "voto carla",
+    "Re: [Villaggio] VOTO Carla [lupus:abcdef123456]",
+    "R: VOTO Carla",
+    "I: VOTE Carla",
+])
+def test_a_command_in_the_subject_counts_when_the_body_has_none(subject):
+    parsed = parse_message(mail("", headers={"Subject": subject}), PLAYERS)
+    assert parsed.commands == [{"vote": "Carla"}]
+    assert parsed.errors == []
+
+
+def test_a_subject_command_over_a_quoted_bulletin_counts_and_the_quoted_vote_does_not():
+    body = "\nOn Mon, 3 Mar 2025 at 08:00, Master Lupus <master@lupus.example> wrote:\n\n" + quoted(BULLETIN)
+    parsed = parse_message(mail(body, headers={"Subject": "VOTO Bruno"}), PLAYERS)
+    assert parsed.commands == [{"vote": "Bruno"}]
+
+
+def test_the_body_wins_over_the_subject():
+    parsed = parse_message(mail("VOTO Dario\n", headers={"Subject": "VOTO Carla"}), PLAYERS)
+    assert parsed.commands == [{"vote": "Dario"}]
+
+
+@pytest.mark.parametrize("subject", ["Domanda sul regolamento", "Note", "URLO di notte", "NOTE per il master"])
+def test_free_text_commands_are_never_taken_from_the_subject(subject):
+    parsed = parse_message(mail("Posso votare due volte?\n", headers={"Subject": subject}), PLAYERS)
+    assert parsed.commands == [] and parsed.errors == []
+
+
+def test_a_subject_that_only_looks_like_a_command_is_left_alone_when_the_body_speaks():
+    parsed = parse_message(mail("Ciao, stasera non ci sono.\n", headers={"Subject": "Voto di oggi"}), PLAYERS)
+    assert parsed.commands == [] and parsed.errors == []
+
+
+def test_a_wrong_name_in_a_subject_with_an_empty_body_is_an_error_listing_the_players():
+    parsed = parse_message(mail("", headers={"Subject": "VOTO Zeno"}), PLAYERS)
+    assert parsed.commands == []
+    assert [(e["code"], e["name"]) for e in parsed.errors] == [("unknown_name", "Zeno")]
+    assert set(parsed.errors[0]["candidates"]) == set(PLAYERS)
+
+
+@pytest.mark.parametrize("subject, answered", [
+    ("Re: Re: [Villaggio] Bollettino", "[Villaggio] Bollettino"),
+    ("RE[2]: Giorno 2", "Giorno 2"),
+    ("R: RIF: voto", "voto"),
+    ("Reminder", "Reminder"),
+])
+def test_a_receipt_answers_the_subject_without_piling_up_reply_prefixes(subject, answered):
+    assert without_reply_prefix(subject) == answered
