@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, object_session, sessionmaker
 
 from engine.core import Rejected
@@ -72,6 +72,16 @@ def store_many(factory: sessionmaker[Session], mails: list[IncomingMail],
                now: datetime) -> list[int | None]:
     """``store`` for a batch, in one commit: the commit that must reach the
     disk before anything else happens is paid once per batch, not per message."""
+    try:
+        return _store_many(factory, mails, now)
+    except IntegrityError:
+        # Another worker reading the same mailbox stored some of these between
+        # our look and our insert: look again, now that they are there.
+        return _store_many(factory, mails, now)
+
+
+def _store_many(factory: sessionmaker[Session], mails: list[IncomingMail],
+                now: datetime) -> list[int | None]:
     out: list[int | None] = []
     with factory() as session, session.begin():
         seen: set[str] = set()
@@ -146,7 +156,9 @@ def process(factory: sessionmaker[Session], config: dict[str, Any], inbound_id: 
             now: datetime) -> Outcome:
     try:
         with factory() as session, session.begin():
-            row = session.get(InboundRow, inbound_id)
+            # Locked until this commits: a second worker reading the same
+            # mailbox waits here, then finds the message already processed.
+            row = session.get(InboundRow, inbound_id, with_for_update=True)
             if row.status != "stored":
                 return Outcome(row.status)
             outcome = _process(session, config, row, now)

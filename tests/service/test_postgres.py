@@ -3,10 +3,10 @@
 The tests below are the SQLite suite's own, collected again here with
 ``database_url`` pointing at a new database on a real PostgreSQL cluster
 (tests/fixtures/postgres.py): the migrations, a whole day by web and mail,
-two workers racing on one boundary, a worker killed mid-boundary, a vote
-arriving during a resolution, inputs longer than their columns (and, in
-test_postgres_mail.py, mail from Dovecot delivered twice, renamed, or cut
-off by a crash).  These are where the two engines differ: locking,
+two workers racing on one boundary or on one mailbox, a worker killed
+mid-boundary, a vote arriving during a resolution, inputs longer than their
+columns (and, in test_postgres_mail.py, mail from Dovecot delivered twice,
+renamed, or cut off by a crash).  These are where the two engines differ: locking,
 isolation, column lengths, time zones.  To run every test on PostgreSQL:
 ``PBM_TEST_DATABASE=postgresql .venv/bin/pytest``.
 """
@@ -27,6 +27,10 @@ from .test_kill_worker import (  # noqa: F401
     test_killing_the_worker_mid_boundary_never_doubles_or_loses_anything,
 )
 from .test_mail_in import fast_passwords, game  # noqa: F401
+from .test_mail_race import (  # noqa: F401
+    test_two_workers_applying_one_stored_message_apply_it_once,
+    test_two_workers_storing_the_same_new_message_store_it_once,
+)
 from .test_migrations import test_the_migrations_build_the_models_schema_and_unwind  # noqa: F401
 from .test_oversized_input import (  # noqa: F401
     test_a_game_named_in_accented_letters_mails_every_player,
