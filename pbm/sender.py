@@ -6,18 +6,24 @@ Message-ID, which mail clients de-duplicate). While the server is down or
 answers 4xx, messages wait with exponential back-off; nothing is dropped.
 Only a permanent (5xx) refusal ends a message: it is marked failed, and a
 refused recipient's address is marked failing for the Masters to see.
+
+Two workers may drain at once: each first claims its batch (moving the rows'
+next attempt a LEASE ahead, in one short transaction) and sends only what it
+claimed, so no message goes out twice. A worker that dies holding a claim
+leaves its messages pending: they go out when the lease runs out.
 """
 from __future__ import annotations
 
 import logging
 import smtplib
 import socket
+import time
 from datetime import datetime, timedelta
 from email.utils import parseaddr
 
 from flask import Flask
 from flask_mail import Mail, Message
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from .models import OutboxRow, User
@@ -29,6 +35,8 @@ BATCH = 200
 # Flask-Mail opens its connections without a timeout; a server that accepts
 # the connection and then hangs would stall the worker's outbox job for ever.
 SMTP_TIMEOUT = 30.0
+# How long a claimed batch is this worker's; it stops sending at half of it.
+LEASE = timedelta(minutes=10)
 
 
 def backoff(attempts: int) -> timedelta:
@@ -49,6 +57,31 @@ def due(session: Session, now: datetime, limit: int = BATCH) -> list[OutboxRow]:
     return list(session.scalars(select(OutboxRow).where(
         OutboxRow.status == "pending", OutboxRow.next_attempt_at <= now)
         .order_by(OutboxRow.id).limit(limit)))
+
+
+def claim(session: Session, rows: list[OutboxRow], now: datetime) -> list[OutboxRow]:
+    """The rows no other worker has taken, now taken by this one until now + LEASE."""
+    # End the read first: the claim must be the first statement of its own
+    # transaction, or SQLite would refuse it after another worker's commit.
+    session.commit()
+    if not rows:
+        return []
+    taken = set(session.scalars(
+        update(OutboxRow).where(OutboxRow.id.in_([r.id for r in rows]), OutboxRow.status == "pending",
+                                OutboxRow.next_attempt_at <= now)
+        .values(next_attempt_at=now + LEASE).returning(OutboxRow.id)
+        .execution_options(synchronize_session=False)))
+    session.commit()
+    return [r for r in rows if r.id in taken]
+
+
+def _release(session: Session, rows: list[OutboxRow], now: datetime) -> None:
+    """Claimed rows this round did not reach: due again at once."""
+    if rows:
+        session.execute(update(OutboxRow).where(OutboxRow.id.in_([r.id for r in rows]),
+                                                OutboxRow.status == "pending")
+                        .values(next_attempt_at=now).execution_options(synchronize_session=False))
+        session.commit()
 
 
 def connect(mail: Mail, timeout: float = SMTP_TIMEOUT) -> smtplib.SMTP:
@@ -75,15 +108,18 @@ def drain(app: Flask, factory: sessionmaker[Session], now: datetime) -> int:
     mail: Mail = app.extensions["mail"]
     sent = 0
     with factory() as session:
-        rows = due(session, now)
+        rows = claim(session, due(session, now), now)
         if not rows:
             return 0
         handled: set[int] = set()
+        started = time.monotonic()
         try:
             with app.app_context():
                 host = connect(mail)
                 try:
                     for row in rows:
+                        if time.monotonic() - started > LEASE.total_seconds() / 2:
+                            break  # a slow server: leave the rest before the claim runs out
                         sent += _send_one(session, host, row, now, app.config)
                         session.commit()
                         handled.add(row.id)
@@ -92,6 +128,8 @@ def drain(app: Flask, factory: sessionmaker[Session], now: datetime) -> int:
         except (OSError, smtplib.SMTPException, _ServerGone) as exc:
             session.rollback()
             _retry_later(session, [r for r in rows if r.id not in handled], now, exc)
+            return sent
+        _release(session, [r for r in rows if r.id not in handled], now)
     return sent
 
 
