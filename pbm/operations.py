@@ -291,6 +291,15 @@ def open_phase_for(session: Session, game: Game, now: datetime, correcting: bool
     return phase
 
 
+def lock_game(session: Session, game: Game) -> None:
+    """Hold the game's row until this transaction ends, then see the game as it
+    is now: two Masters clicking Publish (or Roll back) at once act one after
+    the other, and the second finds the first's work done instead of redoing it.
+    (SQLite ignores FOR UPDATE but lets one writer through at a time.)"""
+    session.execute(select(Game.id).where(Game.id == game.id).with_for_update())
+    session.expire_all()
+
+
 def _hold_phase(session: Session, phase: PhaseRow) -> None:
     """Lock the phase row until this submission commits, then check it is
     still taking actions.  A resolver claims the same row first thing, so the

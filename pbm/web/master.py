@@ -349,6 +349,7 @@ def _attempt(slug: str, change, success: str):
     """Run one change of the desk in the request's transaction: commit and say
     so, or roll back and say why, then back to the desk."""
     try:
+        operations.lock_game(db(), game_or_404(slug))
         change()
         db().commit()
     except operations.OperationError as exc:

@@ -3,11 +3,12 @@
 The tests below are the SQLite suite's own, collected again here with
 ``database_url`` pointing at a new database on a real PostgreSQL cluster
 (tests/fixtures/postgres.py): the migrations, a whole day by web and mail,
-two workers racing on one boundary, one mailbox or one outbox, a worker killed
-mid-boundary, a vote arriving during a resolution, inputs longer than their
-columns (and, in test_postgres_mail.py, mail from Dovecot delivered twice,
-renamed, or cut off by a crash).  These are where the two engines differ: locking,
-isolation, column lengths, time zones.  To run every test on PostgreSQL:
+two workers racing on one boundary, one mailbox or one outbox, two presses
+of Publish at once, a worker killed mid-boundary, a vote arriving during a
+resolution, inputs longer than their columns (and, in test_postgres_mail.py,
+mail from Dovecot delivered twice, renamed, or cut off by a crash).  These
+are where the two engines differ: locking, isolation, column lengths, time
+zones.  To run every test on PostgreSQL:
 ``PBM_TEST_DATABASE=postgresql .venv/bin/pytest``.
 """
 from __future__ import annotations
@@ -22,6 +23,7 @@ from .test_desk import (  # noqa: F401
     test_roll_back_correct_and_publish_again_with_a_correction_to_everyone,
     test_two_workers_racing_on_one_boundary_resolve_it_once,
 )
+from .test_desk_race import test_two_masters_publishing_one_draft_at_once_publish_it_once  # noqa: F401
 from .test_full_day import test_a_day_by_web_and_mail  # noqa: F401
 from .test_kill_worker import (  # noqa: F401
     test_killing_the_worker_mid_boundary_never_doubles_or_loses_anything,
