@@ -27,9 +27,12 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
     """Mail each living player who has not acted, once per phase, when the
     deadline is within REMINDER_BEFORE_MINUTES; players can turn this off."""
     before = timedelta(minutes=int(config["REMINDER_BEFORE_MINUTES"]))
+    # Locked, and read as they are now: a second worker sending reminders at
+    # the same moment waits, then sees who was reminded instead of mailing them again.
     phases = session.scalars(select(PhaseRow).join(Game, Game.id == PhaseRow.game_id).where(
         PhaseRow.status == "open", PhaseRow.ends_at > now, PhaseRow.ends_at <= now + before,
-        Game.status == "running", Game.paused_at.is_(None))).all()
+        Game.status == "running", Game.paused_at.is_(None))
+        .with_for_update(of=PhaseRow).execution_options(populate_existing=True)).all()
     sent = 0
     for phase in phases:
         game = session.get(Game, phase.game_id)

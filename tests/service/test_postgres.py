@@ -3,7 +3,7 @@
 The tests below are the SQLite suite's own, collected again here with
 ``database_url`` pointing at a new database on a real PostgreSQL cluster
 (tests/fixtures/postgres.py): the migrations, a whole day by web and mail,
-two workers racing on one boundary, one mailbox or one outbox, two presses
+two workers racing on one boundary, mailbox, outbox or reminder, two presses
 of Publish at once, a worker killed mid-boundary, a vote arriving during a
 resolution, inputs longer than their columns (and, in test_postgres_mail.py,
 mail from Dovecot delivered twice, renamed, or cut off by a crash).  These
@@ -39,6 +39,7 @@ from .test_oversized_input import (  # noqa: F401
     test_a_reply_with_a_huge_subject_and_message_id_is_played_answered_and_deduplicated,
     test_an_address_longer_than_any_mail_address_is_refused_in_words,
 )
+from .test_reminder_race import test_two_workers_reminding_at_once_remind_each_player_once  # noqa: F401
 from .test_sender_race import test_two_workers_draining_at_once_send_each_message_once  # noqa: F401
 
 
