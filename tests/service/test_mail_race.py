@@ -14,8 +14,8 @@ from pbm.models import ActionRow, InboundRow, OutboxRow
 from .test_mail_in import deliver, fast_passwords, game, latest_sent, message, seat  # noqa: F401 (fixtures)
 
 
-def test_two_workers_applying_one_stored_message_apply_it_once(app, factory, game, clock, monkeypatch):
-    _gid, _worker = game
+def dario_votes_anna(app, factory):
+    """Dario's reply 'VOTO Anna', fetched from the mailbox and not yet stored."""
     address, _token = seat(factory, "Dario")
     sent = latest_sent(factory, address)
     deliver(app, message(address, sent.reply_to, "VOTO Anna", reply_to_row=sent))
@@ -24,6 +24,12 @@ def test_two_workers_applying_one_stored_message_apply_it_once(app, factory, gam
         (mail,) = source.fetch_new()
     finally:
         source.close()
+    return address, mail
+
+
+def test_two_workers_applying_one_stored_message_apply_it_once(app, factory, game, clock, monkeypatch):
+    _gid, _worker = game
+    address, mail = dario_votes_anna(app, factory)
     (inbound_id,) = inbox.store_many(factory, [mail], clock.now())
 
     first_inside, second_inside = threading.Event(), threading.Event()
@@ -62,14 +68,7 @@ def test_two_workers_applying_one_stored_message_apply_it_once(app, factory, gam
 
 
 def test_two_workers_storing_the_same_new_message_store_it_once(app, factory, game, clock, monkeypatch):
-    address, _token = seat(factory, "Dario")
-    sent = latest_sent(factory, address)
-    deliver(app, message(address, sent.reply_to, "VOTO Anna", reply_to_row=sent))
-    source = open_source(app.config["MAIL_SOURCE"])
-    try:
-        (mail,) = source.fetch_new()
-    finally:
-        source.close()
+    _address, mail = dario_votes_anna(app, factory)
 
     both_looked = threading.Barrier(2, timeout=5)
     real_key = inbox.dedupe_key
