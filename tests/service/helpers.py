@@ -46,3 +46,53 @@ def login(app, email: str, password: str):
     r = client.post("/login", data={"csrf_token": csrf_from(page), "email": email, "password": password})
     assert r.status_code == 302, f"login failed for {email}"
     return client
+
+
+def first_waits_for_second(real, *, only=lambda *args, **kwargs: True, patience: float = 1.0):
+    """Wrap ``real`` so that the first thread calling it (where ``only`` holds)
+    waits inside for up to ``patience`` seconds for a second thread to call it
+    too. Without a lock both end up inside at once; with one, the second
+    cannot come in and the first goes on alone. Returns the wrapper and the
+    event set once the first thread is inside."""
+    import threading
+
+    first_inside, second_inside = threading.Event(), threading.Event()
+    first: list[threading.Thread] = []
+
+    def wrapper(*args, **kwargs):
+        if only(*args, **kwargs) and not second_inside.is_set():
+            if not first_inside.is_set():
+                first.append(threading.current_thread())
+                first_inside.set()
+                second_inside.wait(patience)
+            elif threading.current_thread() is not first[0]:
+                second_inside.set()
+        return real(*args, **kwargs)
+
+    return wrapper, first_inside
+
+
+def run_overlapping(first, second, first_inside, tolerate: tuple[type[BaseException], ...] = ()) -> list:
+    """Run ``first`` in a thread, and ``second`` in another once the first is
+    inside; wait for both. Exceptions of the ``tolerate`` types are returned."""
+    import threading
+
+    caught: list[BaseException] = []
+
+    def guarded(work):
+        def run():
+            try:
+                work()
+            except tolerate as exc:
+                caught.append(exc)
+        return run
+
+    one = threading.Thread(target=guarded(first))
+    one.start()
+    assert first_inside.wait(10), "the first worker never got inside"
+    two = threading.Thread(target=guarded(second))
+    two.start()
+    one.join(30)
+    two.join(30)
+    assert not one.is_alive() and not two.is_alive()
+    return caught

@@ -4,7 +4,6 @@ second press finds the work done. Run on PostgreSQL too (test_postgres.py),
 where the two requests really overlap."""
 from __future__ import annotations
 
-import threading
 from datetime import datetime, timezone
 
 from pbm import operations
@@ -13,7 +12,7 @@ from pbm.models import Game, OutboxRow, PhaseRow
 from pbm.worker import Worker
 
 from ..conftest import csrf_from
-from .helpers import login, make_game
+from .helpers import first_waits_for_second, login, make_game, run_overlapping
 
 ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Guardia del corpo",
          "Elena": "Contadino"}
@@ -30,17 +29,7 @@ def test_two_masters_publishing_one_draft_at_once_publish_it_once(app, factory, 
         (draft,) = s.query(PhaseRow).filter_by(game_id=gid, status="draft").all()
         draft_id = draft.id
 
-    first_inside, second_inside = threading.Event(), threading.Event()
-    real_publish = operations.publish
-
-    def slow_publish(*args, **kwargs):
-        if first_inside.is_set():
-            second_inside.set()
-        else:
-            first_inside.set()
-            second_inside.wait(1.0)  # the other press comes in now, unless it is made to wait
-        return real_publish(*args, **kwargs)
-
+    slow_publish, first_inside = first_waits_for_second(operations.publish)
     monkeypatch.setattr(operations, "publish", slow_publish)
     clients = [login(app, "master@example.org", "master") for _ in range(2)]
     tokens = [csrf_from(c.get("/g/test-game/master").get_data(as_text=True)) for c in clients]
@@ -50,13 +39,7 @@ def test_two_masters_publishing_one_draft_at_once_publish_it_once(app, factory, 
         r = clients[i].post(f"/g/test-game/master/publish/{draft_id}", data={"csrf_token": tokens[i]})
         statuses.append(r.status_code)
 
-    one = threading.Thread(target=press, args=(0,))
-    one.start()
-    assert first_inside.wait(10)
-    two = threading.Thread(target=press, args=(1,))
-    two.start()
-    one.join(30)
-    two.join(30)
+    run_overlapping(lambda: press(0), lambda: press(1), first_inside)
 
     with factory() as s:
         phases = s.query(PhaseRow).filter_by(game_id=gid).order_by(PhaseRow.index).all()

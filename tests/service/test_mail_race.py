@@ -11,6 +11,7 @@ from pbm import inbox
 from pbm.mail.mailbox import open_source
 from pbm.models import ActionRow, InboundRow, OutboxRow
 
+from .helpers import first_waits_for_second, run_overlapping
 from .test_mail_in import deliver, fast_passwords, game, latest_sent, message, seat  # noqa: F401 (fixtures)
 
 
@@ -32,33 +33,14 @@ def test_two_workers_applying_one_stored_message_apply_it_once(app, factory, gam
     address, mail = dario_votes_anna(app, factory)
     (inbound_id,) = inbox.store_many(factory, [mail], clock.now())
 
-    first_inside, second_inside = threading.Event(), threading.Event()
-    real_process = inbox._process
-
-    def slow_process(session, config, row, now):
-        if first_inside.is_set():
-            second_inside.set()
-        else:
-            first_inside.set()
-            second_inside.wait(1.0)  # the other worker comes in now, unless it is made to wait
-        return real_process(session, config, row, now)
-
+    slow_process, first_inside = first_waits_for_second(inbox._process)
     monkeypatch.setattr(inbox, "_process", slow_process)
-    failures: list[BaseException] = []
 
     def worker():
-        try:
-            inbox.process(factory, app.config, inbound_id, clock.now())
-        except OperationalError as exc:  # SQLite: the later writer fails, and the next round retries
-            failures.append(exc)
+        inbox.process(factory, app.config, inbound_id, clock.now())
 
-    one = threading.Thread(target=worker)
-    one.start()
-    assert first_inside.wait(10)
-    two = threading.Thread(target=worker)
-    two.start()
-    one.join(30)
-    two.join(30)
+    # SQLite: the later writer fails, and the next round retries
+    run_overlapping(worker, worker, first_inside, tolerate=(OperationalError,))
     inbox.process(factory, app.config, inbound_id, clock.now())  # the next round, for whoever failed
 
     with factory() as s:

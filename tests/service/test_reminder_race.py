@@ -2,7 +2,6 @@
 (run on PostgreSQL too, by test_postgres.py)."""
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from datetime import datetime, timezone
 
@@ -12,7 +11,7 @@ from pbm import mailer
 from pbm.models import OutboxRow
 from pbm.worker import Worker
 
-from .helpers import make_game
+from .helpers import first_waits_for_second, make_game, run_overlapping
 from .test_desk import ROLES, TUE_0930
 
 TUE_1930_ROME = datetime(2026, 11, 24, 18, 30, tzinfo=timezone.utc)
@@ -24,36 +23,15 @@ def test_two_workers_reminding_at_once_remind_each_player_once(app, factory, clo
     Worker(app, clock).boundaries()
     clock.set(TUE_1930_ROME)
 
-    first_inside, second_inside = threading.Event(), threading.Event()
-    real_queue = mailer.queue
-
-    def slow_queue(*args, **kwargs):
-        if kwargs.get("template") == "reminder" and not second_inside.is_set():
-            if first_inside.is_set() and threading.current_thread() is not first_thread[0]:
-                second_inside.set()
-            elif not first_inside.is_set():
-                first_thread.append(threading.current_thread())
-                first_inside.set()
-                second_inside.wait(1.0)  # the other worker comes in now, unless it is made to wait
-        return real_queue(*args, **kwargs)
-
-    first_thread: list[threading.Thread] = []
+    slow_queue, first_inside = first_waits_for_second(
+        mailer.queue, only=lambda *args, **kwargs: kwargs.get("template") == "reminder")
     monkeypatch.setattr(mailer, "queue", slow_queue)
-    failures: list[BaseException] = []
 
     def remind():
-        try:
-            Worker(app, clock).remind()
-        except OperationalError as exc:  # SQLite: the later writer fails; nothing of it is kept
-            failures.append(exc)
+        Worker(app, clock).remind()
 
-    one = threading.Thread(target=remind)
-    one.start()
-    assert first_inside.wait(10)
-    two = threading.Thread(target=remind)
-    two.start()
-    one.join(30)
-    two.join(30)
+    # SQLite: the later writer fails; nothing of it is kept
+    run_overlapping(remind, remind, first_inside, tolerate=(OperationalError,))
 
     with factory() as s:
         reminded = Counter(m.to_addr for m in s.query(OutboxRow).filter_by(kind="reminder"))
