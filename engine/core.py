@@ -211,11 +211,14 @@ class SetupError(ValueError):
 
 
 class UnknownRole(KeyError):
-    """A role name no ruleset card matches (a KeyError, as a lookup miss)."""
+    """A role name no ruleset card matches: a KeyError for lookups, with a
+    SetupError's code and params for the service."""
+
+    code = "unknown_role"
 
     def __init__(self, message: str, role: str) -> None:
         super().__init__(message)
-        self.role = role
+        self.params = {"role": role}
 
 
 class Rejected(Exception):

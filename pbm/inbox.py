@@ -524,7 +524,6 @@ def _receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: 
                           **context})
 
 
-
 def _error_replies_today(session: Session, address: str, now: datetime) -> int:
     return session.scalar(select(func.count()).select_from(OutboxRow).where(
         OutboxRow.to_addr == address, OutboxRow.kind == "receipt_error",

@@ -191,10 +191,8 @@ def _setup_engine(game: Game, seating: list[tuple[str, str]], rng: random.Random
                   options: dict[str, Any]) -> tuple[GameState, list[Event]]:
     try:
         return get_ruleset(game.ruleset).setup(seating, rng, dict(options))
-    except SetupError as exc:
+    except (SetupError, UnknownRole) as exc:
         raise OperationError("setup_failed", reason=str(exc), why=exc.code, **exc.params) from exc
-    except UnknownRole as exc:
-        raise OperationError("setup_failed", reason=str(exc), why="unknown_role", role=exc.role) from exc
     except (ValueError, KeyError) as exc:
         raise OperationError("setup_failed", reason=str(exc)) from exc
 

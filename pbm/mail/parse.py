@@ -28,30 +28,14 @@ from .parse_reply import strip_reply
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{6,64}$")
 SUBJECT_TOKEN_RE = re.compile(r"\[lupus:([A-Za-z0-9_-]{6,64})\]", re.IGNORECASE)
 # Re:, R: and RIF: (Outlook in Italian), AW: (German), SV: (Nordic), repeated, Outlook's "RE[2]:" too.
-_REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|r|rif|aw|sv)\s*(?:\[\d+\])?\s*:\s*)+", re.I)
+_REPLY_WORDS = r"re|r|rif|aw|sv"
+_REPLY_PREFIX = re.compile(rf"^\s*(?:(?:{_REPLY_WORDS})\s*(?:\[\d+\])?\s*:\s*)+", re.I)
 # The same with forwards (Fwd:, Fw:, I: in Italian Outlook, Inoltro:) and the game's [tag].
 _SUBJECT_DECORATION = re.compile(
-    r"^\s*(?:(?:re|r|rif|aw|sv|fwd?|i|inoltro|wg|tr)\s*(?:\[\d+\])?\s*:\s*|\[[^\]]*\]\s*)+", re.I)
+    rf"^\s*(?:(?:{_REPLY_WORDS}|fwd?|i|inoltro|wg|tr)\s*(?:\[\d+\])?\s*:\s*|\[[^\]]*\]\s*)+", re.I)
 # Commands whose argument is free text stay out of the subject: "Domanda sul regolamento"
 # is a question to the Masters, not a Profeta's question, and "Note" a title.
 _FREE_TEXT_KEYS = {"question", "shout", "notes"}
-
-
-def without_reply_prefix(subject: str) -> str:
-    """The subject a receipt answers, so that its own 'Re:' is the only one."""
-    return _REPLY_PREFIX.sub("", subject)
-
-
-def subject_commands(subject: str, players: list[str]) -> tuple[list[dict], list[dict]]:
-    """Commands a player typed in the subject ("VOTO Carla", empty body): what a
-    phone makes easy. Read only when the body has none; see parse_message."""
-    line = _SUBJECT_DECORATION.sub("", SUBJECT_TOKEN_RE.sub("", subject or "")).strip()
-    if not looks_like_command(line):
-        return [], []
-    commands, errors, _ignored = parse_commands(line, players)
-    if any(_FREE_TEXT_KEYS & set(c) for c in commands):
-        return [], []
-    return commands, errors
 _RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To",
                       "X-Envelope-To", "Resent-To")
 
@@ -80,6 +64,23 @@ class ParsedMessage:
 
     def to_json(self) -> dict:
         return asdict(self)
+
+
+def without_reply_prefix(subject: str) -> str:
+    """The subject a receipt answers, so that its own 'Re:' is the only one."""
+    return _REPLY_PREFIX.sub("", subject)
+
+
+def subject_commands(subject: str, players: list[str]) -> tuple[list[dict], list[dict]]:
+    """Commands a player typed in the subject ("VOTO Carla", empty body): what a
+    phone makes easy. Read only when the body has none; see parse_message."""
+    line = _SUBJECT_DECORATION.sub("", SUBJECT_TOKEN_RE.sub("", subject or "")).strip()
+    if not looks_like_command(line):
+        return [], []
+    commands, errors, _ignored = parse_commands(line, players)
+    if any(_FREE_TEXT_KEYS & set(c) for c in commands):
+        return [], []
+    return commands, errors
 
 
 def _message_ids(value: str) -> list[str]:

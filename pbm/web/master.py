@@ -66,10 +66,9 @@ def _setup_reason(params: dict) -> str:
     """Why the rules refuse a set-up, from the engine's code; a refusal the
     service does not know yet is shown as the engine wrote it."""
     why, name, role = params.get("why"), params.get("name"), params.get("role")
-    if why == "factions_missing":
-        return _("every faction must be in the game; missing: %(missing)s",
-                 missing=", ".join(params.get("missing") or []))
     words = {
+        "factions_missing": lambda: _("every faction must be in the game; missing: %(missing)s",
+                                      missing=", ".join(params.get("missing") or [])),
         "not_dealt_at_start": lambda: _("%(role)s cannot be dealt at the start of a game", role=role),
         "divinatore_propositions": lambda: _(
             "the Divinatore %(name)s needs four propositions, exactly two of them true", name=name),
