@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
+from flask_babel import force_locale
+
 from pbm import operations
 from pbm.db import transaction
 from pbm.models import User
+from pbm.web.master import _setup_reason
 
 from ..conftest import csrf_from
 from .helpers import login, make_game, make_master
@@ -99,10 +103,6 @@ def test_roll_back_is_offered_only_once_a_phase_is_published(app, factory, clock
 def test_every_refusal_of_a_setup_has_its_own_words(app, factory, clock):
     """The engine's set-up refusals carry a code; each is worded, none falls
     through to the engine's English sentence."""
-    import pytest
-    from flask_babel import force_locale
-
-    from pbm.web.master import _setup_reason
 
     make_master(factory)
     attempts = [

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sqlite3
 
-import pytest
 from sqlalchemy import event
 
 from pbm.models import ActionRow
@@ -24,10 +23,11 @@ def test_an_unknown_address_is_a_page_in_the_readers_language(app):
     assert "Page not found" in en.get_data(as_text=True)
 
 
-def test_a_vote_sent_while_the_database_is_held_says_it_was_not_recorded(app, factory, clock):
-    url = app.config["DATABASE_URL"]
-    if not url.startswith("sqlite:///"):
-        pytest.skip("holds SQLite's single write lock")
+def test_a_vote_sent_while_the_database_is_held_says_it_was_not_recorded(make_app, tmp_path, clock):
+    # SQLite here whatever PBM_TEST_DATABASE says: the test holds its single write lock.
+    url = f"sqlite:///{tmp_path / 'held.sqlite3'}"
+    app = make_app(DATABASE_URL=url)
+    factory = app.extensions["pbm_sessions"]
     make_game(factory, app.config, clock.now(), ROLES, mayor="Elena")
     clock.set(TUESDAY_0930_ROME)
     Worker(app, clock).boundaries()  # night 1 -> day 1
@@ -57,3 +57,14 @@ def test_a_vote_sent_while_the_database_is_held_says_it_was_not_recorded(app, fa
     client.post("/g/test-game/act", data=form)  # a minute later
     with factory() as s:
         assert [(a.seat.name, a.args["vote"]) for a in s.query(ActionRow).filter_by(kind="vote")] == [("Carla", "Anna")]
+
+
+def test_a_crash_is_a_page_in_the_readers_language_saying_nothing_was_recorded(app):
+    def crash():
+        raise RuntimeError("a bug")
+
+    app.add_url_rule("/crash", "crash", crash)
+    app.config["PROPAGATE_EXCEPTIONS"] = False  # as in production: the handler, not the test, sees it
+    r = app.test_client().get("/crash", headers={"Accept-Language": "it"})
+    assert r.status_code == 500
+    assert "NON è stato registrato" in r.get_data(as_text=True)
