@@ -243,6 +243,11 @@ def _power_beside_ritual(ruleset: Any, state: GameState, name: str,
 
 def _run_once(data: dict[str, Any], seed: int, seen: dict[int, set[int]]) -> list[str]:
     ruleset = get_ruleset(data["ruleset"])
+    # A game whose steps are not phases (Complots: a step is a turn) plays its
+    # own section of SCENARIOS.md; it returns failures the same way.
+    own_runner = getattr(ruleset, "play_scenario", None)
+    if own_runner is not None:
+        return own_runner(data, seed, seen)
     players = data.get("players") or {}
     if not players:
         raise ScenarioError("no players")

@@ -1,0 +1,245 @@
+"""The one interface between the service and a ruleset.
+
+The service (``pbm/``, ``templates/``, ``mail_templates/``) names no role, ritual,
+power or ruleset: everything specific to a game is asked of the game's ruleset
+object (``engine.registry.get_ruleset(key)``) through the methods below. A new
+game is a new package in ``engine/`` whose ``RULESET`` subclasses ``BaseRuleset``
+and overrides what differs; ``docs/rulesets.md`` walks through the smallest one.
+
+A game is a sequence of *moments*. A moment is what the service stores as a
+phase row: it opens, takes submissions, and is closed by ``resolve``, which
+returns the next state (whose ``phase`` is the next moment). How a moment ends
+is the ruleset's ``timing``:
+
+- ``CALENDAR``: at the end of the next scheduled phase of that kind on the real
+  calendar (Lupus by mail: nights and days, ``schedule_spec``);
+- ``WINDOW``: after the game's answer window (a per-game duration) or as soon as
+  everyone in ``answerers`` has answered (``complete``), silence counting as the
+  ruleset's default answer (Complots: turns, challenges, blocks);
+- ``NARRATOR``: when the narrator confirms it on the narrator's page (Lupus
+  Noctis at a table): no deadline at all.
+
+Everything here is pure (no Flask, no SQL, no clock): values in, values out.
+Wording is data of the ruleset (``texts``: ``{code: {"it": ..., "en": ...}}``),
+never sentences built in the service.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from .core import (
+    MASTER, PRIVATE, PUBLIC, Action, ActionForm, Event, GameState, Rejected, Resolution,
+    RoleInfo,
+)
+
+LANGS = ("it", "en")
+
+# How a moment ends (Timing.kind).
+CALENDAR, WINDOW, NARRATOR = "calendar", "window", "narrator"
+
+
+@dataclass(frozen=True)
+class Timing:
+    kind: str  # CALENDAR | WINDOW | NARRATOR
+    # CALENDAR: the scheduled phase kind this moment waits for ("night" / "day").
+    phase: str = ""
+    # WINDOW: who may answer now; the window closes early once all of them have.
+    answerers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: a player of the game (by seat name), a Master, or a reader
+    of the public bulletin (neither)."""
+
+    player: str | None = None
+    master: bool = False
+
+
+@dataclass
+class Keyword:
+    """One command word of the mail and paste-box vocabulary.
+
+    ``key`` is the submission key the command fills (``vote``, ``target``,
+    ``ritual``, ``challenge``...); ``value`` says how the rest of the line is
+    read: ``name`` (one player), ``names`` (several), ``choice`` (one of
+    ``Vocabulary.choices[key]``), ``text`` (free text), ``none`` (nothing).
+    ``fixed`` are arguments the word itself implies (``BLOCCO`` is
+    ``{"block": ...}``, ``PASSO`` is ``{"answer": "pass"}``).
+    """
+
+    key: str
+    it: tuple[str, ...]
+    en: tuple[str, ...]
+    value: str = "name"
+    example_it: str = ""
+    example_en: str = ""
+    fixed: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Vocabulary:
+    keywords: list[Keyword] = field(default_factory=list)
+    # key -> {alias as typed (any case/accents) -> the engine's canonical value}:
+    # ritual names, spectre powers, characters, roles... in both languages.
+    choices: dict[str, dict[str, str]] = field(default_factory=dict)
+    # Extra, ruleset-specific grammar (e.g. a ritual's parameter n), read by the
+    # service's parser only through documented keys; see docs/rulesets.md.
+    extras: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Panel:
+    """A block of the Masters' desk or of a game page: a title and lines, worded."""
+
+    title: str
+    lines: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Remedy:
+    """Something the Masters may do to a running game (kill, resurrect, declare a
+    draw...): ``fields`` describe its form, ``apply`` is the ruleset's own."""
+
+    key: str
+    label: dict[str, str]  # {"it": ..., "en": ...}
+    fields: list[Any] = field(default_factory=list)  # FormField
+
+
+def word(table: dict[str, dict[str, str]], code: str, lang: str,
+         params: dict[str, Any] | None = None) -> str | None:
+    """A catalogue entry in ``lang`` (Italian when missing), formatted with ``params``."""
+    entry = table.get(code)
+    if not entry:
+        return None
+    template = entry.get(lang if lang in LANGS else "it") or entry.get("it") or ""
+    safe = {k: (", ".join(map(str, v)) if isinstance(v, (list, tuple)) else v)
+            for k, v in (params or {}).items()}
+    try:
+        return template.format(**safe)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+class BaseRuleset:
+    """Defaults for every method of the interface; a ruleset overrides what differs.
+
+    The required ones (``setup``, ``forms``, ``validate``, ``resolve``) raise here.
+    """
+
+    key: str = ""
+    names: dict[str, str] = {}  # {"it": "Lupus LIVE!, 12ª edizione", "en": ...}
+    factions: tuple[str, ...] = ()
+    min_players: int = 3
+    max_players: int = 100
+    # Wording of this game's rejection codes and event kinds: {code: {"it", "en"}}.
+    REJECTIONS: dict[str, dict[str, str]] = {}
+    EVENTS: dict[str, dict[str, str]] = {}
+
+    # -- set-up ----------------------------------------------------------------
+    def roles(self) -> list[RoleInfo]:
+        return []
+
+    def canonical_role(self, name: str) -> str:
+        return name
+
+    def default_composition(self, players: int) -> dict[str, int] | None:
+        """The standard list of roles for this many players, if the game has one."""
+        return None
+
+    def options(self) -> list[Any]:
+        """The set-up options the Master may choose (FormFields), e.g. a variant."""
+        return []
+
+    def setup(self, seating: list[tuple[str, str]], rng: random.Random,
+              options: dict[str, Any] | None = None) -> tuple[GameState, list[Event]]:
+        raise NotImplementedError
+
+    def prepared_options(self, events: list[Event]) -> dict[str, Any]:
+        """What a set-up drew that the Masters may review and edit before dealing."""
+        return {}
+
+    # -- moments and their timing ------------------------------------------------
+    schedule_spec: dict[str, Any] | None = None  # the default calendar (CALENDAR games)
+
+    def timing(self, state: GameState) -> Timing:
+        return Timing(CALENDAR, phase=state.phase.kind)
+
+    def complete(self, state: GameState, actions: list[Action]) -> bool:
+        """True when the moment may close before its deadline (all have answered)."""
+        return False
+
+    # -- actions -------------------------------------------------------------------
+    def forms(self, state: GameState, player: str) -> list[ActionForm]:
+        raise NotImplementedError
+
+    def required_kinds(self, state: GameState, player: str) -> set[str]:
+        """The submission kinds this player is expected to send this moment (reminders,
+        "who still has to answer"); optional ones (a shout, notes) are left out."""
+        return {f.kind for f in self.forms(state, player)}
+
+    def validate(self, state: GameState, action: Action) -> Action:
+        raise NotImplementedError
+
+    def resolve(self, state: GameState, actions: list[Action], rng: random.Random,
+                gm: dict[str, Any] | None = None) -> Resolution:
+        raise NotImplementedError
+
+    def vocabulary(self) -> Vocabulary:
+        return Vocabulary()
+
+    # -- what each viewer may see, and how it reads --------------------------------
+    def visible(self, event: Event, viewer: Viewer) -> Event | None:
+        """The event as this viewer may see it (possibly redacted), or None.
+
+        Masters see everything; public events go to everyone, private ones only to
+        the players named. A ruleset redacts what its rules keep secret (the cause
+        of a death, a weighted tally) by returning a changed copy."""
+        if viewer.master:
+            return event
+        if event.visibility == PUBLIC:
+            return event
+        if event.visibility == PRIVATE and viewer.player is not None and viewer.player in event.to:
+            return event
+        return None
+
+    def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:
+        """One line for an event already filtered by ``visible``; None: not worded."""
+        return word(self.EVENTS, event.kind, lang, event.data)
+
+    def describe_rejection(self, code: str, params: dict[str, Any], lang: str) -> str | None:
+        return word(self.REJECTIONS, code, lang, params)
+
+    def describe_choice(self, key: str, value: Any, lang: str) -> str:
+        """A form choice as people read it (a power's Italian name, a character...)."""
+        return str(value)
+
+    def public_table(self, state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
+        """What a game page shows of the state at a glance (coins and revealed cards in
+        Complots; the living and the dead in Lupus), as this viewer may see it."""
+        return []
+
+    # -- the Masters -------------------------------------------------------------------
+    def holds(self, resolution: Resolution, options: dict[str, Any]) -> bool:
+        """True when the resolved moment must wait for the Masters before it is
+        published (a question only they answer, a stall...)."""
+        return not resolution.publishable
+
+    def panels(self, state: GameState, events: Iterable[Event], lang: str) -> list[Panel]:
+        """The Masters' panels of the desk (only ever shown to the Masters)."""
+        return []
+
+    def remedies(self) -> list[Remedy]:
+        return []
+
+    def apply_remedy(self, state: GameState, key: str, args: dict[str, Any],
+                     rng: random.Random) -> tuple[GameState, list[Event]]:
+        raise Rejected("unknown_remedy", remedy=key)
+
+
+__all__ = [
+    "BaseRuleset", "CALENDAR", "Keyword", "LANGS", "MASTER", "NARRATOR", "PRIVATE", "PUBLIC",
+    "Panel", "Remedy", "Timing", "Viewer", "Vocabulary", "WINDOW", "word",
+]
