@@ -109,6 +109,8 @@ class LupusNoctis(BaseRuleset):
 
     def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:
         none = "nessuno" if lang == "it" else "nobody"
+        if event.kind == "rejected_at_resolution":
+            return self.describe_rejection(event.data.get("code", ""), event.data.get("params") or {}, lang)
         if event.kind == "dawn" and not event.data.get("died") and not event.data.get("revived"):
             return word(EVENTS, "quiet_dawn", lang, event.data)
         if event.kind == "dawn":

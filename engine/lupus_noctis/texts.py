@@ -20,6 +20,10 @@ EVENTS: dict[str, dict[str, str]] = {
     "failed": {"it": "Il tuo potere non ha avuto effetto.", "en": "Your power had no effect."},
     "night_kill": {"it": "I Licantropi hanno sbranato {player}.",
                    "en": "The Licantropi devoured {player}."},
+    "night_kill_failed": {"it": "I Licantropi hanno attaccato {player}, che non può essere sbranato.",
+                          "en": "The Licantropi attacked {player}, who cannot be devoured."},
+    "pack_split": {"it": "I Licantropi non si sono accordati su una vittima: nessuno è sbranato.",
+                   "en": "The Licantropi did not agree on a victim: nobody is devoured."},
     "raised": {"it": "{by} ha riportato in vita {player}.", "en": "{by} brought {player} back to life."},
     "role_card": {"it": "Il tuo ruolo: {role}.", "en": "Your role: {role}."},
 }
