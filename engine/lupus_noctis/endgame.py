@@ -1,4 +1,4 @@
-"""The end of the game, checked at the evening and at dawn (rulings N3, N4, N8).
+"""The end of the game, checked at the evening and at dawn (rulings N4, N8).
 
 "La partita finisce quando sono morti tutti i Licantropi o quando il numero di
 Licantropi è pari al numero degli Abitanti del villaggio non Licantropi": the count is

@@ -1,4 +1,4 @@
-"""The night and its dawn (rulings N5-N10).
+"""The night and its dawn (rulings N5-N9).
 
 Every call of the night happens before dawn, and "Alba: viene aggiornato l'elenco dei
 vivi e dei morti": so every power is used by whoever was alive at nightfall, on the
@@ -28,7 +28,7 @@ def recognise(state: GameState, events: list[Event]) -> None:
 
 def pack_victim(state: GameState, targets: dict[str, str]) -> tuple[str | None, list[str]]:
     """The Licantropi's victim: the player most of the acting Licantropi pointed at; a
-    split with no majority kills nobody (ruling N5). Also who acted."""
+    split with no majority kills nobody (ruling N6). Also who acted."""
     wolves = [p.name for p in state.players
               if p.role == LICANTROPO and p.alive and p.name in targets]
     if not wolves:

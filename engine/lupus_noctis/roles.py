@@ -1,4 +1,4 @@
-"""The Abitanti del villaggio of Lupus Noctis as data (rulings N5-N10 decide what the
+"""The Abitanti del villaggio of Lupus Noctis as data (rulings N7-N10 decide what the
 rulebook only names), and the standard composition for each number of players."""
 from __future__ import annotations
 
