@@ -12,8 +12,8 @@ from fractions import Fraction
 from typing import Any
 
 from .core import (
-    POWER, RESULT_KINDS, Action, GameState, Phase, Rejected, Resolution, actions_from_submission,
-    phase_rng, setup_rng,
+    POWER, RESULT_KINDS, Action, GameState, Phase, Rejected, Resolution, SetupError,
+    actions_from_submission, phase_rng, setup_rng,
 )
 from .registry import get_ruleset
 
@@ -321,6 +321,8 @@ def run_scenario(data: dict[str, Any]) -> Outcome:
         return Outcome(False, [f"scenario error: {exc}"])
     except KeyError as exc:
         return Outcome(False, [f"scenario error: {exc}"])
+    except SetupError as exc:  # a set-up the rules refuse is the file's error, not a crash
+        return Outcome(False, [f"scenario error: set-up refused: {exc}"])
     failures = []
     for index, step in enumerate(data.get("steps") or []):
         expect = step.get("expect") or {}

@@ -22,8 +22,8 @@ def setup_game(seating: list[tuple[str, str]], rng: random.Random,
         seen.add(name)
         role = ROLES[canonical(role_name)]
         players.append(Player(name=name, role=role.name, faction=role.faction, aura=role.aura))
-    if len(players) < 3:
-        raise SetupError("too_few_players", "Lupus Noctis needs at least three players", minimum=3)
+    if len(players) < 2:
+        raise SetupError("too_few_players", "Lupus Noctis needs at least two players", minimum=2)
     unlucky = options.get("unlucky")
     if unlucky is None:
         # "assegnato casualmente e segretamente": uniform over the seats, in no event.
