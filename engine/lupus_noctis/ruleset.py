@@ -70,6 +70,10 @@ class LupusNoctis(BaseRuleset):
     def forms(self, state: GameState, player: str) -> list[ActionForm]:
         return _forms.forms(state, player)
 
+    def required_kinds(self, state: GameState, player: str) -> set[str]:
+        """The Apprendista Necromante's once-per-game power is never owed."""
+        return {f.kind for f in self.forms(state, player) if all(x.required for x in f.fields)}
+
     def validate(self, state: GameState, action: Action) -> Action:
         return _forms.validate(state, action)
 

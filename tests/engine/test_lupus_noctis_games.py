@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from engine.core import MASTER, PRIVATE, PUBLIC, Action, Rejected, setup_rng
+from engine.core import MASTER, PUBLIC, Action, Rejected, setup_rng
 from engine.interface import NARRATOR, Viewer
 from engine.lupus_noctis.endgame import ended
 
