@@ -17,8 +17,8 @@ def runoff(state: GameState) -> list[str]:
 
 def target_choices(state: GameState, p: Player) -> list[str]:
     """The players ``p``'s night power may point at tonight (none: no power now)."""
-    role = ROLES[p.role]
-    if (state.phase.kind != NIGHT or state.phase.number == 1 or not p.alive
+    role = ROLES.get(p.role)
+    if (role is None or state.phase.kind != NIGHT or state.phase.number == 1 or not p.alive
             or role.target is None or (role.once and p.data.get("used"))):
         return []
     out = []
@@ -83,8 +83,8 @@ def check_power(state: GameState, p: Player, action: Action) -> Action:
         raise Rejected("not_now", kind=POWER)
     if not p.alive:
         raise Rejected("dead_no_power")
-    role = ROLES[p.role]
-    if role.target is None:
+    role = ROLES.get(p.role)  # None: the narrator has not identified the roles yet
+    if role is None or role.target is None:
         raise Rejected("no_power", role=p.role)
     if state.phase.number == 1:
         raise Rejected("first_night")

@@ -6,7 +6,8 @@ from dataclasses import replace
 from typing import Any
 
 from ..core import (
-    Action, ActionForm, Event, GameState, Rejected, Resolution, RoleInfo, keep_last, private,
+    Action, ActionForm, Event, GameState, Pending, Rejected, Resolution, RoleInfo, keep_last,
+    private,
 )
 from ..interface import NARRATOR, BaseRuleset, Panel, Timing, Viewer, word
 from . import forms as _forms
@@ -16,7 +17,7 @@ from .roles import (
     BUONA, FACTIONS, KEY, MALVAGIA, MIN_PLAYERS, ROLES, canonical, default_composition,
 )
 from .script import night_frame, night_script
-from .setup import setup_game
+from .setup import identify, setup_game
 from .texts import EVENTS, REJECTIONS, SCRIPT
 from .votes import resolve_afternoon, resolve_morning
 
@@ -80,7 +81,9 @@ class LupusNoctis(BaseRuleset):
     def resolve(self, state: GameState, actions: list[Action], rng: random.Random,
                 gm: dict[str, Any] | None = None) -> Resolution:
         """Close the open moment. Nothing here draws at random: the unlucky seat, drawn
-        at set-up, settles every tie, so ``rng`` is unused."""
+        at set-up, settles every tie, so ``rng`` is unused. ``gm["identify"]``: the
+        narrator's first-night taps when the village was dealt on paper (raises
+        ``Rejected`` when they do not match the composition)."""
         state = state.copy()
         events: list[Event] = []
         valid: list[Action] = []
@@ -91,6 +94,13 @@ class LupusNoctis(BaseRuleset):
                 events.append(private(a.player, "rejected_at_resolution", code=exc.code,
                                       params=exc.params))
         kind = state.phase.kind
+        if not state.data.get("identified", True):
+            # The narrator's first-night taps (ruling N13); without them the night waits.
+            taps = (gm or {}).get("identify")
+            if taps is None:
+                return Resolution(state, [], [Pending("identify", {"calls": night_script(state)})])
+            identify(state, taps)
+            events += [private(p.name, "role_card", role=p.role) for p in state.players]
         if kind == NIGHT:
             resolve_night(state, valid, events)
         elif kind == MORNING:

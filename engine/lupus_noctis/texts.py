@@ -48,6 +48,16 @@ REJECTIONS: dict[str, dict[str, str]] = {
     "target_is_licantropo": {"it": "I Licantropi non sbranano un Licantropo.",
                              "en": "The Licantropi do not devour a Licantropo."},
     "in_runoff": {"it": "Chi è al ballottaggio non vota.", "en": "Players in the run-off do not vote."},
+    "identify_missing": {"it": "Tocca i volti dei giocatori di ogni ruolo chiamato.",
+                         "en": "Tap the faces of the players of each role called."},
+    "identify_unknown_role": {"it": "{role} non è un ruolo di Lupus Noctis.",
+                              "en": "{role} is not a Lupus Noctis role."},
+    "identify_count": {"it": "{role}: servono {expected} giocatori, ne hai indicati {got}.",
+                       "en": "{role}: {expected} players are needed, you tapped {got}."},
+    "identify_twice": {"it": "{player} è già stato indicato come {other}.",
+                       "en": "{player} was already tapped as {other}."},
+    "identify_not_dealt": {"it": "{role} non è nella composizione del villaggio.",
+                           "en": "{role} is not in the village's composition."},
     "not_in_runoff": {"it": "{target} non è al ballottaggio.", "en": "{target} is not in the run-off."},
 }
 
