@@ -78,3 +78,17 @@ def test_the_standard_village_for_each_number_of_players(n):
 
 def test_too_few_players_have_no_standard_village():
     assert R.default_composition(R.min_players - 1) is None
+
+
+def test_every_catalogue_entry_reads_in_italian_and_english_with_the_same_placeholders():
+    import string
+
+    checked = 0
+    for table in (R.EVENTS, R.REJECTIONS, R.SCRIPT):
+        for code, entry in table.items():
+            assert entry.get("it") and entry.get("en"), code
+            fields = [{f for _, f, _, _ in string.Formatter().parse(entry[lang]) if f}
+                      for lang in ("it", "en")]
+            assert fields[0] == fields[1], code
+            checked += 1
+    assert checked > 40
