@@ -51,21 +51,30 @@ def night_script(state: GameState) -> list[dict[str, Any]]:
     for role in called_roles(composition, night):
         holders = [p.name for p in state.players if p.role == role]
         living = [p.name for p in state.players if p.role == role and p.alive]
-        names = ROLE_NAMES[role]
-        say_open = {lang: word(SCRIPT, "script.open", lang, {"role": names[lang]}) or "" for lang in LANGS}
-        say_close = {lang: word(SCRIPT, "script.close", lang, {"role": names[lang]}) or "" for lang in LANGS}
+        one = composition[role] == 1
+        names = {lang: ROLE_NAMES[role].get(f"{lang}.one" if one else lang) or ROLE_NAMES[role][lang]
+                 for lang in LANGS}
+        number = ".one" if one else ""
+        say_open = {lang: word(SCRIPT, "script.open" + number, lang, {"role": names[lang]}) or ""
+                    for lang in LANGS}
+        say_close = {lang: word(SCRIPT, "script.close" + number, lang, {"role": names[lang]}) or ""
+                     for lang in LANGS}
         if night == 1:
-            code = f"script.recognise.{role}" if f"script.recognise.{role}" in SCRIPT else "script.recognise"
+            code = f"script.recognise.{role}"
+            if one or code not in SCRIPT:  # one copy has nobody to recognise
+                code = "script.recognise"
             tap: dict[str, Any] = {"kind": "identify", "key": "players", "count": composition[role],
                                    "choices": state.names()}
         else:
             code = f"script.power.{role}"
+            if one and code + ".one" in SCRIPT:
+                code += ".one"
             actor = next((n for n in living if target_choices(state, state.player(n))), None)
             tap = {"kind": "power", "key": "target", "actor": actor,
                    "choices": target_choices(state, state.player(actor)) if actor else [],
                    "optional": ROLES[role].once}
         calls.append({"role": role, "copies": composition[role], "holders": holders,
-                      "living": living, "name": dict(names),
+                      "living": living, "name": names,
                       "say": {"open": say_open, "do": _both(code), "close": say_close},
                       "tap": tap})
     return calls

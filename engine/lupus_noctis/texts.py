@@ -62,11 +62,12 @@ REJECTIONS: dict[str, dict[str, str]] = {
 }
 
 ROLE_NAMES: dict[str, dict[str, str]] = {
-    LICANTROPO: {"it": "Licantropi", "en": "Werewolves"},
+    LICANTROPO: {"it": "Licantropi", "en": "Werewolves", "it.one": "Licantropo", "en.one": "Werewolf"},
     APPRENDISTA: {"it": "Apprendista Necromante", "en": "Apprentice Necromancer"},
     VEGGENTE: {"it": "Veggente", "en": "Seer"},
     MEDIUM: {"it": "Medium", "en": "Medium"},
-    AMANTE: {"it": "Amanti Segreti", "en": "Secret Lovers"},
+    AMANTE: {"it": "Amanti Segreti", "en": "Secret Lovers", "it.one": "Amante Segreto",
+             "en.one": "Secret Lover"},
     PROCIONE: {"it": "Procione Mannaro", "en": "Were-raccoon"},
 }
 
@@ -77,8 +78,12 @@ SCRIPT: dict[str, dict[str, str]] = {
                      "en": "Night falls on the village: everybody closes their eyes."},
     "script.wake": {"it": "Sorge l'alba: tutti aprono gli occhi.",
                     "en": "Dawn breaks: everybody opens their eyes."},
+    # The number of copies is public (the narrator announces the village), so the
+    # call may be singular or plural; it never depends on who is alive.
     "script.open": {"it": "{role}, aprite gli occhi.", "en": "{role}, open your eyes."},
     "script.close": {"it": "{role}, chiudete gli occhi.", "en": "{role}, close your eyes."},
+    "script.open.one": {"it": "{role}, apri gli occhi.", "en": "{role}, open your eyes."},
+    "script.close.one": {"it": "{role}, chiudi gli occhi.", "en": "{role}, close your eyes."},
     f"script.recognise.{LICANTROPO}": {
         "it": "Fatevi riconoscere dal Narratore e riconoscetevi tra voi.",
         "en": "Show yourselves to the narrator and recognise each other."},
@@ -89,6 +94,8 @@ SCRIPT: dict[str, dict[str, str]] = {
                          "en": "Show yourself to the narrator."},
     f"script.power.{LICANTROPO}": {"it": "Indicate chi volete sbranare stanotte.",
                                    "en": "Point at whom you want to devour tonight."},
+    f"script.power.{LICANTROPO}.one": {"it": "Indica chi vuoi sbranare stanotte.",
+                                       "en": "Point at whom you want to devour tonight."},
     f"script.power.{VEGGENTE}": {"it": "Indica un giocatore vivo: ti mostro la sua aura.",
                                  "en": "Point at a living player: I will show you their aura."},
     f"script.power.{MEDIUM}": {"it": "Indica un giocatore morto: ti mostro la sua aura.",
