@@ -9,6 +9,7 @@ from .core import Ruleset
 _MODULES = {
     "lupus-live-12": "engine.lupus_live_12",
     "tempo-reale-7": "engine.tempo_reale_7",
+    "complots": "engine.complots",
 }
 
 
