@@ -488,9 +488,10 @@ def resolve_exchange(state: GameState, kept: list[str] | None, rng: random.Rando
 
 def _show(state: GameState, target: Player, card: str, events: list[Event], at_random: bool) -> None:
     actor = turn(state)["actor"]
-    events.append(public("shown_at_random" if at_random else "shown", player=target.name, to=actor))
+    events.append(public("shown_at_random" if at_random else "shown", player=target.name,
+                         examiner=actor))
     events.append(private(actor, "saw", saw=card, target=target.name))
-    events.append(private(target.name, "showed", card=card, to=actor))
+    events.append(private(target.name, "showed", card=card, examiner=actor))
     open_window(state, "inspect", [actor], card=card, target=target.name)
 
 

@@ -291,7 +291,7 @@ class Complots(BaseRuleset):
             except Rejected as exc:
                 events.append(private(a.player, "rejected_at_resolution", code=exc.code))
         answers = self._answers(state, valid)
-        kind = state.phase.kind
+        kind, number = state.phase.kind, state.phase.number
         first = answers[0].args if answers else None
         if kind == "choose":
             game.resolve_choose(state, {a.player: a.args["card"] for a in answers}, rng, events)
@@ -313,7 +313,8 @@ class Complots(BaseRuleset):
             game.resolve_show(state, first["card"] if first else None, rng, events)
         elif kind == "inspect":
             game.resolve_inspect(state, bool(first and first["discard"]), rng, events)
-        game.advance(state, rng, events)
+        if state.phase.number == number:  # the answers opened no window of their own
+            game.advance(state, rng, events)
         return Resolution(state, events, [])
 
     # -- words -------------------------------------------------------------------------------

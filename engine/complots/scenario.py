@@ -178,7 +178,8 @@ def _play_turn(ruleset: Any, state: GameState, script: _Script, seed: int) -> tu
         submitted = [ruleset.validate(state, a) for a in script.answers(state)]
     else:
         raise ScenarioError("the turn never ends")
-    moot = (state.data.get("turn") or {}).get("outcome") == "bluff" if not state.over else True
+    # The claim caught as a bluff ends the turn: its block, exchange or examination is moot.
+    moot = state.over or any(e.kind == "bluff" and e.data["player"] == actor for e in events)
     for a in script.leftovers(moot):
         if not a.player:
             a = Action(actor, a.kind, a.args)
