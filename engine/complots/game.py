@@ -481,7 +481,7 @@ def resolve_exchange(state: GameState, kept: list[str] | None, rng: random.Rando
     actor.data["hand"] = list(kept)
     court(state).extend(returned)
     rng.shuffle(court(state))
-    events.append(public("exchanged", player=actor.name, returned=len(returned)))
+    events.append(public("exchanged", player=actor.name, count=len(returned)))
     events.append(private(actor.name, "kept", cards=list(kept), returned=returned))
     events.append(private(actor.name, "hand", cards=list(kept)))
 
