@@ -472,7 +472,7 @@ def resolve_exchange(state: GameState, kept: list[str] | None, rng: random.Rando
                      events: list[Event]) -> None:
     actor = state.player(turn(state)["actor"])
     pool = hand(actor) + window(state)["drawn"]
-    if kept is None:  # silence keeps the hand the player had (rulings R6)
+    if kept is None:  # silence keeps the hand the player had (rulings R1)
         kept = list(hand(actor))
         events.append(public("exchange_not_chosen", player=actor.name))
     returned = list(pool)

@@ -11,6 +11,8 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.complots.cards import BOX_COINS, deck
 from engine.core import PUBLIC, Action, GameState, Resolution, phase_rng, setup_rng
@@ -74,7 +76,19 @@ GAMES = [(seed, players, variant) for players in range(2, 9)
 
 @pytest.mark.parametrize("seed,players,variant", GAMES)
 def test_random_games_keep_secrets_and_invariants(seed, players, variant):
-    final, history = play_random_game(seed, players, variant)
+    check_game(seed, players, variant, silence=0.2)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**9), players=st.integers(2, 8),
+       variant=st.sampled_from(["ambasciatore", "inquisitore"]),
+       silence=st.floats(0.0, 1.0))
+def test_any_game_keeps_secrets_and_invariants(seed, players, variant, silence):
+    check_game(seed, players, variant, silence)
+
+
+def check_game(seed: int, players: int, variant: str, silence: float) -> None:
+    final, history = play_random_game(seed, players, variant, silence)
     assert final.over and final.winner in final.names()
     assert [p.name for p in final.players if p.alive] == [final.winner]
     checked = 0
