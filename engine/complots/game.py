@@ -85,7 +85,7 @@ def setup_game(seating: list[tuple[str, str]], rng: random.Random,
     if not 2 <= len(names) <= 8:
         raise SetupError("player_count", f"Complots is for 2-8 players, not {len(names)}",
                          count=len(names))
-    var = str(options.get("variant") or DEFAULT_VARIANT).casefold()
+    var = _variant(options.get("variant"))
     if var not in VARIANTS:
         raise SetupError("unknown_variant", f"unknown variant {var!r}", variant=var)
     players = [Player(n, "", "", "", True, {"hand": [], "revealed": [], "coins": START_COINS})
@@ -99,7 +99,10 @@ def setup_game(seating: list[tuple[str, str]], rng: random.Random,
         "turn_of": None, "turns": 0, "out_of_play": [],
     })
     events = [public("game_started", players=names, variant=var)]
-    top = [canonical_card(c) for c in options.get("court") or []]
+    try:
+        top = [canonical_card(c) for c in options.get("court") or []]
+    except KeyError as exc:
+        raise SetupError("unknown_card", f"unknown card {exc}", card=str(exc)) from None
     if options.get("hands"):
         _deal_fixed(state, options["hands"], top, rng)
         _finish_setup(state, events)
@@ -115,6 +118,16 @@ def setup_game(seating: list[tuple[str, str]], rng: random.Random,
         _finish_setup(state, events)
         start_next_turn(state, events)
     return state, events
+
+
+def _variant(value: Any) -> str:
+    """``inquisitore``, ``Inquisitore`` and ``Inquisitor`` name the same variant."""
+    if not value:
+        return DEFAULT_VARIANT
+    try:
+        return canonical_card(value).casefold()
+    except KeyError:
+        return str(value).casefold()
 
 
 def _seat(players: list[Player], name: str) -> Player:
@@ -136,7 +149,13 @@ def _deal_fixed(state: GameState, hands: dict[str, Any], top: list[str],
     var = variant(state)
     dealt = {}
     for p in state.players:
-        cards = [canonical_card(c) for c in hands.get(p.name) or []]
+        cards = hands.get(p.name) or []
+        if isinstance(cards, str):  # "Capitano, Duchessa"
+            cards = cards.replace(",", " ").split()
+        try:
+            cards = [canonical_card(c) for c in cards]
+        except KeyError as exc:
+            raise SetupError("unknown_card", f"unknown card {exc}", card=str(exc)) from None
         if len(cards) != 2:
             raise SetupError("hand_size", f"{p.name} must hold two cards", player=p.name)
         for c in cards:
@@ -426,8 +445,9 @@ def _op_blocked(state, op, rng, events) -> bool:
     actor = state.player(t["actor"])
     events.append(public("blocked", player=actor.name, action=t["action"], by=t["blocker"],
                          character=t["block_as"]))
-    if t["action"] == ASSASSINATE:
-        _pay(state, actor, ASSASSIN_COST, events, ASSASSINATE)  # the Contessa: paid all the same
+    if t["action"] == ASSASSINATE and actor.alive:
+        # The Contessa: paid all the same (an actor out already gave every coin back).
+        _pay(state, actor, ASSASSIN_COST, events, ASSASSINATE)
     return False
 
 

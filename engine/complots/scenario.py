@@ -201,6 +201,8 @@ def play_scenario(ruleset: Any, data: dict[str, Any], seed: int,
         raise ScenarioError(f"unknown setup key(s) {sorted(set(setup) - SETUP_KEYS)}")
     hands = {}
     for name, cards in players.items():
+        if isinstance(cards, str):  # "Capitano, Duchessa"
+            cards = cards.replace(",", " ").split()
         if not isinstance(cards, (list, tuple)) or len(cards) != 2:
             raise ScenarioError(f"players: {name} must hold a list of two cards")
         hands[str(name)] = _cards(cards, f"players: {name}")

@@ -106,6 +106,7 @@ def check_game(seed: int, players: int, variant: str, silence: float) -> None:
         full = deck(3 if players == 2 else players, variant)
         assert cards == Counter(full), (state.phase, cards)
         for p in state.players:
+            assert p.data["coins"] >= 0 and (p.alive or p.data["coins"] == 0)
             assert p.alive == bool(p.data["hand"])
             assert len(p.data["hand"]) + len(p.data["revealed"]) == 2
         for e in res.events:
