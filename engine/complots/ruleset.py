@@ -347,7 +347,8 @@ class Complots(BaseRuleset):
             kw("turn", ("CAPITANO", "RUBO"), ("STEAL", "CAPTAIN"), "target", "name",
                "CAPITANO Bruno", "STEAL Bruno", action="steal"),
             kw("turn", ("SCAMBIO", "AMBASCIATORE"), ("EXCHANGE", "AMBASSADOR"), action="exchange"),
-            kw("turn", ("ESAMINO", "INQUISITORE"), ("EXAMINE", "INQUISITOR"), "target", "name",
+            # No INQUISITORE keyword: in its variant it names both the exchange and this.
+            kw("turn", ("ESAMINO",), ("EXAMINE",), "target", "name",
                "ESAMINO Bruno", "EXAMINE Bruno", action="examine"),
             kw("answer", ("SFIDO", "DUBITO"), ("CHALLENGE",), answer="challenge"),
             kw("answer", ("BLOCCO",), ("BLOCK",), "as", "choice", "BLOCCO Contessa",
