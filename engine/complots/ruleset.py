@@ -346,8 +346,9 @@ class Complots(BaseRuleset):
                "ASSASSINO Bruno", "ASSASSINATE Bruno", action="assassinate"),
             kw("turn", ("CAPITANO", "RUBO"), ("STEAL", "CAPTAIN"), "target", "name",
                "CAPITANO Bruno", "STEAL Bruno", action="steal"),
-            kw("turn", ("SCAMBIO", "AMBASCIATORE"), ("EXCHANGE", "AMBASSADOR"), action="exchange"),
-            # No INQUISITORE keyword: in its variant it names both the exchange and this.
+            # No AMBASCIATORE / INQUISITORE keywords: the variant decides what an exchange
+            # claims, and the Inquisitore both exchanges and examines.
+            kw("turn", ("SCAMBIO",), ("EXCHANGE",), action="exchange"),
             kw("turn", ("ESAMINO",), ("EXAMINE",), "target", "name",
                "ESAMINO Bruno", "EXAMINE Bruno", action="examine"),
             kw("answer", ("SFIDO", "DUBITO"), ("CHALLENGE",), answer="challenge"),
