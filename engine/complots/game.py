@@ -293,8 +293,7 @@ def take_turn(state: GameState, args: dict[str, Any], events: list[Event],
     action, target = args["action"], args.get("target")
     character = claimed_character(action, variant(state))
     state.data["turn"] = {"actor": actor.name, "action": action, "target": target,
-                          "character": character, "blocker": None, "block_as": None,
-                          "outcome": None}
+                          "character": character, "blocker": None, "block_as": None}
     data = {"player": actor.name, "action": action}
     if target:
         data["target"] = target
@@ -303,13 +302,11 @@ def take_turn(state: GameState, args: dict[str, Any], events: list[Event],
     events.append(public("turn_not_taken" if defaulted else "action", **data))
     if action == INCOME:
         _gain(state, actor, 1, events, INCOME)
-        state.data["turn"]["outcome"] = "done"
     elif action == COUP:
         _pay(state, actor, COUP_COST, events, COUP)
-        state.data["turn"]["outcome"] = "done"
-        state.data["todo"] = [{"op": "lose", "player": target, "reason": COUP}]  # a new turn: empty
+        state.data["todo"] = [{"op": "lose", "player": target, "reason": COUP}]  # a new turn: nothing pending
     else:
-        state.data["todo"] = [{"op": "reactions"}]  # a new turn: empty
+        state.data["todo"] = [{"op": "reactions"}]  # a new turn: nothing pending
 
 
 def default_turn(state: GameState, rng: random.Random) -> dict[str, Any]:
@@ -367,7 +364,6 @@ def resolve_answer(state: GameState, answers: list[tuple[str, dict[str, Any]]],
                               {"op": "after_claim"}])
     else:
         events.append(public("bluff", player=actor.name, character=t["character"]))
-        t["outcome"] = "bluff"
         _then(state, [{"op": "lose", "player": actor.name, "reason": "bluff"}])
 
 
@@ -441,7 +437,6 @@ def resolve_block_challenge(state: GameState, answers: list[tuple[str, dict[str,
 
 def _op_blocked(state, op, rng, events) -> bool:
     t = turn(state)
-    t["outcome"] = "blocked"
     actor = state.player(t["actor"])
     events.append(public("blocked", player=actor.name, action=t["action"], by=t["blocker"],
                          character=t["block_as"]))
@@ -453,7 +448,6 @@ def _op_blocked(state, op, rng, events) -> bool:
 
 def _op_apply(state, op, rng, events) -> bool:
     t = turn(state)
-    t["outcome"] = "done"
     actor = state.player(t["actor"])
     target = state.player(t["target"]) if t.get("target") else None
     action = t["action"]

@@ -237,8 +237,13 @@ class Complots(BaseRuleset):
             raise Rejected("cannot_challenge" if answer == "challenge" else "cannot_block")
         if answer != "block":
             return {"answer": answer}
-        as_ = self._card(args.get("as"))
         allowed = blockers(game.turn(state)["action"], game.variant(state))
+        if not args.get("as") and len(allowed) == 1:
+            as_ = allowed[0]  # "BLOCCO" against foreign aid can only mean the Duchessa
+        elif not args.get("as"):
+            raise Rejected("block_needs_character", blockers=list(allowed))
+        else:
+            as_ = self._card(args.get("as"))
         if as_ not in in_play(game.variant(state)):
             raise Rejected("not_in_game", character=as_)
         if as_ not in allowed:

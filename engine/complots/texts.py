@@ -98,6 +98,8 @@ REJECTIONS = {
     "cannot_block": {"it": "Non puoi bloccare questa azione.", "en": "You cannot block this action."},
     "cannot_block_as": {"it": "{character} non blocca questa azione (bloccano: {blockers}).",
                         "en": "The {character} does not block this action (it is blocked by: {blockers})."},
+    "block_needs_character": {"it": "Indica con quale personaggio blocchi ({blockers}).",
+                              "en": "Say which character you block with ({blockers})."},
     "unknown_card": {"it": "Carta sconosciuta: {card}.", "en": "Unknown card: {card}."},
     "not_in_hand": {"it": "Non hai {card} tra le carte coperte.", "en": "You hold no face-down {card}."},
     "keep_count": {"it": "Devi tenere {count} carte.", "en": "You must keep {count} cards."},

@@ -72,6 +72,9 @@ def test_claim_window_answerers_and_answers():
     with pytest.raises(Rejected) as exc:
         R.validate(state, Action("Bruno", "answer", {"answer": "block", "as": "Contessa"}))
     assert exc.value.code == "cannot_block_as"
+    with pytest.raises(Rejected) as exc:  # two characters block the Capitano: say which
+        R.validate(state, Action("Bruno", "answer", {"answer": "block"}))
+    assert exc.value.code == "block_needs_character"
     # complete: all answered, or a first challenge
     assert not R.complete(state, [Action("Bruno", "answer", {"answer": "pass"})])
     assert R.complete(state, [Action("Bruno", "answer", {"answer": "pass"}),
@@ -162,6 +165,9 @@ def test_a_block_cannot_be_blocked_and_the_blocker_cannot_challenge_itself():
     state = step(deal(THREE), Action("Anna", "turn", {"action": "foreign_aid"})).state
     assert set(R.timing(state).answerers) == {"Bruno", "Carla"}
     assert R.forms(state, "Bruno")[0].fields[0].choices == ["pass", "block"]
+    # Only the Duchessa blocks foreign aid: a bare BLOCCO means her.
+    assert R.validate(state, Action("Bruno", "answer", {"answer": "block"})).args == \
+        {"answer": "block", "as": "Duchessa"}
     state = step(state, Action("Bruno", "answer", {"answer": "block", "as": "Duchessa"})).state
     assert state.phase.kind == "block_challenge"
     assert set(R.timing(state).answerers) == {"Anna", "Carla"}
