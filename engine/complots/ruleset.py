@@ -433,4 +433,20 @@ class Complots(BaseRuleset):
         return panels
 
 
+    def panels(self, state: GameState, events: Any, lang: str) -> list[Panel]:
+        """The Masters' view: every hand, the court in order (top first), the open window."""
+        en = lang == "en"
+        lines = [f"{p.name}: {', '.join(card_name(c, lang) for c in game.hand(p)) or '—'}"
+                 for p in state.players]
+        court = ", ".join(card_name(c, lang) for c in game.court(state)) or "—"
+        lines.append(f"{'Court (top first)' if en else 'Corte (dalla cima)'}: {court}")
+        w = game.window(state)
+        if w.get("drawn"):
+            lines.append(f"{'Drawn' if en else 'Pescate'}: "
+                         f"{', '.join(card_name(c, lang) for c in w['drawn'])}")
+        if w.get("card"):
+            lines.append(f"{'Shown' if en else 'Mostrata'}: {card_name(w['card'], lang)}")
+        return [Panel("Hands" if en else "Mani", lines)]
+
+
 RULESET = Complots()

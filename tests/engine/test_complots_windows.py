@@ -329,3 +329,10 @@ def test_game_over_refuses_everything_and_times_nothing():
     with pytest.raises(Rejected) as exc:
         R.validate(state, Action("Anna", "turn", {"action": "income"}))
     assert exc.value.code == "game_over"
+
+
+def test_masters_panel_shows_every_hand_and_the_court():
+    state = deal(THREE, court=["Contessa", "Assassino"])
+    (panel,) = R.panels(state, [], "it")
+    assert "Anna: Capitano, Duchessa" in panel.lines
+    assert panel.lines[-1].startswith("Corte (dalla cima): Contessa, Assassino")
