@@ -27,7 +27,7 @@ from ..interface import (
 )
 from . import game
 from .cards import (
-    ACTIONS, ASSASSIN_COST, ASSASSINATE, CHARACTERS, COUP, COUP_COST, DEFAULT_VARIANT, ENGLISH,
+    ACTIONS, ASSASSIN_COST, ASSASSINATE, CHARACTERS, COUP, COUP_COST, ENGLISH,
     EXAMINE, FORCED_COUP_AT, TARGETED, VARIANTS, blockers, canonical_action, canonical_card,
     card_name, fold, in_play,
 )

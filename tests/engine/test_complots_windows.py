@@ -1,11 +1,9 @@
 """The Complots window state machine: timing, complete, forms, validate, silence."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from engine.complots.game import BOX_COINS
+from engine.complots.cards import BOX_COINS
 from engine.core import Action, Rejected, phase_rng, setup_rng
 from engine.interface import WINDOW, Viewer
 from engine.registry import get_ruleset
