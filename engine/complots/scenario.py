@@ -20,7 +20,7 @@ from .cards import canonical_action, canonical_card
 
 TOP_KEYS = {"ruleset", "title", "source", "seed", "seeds", "variant", "players", "setup", "steps",
             "description", "notes", "note", "comment"}
-SETUP_KEYS = {"coins", "court"}
+SETUP_KEYS = {"coins", "court", "variant"}  # variant: also read here, as a courtesy
 STEP_KEYS = {"turn", "action", "challenge", "block", "block_challenge", "lose", "keep", "show",
              "discard", "expect"}
 EXPECT_KEYS = {"coins", "revealed", "hand", "influence", "eliminated", "court", "next", "rejected",
@@ -206,7 +206,8 @@ def play_scenario(ruleset: Any, data: dict[str, Any], seed: int,
         if not isinstance(cards, (list, tuple)) or len(cards) != 2:
             raise ScenarioError(f"players: {name} must hold a list of two cards")
         hands[str(name)] = _cards(cards, f"players: {name}")
-    options = {"variant": data.get("variant") or "ambasciatore", "hands": hands,
+    options = {"variant": data.get("variant") or setup.get("variant") or "ambasciatore",
+               "hands": hands,
                "court": _cards(setup.get("court"), "setup.court"),
                "coins": {str(k): int(v) for k, v in (setup.get("coins") or {}).items()}}
     for name in options["coins"]:

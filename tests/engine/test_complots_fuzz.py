@@ -111,8 +111,9 @@ def check_game(seed: int, players: int, variant: str, silence: float) -> None:
             assert len(p.data["hand"]) + len(p.data["revealed"]) == 2
         for e in res.events:
             assert e.kind in RULESET.EVENTS, e.kind
-            assert RULESET.describe(e, "it", Viewer(master=True))
-            assert RULESET.describe(e, "en", Viewer(master=True))
+            for lang in ("it", "en"):
+                text = RULESET.describe(e, lang, Viewer(master=True))
+                assert text and "{" not in text, (e, text)  # every placeholder filled
             if e.visibility != PUBLIC:
                 assert e.to, e
                 continue
