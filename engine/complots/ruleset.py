@@ -403,7 +403,10 @@ class Complots(BaseRuleset):
             params["on"] = (f" su {target}" if lang != "en" else f" on {target}") if target else ""
         if isinstance(params.get("coins"), dict):
             params["coins"] = ", ".join(f"{n} {c}" for n, c in params["coins"].items())
-        return word(self.EVENTS, event.kind, lang, params)
+        kind = event.kind
+        if 1 in (params.get("amount"), params.get("count")) and kind + "_one" in self.EVENTS:
+            kind += "_one"
+        return word(self.EVENTS, kind, lang, params)
 
     def public_table(self, state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
         """Coins, face-up cards and face-down counts of everyone, the court and the

@@ -1,6 +1,7 @@
 """Wording of Complots events and refusals, in Italian and English.
 
-Templates read the event's data; ``Complots.describe`` first turns card and action
+Templates read the event's data (``<kind>_one`` is the singular, used when the event's
+``amount`` or ``count`` is 1); ``Complots.describe`` first turns card and action
 codes into the reader's language (``{character}``, ``{card}``, ``{action}``...).
 """
 from __future__ import annotations
@@ -33,10 +34,14 @@ EVENTS = {
                        "en": "{player} did not play in time: {action}{on}."},
     "gained": {"it": "{player} prende {amount} monete dal Tesoro (ora {coins}).",
                "en": "{player} takes {amount} coins from the treasury (now {coins})."},
+    "gained_one": {"it": "{player} prende 1 moneta dal Tesoro (ora {coins}).",
+                   "en": "{player} takes 1 coin from the treasury (now {coins})."},
     "paid": {"it": "{player} paga {amount} monete al Tesoro (ora {coins}).",
              "en": "{player} pays {amount} coins to the treasury (now {coins})."},
     "stole": {"it": "{player} prende {amount} monete a {target}.",
               "en": "{player} takes {amount} coins from {target}."},
+    "stole_one": {"it": "{player} prende 1 moneta a {target}.",
+                  "en": "{player} takes 1 coin from {target}."},
     "challenge": {"it": "{player} dubita che {target} abbia {character}.",
                   "en": "{player} challenges {target}'s {character}."},
     "proved": {"it": "{player} mostra {character}, la rimescola nella Corte e pesca una nuova carta.",
@@ -54,10 +59,14 @@ EVENTS = {
     "game_over": {"it": "{winner} vince la partita!", "en": "{winner} wins the game!"},
     "drew_from_court": {"it": "{player} pesca {count} carte dalla Corte.",
                         "en": "{player} draws {count} cards from the court."},
+    "drew_from_court_one": {"it": "{player} pesca 1 carta dalla Corte.",
+                            "en": "{player} draws 1 card from the court."},
     "drew": {"it": "Hai pescato: {drew}.", "en": "You drew: {drew}."},
     "replacement": {"it": "La tua nuova carta: {card}.", "en": "Your new card: {card}."},
     "exchanged": {"it": "{player} rimette {count} carte nella Corte, che viene mescolata.",
                   "en": "{player} puts {count} cards back into the court, which is shuffled."},
+    "exchanged_one": {"it": "{player} rimette 1 carta nella Corte, che viene mescolata.",
+                      "en": "{player} puts 1 card back into the court, which is shuffled."},
     "exchange_not_chosen": {"it": "{player} non ha scelto in tempo: tiene le carte che aveva.",
                             "en": "{player} did not choose in time: they keep the cards they had."},
     "kept": {"it": "Tieni {cards}; rimetti nella Corte {returned}.",

@@ -270,6 +270,9 @@ def test_words_in_both_languages():
     (ev,) = [e for e in res.events if e.kind == "action"]
     assert R.describe(ev, "it", Viewer()) == "Anna annuncia: Furto (Capitano) su Bruno."
     assert R.describe(ev, "en", Viewer()) == "Anna declares: Steal (Captain) on Bruno."
+    (gain,) = [e for e in step(state).events if e.kind == "gained"]  # a turn not taken: income
+    assert R.describe(gain, "en", Viewer()) == "Anna takes 1 coin from the treasury (now 3)."
+    assert R.describe(gain, "it", Viewer()) == "Anna prende 1 moneta dal Tesoro (ora 3)."
     assert R.describe_rejection("must_coup", {"coins": 10}, "en") == \
         "You hold 10 coins: you must launch a coup."
 
