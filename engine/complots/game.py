@@ -311,9 +311,12 @@ def take_turn(state: GameState, args: dict[str, Any], events: list[Event],
 
 def default_turn(state: GameState, rng: random.Random) -> dict[str, Any]:
     """A turn not taken in time: Reddito, or the forced coup on an opponent drawn at
-    random when the player holds 10 coins or more (rulings R1)."""
+    random when the player holds 10 coins or more (rulings R1). When the treasury is
+    empty Reddito would change nothing, so a player who can pay for a coup makes it:
+    a table of silent players must still come to an end."""
     actor = state.player(state.data["turn_of"])
-    if coins(actor) >= FORCED_COUP_AT:
+    if coins(actor) >= FORCED_COUP_AT or (state.data["treasury"] == 0
+                                           and coins(actor) >= COUP_COST):
         return {"action": COUP, "target": rng.choice(others(state, actor.name))}
     return {"action": INCOME}
 

@@ -101,6 +101,13 @@ def test_a_turn_not_taken_is_income_or_a_forced_coup():
     assert res.state.player("Anna").data["coins"] == 4
     (ev,) = [e for e in res.events if e.kind == "turn_not_taken"]
     assert ev.data["action"] == "coup" and ev.data["target"] in ("Bruno", "Carla")
+    dry = deal(THREE, coins={"Anna": 7})
+    dry.data["treasury"] = 0
+    (ev,) = [e for e in step(dry).events if e.kind == "turn_not_taken"]
+    assert ev.data["action"] == "coup"
+    dry.player("Anna").data["coins"] = 6
+    (ev,) = [e for e in step(dry).events if e.kind == "turn_not_taken"]
+    assert ev.data["action"] == "income"
 
 
 def test_a_late_answer_aimed_at_a_closed_window_is_refused():
