@@ -3,10 +3,10 @@
 Every moment is an answer window (``Timing(WINDOW, answerers)``); the window kinds, who
 answers them and the submissions they take are listed in ``engine/complots/game.py``.
 Silence is the default answer of a window (docs/rulings-complots.md R1): a turn not
-taken is Reddito (a forced coup on a random opponent at 10+ coins), a challenge or
-block not sent is a pass, a card to lose or show not chosen is drawn at random (a
-public event says so), an exchange not chosen keeps the old hand, an examined card
-not discarded is returned.
+taken is Reddito (a coup on a random opponent at 10+ coins, or at 7+ when the treasury
+is empty), a challenge or block not sent is a pass, a card to lose or show not chosen
+is drawn at random (a public event says so), an exchange not chosen keeps the old
+hand, an examined card not discarded is returned. Form headings: ``describe_form``.
 
 Every submission may carry ``moment`` (the ``phase.number`` it answers): an answer
 aimed at a window that has closed is then refused as ``not_your_moment`` instead of
@@ -31,7 +31,7 @@ from .cards import (
     EXAMINE, FORCED_COUP_AT, TARGETED, VARIANTS, blockers, canonical_action, canonical_card,
     card_name, fold, in_play,
 )
-from .texts import ACTION_NAMES, EVENTS, REJECTIONS
+from .texts import ACTION_NAMES, EVENTS, FORMS, REJECTIONS
 
 # The submission kind each window takes.
 KIND_OF_WINDOW = {
@@ -65,16 +65,6 @@ class Complots(BaseRuleset):
     def setup(self, seating: list[tuple[str, str]], rng: random.Random,
               options: dict[str, Any] | None = None) -> tuple[GameState, list[Event]]:
         return game.setup_game(seating, rng, options)
-
-    def canonical_result(self, kind: str, value: Any) -> Any:
-        try:
-            if kind == "saw":
-                return canonical_card(value)
-            if kind == "drew":
-                return [canonical_card(v) for v in value]
-        except KeyError:
-            pass
-        return value
 
     def play_scenario(self, data: dict[str, Any], seed: int, seen: dict[int, set[int]]) -> list[str]:
         """A Complots scenario file (SCENARIOS.md, Complots): a step is a turn."""
@@ -380,6 +370,10 @@ class Complots(BaseRuleset):
         args = dict(submission)
         kind = args.pop("kind")
         return Action(player, kind, args)
+
+    def describe_form(self, label: str, lang: str) -> str | None:
+        """The heading of a form (``ActionForm.label``) in ``lang``."""
+        return word(FORMS, label, lang)
 
     def describe_choice(self, key: str, value: Any, lang: str) -> str:
         if key == "action" and str(value) in ACTION_NAMES:

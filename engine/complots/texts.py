@@ -114,3 +114,20 @@ REJECTIONS = {
     "keep_count": {"it": "Devi tenere {count} carte.", "en": "You must keep {count} cards."},
     "bad_choice": {"it": "Scelta non valida: {value}.", "en": "Invalid choice: {value}."},
 }
+
+# The labels of the forms (ActionForm.label), for the web pages and the mail's reminders.
+FORMS = {
+    "complots_choose": {"it": "Scegli la carta da tenere dal tuo mazzetto",
+                        "en": "Choose the card you keep from your bundle"},
+    "complots_turn": {"it": "Il tuo turno: scegli l'azione", "en": "Your turn: choose your action"},
+    "complots_answer": {"it": "Dubiti, blocchi o passi?", "en": "Challenge, block or pass?"},
+    "complots_block": {"it": "Blocchi l'azione o passi?", "en": "Block the action or pass?"},
+    "complots_block_challenge": {"it": "Dubiti del blocco o passi?",
+                                 "en": "Challenge the block or pass?"},
+    "complots_lose": {"it": "Scegli la carta da scoprire", "en": "Choose the card you reveal"},
+    "complots_keep": {"it": "Scegli le carte da tenere", "en": "Choose the cards you keep"},
+    "complots_show": {"it": "Scegli la carta da mostrare all'Inquisitore",
+                      "en": "Choose the card you show the Inquisitor"},
+    "complots_inspect": {"it": "Restituisci la carta o la scarti?",
+                         "en": "Give the card back or discard it?"},
+}

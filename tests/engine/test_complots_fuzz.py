@@ -171,6 +171,8 @@ def test_forms_are_the_legal_answers():
                 forms = RULESET.forms(state, name)
                 assert bool(forms) == (name in answerers)
                 for form in forms:
+                    assert RULESET.describe_form(form.label, "it")
+                    assert RULESET.describe_form(form.label, "en")
                     first = form.fields[0]
                     if first.type != "choice" or len(form.fields) > 1:
                         continue
