@@ -344,3 +344,27 @@ def test_masters_panel_shows_every_hand_and_the_court():
     (panel,) = R.panels(state, [], "it")
     assert "Anna: Capitano, Duchessa" in panel.lines
     assert panel.lines[-1].startswith("Corte (dalla cima): Contessa, Assassino")
+
+
+def test_resolve_ignores_what_is_no_longer_valid_and_tells_the_sender():
+    state = step(deal(THREE), Action("Anna", "turn", {"action": "tax"})).state
+    res = R.resolve(state, [Action("Anna", "answer", {"answer": "challenge"}),  # the actor
+                            Action("Carla", "lose", {"card": "Duchessa"})],      # wrong window
+                    phase_rng(0, state.phase))
+    refused = [e for e in res.events if e.kind == "rejected_at_resolution"]
+    assert sorted(e.to[0] for e in refused) == ["Anna", "Carla"]
+    assert all(e.visibility == "private" for e in refused)
+    assert res.state.player("Anna").data["coins"] == 5  # nobody challenged: the tax is taken
+
+
+def test_a_changed_answer_counts_once_in_its_last_place():
+    state = step(deal({**THREE, "Dario": ["Contessa", "Capitano"]}),
+                 Action("Anna", "turn", {"action": "tax"})).state
+    answers = [Action("Carla", "answer", {"answer": "challenge"}),
+               Action("Dario", "answer", {"answer": "challenge"}),
+               Action("Carla", "answer", {"answer": "pass"})]
+    res = R.resolve(state, answers, phase_rng(0, state.phase))
+    (ch,) = [e for e in res.events if e.kind == "challenge"]
+    assert ch.data["player"] == "Dario"
+    assert not R.complete(state, [Action("Carla", "answer", {"answer": "challenge"}),
+                                  Action("Carla", "answer", {"answer": "pass"})])
