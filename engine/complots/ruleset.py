@@ -31,7 +31,7 @@ from .cards import (
     EXAMINE, FORCED_COUP_AT, TARGETED, VARIANTS, blockers, canonical_action, canonical_card,
     card_name, fold, in_play,
 )
-from .texts import ACTION_NAMES, EVENTS, FORMS, REJECTIONS
+from .texts import ACTION_NAMES, CHOICE_NAMES, EVENTS, FORMS, REJECTIONS
 
 # The submission kind each window takes.
 KIND_OF_WINDOW = {
@@ -380,6 +380,8 @@ class Complots(BaseRuleset):
             return ACTION_NAMES[str(value)]["en" if lang == "en" else "it"]
         if key in ("card", "as", "cards", "character"):
             return card_name(str(value), lang)
+        if key in ("answer", "discard", "variant") and str(value) in CHOICE_NAMES:
+            return CHOICE_NAMES[str(value)]["en" if lang == "en" else "it"]
         return str(value)
 
     def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:

@@ -17,6 +17,16 @@ ACTION_NAMES = {
     "examine": {"it": "Esame (Inquisitore)", "en": "Examination (Inquisitor)"},
 }
 
+CHOICE_NAMES = {
+    "pass": {"it": "Passo", "en": "Pass"},
+    "challenge": {"it": "Sfido", "en": "Challenge"},
+    "block": {"it": "Blocco", "en": "Block"},
+    "return": {"it": "Restituisco", "en": "Give it back"},
+    "discard": {"it": "Scarto", "en": "Discard"},
+    "ambasciatore": {"it": "Ambasciatore", "en": "Ambassador"},
+    "inquisitore": {"it": "Inquisitore", "en": "Inquisitor"},
+}
+
 EVENTS = {
     "game_started": {"it": "Inizia la partita di Complots: {players} (variante {variant}).",
                      "en": "The Complots game begins: {players} ({variant} variant)."},

@@ -280,6 +280,9 @@ def test_words_in_both_languages():
     (gain,) = [e for e in step(state).events if e.kind == "gained"]  # a turn not taken: income
     assert R.describe(gain, "en", Viewer()) == "Anna takes 1 coin from the treasury (now 3)."
     assert R.describe(gain, "it", Viewer()) == "Anna prende 1 moneta dal Tesoro (ora 3)."
+    assert R.describe_choice("answer", "challenge", "it") == "Sfido"
+    assert R.describe_choice("as", "Contessa", "en") == "Countess"
+    assert R.describe_choice("action", "foreign_aid", "it") == "Aiuti stranieri"
     assert R.describe_rejection("must_coup", {"coins": 10}, "en") == \
         "You hold 10 coins: you must launch a coup."
 
