@@ -10,6 +10,7 @@ _MODULES = {
     "lupus-live-12": "engine.lupus_live_12",
     "lupus-noctis": "engine.lupus_noctis",
     "tempo-reale-7": "engine.tempo_reale_7",
+    "complots": "engine.complots",
 }
 
 
