@@ -22,7 +22,7 @@ from sqlalchemy import select
 from engine.core import Rejected
 from engine.registry import available, get_ruleset
 
-from .. import desk as desk_ops
+from ..operations import desk as desk_ops
 from .. import operations, render, texts
 from ..mail.commands import describe_error, parse_commands
 from ..models import EventRow, InboundRow, MasterLog, OutboxRow, PhaseRow
