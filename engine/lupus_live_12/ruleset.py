@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Iterable
 
 from .. import remedies as plain_remedies
 from ..core import (
@@ -10,11 +10,12 @@ from ..core import (
     Phase, Player, Rejected, Resolution, RoleInfo, SetupError, keep_last, master, private,
     public,
 )
-from ..interface import BaseRuleset, Remedy
+from ..interface import BaseRuleset, Panel, Remedy
 from . import endgame
 from .day import resolve_day, vote_weight
 from .forms import forms as _forms
 from .night import resolve_night
+from .panels import panels as _panels
 from .ritual_night import ritual_state
 from .rituals import RITUALS, canonical_ritual
 from .roles import EREDE_CHOICES, LUPI, ROLES, USURPATORE_CHOICES, VILLAGGIO, canonical
@@ -148,6 +149,9 @@ class LupusLive12(BaseRuleset):
             return True
         return any(p.kind == "stall" and p.data.get("quiet_phases") == endgame.STALL_PHASES
                    for p in resolution.pending)
+
+    def panels(self, state: GameState, events: Iterable[Event], lang: str) -> list[Panel]:
+        return _panels(state, events, lang)
 
     def remedies(self) -> list[Remedy]:
         return plain_remedies.standard()

@@ -2,17 +2,18 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Iterable
 
 from .. import remedies as plain_remedies
 from ..core import (
     APPOINT, NOTES, SHOUT, Action, ActionForm, Event, GameState, Phase, Rejected, Resolution,
     RoleInfo, keep_last, private, public,
 )
-from ..interface import BaseRuleset, Remedy
+from ..interface import BaseRuleset, Panel, Remedy
 from . import forms as _forms
 from .day import resolve_day
 from .night import resolve_night
+from .panels import panels as _panels
 from .roles import FACTIONS, POWERS, ROLES, SPETTRO_ROLE, canonical, canonical_power
 from .setup import KEY, setup_game
 
@@ -102,6 +103,9 @@ class TempoReale7(BaseRuleset):
             return True
         return bool(options.get("review_contradictions")) and any(
             e.kind == "contradiction" for e in resolution.events)
+
+    def panels(self, state: GameState, events: Iterable[Event], lang: str) -> list[Panel]:
+        return _panels(state, events, lang)
 
     def remedies(self) -> list[Remedy]:
         return plain_remedies.standard()
