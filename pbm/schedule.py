@@ -309,6 +309,10 @@ PLANNED_SCHEDULES: dict[str, Schedule] = {
 ANSWER_WINDOW = "answer_window_seconds"
 
 
+# The zone, and one turn a day, of a game whose moments are not on a calendar.
+NO_CALENDAR = Schedule(DEFAULT_TZ, tuple(Turn(d, time(21), "day") for d in range(7)))
+
+
 def calendar_spec(stored: dict | str | None) -> dict | str | None:
     """The calendar part of a game's schedule column (without its answer window)."""
     if isinstance(stored, dict):
@@ -330,8 +334,9 @@ def default_schedule(ruleset: str) -> Schedule:
     """The calendar a game of this ruleset follows unless its Masters set another."""
     if ruleset in available():
         spec = get_ruleset(ruleset).schedule_spec
-        if spec:
-            return parse_schedule(spec)
+        # A game whose moments are not on a calendar (a window, a narrator) still
+        # has a time zone to write its times in.
+        return parse_schedule(spec) if spec else NO_CALENDAR
     try:
         return PLANNED_SCHEDULES[ruleset]
     except KeyError:

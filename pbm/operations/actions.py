@@ -13,6 +13,7 @@ from engine.registry import get_ruleset
 
 from .. import mailer
 from ..models import ActionRow, Game, PhaseRow, Seat, User
+from . import timing
 from .base import MAIL_SOURCES, _mail_context, current_phase, log
 
 @dataclass
@@ -99,6 +100,7 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
         session.add(row)
         done.rows.append(row)
     session.flush()
+    timing.close_if_complete(game, phase, state, lambda: engine_actions(session, phase), now)
     if source == "master" and by_user is not None:
         log(session, game, by_user, "submit_on_behalf", now, player=seat.name,
             submission=submission, source=source_detail)

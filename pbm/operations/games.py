@@ -6,7 +6,7 @@ import re
 import secrets
 import unicodedata
 from collections import Counter
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -17,7 +17,8 @@ from engine.registry import get_ruleset
 
 from .. import mailer, render, schedule
 from ..models import Game, GameMaster, PhaseRow, Seat, User
-from .base import OperationError, _mail_context, _store_events, game_schedule, log
+from . import timing
+from .base import OperationError, _mail_context, _store_events, log
 
 def slugify(text: str) -> str:
     plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
@@ -26,17 +27,24 @@ def slugify(text: str) -> str:
 def create_game(session: Session, *, name: str, ruleset: str, master: User, now: datetime,
                 slug: str | None = None, schedule_spec: dict[str, Any] | None = None,
                 seed: str | None = None, auto_publish: bool = True,
-                review_contradictions: bool = False) -> Game:
+                review_contradictions: bool = False,
+                answer_window: timedelta | None = None) -> Game:
+    """A new game in set-up; ``answer_window``: how long each WINDOW moment lasts
+    (one minute to two days), kept beside the calendar in the schedule column."""
     get_ruleset(ruleset)  # fail early on an unknown ruleset
     base = slug or slugify(name)
     candidate, n = base, 1
     while session.scalar(select(Game.id).where(Game.slug == candidate)) is not None:
         n += 1
         candidate = f"{base}-{n}"
-    if schedule_spec:
-        schedule.parse_schedule(schedule_spec)  # validate before storing
+    stored = dict(schedule_spec or {})
+    calendar = schedule.calendar_spec(stored)
+    if calendar:
+        schedule.parse_schedule(calendar)  # validate before storing
+    if answer_window is not None:
+        stored[schedule.ANSWER_WINDOW] = timing.checked_window(answer_window)
     game = Game(slug=candidate, name=name, ruleset=ruleset, status="setup",
-                seed=seed or secrets.token_hex(8), schedule=schedule_spec or {},
+                seed=seed or secrets.token_hex(8), schedule=stored,
                 auto_publish=auto_publish, review_contradictions=review_contradictions,
                 created_at=now)
     session.add(game)
@@ -189,22 +197,10 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
 
 def _open_phase(session: Session, game: Game, state: GameState, *, index: int,
                 after: datetime, now: datetime) -> PhaseRow:
-    """Open the engine's next phase with its deadline from the game's calendar.
-
-    The first night runs from the start of the game to the end of the next
-    scheduled night (docs/rulings.md). A later phase starts at the boundary
-    that closed the previous one and ends at the first scheduled end of a
-    phase of its kind after that boundary: so a worker that was down past
-    several boundaries finds the missed phases already due, and resolves
-    them one after another, in order, never skipping one.
-    """
-    sched = game_schedule(game)
-    wanted = state.phase.kind
-    start = now if index == 0 else after
-    candidates = schedule.phases_from(sched, start, 8)
-    chosen = next((p for p in candidates if p.kind == wanted and p.end > start), candidates[0])
+    """Open the engine's next moment, with its deadline as its timing says (timing.span)."""
+    when = timing.span(game, state, first=index == 0, after=after, now=now)
     row = PhaseRow(game_id=game.id, index=index, kind=state.phase.kind, number=state.phase.number,
-                   starts_at=start, ends_at=chosen.end, long=chosen.long, status="open",
+                   starts_at=when.starts_at, ends_at=when.ends_at, long=when.long, status="open",
                    state_before=state.to_dict(), pending=[], gm_input={}, reminded=[])
     session.add(row)
     session.flush()

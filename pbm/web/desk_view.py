@@ -20,6 +20,7 @@ from engine.registry import get_ruleset
 from .. import operations, render
 from ..models import EventRow, Game, InboundRow, MasterLog, PhaseRow
 from ..operations import desk as desk_ops
+from ..operations import timing
 from .public import ruleset_name
 
 
@@ -97,13 +98,14 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
         "preview_lines": preview_lines, "pending_items": pending_items,
         "prepared": prepared, "all_roles": all_roles, "composition": composition,
         "seat_roles": dict((n, r) for n, r in prepared["seating"]) if prepared else {},
-        "remaining": _remaining(phase.ends_at - now) if phase is not None and phase.status == "open" else None,
+        "remaining": _remaining(phase.ends_at - now) if phase is not None and phase.status == "open"
+        and timing.has_deadline(phase) else None,
         "factions": get_ruleset(game.ruleset).factions,
         "tz": operations.game_tz(game),
         "game": game, "phase": phase, "state": state, "panels": panels(session, game, lang),
         "drafts": draft_views, "actions": actions, "logs": log_lines, "roles": roles,
         "phase_label": render.phase_label(phase, lang, tz) if phase else None,
-        "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase else None,
+        "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase and timing.has_deadline(phase) else None,
     }
 
 
