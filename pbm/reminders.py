@@ -12,7 +12,7 @@ from engine.interface import WINDOW
 from engine.registry import get_ruleset
 
 from . import mailer, operations, render
-from .models import ActionRow, Game, PhaseRow
+from .models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus
 
 def who_must_act(state: GameState, ruleset_key: str, player: str) -> set[str]:
     """The kinds of action this player is expected to send this moment (the
@@ -28,8 +28,8 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
     # Locked, and read as they are now: a second worker sending reminders at
     # the same moment waits, then sees who was reminded instead of mailing them again.
     phases = session.scalars(select(PhaseRow).join(Game, Game.id == PhaseRow.game_id).where(
-        PhaseRow.status == "open", PhaseRow.ends_at > now, PhaseRow.ends_at <= now + before,
-        Game.status == "running", Game.paused_at.is_(None))
+        PhaseRow.status == PhaseStatus.OPEN, PhaseRow.ends_at > now, PhaseRow.ends_at <= now + before,
+        Game.status == GameStatus.RUNNING, Game.paused_at.is_(None))
         .with_for_update(of=PhaseRow).execution_options(populate_existing=True)).all()
     sent = 0
     for phase in phases:

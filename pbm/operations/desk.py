@@ -28,7 +28,7 @@ from engine.core import (
 from engine.registry import get_ruleset
 
 from .. import mailer, render
-from ..models import ActionRow, EventRow, Game, OutboxRow, PhaseRow, User
+from ..models import ActionRow, EventRow, Game, GameStatus, OutboxRow, PhaseRow, PhaseStatus, User
 from .actions import engine_actions
 from .base import OperationError, _store_events, current_phase, current_state, game_tz, log
 from .boundary import _resolve_into, resolve_phase
@@ -47,7 +47,7 @@ def answer_pending(session: Session, config: dict[str, Any], game: Game, phase: 
 
     The phase's seed is unchanged, so every other outcome stays as previewed.
     """
-    if phase.status != "draft":
+    if phase.status != PhaseStatus.DRAFT:
         raise OperationError("not_a_draft")
     merged = dict(phase.gm_input or {})
     for key, value in gm_input.items():
@@ -57,8 +57,8 @@ def answer_pending(session: Session, config: dict[str, Any], game: Game, phase: 
             merged[key] = value
     phase.gm_input = merged
     _resolve_into(session, config, game, phase, now)
-    if phase.status != "published":
-        phase.status = "draft"
+    if phase.status != PhaseStatus.PUBLISHED:
+        phase.status = PhaseStatus.DRAFT
     if by is not None:
         log(session, game, by, "answer_pending", now, phase=phase.index, gm_input=gm_input)
 
@@ -69,7 +69,7 @@ def close_now(factory: sessionmaker[Session], config: dict[str, Any], game_id: i
     with factory() as session, session.begin():
         game = session.get(Game, game_id)
         phase = current_phase(session, game)
-        if phase is None or phase.status != "open":
+        if phase is None or phase.status != PhaseStatus.OPEN:
             return False
         phase.ends_at = min(phase.ends_at, now)
         user = session.get(User, by_user_id) if by_user_id else None
@@ -79,7 +79,7 @@ def close_now(factory: sessionmaker[Session], config: dict[str, Any], game_id: i
 
 
 def pause(session: Session, game: Game, now: datetime, by: User) -> None:
-    if game.status != "running" or game.paused_at is not None:
+    if game.status != GameStatus.RUNNING or game.paused_at is not None:
         raise OperationError("not_running")
     game.paused_at = now
     log(session, game, by, "pause", now)
@@ -90,7 +90,7 @@ def resume(session: Session, game: Game, now: datetime, by: User) -> None:
     if game.paused_at is None:
         raise OperationError("not_paused")
     phase = current_phase(session, game)
-    if phase is not None and phase.status == "open" and phase.ends_at > game.paused_at:
+    if phase is not None and phase.status == PhaseStatus.OPEN and phase.ends_at > game.paused_at:
         phase.ends_at = phase.ends_at + (now - game.paused_at)
     log(session, game, by, "resume", now, paused_at=game.paused_at.isoformat())
     game.paused_at = None
@@ -98,7 +98,7 @@ def resume(session: Session, game: Game, now: datetime, by: User) -> None:
 
 def extend(session: Session, game: Game, new_end: datetime, now: datetime, by: User) -> None:
     phase = current_phase(session, game)
-    if phase is None or phase.status != "open":
+    if phase is None or phase.status != PhaseStatus.OPEN:
         raise OperationError("no_open_phase")
     if new_end <= now:
         raise OperationError("deadline_in_past")
@@ -112,7 +112,7 @@ def extend(session: Session, game: Game, new_end: datetime, now: datetime, by: U
 def preview(session: Session, game: Game) -> Resolution | None:
     """What the open phase would resolve to with the actions so far (same seed)."""
     phase = current_phase(session, game)
-    if phase is None or phase.status not in ("open", "draft"):
+    if phase is None or phase.status not in (PhaseStatus.OPEN, PhaseStatus.DRAFT):
         return None
     state = GameState.from_dict(phase.state_before)
     actions = engine_actions(session, phase)
@@ -133,7 +133,7 @@ def rollback(session: Session, game: Game, now: datetime, by: User) -> PhaseRow:
     """
     phases = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id)
                              .order_by(PhaseRow.index.desc())).all()
-    last = next((p for p in phases if p.status == "published"), None)
+    last = next((p for p in phases if p.status == PhaseStatus.PUBLISHED), None)
     if last is None:
         raise OperationError("nothing_to_roll_back")
     following = [p for p in phases if p.index > last.index]
@@ -149,11 +149,11 @@ def rollback(session: Session, game: Game, now: datetime, by: User) -> PhaseRow:
         session.delete(p)
     session.execute(update(EventRow).where(EventRow.phase_id == last.id, EventRow.seq >= 0)
                     .values(published=False))
-    last.status = "draft"
+    last.status = PhaseStatus.DRAFT
     last.published_at = None
     game.state = last.state_before
-    if game.status == "over":
-        game.status = "running"
+    if game.status == GameStatus.OVER:
+        game.status = GameStatus.RUNNING
     last.gm_input = {**(last.gm_input or {}), "correction": True}
     log(session, game, by, "rollback", now, phase=last.index)
     session.flush()
@@ -163,7 +163,7 @@ def rollback(session: Session, game: Game, now: datetime, by: User) -> PhaseRow:
 def reresolve(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
               now: datetime, by: User) -> None:
     """Resolve a draft again after the Masters corrected its submissions."""
-    if phase.status != "draft":
+    if phase.status != PhaseStatus.DRAFT:
         raise OperationError("not_a_draft")
     answer_pending(session, config, game, phase, {}, now, by=by)
 
@@ -192,7 +192,7 @@ def intervene(session: Session, config: dict[str, Any], game: Game, action: str,
     and the seat may no longer act), applied to the open phase's state and
     announced to everyone at once."""
     phase = current_phase(session, game)
-    if phase is None or phase.status != "open" or game.status != "running":
+    if phase is None or phase.status != PhaseStatus.OPEN or game.status != GameStatus.RUNNING:
         raise OperationError("no_open_phase")
     state = GameState.from_dict(phase.state_before)
     for name in names:
@@ -215,10 +215,10 @@ def intervene(session: Session, config: dict[str, Any], game: Game, action: str,
     phase.state_before = state.to_dict()
     game.state = state.to_dict()
     if state.over:
-        phase.status = "published"
+        phase.status = PhaseStatus.PUBLISHED
         phase.state_after = state.to_dict()
         phase.published_at = now
-        game.status = "over"
+        game.status = GameStatus.OVER
     log(session, game, by, action, now, players=names, reason=reason)
     _announce(session, config, game, phase, events, now)
     return events
@@ -270,7 +270,7 @@ def _announce(session: Session, config: dict[str, Any], game: Game, phase: Phase
         lines = [render.describe(e.kind, e.data, game.ruleset, lang) for e in events
                  if e.visibility == "public" or (e.visibility == "private" and seat.name in e.to)]
         mailer.queue(session, config, to=seat.user.email, template="announcement", lang=lang, now=now,
-                     game=game, seat=seat, phase_id=phase.id if phase.status == "open" else None,
+                     game=game, seat=seat, phase_id=phase.id if phase.status == PhaseStatus.OPEN else None,
                      context={"lines": [x for x in lines if x],
                               "phase_label": render.phase_label(phase, lang, tz),
                               "deadline": render.deadline_text(phase.ends_at, lang, tz)})

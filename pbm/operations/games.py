@@ -16,7 +16,7 @@ from engine.core import Event, GameState, SetupError, UnknownRole, setup_rng
 from engine.registry import get_ruleset
 
 from .. import mailer, render, schedule
-from ..models import Game, GameMaster, PhaseRow, Seat, User
+from ..models import Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from . import timing
 from .base import OperationError, _mail_context, _store_events, log
 
@@ -43,7 +43,7 @@ def create_game(session: Session, *, name: str, ruleset: str, master: User, now:
         schedule.parse_schedule(calendar)  # validate before storing
     if answer_window is not None:
         stored[schedule.ANSWER_WINDOW] = timing.checked_window(answer_window)
-    game = Game(slug=candidate, name=name, ruleset=ruleset, status="setup",
+    game = Game(slug=candidate, name=name, ruleset=ruleset, status=GameStatus.SETUP,
                 seed=seed or secrets.token_hex(8), schedule=stored,
                 auto_publish=auto_publish, review_contradictions=review_contradictions,
                 created_at=now)
@@ -71,7 +71,7 @@ def add_player(session: Session, config: dict[str, Any], game: Game, *, name: st
                now: datetime, by: User | None = None, lang: str = "it",
                password: str | None = None) -> Seat:
     name = " ".join(name.split())
-    if game.status != "setup":
+    if game.status != GameStatus.SETUP:
         raise OperationError("game_started")
     if not name:
         raise OperationError("name_required")
@@ -112,7 +112,7 @@ def prepare_game(session: Session, game: Game, *, now: datetime,
                  by: User | None = None) -> dict[str, Any]:
     """Draw the roles (and what the ruleset draws at setup) for the Masters to
     review before anything is dealt; drawing again replaces the previous draw."""
-    if game.status != "setup":
+    if game.status != GameStatus.SETUP:
         raise OperationError("game_started")
     names = [s.name for s in game.seats]
     if len(names) < 3:
@@ -140,7 +140,7 @@ def prepare_game(session: Session, game: Game, *, now: datetime,
 def edit_prepared(session: Session, game: Game, *, now: datetime, options: dict[str, Any],
                   by: User | None = None) -> dict[str, Any]:
     """Change set-up options of the prepared draw (checked by the engine now)."""
-    if game.status != "setup" or not game.prepared:
+    if game.status != GameStatus.SETUP or not game.prepared:
         raise OperationError("not_prepared")
     merged = {**game.prepared["options"], **options}
     _setup_engine(game, [tuple(x) for x in game.prepared["seating"]], _draw_rng(game), merged)
@@ -169,7 +169,7 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
                mayor: str | None = None, by: User | None = None,
                options: dict[str, Any] | None = None) -> PhaseRow:
     """Deal the roles (the prepared draw, or a new one), open night 1, mail every role letter."""
-    if game.status != "setup":
+    if game.status != GameStatus.SETUP:
         raise OperationError("game_started")
     if composition or roles or not game.prepared:
         prepare_game(session, game, now=now, composition=composition, roles=roles, mayor=mayor,
@@ -177,7 +177,7 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
     seating = [tuple(x) for x in game.prepared["seating"]]
     state, events = _setup_engine(game, seating, _draw_rng(game), game.prepared["options"])
     game.composition = dict(Counter(role for _, role in seating))
-    game.status = "running"
+    game.status = GameStatus.RUNNING
     game.state = state.to_dict()
     game.prepared = None
     _store_events(session, game, None, events, published=True)
@@ -200,7 +200,7 @@ def _open_phase(session: Session, game: Game, state: GameState, *, index: int,
     """Open the engine's next moment, with its deadline as its timing says (timing.span)."""
     when = timing.span(game, state, first=index == 0, after=after, now=now)
     row = PhaseRow(game_id=game.id, index=index, kind=state.phase.kind, number=state.phase.number,
-                   starts_at=when.starts_at, ends_at=when.ends_at, long=when.long, status="open",
+                   starts_at=when.starts_at, ends_at=when.ends_at, long=when.long, status=PhaseStatus.OPEN,
                    state_before=state.to_dict(), pending=[], gm_input={}, reminded=[])
     session.add(row)
     session.flush()

@@ -18,7 +18,7 @@ from engine.core import Event
 from engine.registry import get_ruleset
 
 from .. import operations, render
-from ..models import EventRow, Game, InboundRow, MasterLog, PhaseRow
+from ..models import EventRow, Game, InboundRow, MasterLog, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
 from ..operations import timing
 from .public import ruleset_name
@@ -55,7 +55,7 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
     phase = operations.current_phase(session, game)
     state = operations.current_state(game)
     drafts = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id,
-                                                    PhaseRow.status == "draft")
+                                                    PhaseRow.status == PhaseStatus.DRAFT)
                              .order_by(PhaseRow.index)).all()
     draft_views = []
     for d in drafts:
@@ -82,7 +82,7 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
     composition = (typed
                    or (dict(Counter(role for _n, role in prepared["seating"])) if prepared else None)
                    or game.composition or {})
-    preview = desk_ops.preview(session, game) if phase is not None and phase.status == "open" else None
+    preview = desk_ops.preview(session, game) if phase is not None and phase.status == PhaseStatus.OPEN else None
     preview_lines = [_visibility_label(e.visibility, e.to)
                      + (render.describe(e.kind, e.data, game.ruleset, lang) or e.kind)
                      for e in preview.events] if preview else []
@@ -91,14 +91,14 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
         InboundRow.game_id == game.id, InboundRow.status.in_(["error", "refused", "ignored"]))
         .order_by(InboundRow.id.desc()).limit(30)).all()
     can_roll_back = session.scalar(select(PhaseRow.id).where(
-        PhaseRow.game_id == game.id, PhaseRow.status == "published").limit(1)) is not None
+        PhaseRow.game_id == game.id, PhaseRow.status == PhaseStatus.PUBLISHED).limit(1)) is not None
     return {
         "can_roll_back": can_roll_back,
         "troubled_mail": troubled_mail,
         "preview_lines": preview_lines, "pending_items": pending_items,
         "prepared": prepared, "all_roles": all_roles, "composition": composition,
         "seat_roles": dict((n, r) for n, r in prepared["seating"]) if prepared else {},
-        "remaining": _remaining(phase.ends_at - now) if phase is not None and phase.status == "open"
+        "remaining": _remaining(phase.ends_at - now) if phase is not None and phase.status == PhaseStatus.OPEN
         and timing.has_deadline(phase) else None,
         "factions": get_ruleset(game.ruleset).factions,
         "tz": operations.game_tz(game),

@@ -22,7 +22,7 @@ from engine.registry import available, get_ruleset
 
 from .. import operations, texts
 from ..mail.commands import describe_error, parse_commands
-from ..models import InboundRow, OutboxRow, PhaseRow
+from ..models import InboundRow, OutboxRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
 from . import config, db, desk_view, game_or_404, now, require_master
 from .public import ruleset_name
@@ -251,7 +251,7 @@ def publish(slug: str, phase_id: int):
         if answers:
             operations.answer_pending(session, config(), game, phase, {"answers": answers}, now(),
                                       by=current_user)
-        if phase.status == "draft":
+        if phase.status == PhaseStatus.DRAFT:
             operations.publish(session, config(), game, phase, now(), by=current_user)
     return _attempt(slug, answer_and_publish, _("Published."))
 
