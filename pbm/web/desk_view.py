@@ -97,6 +97,7 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
         "prepared": prepared, "all_roles": all_roles, "composition": composition,
         "seat_roles": dict((n, r) for n, r in prepared["seating"]) if prepared else {},
         "prepared_parts": _prepared_parts(game, prepared, lang),
+        **_remedies(game, lang),
         "remaining": _remaining(phase.ends_at - now) if phase is not None and phase.status == PhaseStatus.OPEN
         and timing.has_deadline(phase) else None,
         "factions": get_ruleset(game.ruleset).factions,
@@ -107,6 +108,17 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
         "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase and timing.has_deadline(phase) else None,
     }
 
+
+
+def _remedies(game: Game, lang: str) -> dict[str, Any]:
+    """What the ruleset lets the Masters do (BaseRuleset.remedies): the remedies on
+    ticked players or on nobody in one form, ending the game in its own; a player
+    (or a faction) is disqualified through the ruleset's kill."""
+    offered = get_ruleset(game.ruleset).remedies()
+    keys = {r.key for r in offered}
+    return {"remedies": [(r.key, r.label.get(lang) or r.label.get("it") or r.key) for r in offered
+                         if r.key != "end"],
+            "can_disqualify": "kill" in keys, "can_end": "end" in keys}
 
 
 def _prepared_parts(game: Game, prepared: dict[str, Any] | None, lang: str) -> list[dict[str, Any]]:
