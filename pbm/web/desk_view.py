@@ -59,7 +59,9 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
                              .order_by(PhaseRow.index)).all()
     draft_views = []
     for d in drafts:
-        events = session.scalars(select(EventRow).where(EventRow.phase_id == d.id)
+        # The record of an intervention is for replaying it; its events tell what it did.
+        events = session.scalars(select(EventRow).where(EventRow.phase_id == d.id,
+                                                        ~desk_ops.is_remedy_record())
                                  .order_by(EventRow.seq)).all()
         draft_views.append({"phase": d, "label": render.phase_label(d, lang, tz),
                             "lines": [_visibility_label(e.visibility, e.recipients)
