@@ -42,6 +42,7 @@ def _op_error(exc: operations.OperationError) -> str:
         "game_started": _("The game has already started."),
         "name_taken": _("That name is already taken in this game."),
         "email_taken": _("That address already plays in this game."),
+        "master_plays": _("A Master of the game cannot also play in it."),
         "composition_size": _("The composition has %(roles)s roles for %(players)s players.",
                               roles=exc.params.get("roles"), players=exc.params.get("players")),
         "too_few_players": _("At least three players are needed."),
@@ -228,6 +229,11 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
         "create_game": lambda d: _("created the game %(name)s (%(ruleset)s)", name=d.get("name"),
                                    ruleset=ruleset_name(d.get("ruleset", ""))),
         "add_player": lambda d: _("added %(name)s (%(email)s)", name=d.get("name"), email=d.get("email")),
+        "add_master": lambda d: _("made %(email)s a Master of the game", email=d.get("email")),
+        "open_signups": lambda d: _("opened the sign-ups until %(when)s, at most %(n)s players",
+                                    when=when(d.get("closes_at")), n=d.get("max_players")),
+        "close_signups": lambda d: _("closed the sign-ups"),
+        "new_signup_link": lambda d: _("made a new sign-up link (the old one stopped working)"),
         "draw_roles": lambda d: _("drew the roles: %(roles)s", roles=_counts(d.get("roles"))),
         "edit_setup": lambda d: _("edited the set-up (the Divinatore's propositions)"),
         "start_game": lambda d: _("started the game: %(roles)s", roles=_counts(d.get("composition"))),
@@ -335,7 +341,7 @@ def add_player(slug: str):
         return redirect(url_for("master.desk", slug=slug))
     return _attempt(slug, lambda: operations.add_player(
         db(), config(), game, name=form.name.data, email=form.email.data, lang=form.lang.data,
-        now=now(), by=current_user), _("Player added; the credentials were mailed."))
+        now=now(), by=current_user), _("Player added; a welcome mail is on its way."))
 
 
 def _field_errors(form) -> list[str]:  # noqa: ANN001
