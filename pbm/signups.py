@@ -113,7 +113,7 @@ def request_seat(session: Session, config: dict[str, Any], signup: Signup, *, na
                                          "l": lang}, now)
     link = f"{config['BASE_URL'].rstrip('/')}/join/{signup.token}/confirm/{token}"
     mailer.queue(session, config, to=email, template="signup_confirm", lang=lang, now=now, game=game,
-                 kind="signup", context={"name": name, "email": email, "link": link,
+                 kind="signup", context={"player_name": name, "email": email, "link": link,
                                          "hours": tokens.MAX_AGE["join"] // 3600})
 
 

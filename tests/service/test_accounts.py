@@ -287,3 +287,34 @@ def test_account_keeps_language_time_zone_and_reminders(app, factory, clock):
     with factory() as s:
         anna = s.scalar(select(User).where(User.email == "anna@players.test"))
         assert (anna.lang, anna.tz, anna.reminders) == ("en", "America/New_York", False)
+
+
+def test_the_migration_removes_passwords_from_welcome_mails_already_sent(database_url):
+    from alembic import command
+    from sqlalchemy import text
+
+    from pbm.db import make_engine
+    from pbm.migrate import alembic_config
+    command.upgrade(alembic_config(database_url), "c36f18d6b636")
+    engine = make_engine(database_url)
+    body = "Ciao Anna,\n\nUtente: anna@p.test\nPassword: Xy7-secret\n\nRiceverai il tuo ruolo"
+    kept = "Hello Bruno,\n\nPassword: the one you already use on the site.\n"
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("INSERT INTO users (email, name, password_hash, lang, is_admin, reminders, "
+                              "address_failing) VALUES ('anna@p.test', 'Anna', 'h', 'it', false, true, false)"))
+            for n, (kind, b) in enumerate([("welcome", body), ("welcome", kept), ("receipt", body)]):
+                conn.execute(text(
+                    "INSERT INTO outbox (created_at, kind, to_addr, from_addr, subject, body, headers, message_id, "
+                    "status, attempts, next_attempt_at, last_error) VALUES ('2026-11-20 10:00:00', :kind, 'anna@p.test', 'x', "
+                    "'s', :body, '{}', :mid, 'sent', 1, '2026-11-20 10:00:00', '')"),
+                    {"kind": kind, "body": b, "mid": f"<{n}@x>"})
+        upgrade(database_url)
+        with engine.connect() as conn:
+            bodies = [r[0] for r in conn.execute(text("SELECT body FROM outbox ORDER BY id"))]
+            (token,) = conn.execute(text("SELECT session_token FROM users")).one()
+    finally:
+        engine.dispose()
+    assert "Xy7-secret" not in bodies[0] and "Password: [removed]" in bodies[0]
+    assert bodies[1] == kept and bodies[2] == body  # only what a welcome mail carried
+    assert len(token) >= 16
