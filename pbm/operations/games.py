@@ -181,7 +181,7 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
                          "lines": [render.describe(e.kind, e.data, game.ruleset, seat.user.lang)
                                    for e in mine],
                          "mayor": state.mayor,
-                     }))
+                     }, reader=seat.user))
     log(session, game, by, "start_game", now, composition=game.composition)
     return phase
 

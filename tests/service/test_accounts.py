@@ -318,3 +318,27 @@ def test_the_migration_removes_passwords_from_welcome_mails_already_sent(databas
     assert "Xy7-secret" not in bodies[0] and "Password: [removed]" in bodies[0]
     assert bodies[1] == kept and bodies[2] == body  # only what a welcome mail carried
     assert len(token) >= 16
+
+
+def test_mail_shows_times_in_the_readers_time_zone(app, factory, clock):
+    from pbm.worker import Worker
+    master = make_master(factory)
+    with transaction(factory) as s:
+        game = operations.create_game(s, name="G", ruleset="lupus-live-12", master=s.get(User, master),
+                                      now=clock.now())
+        for name in ROLES:
+            operations.add_player(s, app.config, game, name=name, email=f"{name.lower()}@p.test",
+                                  now=clock.now(), password="x" * 8)
+        s.scalar(select(User).where(User.email == "anna@p.test")).tz = "America/New_York"
+        operations.start_game(s, app.config, game, roles=ROLES, mayor="Bruno", now=clock.now())
+    with factory() as s:
+        letters = {m.to_addr: m.body for m in s.scalars(select(OutboxRow).where(OutboxRow.kind == "role_letter"))}
+    # Night 1 ends at 09:00 in Rome on Tuesday: 03:00 in New York.
+    assert "24/11/2026 alle 03:00 (America/New_York)" in letters["anna@p.test"]
+    assert "24/11/2026 alle 09:00 (Europe/Rome)" in letters["bruno@p.test"]
+    clock.advance(hours=23, minutes=30)
+    Worker(app, clock).boundaries()
+    with factory() as s:
+        results = {m.to_addr: m.body for m in s.scalars(select(OutboxRow).where(OutboxRow.kind == "phase_results"))}
+    assert "(America/New_York)" in results["anna@p.test"] and "(Europe/Rome)" not in results["anna@p.test"]
+    assert "(Europe/Rome)" in results["bruno@p.test"]
