@@ -37,6 +37,7 @@ def init_app(app: Flask) -> None:
         app.config[f"{prefix}_SECURE"] = bool(app.config.get(f"{prefix}_SECURE")) or https
         app.config[f"{prefix}_HTTPONLY"] = True
     app.config.setdefault("REMEMBER_COOKIE_DURATION", timedelta(days=30))
+    check_dummy_password("")  # hashed now, not during the first login for an unknown address
 
 
 def load_user(user_id: str) -> User | None:
