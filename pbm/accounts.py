@@ -117,8 +117,7 @@ def choose_password(session: Session, user: User, password: str, confirm: str) -
     and the account's login throttle is lifted (the owner proved the address)."""
     check_new_password(user.email, password, confirm)
     user.set_password(password)
-    session.execute(delete(AuthAttempt).where(AuthAttempt.kind == "login",
-                                              AuthAttempt.email == user.email))
+    forget_failures(session, user.email)
 
 
 def request_reset(session: Session, config: dict[str, Any], email: str, client: str,
@@ -157,6 +156,12 @@ def send_set_password(session: Session, config: dict[str, Any], user: User, now:
 def record(session: Session, kind: str, email: str, client: str, now: datetime) -> None:
     session.execute(delete(AuthAttempt).where(AuthAttempt.at < now - timedelta(days=1)))
     session.add(AuthAttempt(at=now, kind=kind, email=normalize_email(email)[:254], client=client[:64]))
+
+
+def forget_failures(session: Session, email: str) -> None:
+    """The account's wrong passwords (not its client's) stop counting."""
+    session.execute(delete(AuthAttempt).where(AuthAttempt.kind == "login",
+                                              AuthAttempt.email == normalize_email(email)))
 
 
 def _blocked_until(times: list[datetime], limit: int, window: timedelta) -> datetime | None:

@@ -19,6 +19,12 @@ MAX_AGE = {
 }
 
 
+# A link made on another machine (the command line, the worker) whose clock is a
+# little ahead would otherwise read as "from the future", which itsdangerous
+# refuses as expired; reading allows this much skew (and lets a link live as much longer).
+CLOCK_SKEW = 300
+
+
 class TokenError(Exception):
     """A link that does not work: ``expired`` or ``invalid``."""
 
@@ -27,10 +33,10 @@ class TokenError(Exception):
         self.code = code
 
 
-def _serializer(secret: str, purpose: str, now: datetime) -> URLSafeTimedSerializer:
+def _serializer(secret: str, purpose: str, now: datetime, skew: int = 0) -> URLSafeTimedSerializer:
     class ClockSigner(TimestampSigner):
         def get_timestamp(self) -> int:
-            return int(now.timestamp())
+            return int(now.timestamp()) + skew
 
     return URLSafeTimedSerializer(secret, salt=f"pbm-{purpose}", signer=ClockSigner)
 
@@ -42,8 +48,8 @@ def make(config: dict[str, Any], purpose: str, payload: dict[str, Any], now: dat
 def read(config: dict[str, Any], purpose: str, token: str, now: datetime,
          max_age: int | None = None) -> dict[str, Any]:
     try:
-        payload = _serializer(config["SECRET_KEY"], purpose, now).loads(
-            token, max_age=max_age if max_age is not None else MAX_AGE[purpose])
+        payload = _serializer(config["SECRET_KEY"], purpose, now, CLOCK_SKEW).loads(
+            token, max_age=CLOCK_SKEW + (max_age if max_age is not None else MAX_AGE[purpose]))
     except SignatureExpired as exc:
         raise TokenError("expired") from exc
     except BadSignature as exc:

@@ -83,6 +83,8 @@ def login():
         user = accounts.find_user(db(), email)
         ok = user.check_password(form.password.data) if user else check_dummy_password(form.password.data)
         if ok and user is not None:
+            accounts.forget_failures(db(), user.email)  # a typo or two earlier no longer count
+            db().commit()
             login_user(user, remember=True)
             return redirect(_safe_next(request.args.get("next", "")))
         accounts.record(db(), "login", email, client, now())
