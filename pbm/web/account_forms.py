@@ -28,7 +28,7 @@ def time_zones() -> list[str]:
 
 
 def tz_choices():
-    return options([("", _l("The game's own (Europe/Rome for most games)"))] + [(z, z) for z in time_zones()])
+    return options([("", _l("The game's own"))] + [(z, z) for z in time_zones()])
 
 
 def _password(label):  # noqa: ANN001, ANN202
@@ -73,7 +73,7 @@ class TakeSeatForm(FlaskForm):
 
 
 class SignupForm(FlaskForm):
-    closes_at = DateTimeLocalField(_l("Sign-ups close on"), validators=[DataRequired()])
+    closes_at = DateTimeLocalField(_l("Closing date"), validators=[DataRequired()])
     max_players = IntegerField(_l("Most players in the game"),
                                validators=[DataRequired(), NumberRange(min=3, max=200)])
 
