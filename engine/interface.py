@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from .core import (
-    MASTER, PRIVATE, PUBLIC, Action, ActionForm, Event, GameState, Rejected, Resolution,
-    RoleInfo,
+    MASTER, PRIVATE, PUBLIC, RITUAL_KEYS, Action, ActionForm, Event, GameState, Rejected,
+    Resolution, RoleInfo, actions_from_submission,
 )
 
 LANGS = ("it", "en")
@@ -158,8 +158,16 @@ class BaseRuleset:
         raise NotImplementedError
 
     def prepared_options(self, events: list[Event]) -> dict[str, Any]:
-        """What a set-up drew that the Masters may review and edit before dealing."""
+        """What a set-up drew that the Masters may review and edit before dealing.
+
+        The desk offers every value shaped ``{subject: [{"player": ..., "role": ...}]}``
+        as a form of player and role choices, titled by ``describe_prepared``; what the
+        Masters save goes back to ``setup`` as that option."""
         return {}
+
+    def describe_prepared(self, key: str, subject: str, lang: str) -> str:
+        """The title of one editable part of the draw (``prepared_options``)."""
+        return f"{subject}:"
 
     # -- moments and their timing ------------------------------------------------
     schedule_spec: dict[str, Any] | None = None  # the default calendar (CALENDAR games)
@@ -174,6 +182,14 @@ class BaseRuleset:
     # -- actions -------------------------------------------------------------------
     def forms(self, state: GameState, player: str) -> list[ActionForm]:
         raise NotImplementedError
+
+    # The submission keys that belong to a ritual action (a ruleset adds its own).
+    RITUAL_KEYS: tuple[str, ...] = RITUAL_KEYS
+
+    def actions(self, player: str, submission: dict[str, Any]) -> list[Action]:
+        """A submission in the vocabulary of SCENARIOS.md ({vote: X, shout: ...}) split
+        into this game's actions; ValueError on a key the game does not know."""
+        return actions_from_submission(player, submission, self.RITUAL_KEYS)
 
     def required_kinds(self, state: GameState, player: str) -> set[str]:
         """The submission kinds this player is expected to send this moment (reminders,

@@ -12,16 +12,20 @@ from engine.core import GameState, Phase, phase_rng
 from engine.registry import get_ruleset
 
 from .. import mailer, render
-from ..models import EventRow, Game, GameMaster, OutboxRow, PhaseRow, Seat, User
+from ..models import (
+    EventRow, Game, GameMaster, GameStatus, OutboxRow, PhaseRow, PhaseStatus, Seat, User,
+)
 from .actions import engine_actions
-from .base import OperationError, _mail_context, _store_events, current_phase, log, reader_tz
+from .base import (
+    OperationError, _mail_context, _store_events, current_phase, game_options, log, reader_tz,
+)
 from .games import _open_phase
 
 def due_phase_ids(session: Session, now: datetime) -> list[int]:
     """Open phases whose deadline has passed, oldest first (paused games wait)."""
     return list(session.scalars(
         select(PhaseRow.id).join(Game, Game.id == PhaseRow.game_id)
-        .where(PhaseRow.status == "open", PhaseRow.ends_at <= now, Game.status == "running",
+        .where(PhaseRow.status == PhaseStatus.OPEN, PhaseRow.ends_at <= now, Game.status == GameStatus.RUNNING,
                Game.paused_at.is_(None))
         .order_by(PhaseRow.ends_at, PhaseRow.id)))
 
@@ -52,8 +56,8 @@ def resolve_phase(factory: sessionmaker[Session], config: dict[str, Any], phase_
     with factory() as session:
         with session.begin():
             claimed = session.execute(
-                update(PhaseRow).where(PhaseRow.id == phase_id, PhaseRow.status == "open")
-                .values(status="resolving")).rowcount
+                update(PhaseRow).where(PhaseRow.id == phase_id, PhaseRow.status == PhaseStatus.OPEN)
+                .values(status=PhaseStatus.RESOLVING)).rowcount
             if claimed != 1:
                 return False
             phase = session.get(PhaseRow, phase_id)
@@ -78,17 +82,19 @@ def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: P
     actions = engine_actions(session, phase)
     rng = phase_rng(game.seed, Phase(phase.kind, phase.number))
     result = ruleset.resolve(state, actions, rng, phase.gm_input or {})
-    session.execute(EventRow.__table__.delete().where(EventRow.phase_id == phase.id))
+    # A new resolution replaces the previous one's events, never the Masters' interventions.
+    session.execute(EventRow.__table__.delete().where(EventRow.phase_id == phase.id,
+                                                      EventRow.seq >= 0))
     _store_events(session, game, phase, result.events, published=False)
     phase.state_after = result.state.to_dict()
     phase.pending = [{"kind": p.kind, "data": p.data, "blocking": p.blocking} for p in result.pending]
     phase.resolved_at = now
-    if phase.resolved_at - phase.ends_at > LATE_AFTER and phase.status == "resolving":
+    if phase.resolved_at - phase.ends_at > LATE_AFTER and phase.status == PhaseStatus.RESOLVING:
         _tell_masters_late(session, config, game, phase, now)
     if game.auto_publish and not _needs_masters(game, phase, result):
         publish(session, config, game, phase, now)
     else:
-        phase.status = "draft"
+        phase.status = PhaseStatus.DRAFT
         for m in game.masters:
             mailer.queue(session, config, to=m.user.email, template="draft_ready", lang=m.user.lang,
                          now=now, game=game, context=_mail_context(game, phase, m.user.lang, {
@@ -96,19 +102,14 @@ def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: P
 
 
 def _needs_masters(game: Game, phase: PhaseRow, result: Any) -> bool:
-    """A draft waits for the Masters when the rules need them: a question only
-    they can answer, a stall (§2.1), a contradiction they asked to review, or a
-    correction after a rollback."""
-    if not result.publishable or (phase.gm_input or {}).get("correction"):
+    """A draft waits for the Masters when the ruleset holds it (a question only
+    they can answer, a stall, a contradiction they asked to review) or when it
+    is a correction after a rollback."""
+    if (phase.gm_input or {}).get("correction"):
         return True
-    # The stall is held once, when it begins; if the Masters choose to wait,
-    # later phases publish as usual while the desk keeps showing it.
-    if any(p.kind == "stall" and p.data.get("quiet_phases") == STALL_PHASES for p in result.pending):
-        return True
-    return game.review_contradictions and any(e.kind == "contradiction" for e in result.events)
+    return get_ruleset(game.ruleset).holds(result, game_options(game))
 
 
-STALL_PHASES = 6  # lupus-live-12-principale §2.1
 LATE_AFTER = timedelta(minutes=5)
 
 
@@ -127,18 +128,18 @@ def _tell_masters_late(session: Session, config: dict[str, Any], game: Game, pha
 def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
             now: datetime, by: User | None = None) -> PhaseRow | None:
     """Make a resolved phase public, mail everyone, open the next phase."""
-    if phase.status not in ("draft", "resolving"):
+    if phase.status not in (PhaseStatus.DRAFT, PhaseStatus.RESOLVING):
         raise OperationError("not_a_draft")
     if any(p.get("blocking") for p in phase.pending or []):
         raise OperationError("pending_items")
     state = GameState.from_dict(phase.state_after)
     session.execute(update(EventRow).where(EventRow.phase_id == phase.id).values(published=True))
-    phase.status = "published"
+    phase.status = PhaseStatus.PUBLISHED
     phase.published_at = now
     game.state = phase.state_after
     next_phase = None
     if state.over:
-        game.status = "over"
+        game.status = GameStatus.OVER
     else:
         next_phase = _open_phase(session, game, state, index=phase.index + 1,
                                  after=phase.ends_at, now=now)
@@ -151,7 +152,8 @@ def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRo
 
 def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
                   next_phase: PhaseRow | None, now: datetime) -> None:
-    rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id)
+    # The resolution's events: the Masters' interventions were announced when made.
+    rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id, EventRow.seq >= 0)
                            .order_by(EventRow.seq)).all()
     public_rows = [r for r in rows if r.visibility == "public"]
     for seat in game.seats:
@@ -184,44 +186,3 @@ def _vote_lines(rows: list[EventRow]) -> list[str]:
             return render.vote_lines(r.data)
     return []
 
-def pending_mail(session: Session) -> int:
-    return session.query(OutboxRow).filter(OutboxRow.status == "pending").count()
-
-
-# --------------------------------------------------------------------------- the Masters
-
-def answer_pending(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
-                   gm_input: dict[str, Any], now: datetime, by: User | None = None) -> None:
-    """Record the Masters' answers (e.g. the Profeta's question) and resolve the draft again.
-
-    The phase's seed is unchanged, so every other outcome stays as previewed.
-    """
-    if phase.status != "draft":
-        raise OperationError("not_a_draft")
-    merged = dict(phase.gm_input or {})
-    for key, value in gm_input.items():
-        if isinstance(value, dict):
-            merged[key] = {**merged.get(key, {}), **value}
-        else:
-            merged[key] = value
-    phase.gm_input = merged
-    _resolve_into(session, config, game, phase, now)
-    if phase.status != "published":
-        phase.status = "draft"
-    if by is not None:
-        log(session, game, by, "answer_pending", now, phase=phase.index, gm_input=gm_input)
-
-
-def close_now(factory: sessionmaker[Session], config: dict[str, Any], game_id: int,
-              now: datetime, by_user_id: int | None = None) -> bool:
-    """End the open phase at once (a Master's decision) and resolve it."""
-    with factory() as session, session.begin():
-        game = session.get(Game, game_id)
-        phase = current_phase(session, game)
-        if phase is None or phase.status != "open":
-            return False
-        phase.ends_at = min(phase.ends_at, now)
-        user = session.get(User, by_user_id) if by_user_id else None
-        log(session, game, user, "close_phase", now, phase=phase.index)
-        phase_id = phase.id
-    return resolve_phase(factory, config, phase_id, now)
