@@ -17,6 +17,7 @@ from flask import Blueprint, Flask, flash, redirect, render_template, request, s
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user, logout_user
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .. import accounts, tokens
 from ..models import User, check_dummy_password
@@ -37,6 +38,12 @@ def init_app(app: Flask) -> None:
         app.config[f"{prefix}_SECURE"] = bool(app.config.get(f"{prefix}_SECURE")) or https
         app.config[f"{prefix}_HTTPONLY"] = True
     app.config.setdefault("REMEMBER_COOKIE_DURATION", timedelta(days=30))
+    # Behind N reverse proxies, the client is the address they forward: without
+    # this every visitor would share the proxy's address, and one guesser's
+    # wrong passwords would lock everyone out.
+    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
     check_dummy_password("")  # hashed now, not during the first login for an unknown address
 
 
@@ -52,8 +59,7 @@ def load_user(user_id: str) -> User | None:
 
 
 def client_address() -> str:
-    """The client's address as the WSGI server sees it (behind a proxy, wrap
-    the app in werkzeug's ProxyFix so that this is the real client)."""
+    """The client's address (behind proxies, set TRUSTED_PROXIES: see init_app)."""
     return request.remote_addr or "unknown"
 
 

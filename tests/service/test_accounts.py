@@ -363,3 +363,18 @@ def test_tokens_expire_and_allow_a_little_clock_skew(clock):
     with pytest.raises(tokens.TokenError) as exc:
         tokens.read(config, "reset", token, clock.now() + timedelta(hours=2, minutes=7))
     assert exc.value.code == "expired"
+
+
+def test_behind_a_proxy_each_client_is_throttled_on_its_own(make_app):
+    app = make_app(TRUSTED_PROXIES=1)
+    make_master(app.extensions["pbm_sessions"])
+
+    def attempt(forwarded_for: str, email: str, password: str):
+        client = app.test_client()
+        page = client.get("/login", headers={"X-Forwarded-For": forwarded_for}).get_data(as_text=True)
+        return client.post("/login", headers={"X-Forwarded-For": forwarded_for},
+                           data={"csrf_token": csrf_from(page), "email": email, "password": password})
+    for n in range(30):
+        attempt("203.0.113.9", f"guess{n}@example.org", "guess")
+    assert attempt("203.0.113.9", "master@example.org", "master").status_code == 429
+    assert attempt("198.51.100.7", "master@example.org", "master").status_code == 302
