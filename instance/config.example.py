@@ -19,3 +19,12 @@
 # MAIL_USERNAME = "lupus@example.org"
 # MAIL_PASSWORD = "..."
 # MAIL_DEFAULT_SENDER = "lupus@example.org"
+
+# Behind reverse proxies (nginx, a load balancer): how many, so that logins are
+# throttled per real client and not per proxy (docs/accounts.md).
+# TRUSTED_PROXIES = 1
+# Login throttling (defaults shown): wrong passwords per account and per client
+# in the window, after which even the right one waits.
+# LOGIN_WINDOW_MINUTES = 15
+# LOGIN_FAILURES_PER_ACCOUNT = 10
+# LOGIN_FAILURES_PER_CLIENT = 30

@@ -55,8 +55,9 @@ def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = 
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
 
-    from .web import auth, master, player, public
-    for module in (auth, public, player, master):
+    from .web import auth, join, master, player, public
+    auth.init_app(app)
+    for module in (auth, public, player, master, join):
         app.register_blueprint(module.bp)
 
     @app.teardown_appcontext
@@ -109,5 +110,5 @@ def _register_error_pages(app: Flask) -> None:
 
 @login_manager.user_loader
 def _load_user(user_id: str) -> User | None:
-    from .web import db
-    return db().get(User, int(user_id))
+    from .web.auth import load_user
+    return load_user(user_id)

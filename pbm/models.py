@@ -10,7 +10,9 @@ first) and the events of the resolution it undoes.
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import secrets
 from datetime import datetime, timezone
 from enum import StrEnum
 from typing import Any
@@ -66,6 +68,21 @@ class Base(DeclarativeBase):
 # werkzeug's default (scrypt). Tests lower it: they create hundreds of accounts.
 PASSWORD_METHOD = "scrypt"
 
+_dummy_hashes: dict[str, str] = {}
+
+
+def check_dummy_password(password: str) -> bool:
+    """Spend the time a real check takes, for an address with no usable account:
+    a login must not tell by its timing whether an address exists."""
+    if PASSWORD_METHOD not in _dummy_hashes:
+        _dummy_hashes[PASSWORD_METHOD] = generate_password_hash(secrets.token_hex(16), method=PASSWORD_METHOD)
+    check_password_hash(_dummy_hashes[PASSWORD_METHOD], password)
+    return False
+
+
+def new_session_token() -> str:
+    return secrets.token_urlsafe(16)
+
 
 class User(Base):
     __tablename__ = "users"
@@ -78,12 +95,28 @@ class User(Base):
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
     reminders: Mapped[bool] = mapped_column(Boolean, default=True)
     address_failing: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The zone the times in this user's mail are written in ("": the game's own).
+    tz: Mapped[str] = mapped_column(String(64), default="")
+    # Part of every login's identity (session and remember cookie): a new one
+    # at logout and at a password change ends every session opened before.
+    session_token: Mapped[str] = mapped_column(String(64), default=new_session_token)
 
     def set_password(self, password: str) -> None:
         self.password_hash = generate_password_hash(password, method=PASSWORD_METHOD)
+        self.end_sessions()
 
     def check_password(self, password: str) -> bool:
-        return bool(self.password_hash) and check_password_hash(self.password_hash, password)
+        if not self.password_hash:  # an account still waiting for its password
+            return check_dummy_password(password)
+        return check_password_hash(self.password_hash, password)
+
+    def end_sessions(self) -> None:
+        self.session_token = new_session_token()
+
+    def password_fingerprint(self) -> str:
+        """Changes whenever the password does (a new salt every time): a
+        set-password link carrying it works once."""
+        return hashlib.sha256(f"{self.email}|{self.password_hash}".encode()).hexdigest()[:24]
 
     # flask-login's user protocol
     is_active = True
@@ -94,7 +127,7 @@ class User(Base):
         return True
 
     def get_id(self) -> str:
-        return str(self.id)
+        return f"{self.id}:{self.session_token}"
 
 
 class Game(Base):
@@ -131,6 +164,35 @@ class Game(Base):
 
     def is_master(self, user: User | None) -> bool:
         return bool(user) and any(m.user_id == user.id for m in self.masters)
+
+
+class AuthAttempt(Base):
+    """What throttles logins and the mail anyone may ask for: wrong passwords,
+    password-reset and sign-up mails, by address asked for and by client."""
+
+    __tablename__ = "auth_attempts"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+    kind: Mapped[str] = mapped_column(String(16))  # login | reset | signup
+    email: Mapped[str] = mapped_column(String(254), index=True)
+    client: Mapped[str] = mapped_column(String(64), index=True)
+
+
+class Signup(Base):
+    """A game's open sign-up: whoever has the link may ask for a seat."""
+
+    __tablename__ = "signups"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), unique=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    is_open: Mapped[bool] = mapped_column(Boolean, default=True)
+    closes_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # The most players the game takes, however they were seated.
+    max_players: Mapped[int] = mapped_column(Integer)
+
+    game: Mapped["Game"] = relationship()
 
 
 class GameMaster(Base):

@@ -40,7 +40,6 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
         acted = {(r.seat_id, r.kind) for r in session.scalars(
             select(ActionRow).where(ActionRow.phase_id == phase.id))}
         reminded = set(phase.reminded or [])
-        tz = operations.game_tz(game)
         for seat in game.seats:
             if seat.id in reminded or seat.disqualified or not seat.user.reminders:
                 continue
@@ -50,7 +49,7 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
             missing = {k for k in who_must_act(state, game.ruleset, seat.name) if (seat.id, k) not in acted}
             if not missing:
                 continue
-            lang = seat.user.lang
+            lang, tz = seat.user.lang, operations.reader_tz(game, seat.user)
             mailer.queue(session, config, to=seat.user.email, template="reminder", lang=lang, now=now,
                          game=game, seat=seat, phase_id=phase.id, context={
                              "phase_label": render.phase_label(phase, lang, tz),

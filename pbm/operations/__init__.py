@@ -27,7 +27,7 @@ from .actions import (
 )
 from .base import (
     MAIL_SOURCES, OperationError, _mail_context, _store_events, current_phase, current_state,
-    game_options, game_schedule, game_tz, log,
+    game_options, game_schedule, game_tz, log, reader_tz,
 )
 from .boundary import (
     LATE_AFTER, _needs_masters, _resolve_into, due_phase_ids, publish, resolve_due, resolve_phase,
@@ -43,6 +43,6 @@ __all__ = [
     "Submitted", "add_player", "answer_pending", "close_now", "create_game", "current_phase",
     "current_state", "describe_submission", "desk", "draw_roles", "due_phase_ids", "edit_prepared",
     "engine_actions", "ensure_user", "game_options", "game_schedule", "game_tz", "latest_actions",
-    "legal_choices", "lock_game", "log", "open_phase_for", "prepare_game",
+    "legal_choices", "lock_game", "log", "open_phase_for", "reader_tz", "prepare_game",
     "publish", "resolve_due", "resolve_phase", "slugify", "start_game", "submit", "timing",
 ]

@@ -111,7 +111,7 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
                          context=_mail_context(game, phase, seat.user.lang, {
                              "master": by_user.name, "source": source_detail,
                              "lines": describe_submission(submission, seat.user.lang),
-                         }))
+                         }, reader=seat.user))
     return done
 
 

@@ -14,7 +14,10 @@ from engine.registry import get_ruleset
 from .. import mailer, render
 from ..models import EventRow, Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from .actions import engine_actions
-from .base import OperationError, _mail_context, _store_events, game_options, game_tz, log
+from .base import (
+    OperationError, _mail_context, _store_events, game_options, log,
+    reader_tz,
+)
 from .games import _open_phase
 
 
@@ -95,7 +98,7 @@ def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: P
         for m in game.masters:
             mailer.queue(session, config, to=m.user.email, template="draft_ready", lang=m.user.lang,
                          now=now, game=game, context=_mail_context(game, phase, m.user.lang, {
-                             "pending": phase.pending}))
+                             "pending": phase.pending}, reader=m.user))
 
 
 def _needs_masters(game: Game, phase: PhaseRow, result: Any) -> bool:
@@ -118,7 +121,8 @@ def _tell_masters_late(session: Session, config: dict[str, Any], game: Game, pha
     for m in game.masters:
         mailer.queue(session, config, to=m.user.email, template="late_boundary", lang=m.user.lang,
                      now=now, game=game, context=_mail_context(game, phase, m.user.lang, {
-                         "resolved": render.deadline_text(now, m.user.lang, game_tz(game))}))
+                         "resolved": render.deadline_text(now, m.user.lang, reader_tz(game, m.user))},
+                         reader=m.user))
 
 
 def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
@@ -163,9 +167,9 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
                          "public_lines": render.lines_for(public_rows, game.ruleset, lang),
                          "vote_lines": _vote_lines(public_rows),
                          "next_phase": next_phase,
-                         "next_label": render.phase_label(next_phase, lang, game_tz(game)) if next_phase else None,
-                         "next_deadline": render.deadline_text(next_phase.ends_at, lang, game_tz(game)) if next_phase else None,
-                     }))
+                         "next_label": render.phase_label(next_phase, lang, reader_tz(game, seat.user)) if next_phase else None,
+                         "next_deadline": render.deadline_text(next_phase.ends_at, lang, reader_tz(game, seat.user)) if next_phase else None,
+                     }, reader=seat.user))
     for m in game.masters:
         lang = m.user.lang
         mailer.queue(session, config, to=m.user.email, template="master_report", lang=lang,
@@ -173,7 +177,7 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
                          "lines": [f"[{r.visibility}{' → ' + ', '.join(r.recipients) if r.recipients else ''}] "
                                    f"{render.describe(r.kind, r.data, game.ruleset, lang) or r.kind}"
                                    for r in rows],
-                     }))
+                     }, reader=m.user))
 
 
 def _vote_lines(rows: list[EventRow]) -> list[str]:

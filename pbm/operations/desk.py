@@ -31,7 +31,9 @@ from .. import mailer, render
 from ..models import ActionRow, EventRow, Game, GameStatus, OutboxRow, PhaseRow, PhaseStatus, User
 from .actions import engine_actions
 from . import timing
-from .base import OperationError, current_phase, current_state, game_tz, log
+from .base import (
+    OperationError, current_phase, current_state, log, reader_tz,
+)
 from .boundary import _resolve_into, resolve_phase
 
 # The record of an intervention, and where its events sit in the phase: before
@@ -270,9 +272,8 @@ def disqualify_faction(session: Session, config: dict[str, Any], game: Game, fac
 
 def _announce(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
               events: list[Event], now: datetime) -> None:
-    tz = game_tz(game)
     for seat in game.seats:
-        lang = seat.user.lang
+        lang, tz = seat.user.lang, reader_tz(game, seat.user)
         lines = [render.describe(e.kind, e.data, game.ruleset, lang) for e in events
                  if e.visibility == "public" or (e.visibility == "private" and seat.name in e.to)]
         mailer.queue(session, config, to=seat.user.email, template="announcement", lang=lang, now=now,

@@ -15,7 +15,8 @@ from sqlalchemy.orm import Session
 from engine.core import Event, GameState, SetupError, UnknownRole, setup_rng
 from engine.registry import get_ruleset
 
-from .. import mailer, render, schedule
+from .. import mailer, render, schedule, tokens
+from ..accounts import create_user, password_link
 from ..models import Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from . import timing
 from .base import OperationError, _mail_context, _store_events, log
@@ -56,23 +57,18 @@ def create_game(session: Session, *, name: str, ruleset: str, master: User, now:
     return game
 
 
-def ensure_user(session: Session, *, email: str, name: str, lang: str = "it") -> tuple[User, str | None]:
-    """The user with this address, created with a fresh password if new."""
-    email = email.strip().lower()
-    user = session.scalar(select(User).where(User.email == email))
-    if user is not None:
-        return user, None
-    password = secrets.token_urlsafe(9)
-    user = User(email=email, name=name, lang=lang)
-    user.set_password(password)
-    session.add(user)
-    session.flush()
-    return user, password
+def ensure_user(session: Session, *, email: str, name: str, lang: str = "it") -> tuple[User, bool]:
+    """The user with this address (created without a password if new), and
+    whether it was created: a new account chooses its password through a link."""
+    return create_user(session, email=email, name=name, lang=lang)
 
 
 def add_player(session: Session, config: dict[str, Any], game: Game, *, name: str, email: str,
                now: datetime, by: User | None = None, lang: str = "it",
                password: str | None = None) -> Seat:
+    """Seat a player. The welcome mail never carries a password: a new account
+    gets a link to choose one. ``password`` sets one directly (the demo's
+    accounts, tests) and is never mailed."""
     name = " ".join(name.split())
     if game.status != GameStatus.SETUP:
         raise OperationError("game_started")
@@ -80,19 +76,22 @@ def add_player(session: Session, config: dict[str, Any], game: Game, *, name: st
         raise OperationError("name_required")
     if any(s.name.casefold() == name.casefold() for s in game.seats):
         raise OperationError("name_taken", name=name)
-    user, new_password = ensure_user(session, email=email, name=name, lang=lang)
+    user, _created = ensure_user(session, email=email, name=name, lang=lang)
     if password:
         user.set_password(password)
-        new_password = password
     if any(s.user_id == user.id for s in game.seats):
         raise OperationError("email_taken", email=email)
+    if game.is_master(user):
+        raise OperationError("master_plays")
     seat = Seat(game_id=game.id, user_id=user.id, name=name, position=len(game.seats),
                 token=secrets.token_urlsafe(12))
     session.add(seat)
     game.seats.append(seat)
     session.flush()
+    link = None if user.password_hash else password_link(config, user, now, "set")
     mailer.queue(session, config, to=user.email, template="welcome", lang=user.lang, now=now,
-                 game=game, seat=seat, context={"user": user, "password": new_password})
+                 game=game, seat=seat, context={"user": user, "password_link": link,
+                                                   "days": tokens.MAX_AGE["set"] // 86400})
     log(session, game, by, "add_player", now, name=name, email=user.email)
     return seat
 
@@ -193,7 +192,7 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
                          "lines": [render.describe(e.kind, e.data, game.ruleset, seat.user.lang)
                                    for e in mine],
                          "mayor": state.mayor,
-                     }))
+                     }, reader=seat.user))
     log(session, game, by, "start_game", now, composition=game.composition)
     return phase
 

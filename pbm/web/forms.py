@@ -67,8 +67,3 @@ class ActionFormBase(FlaskForm):
 __all__ = ["LoginForm", "NewGameForm", "AddPlayerForm", "StartGameForm", "PublishForm",
            "OnBehalfForm", "ActionFormBase", "IntegerField", "StringField", "SelectField",
            "TextAreaField"]
-
-
-class AccountForm(FlaskForm):
-    reminders = BooleanField(_l("Mail me a reminder before a deadline when I have not played yet"))
-    lang = SelectField(_l("Language"), choices=options([("it", "Italiano"), ("en", "English")]))

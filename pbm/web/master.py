@@ -40,6 +40,7 @@ def _op_error(exc: operations.OperationError, game=None) -> str:  # noqa: ANN001
         "game_started": _("The game has already started."),
         "name_taken": _("That name is already taken in this game."),
         "email_taken": _("That address already plays in this game."),
+        "master_plays": _("A Master of the game cannot also play in it."),
         "composition_size": _("The composition has %(roles)s roles for %(players)s players.",
                               roles=exc.params.get("roles"), players=exc.params.get("players")),
         "too_few_players": _("At least three players are needed."),
@@ -129,7 +130,7 @@ def add_player(slug: str):
         return redirect(url_for("master.desk", slug=slug))
     return _attempt(slug, lambda: operations.add_player(
         db(), config(), game, name=form.name.data, email=form.email.data, lang=form.lang.data,
-        now=now(), by=current_user), _("Player added; the credentials were mailed."))
+        now=now(), by=current_user), _("Player added; a welcome mail is on its way."))
 
 
 def _field_errors(form) -> list[str]:  # noqa: ANN001
