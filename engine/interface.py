@@ -206,6 +206,30 @@ class BaseRuleset:
     def vocabulary(self) -> Vocabulary:
         return Vocabulary()
 
+    def form_submission(self, form: ActionForm, values: dict[str, Any]) -> dict[str, Any]:
+        """The submission a filled-in form makes (``values``: field -> value, only those
+        filled). Default: the values themselves; a ruleset whose forms share field names
+        across kinds (a ``card`` to lose, to show, to choose) adds what tells them apart."""
+        return dict(values)
+
+    # -- answers given in advance (WINDOW games) -------------------------------------
+    def standing_answers(self) -> list[tuple[str, dict[str, str]]]:
+        """The answers a player may leave standing, applied by the service for them as
+        each window opens: ``[(key, {"it": label, "en": label})]``. Default: none."""
+        return []
+
+    def standing_answer(self, state: GameState, player: str,
+                        standing: list[str]) -> dict[str, Any] | None:
+        """The submission ``player``'s standing answers (keys of ``standing_answers``)
+        make in the window ``state`` opens, or None (the player answers themselves)."""
+        return None
+
+    def reports_to_all(self, state: GameState) -> bool:
+        """Whether the moment this state opens closes a round everyone is told about
+        by mail (the results of a Lupus phase; a whole turn of Complots). When False, a
+        WINDOW game mails only the players the new window asks something of."""
+        return True
+
     # -- what each viewer may see, and how it reads --------------------------------
     def visible(self, event: Event, viewer: Viewer) -> Event | None:
         """The event as this viewer may see it (possibly redacted), or None.
@@ -231,6 +255,10 @@ class BaseRuleset:
     def describe_choice(self, key: str, value: Any, lang: str) -> str:
         """A form choice as people read it (a power's Italian name, a character...)."""
         return str(value)
+
+    def form_title(self, form: ActionForm, lang: str) -> str | None:
+        """The heading of a form; None: the service's generic title for its kind."""
+        return None
 
     def public_table(self, state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
         """What a game page shows of the state at a glance (coins and revealed cards in

@@ -26,9 +26,11 @@ from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, object_session, sessionmaker
 
 from engine.core import Rejected
+from engine.registry import get_ruleset
 
 from . import mailer, operations, render, texts
 from .mail.commands import describe_error
+from .mail.vocabulary_lines import parse_lines
 from .mail.mailbox import IncomingMail, MailSource
 from .mail.parse import ParsedMessage, extract_token, parse_message, without_reply_prefix
 from .models import (
@@ -161,7 +163,7 @@ def process(factory: sessionmaker[Session], config: dict[str, Any], inbound_id: 
             outcome = _process(session, config, row, now)
             row.status = outcome.status
             row.result = {"applied": outcome.applied, "errors": outcome.errors}
-            return outcome
+            game_id = row.game_id
     except (OperationalError, InterfaceError):
         # The database, not the message: leave the row stored and the mail
         # unmarked, so the next round tries again.
@@ -176,6 +178,14 @@ def process(factory: sessionmaker[Session], config: dict[str, Any], inbound_id: 
             row.status = "error"
             row.result = {"applied": [], "errors": [f"{type(exc).__name__}: {exc}"[:500]]}
         return Outcome("error", errors=[type(exc).__name__])
+    if outcome.applied and game_id is not None:
+        # An answer that completed a window: the next one opens now, not at the
+        # worker's next tick (operations/windows.py); the worker covers a crash here.
+        try:
+            operations.settle(factory, config, game_id, now)
+        except Exception:  # the message is recorded; the worker resolves what is due
+            log.exception("settling game %s after message %s failed", game_id, inbound_id)
+    return outcome
 
 
 # --------------------------------------------------------------------------- who speaks
@@ -357,6 +367,10 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
     lang = reply_lang or seat.user.lang
     outcome = Outcome("processed")
     phase = operations.current_phase(session, game)
+    vocabulary = get_ruleset(game.ruleset).vocabulary()
+    if vocabulary.keywords:  # the game's own words (until parse_message reads them itself)
+        parsed.commands, parsed.errors, parsed.ignored_lines = parse_lines(
+            parsed.reply_text, [s.name for s in game.seats], vocabulary)
     for error in parsed.errors:
         key = error.get("command")
         if error.get("code") == "unknown_name" and key in ("vote", "target", "appoint", "elect"):
@@ -368,9 +382,10 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
     aimed = _aimed_phase(session, parsed, game)
     closed = aimed is not None and phase is not None and aimed.id != phase.id
     for command in parsed.commands:
-        what = "; ".join(operations.describe_submission(command, lang))
+        what = "; ".join(operations.describe_submission(command, lang, game.ruleset))
         if closed:
-            outcome.errors.append(f"{what}: " + texts.rejection("phase_closed", {}, game.ruleset, lang))
+            outcome.errors.append(f"{what}: " + texts.rejection(
+                "moment_passed" if operations.windowed(game) else "phase_closed", {}, game.ruleset, lang))
             continue
         try:
             with session.begin_nested():

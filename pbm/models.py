@@ -222,6 +222,11 @@ class Seat(Base):
     # only when it comes back with it from the registered address.
     token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     disqualified: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Answers the player left standing (keys of the ruleset's ``standing_answers``),
+    # applied for them as each answer window opens.
+    standing: Mapped[list[Any]] = mapped_column(default=list)
+    # How many times the player has had an answer window extended (a per-game limit).
+    extensions_used: Mapped[int] = mapped_column(Integer, default=0)
 
     game: Mapped[Game] = relationship(back_populates="seats")
     user: Mapped[User] = relationship()

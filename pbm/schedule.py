@@ -297,6 +297,9 @@ PLANNED_SCHEDULES: dict[str, Schedule] = {
 
 # The game's answer window (WINDOW timing), kept beside its calendar in the same column.
 ANSWER_WINDOW = "answer_window_seconds"
+# How many times each player may have a window extended by one window's length.
+EXTENSIONS = "extensions_per_player"
+SETTINGS = (ANSWER_WINDOW, EXTENSIONS)
 
 
 # The zone, and one turn a day, of a game whose moments are not on a calendar.
@@ -306,7 +309,7 @@ NO_CALENDAR = Schedule(DEFAULT_TZ, tuple(Turn(d, time(21), "day") for d in range
 def calendar_spec(stored: dict | str | None) -> dict | str | None:
     """The calendar part of a game's schedule column (without its answer window)."""
     if isinstance(stored, dict):
-        return {k: v for k, v in stored.items() if k != ANSWER_WINDOW}
+        return {k: v for k, v in stored.items() if k not in SETTINGS}
     return stored
 
 

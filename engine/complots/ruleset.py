@@ -363,7 +363,57 @@ class Complots(BaseRuleset):
         cards = {alias: canonical for alias, canonical in
                  {**{c: c for c in CHARACTERS}, **{e: c for c, e in ENGLISH.items()},
                   "Duke": "Duchessa"}.items()}
-        return Vocabulary(keywords, {"card": cards}, {"submission": "Complots.submission_action"})
+        return Vocabulary(keywords, {"card": cards},
+                          extras={"submission": "Complots.submission_action"})
+
+    # The submission key that tells each kind apart, when the submission does not say
+    # ``kind`` (a ``card`` alone could be chosen, lost or shown: those name their kind).
+    _KIND_OF_KEY = {"action": "turn", "answer": "answer", "cards": "keep", "discard": "discard"}
+
+    def actions(self, player: str, submission: dict[str, Any]) -> list[Action]:
+        """A submission from a form or a mail line (``{"kind": ..., **args}``), or in the
+        scenario style when its keys name the kind (``{"action": "income"}``)."""
+        if "kind" in submission:
+            return [self.submission_action(player, submission)]
+        kinds = {self._KIND_OF_KEY[k] for k in submission if k in self._KIND_OF_KEY}
+        if len(kinds) != 1:
+            raise ValueError(f"cannot tell the kind of {sorted(submission)!r}")
+        return [Action(player, kinds.pop(), dict(submission))]
+
+    def form_submission(self, form: ActionForm, values: dict[str, Any]) -> dict[str, Any]:
+        return {"kind": form.kind, **values}
+
+    # -- standing answers -------------------------------------------------------------
+    def standing_answers(self) -> list[tuple[str, dict[str, str]]]:
+        out = [("pass_not_me", {"it": "Passo su tutto ciò che non mi prende di mira",
+                                "en": "Pass on everything that does not target me"})]
+        for c in CHARACTERS:
+            out.append((f"challenge:{c}", {"it": f"Sfido sempre chi dichiara {card_name(c, 'it')}",
+                                           "en": f"Always challenge a {card_name(c, 'en')}"}))
+        return out
+
+    def standing_answer(self, state: GameState, player: str,
+                        standing: list[str]) -> dict[str, Any] | None:
+        """A challenge standing for the character claimed (the action's, or the block's
+        in a block_challenge window) comes first, then a pass on what does not aim at
+        the player; only answers the window allows (``forms``) are ever made."""
+        kind = state.phase.kind
+        if kind not in ANSWERS_OF_WINDOW or not self.forms(state, player):
+            return None
+        t = game.turn(state)
+        claimed = t.get("block_as") if kind == "block_challenge" else t.get("character")
+        if (claimed and f"challenge:{claimed}" in standing
+                and self._answer_allowed(state, player, "challenge")):
+            return {"kind": "answer", "answer": "challenge"}
+        aimed_at_me = (t.get("actor") == player if kind == "block_challenge"
+                       else t.get("target") == player)
+        if "pass_not_me" in standing and not aimed_at_me:
+            return {"kind": "answer", "answer": "pass"}
+        return None
+
+    def reports_to_all(self, state: GameState) -> bool:
+        """A turn is over (or the game): everyone gets the turn's log by mail."""
+        return state.over or state.phase.kind in ("turn", "choose")
 
     def submission_action(self, player: str, submission: dict[str, Any]) -> Action:
         """An ``Action`` from a parsed vocabulary line: ``{**keyword.fixed, keyword.key: value}``."""
@@ -374,6 +424,9 @@ class Complots(BaseRuleset):
     def describe_form(self, label: str, lang: str) -> str | None:
         """The heading of a form (``ActionForm.label``) in ``lang``."""
         return word(FORMS, label, lang)
+
+    def form_title(self, form: ActionForm, lang: str) -> str | None:
+        return self.describe_form(form.label, lang)
 
     def describe_choice(self, key: str, value: Any, lang: str) -> str:
         if key == "action" and str(value) in ACTION_NAMES:

@@ -20,10 +20,10 @@ from __future__ import annotations
 from engine.core import Rejected
 
 from ..models import Game
-from . import desk, timing
+from . import desk, timing, windows
 from .actions import (
     Submitted, describe_submission, engine_actions, latest_actions, legal_choices, lock_game,
-    open_phase_for, submit,
+    open_phase_for, submit, windowed,
 )
 from .base import (
     MAIL_SOURCES, OperationError, _mail_context, _store_events, current_phase, current_state,
@@ -31,6 +31,7 @@ from .base import (
 )
 from .boundary import (
     LATE_AFTER, _needs_masters, _resolve_into, due_phase_ids, publish, resolve_due, resolve_phase,
+    settle,
 )
 from .desk import answer_pending, close_now
 from .games import (
@@ -44,5 +45,6 @@ __all__ = [
     "current_state", "describe_submission", "desk", "draw_roles", "due_phase_ids", "edit_prepared",
     "engine_actions", "ensure_user", "game_options", "game_schedule", "game_tz", "latest_actions",
     "legal_choices", "lock_game", "log", "open_phase_for", "reader_tz", "prepare_game",
-    "publish", "resolve_due", "resolve_phase", "slugify", "start_game", "submit", "timing",
+    "publish", "windowed", "resolve_due", "resolve_phase", "settle", "slugify", "start_game", "submit", "timing",
+    "windows",
 ]

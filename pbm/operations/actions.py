@@ -81,9 +81,15 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
         raise ValueError(source)
     if seat.disqualified:
         raise Rejected("disqualified")
-    phase = open_phase_for(session, game, now, correcting=source == "master", arrived_at=arrived_at)
+    try:
+        phase = open_phase_for(session, game, now, correcting=source == "master",
+                               arrived_at=arrived_at)
+    except Rejected:
+        # An answer window's answer that comes after it closed (or closed early: all
+        # had answered) is never applied to whatever is open now.
+        raise Rejected("moment_passed" if windowed(game) else "phase_closed") from None
     if expected_phase_id is not None and expected_phase_id != phase.id:
-        raise Rejected("phase_closed")
+        raise Rejected("moment_passed")
     _hold_phase(session, phase)
     ruleset = get_ruleset(game.ruleset)
     state = GameState.from_dict(phase.state_before)
@@ -115,6 +121,11 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     return done
 
 
+def windowed(game: Game) -> bool:
+    state = GameState.from_dict(game.state) if game.state else None
+    return state is not None and get_ruleset(game.ruleset).timing(state).kind == timing.WINDOW
+
+
 _KIND_OF_KEY = {"vote": "vote", "target": "power", "target2": "power", "elect": "elect",
                 "appoint": "appoint", "ritual": "ritual"}
 
@@ -134,7 +145,7 @@ def legal_choices(game: Game, phase: PhaseRow | None, seat: Seat, key: str) -> l
     return [] if kind else None
 
 
-def describe_submission(submission: dict[str, Any], lang: str) -> list[str]:
+def describe_submission(submission: dict[str, Any], lang: str, ruleset: str = "") -> list[str]:
     labels = {
         "vote": ("Voto", "Vote"), "target": ("Bersaglio", "Target"),
         "target2": ("Secondo bersaglio", "Second target"), "power": ("Potere", "Power"),
@@ -143,9 +154,17 @@ def describe_submission(submission: dict[str, Any], lang: str) -> list[str]:
         "become": ("Diventa", "Become"), "question": ("Domanda", "Question"),
         "shout": ("Urlo", "Shout"), "notes": ("Note", "Notes"),
     }
+    rules = get_ruleset(ruleset) if ruleset else None
     out = []
     for key, value in submission.items():
+        if key in ("kind", "moment"):  # how the submission is routed, not what it says
+            continue
         label = labels.get(key, (key, key))[0 if lang != "en" else 1]
+        if rules is not None:
+            if isinstance(value, (list, tuple)):
+                value = [rules.describe_choice(key, v, lang) for v in value]
+            else:
+                value = rules.describe_choice(key, value, lang)
         if isinstance(value, (list, tuple)):
             value = ", ".join(map(str, value))
         out.append(f"{label}: {value}")

@@ -13,7 +13,9 @@ from engine.core import Event, GameState
 from .. import render, schedule
 from ..models import EventRow, Game, MasterLog, PhaseRow, User
 
-MAIL_SOURCES = ("web", "mail", "master")
+# Where a submission comes from: a page, a mail, a Master on the player's behalf, or
+# the player's standing answers applied by the service as a window opens.
+MAIL_SOURCES = ("web", "mail", "master", "standing")
 
 
 class OperationError(Exception):

@@ -13,7 +13,8 @@ from engine.registry import get_ruleset
 
 from .. import mailer, render
 from ..models import EventRow, Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
-from .actions import engine_actions
+from . import window_mail
+from .actions import engine_actions, windowed
 from .base import (
     OperationError, _mail_context, _store_events, game_options, log,
     reader_tz,
@@ -142,7 +143,7 @@ def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRo
         game.status = GameStatus.OVER
     else:
         next_phase = _open_phase(session, game, state, index=phase.index + 1,
-                                 after=phase.ends_at, now=now)
+                                 after=phase.ends_at, now=now, config=config)
     session.flush()
     _mail_results(session, config, game, phase, next_phase, now)
     if by is not None:
@@ -152,6 +153,11 @@ def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRo
 
 def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
                   next_phase: PhaseRow | None, now: datetime) -> None:
+    if windowed(game):
+        # One mail per window to those it asks, a round's log to all (window_mail.py);
+        # the Masters follow a game of minutes-long windows on the desk.
+        window_mail.mail_window(session, config, game, phase, next_phase, now)
+        return
     # The resolution's events: the Masters' interventions were announced when made.
     rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id, EventRow.seq >= 0)
                            .order_by(EventRow.seq)).all()
@@ -186,3 +192,25 @@ def _vote_lines(rows: list[EventRow]) -> list[str]:
             return render.vote_lines(r.data)
     return []
 
+
+def settle(factory: sessionmaker[Session], config: dict[str, Any], game_id: int,
+           now: datetime, max_rounds: int = 50) -> list[int]:
+    """Resolve this game's due answer windows now (those closed early by a last answer,
+    and any that the resolution opens already complete), oldest first. Only WINDOW
+    moments: a calendar phase waits for the worker, which reads the mailbox first."""
+    done: list[int] = []
+    for _ in range(max_rounds):
+        with factory() as session:
+            game = session.get(Game, game_id)
+            if game is None or not windowed(game):
+                break
+            phase_id = session.scalar(
+                select(PhaseRow.id).join(Game, Game.id == PhaseRow.game_id)
+                .where(PhaseRow.game_id == game_id, PhaseRow.status == PhaseStatus.OPEN,
+                       PhaseRow.ends_at <= now, Game.status == GameStatus.RUNNING,
+                       Game.paused_at.is_(None))
+                .order_by(PhaseRow.index).limit(1))
+        if phase_id is None or not resolve_phase(factory, config, phase_id, now):
+            break
+        done.append(phase_id)
+    return done

@@ -18,7 +18,7 @@ from engine.registry import get_ruleset
 from .. import mailer, render, schedule, tokens
 from ..accounts import create_user, password_link
 from ..models import Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
-from . import timing
+from . import timing, windows
 from .base import OperationError, _mail_context, _store_events, log
 
 
@@ -31,9 +31,10 @@ def create_game(session: Session, *, name: str, ruleset: str, master: User, now:
                 slug: str | None = None, schedule_spec: dict[str, Any] | None = None,
                 seed: str | None = None, auto_publish: bool = True,
                 review_contradictions: bool = False,
-                answer_window: timedelta | None = None) -> Game:
+                answer_window: timedelta | None = None, extensions: int | None = None) -> Game:
     """A new game in set-up; ``answer_window``: how long each WINDOW moment lasts
-    (one minute to two days), kept beside the calendar in the schedule column."""
+    (one minute to two days), ``extensions``: how many times each player may have a
+    window extended by that much; both kept beside the calendar in the schedule column."""
     get_ruleset(ruleset)  # fail early on an unknown ruleset
     base = slug or slugify(name)
     candidate, n = base, 1
@@ -46,6 +47,8 @@ def create_game(session: Session, *, name: str, ruleset: str, master: User, now:
         schedule.parse_schedule(calendar)  # validate before storing
     if answer_window is not None:
         stored[schedule.ANSWER_WINDOW] = timing.checked_window(answer_window)
+    if extensions is not None:
+        stored[schedule.EXTENSIONS] = windows.checked_extensions(extensions)
     game = Game(slug=candidate, name=name, ruleset=ruleset, status=GameStatus.SETUP,
                 seed=seed or secrets.token_hex(8), schedule=stored,
                 auto_publish=auto_publish, review_contradictions=review_contradictions,
@@ -117,12 +120,17 @@ def prepare_game(session: Session, game: Game, *, now: datetime,
     if game.status != GameStatus.SETUP:
         raise OperationError("game_started")
     names = [s.name for s in game.seats]
-    if len(names) < 3:
-        raise OperationError("too_few_players", players=len(names))
+    ruleset = get_ruleset(game.ruleset)
+    if len(names) < ruleset.min_players:
+        raise OperationError("too_few_players", players=len(names), min=ruleset.min_players)
+    if len(names) > ruleset.max_players:
+        raise OperationError("too_many_players", players=len(names), max=ruleset.max_players)
     draws = int((game.prepared or {}).get("draws", 0)) + 1
     rng = setup_rng(f"{game.seed}|draw{draws}")  # each draw its own, replayable
     if roles:
         seating = [(n, roles[n]) for n in names]
+    elif not ruleset.roles():  # a game without roles deals its own (cards, coins...)
+        seating = [(n, "") for n in names]
     else:
         seating = draw_roles(game.ruleset, names, composition or {}, rng)
     opts = dict(options or {})
@@ -183,7 +191,12 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
     game.state = state.to_dict()
     game.prepared = None
     _store_events(session, game, None, events, published=True)
-    phase = _open_phase(session, game, state, index=0, after=now, now=now)
+    phase = _open_phase(session, game, state, index=0, after=now, now=now, config=config)
+    if windows.is_window(game, state):
+        from .window_mail import mail_start
+        mail_start(session, config, game, phase, events, now)
+        log(session, game, by, "start_game", now, composition=game.composition)
+        return phase
     for seat in game.seats:
         mine = [e for e in events if seat.name in e.to]
         mailer.queue(session, config, to=seat.user.email, template="role_letter",
@@ -198,12 +211,15 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
 
 
 def _open_phase(session: Session, game: Game, state: GameState, *, index: int,
-                after: datetime, now: datetime) -> PhaseRow:
-    """Open the engine's next moment, with its deadline as its timing says (timing.span)."""
+                after: datetime, now: datetime, config: dict[str, Any] | None = None) -> PhaseRow:
+    """Open the engine's next moment, with its deadline as its timing says (timing.span);
+    an answer window gets the players' standing answers at once (windows.apply_standing)."""
     when = timing.span(game, state, first=index == 0, after=after, now=now)
     row = PhaseRow(game_id=game.id, index=index, kind=state.phase.kind, number=state.phase.number,
                    starts_at=when.starts_at, ends_at=when.ends_at, long=when.long, status=PhaseStatus.OPEN,
                    state_before=state.to_dict(), pending=[], gm_input={}, reminded=[])
     session.add(row)
     session.flush()
+    if any(s.standing for s in game.seats):
+        windows.apply_standing(session, config or {}, game, row, now)
     return row

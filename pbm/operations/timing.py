@@ -17,7 +17,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Callable
 
 from engine.core import Action, GameState
-from engine.interface import CALENDAR, NARRATOR, WINDOW
+from engine.interface import CALENDAR, NARRATOR, WINDOW  # noqa: F401 (WINDOW: callers)
 from engine.registry import get_ruleset
 
 from .. import schedule

@@ -47,7 +47,17 @@ def _lookup(table: str, code: str, ruleset: str | None, lang: str) -> str | None
 
 def rejection(code: str, params: dict[str, Any], ruleset: str | None, lang: str) -> str:
     template = _lookup("REJECTIONS", code, ruleset, lang)
-    return _fmt(template, params) if template else code
+    if template:
+        return _fmt(template, params)
+    if ruleset:  # a ruleset that words its own refusals (engine/interface.py)
+        from engine.registry import get_ruleset
+        try:
+            own = get_ruleset(ruleset).describe_rejection(code, params, lang)
+        except KeyError:
+            own = None
+        if own:
+            return own
+    return code
 
 
 def event(kind: str, data: dict[str, Any], ruleset: str | None, lang: str) -> str | None:

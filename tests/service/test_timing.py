@@ -79,7 +79,7 @@ def test_a_window_closes_as_soon_as_everyone_has_answered(app, factory, clock):
     assert phases(factory, gid)[0][3] == answered  # complete: due now
     with pytest.raises(operations.Rejected) as late:  # a second thought after the last answer
         wrong_guesses(app, factory, gid, answered + timedelta(seconds=1), who=NAMES[:1])
-    assert late.value.code == "phase_closed"
+    assert late.value.code == "moment_passed"  # too late: that moment has passed
     clock.set(answered + timedelta(seconds=5))  # the worker's next tick
     assert len(Worker(app, clock).boundaries()) == 1
     assert [p[:2] for p in phases(factory, gid)] == [(1, "published"), (2, "open")]

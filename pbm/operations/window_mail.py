@@ -1,0 +1,190 @@
+"""What a game of answer windows tells each player, on its page and by mail.
+
+Mail volume (docs/service.md, "Answer windows by mail"): after each resolved window,
+one mail to each player the new window asks something of (their hand, the table,
+who still has to answer, what they may answer and until when, the round so far);
+when a round ends (``BaseRuleset.reports_to_all``: a whole Complots turn) everyone
+gets the round's log, the asked ones in the same mail. A window that asks nobody new
+sends nothing.
+
+Everything is worded by the ruleset (``public_table``, ``describe``, ``form_title``,
+``describe_choice``, ``vocabulary``) and filtered by ``visible``: a player's mail and
+page show their own hand and private events only.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine.core import ActionForm, Event, GameState
+from engine.interface import BaseRuleset, Viewer
+from engine.registry import get_ruleset
+
+from .. import mailer, render
+from ..models import EventRow, Game, PhaseRow, Seat
+from .base import game_tz
+from .windows import asked, waiting_for
+
+
+def round_phases(session: Session, game: Game, upto: PhaseRow) -> list[PhaseRow]:
+    """The phases of the round ``upto`` belongs to: back to the last that opened a round."""
+    ruleset = get_ruleset(game.ruleset)
+    rows = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id,
+                                                  PhaseRow.index <= upto.index)
+                           .order_by(PhaseRow.index.desc()).limit(60)).all()
+    out = []
+    for row in rows:
+        out.append(row)
+        if ruleset.reports_to_all(GameState.from_dict(row.state_before)):
+            break
+    return list(reversed(out))
+
+
+def lines_for(rows: list[EventRow], ruleset: BaseRuleset, viewer: Viewer, lang: str) -> list[str]:
+    """Events as this viewer may read them (the ruleset's filter and words)."""
+    out = []
+    for r in rows:
+        event = ruleset.visible(Event(r.kind, dict(r.data), r.visibility, list(r.recipients or [])),
+                                viewer)
+        if event is None:
+            continue
+        text = ruleset.describe(event, lang, viewer)
+        if text:
+            out.append(text)
+    return out
+
+
+def round_events(session: Session, phases: list[PhaseRow], published_only: bool = True) -> list[EventRow]:
+    if not phases:
+        return []
+    order = {p.id: p.index for p in phases}
+    query = select(EventRow).where(EventRow.phase_id.in_(list(order)))
+    if published_only:
+        query = query.where(EventRow.published.is_(True))
+    rows = session.scalars(query).all()
+    return sorted(rows, key=lambda r: (order[r.phase_id], r.seq))
+
+
+def answer_lines(ruleset: BaseRuleset, form: ActionForm, lang: str) -> list[str]:
+    """The mail lines that answer this form now, from the ruleset's vocabulary: one per
+    command word the form allows, with the choices it may take."""
+    fields = {f.name: f for f in form.fields}
+    out = []
+    for kw in ruleset.vocabulary().keywords:
+        fixed = dict(kw.fixed)
+        if fixed.pop("kind", None) != form.kind:
+            continue
+        if any(k in fields and fields[k].choices and v not in fields[k].choices
+               and not isinstance(v, bool) for k, v in fixed.items()):
+            continue  # an answer the window does not allow now
+        if any(k in fields and isinstance(v, bool) and _bool_choice(v) not in fields[k].choices
+               for k, v in fixed.items()):
+            continue
+        word = (kw.en if lang == "en" else kw.it)[0]
+        arg = fields.get(kw.key)
+        if kw.value == "none":
+            out.append(word)
+            continue
+        if arg is None:
+            continue
+        choices = list(arg.choices)
+        for k, v in fixed.items():  # narrowed by the word's own value (a target by action)
+            narrowed = (arg.depends.get(k) or {}).get(v)
+            if narrowed is not None:
+                choices = list(narrowed)
+        if not choices:
+            continue
+        shown = list(dict.fromkeys(ruleset.describe_choice(kw.key, c, lang) for c in choices))
+        if kw.value == "choices":
+            count = arg.min if arg.min == arg.max else f"{arg.min}-{arg.max}"
+            out.append(f"{word} … ({count}: {', '.join(shown)})")
+        else:
+            out.append(f"{word} {' | '.join(shown)}")
+    return out
+
+
+def _bool_choice(value: bool) -> str:
+    return "discard" if value else "return"
+
+
+def window_context(session: Session, game: Game, phase: PhaseRow | None, seat: Seat | None,
+                   lang: str, now: datetime) -> dict[str, Any]:
+    """The table, the open window and the round so far, as one seat may see them
+    (``seat`` None: a reader of the public page)."""
+    ruleset = get_ruleset(game.ruleset)
+    viewer = Viewer(player=seat.name if seat else None)
+    state = GameState.from_dict(game.state) if game.state else None
+    tz = game_tz(game)
+    ctx: dict[str, Any] = {"table": [], "forms": [], "waiting": [], "asked": [], "deadline": None,
+                           "round_lines": [], "window_title": None, "phase_id": None,
+                           "answer_lines": []}
+    if state is not None:
+        ctx["table"] = [(p.title, p.lines) for p in ruleset.public_table(state, viewer, lang)]
+    if phase is None:
+        return ctx
+    ctx["round_lines"] = lines_for(round_events(session, round_phases(session, game, phase)),
+                                   ruleset, viewer, lang)
+    if phase.status == "open" and now < phase.ends_at:
+        open_state = GameState.from_dict(phase.state_before)
+        ctx["asked"] = asked(game, phase)
+        ctx["waiting"] = waiting_for(session, game, phase)
+        ctx["deadline"] = render.deadline_text(phase.ends_at, lang, tz)
+        ctx["phase_id"] = phase.id
+        if seat is not None:
+            forms = ruleset.forms(open_state, seat.name)
+            ctx["forms"] = forms
+            ctx["answer_lines"] = [line for f in forms for line in answer_lines(ruleset, f, lang)]
+            ctx["window_title"] = next((ruleset.form_title(f, lang) for f in forms), None)
+    return ctx
+
+
+def _still_asked(session: Session, game: Game, phase: PhaseRow | None, now: datetime) -> list[str]:
+    """Who the window asks and has not answered (their standing answers may have), while
+    it is open: a window already complete asks nobody."""
+    if phase is None or phase.status != "open" or now >= phase.ends_at:
+        return []
+    return waiting_for(session, game, phase)
+
+
+def mail_window(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
+                next_phase: PhaseRow | None, now: datetime) -> None:
+    """After ``phase`` was published: the round's log to everyone when a round ended,
+    and to each player ``next_phase`` asks something of, what they may answer."""
+    ruleset = get_ruleset(game.ruleset)
+    state = GameState.from_dict(phase.state_after)
+    everyone = ruleset.reports_to_all(state)
+    asked_now = set(_still_asked(session, game, next_phase, now))
+    for seat in game.seats:
+        if not everyone and seat.name not in asked_now:
+            continue
+        lang = seat.user.lang
+        ctx = window_context(session, game, next_phase, seat, lang, now)
+        if everyone:  # the round that just ended, not the one the next window opens
+            ctx["round_lines"] = lines_for(
+                round_events(session, round_phases(session, game, phase)), ruleset,
+                Viewer(player=seat.name), lang)
+        mailer.queue(session, config, to=seat.user.email, template="window", lang=lang, now=now,
+                     game=game, seat=seat, phase_id=next_phase.id if next_phase else None,
+                     context={**ctx, "summary": everyone, "is_asked": seat.name in asked_now,
+                              "winner": state.winner if state.over else None})
+
+
+def mail_start(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
+               events: list[Event], now: datetime) -> None:
+    """The first mail of a game of windows: each player's deal (their own hand), the
+    table, and the first window to those it asks."""
+    ruleset = get_ruleset(game.ruleset)
+    asked_now = set(_still_asked(session, game, phase, now))
+    for seat in game.seats:
+        lang = seat.user.lang
+        viewer = Viewer(player=seat.name)
+        ctx = window_context(session, game, phase, seat, lang, now)
+        dealt = [ruleset.describe(e, lang, viewer) for e in events
+                 if ruleset.visible(e, viewer) is not None]
+        mailer.queue(session, config, to=seat.user.email, template="window", lang=lang, now=now,
+                     game=game, seat=seat, phase_id=phase.id,
+                     context={**ctx, "round_lines": [x for x in dealt if x], "summary": True,
+                              "is_asked": seat.name in asked_now, "winner": None})

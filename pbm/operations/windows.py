@@ -1,0 +1,131 @@
+"""Answer windows (WINDOW timing): who is asked, more time, standing answers, and
+settling a window as soon as it is complete.
+
+A window's deadline is the game's answer window from when it opens
+(``timing.span``). A player among its answerers may have it extended by one more
+window's length, a limited number of times per game (``extensions_allowed``). A
+player may leave answers standing (the ruleset's ``standing_answers``); as each
+window opens the service submits what they make, through ``submit`` with source
+``standing``, so the log and the page show it like any answer.
+
+Closing: ``timing.close_if_complete`` moves a complete window's deadline to now, in
+the transaction of the answer that completed it. Whoever committed that answer (a
+web request, the mail ingest) then calls ``boundary.settle``, which resolves the game's due
+windows at once, each in its own transaction (``boundary.resolve_phase``), so the
+next window opens within the request instead of at the worker's next tick (up to
+ten seconds later). The worker still resolves whatever is due, so a crash between
+the commit and ``settle`` loses nothing.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from engine.core import GameState, Rejected
+from engine.interface import WINDOW
+from engine.registry import get_ruleset
+
+from .. import schedule
+from ..models import Game, GameStatus, PhaseRow, PhaseStatus, Seat
+from . import timing
+from .actions import latest_actions, submit
+from .base import OperationError, current_phase, log
+
+DEFAULT_EXTENSIONS = 2
+MAX_EXTENSIONS = 10
+
+
+def is_window(game: Game, state: GameState) -> bool:
+    return get_ruleset(game.ruleset).timing(state).kind == WINDOW
+
+
+def extensions_allowed(game: Game) -> int:
+    """How many times each player may extend a window in this game (a setting)."""
+    value = (game.schedule or {}).get(schedule.EXTENSIONS)
+    return DEFAULT_EXTENSIONS if value is None else int(value)
+
+
+def checked_extensions(value: int) -> int:
+    if not 0 <= int(value) <= MAX_EXTENSIONS:
+        raise OperationError("extensions", max=MAX_EXTENSIONS)
+    return int(value)
+
+
+def asked(game: Game, phase: PhaseRow) -> list[str]:
+    """The seats this window asks an answer of (the ruleset's answerers with a form now)."""
+    state = GameState.from_dict(phase.state_before)
+    ruleset = get_ruleset(game.ruleset)
+    return [n for n in ruleset.timing(state).answerers if ruleset.forms(state, n)]
+
+
+def waiting_for(session: Session, game: Game, phase: PhaseRow) -> list[str]:
+    """Who still has to answer the window (asked, and no answer recorded)."""
+    answered = {r.seat.name for r in latest_actions(session, phase)}
+    return [n for n in asked(game, phase) if n not in answered]
+
+
+def extend(session: Session, game: Game, seat: Seat, now: datetime,
+           expected_phase_id: int | None = None) -> PhaseRow:
+    """One more window's length for the open window, asked by one of its answerers."""
+    phase = current_phase(session, game)
+    if (game.status != GameStatus.RUNNING or phase is None or phase.status != PhaseStatus.OPEN
+            or now >= phase.ends_at):
+        raise Rejected("moment_passed")
+    if expected_phase_id is not None and expected_phase_id != phase.id:
+        raise Rejected("moment_passed")
+    if seat.name not in asked(game, phase):
+        raise Rejected("extension_not_asked")
+    if seat.extensions_used >= extensions_allowed(game):
+        raise Rejected("no_extensions_left", allowed=extensions_allowed(game))
+    old = phase.ends_at
+    phase.ends_at = old + timing.answer_window(game)
+    seat.extensions_used += 1
+    log(session, game, None, "extend_window", now, player=seat.name, phase=phase.index,
+        old=old.isoformat(), new=phase.ends_at.isoformat())
+    return phase
+
+
+def set_standing(session: Session, config: dict[str, Any], game: Game, seat: Seat,
+                 keys: list[str], now: datetime) -> list[str]:
+    """Store the player's standing answers (keys the ruleset offers) and apply them
+    to the window open now, if it asks this player and they have not answered."""
+    offered = [k for k, _label in get_ruleset(game.ruleset).standing_answers()]
+    unknown = [k for k in keys if k not in offered]
+    if unknown:
+        raise Rejected("unknown_standing", keys=unknown)
+    seat.standing = [k for k in offered if k in keys]  # the ruleset's order
+    log(session, game, None, "standing_answers", now, player=seat.name, standing=seat.standing)
+    phase = current_phase(session, game)
+    if phase is not None and phase.status == PhaseStatus.OPEN and game.status == GameStatus.RUNNING:
+        apply_standing(session, config, game, phase, now, only=seat)
+    return seat.standing
+
+
+def apply_standing(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
+                   now: datetime, only: Seat | None = None) -> list[str]:
+    """Submit, for each asked player without an answer yet, what their standing
+    answers make in this window. Returns the names answered for."""
+    state = GameState.from_dict(phase.state_before)
+    if not is_window(game, state) or now >= phase.ends_at:
+        return []
+    ruleset = get_ruleset(game.ruleset)
+    answered = {r.seat_id for r in latest_actions(session, phase)}
+    done = []
+    for seat in game.seats:
+        if (only is not None and seat is not only) or not seat.standing or seat.disqualified:
+            continue
+        if seat.id in answered:
+            continue
+        submission = ruleset.standing_answer(state, seat.name, list(seat.standing))
+        if not submission:
+            continue
+        try:
+            with session.begin_nested():
+                submit(session, config, game, seat, submission, source="standing", now=now,
+                       expected_phase_id=phase.id)
+            done.append(seat.name)
+        except Rejected:
+            continue  # the window took a turn the ruleset did not foresee: the player answers
+    return done

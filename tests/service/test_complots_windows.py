@@ -1,0 +1,210 @@
+"""Complots through the service: answer windows that close early, time out as passes,
+refuse late answers, extensions, standing answers and the loser who never chooses."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from engine.core import GameState
+from pbm import operations
+from pbm.db import transaction
+from pbm.models import ActionRow, EventRow, Game, OutboxRow, PhaseRow, Seat, User
+from pbm.worker import Worker
+
+from .helpers import make_master
+
+NAMES = ("Anna", "Bruno", "Carla")
+WINDOW = timedelta(minutes=10)
+# A fixed deal: Anna holds a Duchessa and a Capitano, Bruno a Contessa and an
+# Assassino, Carla an Ambasciatore and a Duchessa.
+HANDS = {"Anna": ["Duchessa", "Capitano"], "Bruno": ["Contessa", "Assassino"],
+         "Carla": ["Ambasciatore", "Duchessa"]}
+
+
+def start(app, factory, now, hands=HANDS, coins=None, extensions=None) -> int:
+    master_id = make_master(factory)
+    with transaction(factory) as s:
+        master = s.get(User, master_id)
+        game = operations.create_game(s, name="Complotto", ruleset="complots", master=master,
+                                      now=now, answer_window=WINDOW, extensions=extensions)
+        for name in hands:
+            operations.add_player(s, app.config, game, name=name, email=f"{name.lower()}@players.test",
+                                  now=now, by=master, password="pw-" + name.lower())
+        options = {"hands": hands, "variant": "ambasciatore"}
+        if coins:
+            options["coins"] = coins
+        operations.start_game(s, app.config, game, options=options, now=now, by=master)
+        return game.id
+
+
+def send(app, factory, gid, name, submission, now, **kw):
+    with transaction(factory) as s:
+        game = s.get(Game, gid)
+        operations.submit(s, app.config, game, game.seat_by_name(name), submission,
+                          source="web", now=now, **kw)
+    return operations.settle(factory, app.config, gid, now)
+
+
+def open_phase(factory, gid) -> PhaseRow:
+    with factory() as s:
+        game = s.get(Game, gid)
+        phase = operations.current_phase(s, game)
+        s.expunge(phase)
+        return phase
+
+
+def state(factory, gid) -> GameState:
+    with factory() as s:
+        return GameState.from_dict(s.get(Game, gid).state)
+
+
+def public_kinds(factory, gid) -> list[str]:
+    with factory() as s:
+        return [r.kind for r in s.query(EventRow).filter_by(game_id=gid, visibility="public")
+                .order_by(EventRow.phase_id, EventRow.seq)]
+
+
+def test_a_window_closes_as_soon_as_all_have_answered_and_the_next_opens_at_once(app, factory, clock):
+    t0 = clock.now()
+    gid = start(app, factory, t0)
+    turn = open_phase(factory, gid)
+    assert (turn.kind, turn.ends_at) == ("turn", t0 + WINDOW)
+    t1 = t0 + timedelta(minutes=1)
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "tax"}, t1)
+    answer = open_phase(factory, gid)
+    # Resolved in the request: the answer window is open now, with its whole time.
+    assert (answer.kind, answer.starts_at, answer.ends_at) == ("answer", t1, t1 + WINDOW)
+    t2 = t1 + timedelta(minutes=2)
+    send(app, factory, gid, "Bruno", {"kind": "answer", "answer": "pass"}, t2)
+    assert open_phase(factory, gid).id == answer.id  # Carla still to answer
+    t3 = t2 + timedelta(minutes=1)
+    send(app, factory, gid, "Carla", {"kind": "answer", "answer": "pass"}, t3)
+    nxt = open_phase(factory, gid)
+    assert (nxt.kind, nxt.starts_at) == ("turn", t3)
+    assert state(factory, gid).player("Anna").data["coins"] == 5  # 2 + the Duchessa's 3
+
+
+def test_a_window_timing_out_counts_as_passes(app, factory, clock):
+    t0 = clock.now()
+    gid = start(app, factory, t0)
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "tax"}, t0)
+    answer = open_phase(factory, gid)
+    send(app, factory, gid, "Bruno", {"kind": "answer", "answer": "pass"}, t0 + timedelta(minutes=1))
+    clock.set(answer.ends_at - timedelta(seconds=1))
+    assert Worker(app, clock).boundaries() == []  # not due yet
+    clock.set(answer.ends_at)
+    assert Worker(app, clock).boundaries() == [answer.id]
+    assert state(factory, gid).player("Anna").data["coins"] == 5
+    assert "challenge" not in public_kinds(factory, gid)
+    assert open_phase(factory, gid).kind == "turn"
+
+
+def test_a_late_answer_is_refused_and_never_applied_to_the_open_window(app, factory, clock):
+    t0 = clock.now()
+    gid = start(app, factory, t0)
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "steal", "target": "Carla"}, t0)
+    answer = open_phase(factory, gid)
+    # Carla, the target, blocks with a second to go: the next window gets its whole time.
+    last_second = answer.ends_at - timedelta(seconds=1)
+    send(app, factory, gid, "Carla", {"kind": "answer", "answer": "block", "as": "Ambasciatore"},
+         last_second)
+    clock.set(answer.ends_at)
+    Worker(app, clock).boundaries()
+    block = open_phase(factory, gid)
+    assert block.kind == "block_challenge" and block.ends_at == answer.ends_at + WINDOW
+    # Bruno's pass, written for the first window, comes after it closed: refused.
+    with pytest.raises(operations.Rejected) as late:
+        send(app, factory, gid, "Bruno", {"kind": "answer", "answer": "pass"},
+             answer.ends_at + timedelta(seconds=5), expected_phase_id=answer.id)
+    assert late.value.code == "moment_passed"
+    # So is an answer naming the earlier moment by its number (a mail's subject).
+    with pytest.raises(operations.Rejected) as aimed:
+        send(app, factory, gid, "Bruno", {"kind": "answer", "answer": "challenge",
+                                         "moment": answer.number}, answer.ends_at + timedelta(seconds=6))
+    assert aimed.value.code == "not_your_moment"
+    with factory() as s:
+        assert s.query(ActionRow).filter_by(phase_id=block.id).count() == 0
+    from pbm import texts
+    assert texts.rejection("moment_passed", {}, "complots", "en").startswith(
+        "Too late: that moment has passed")
+
+
+def test_a_loser_who_never_chooses_loses_a_card_at_random_and_everyone_is_told(app, factory, clock):
+    t0 = clock.now()
+    gid = start(app, factory, t0, coins={"Anna": 7})
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "coup", "target": "Bruno"}, t0)
+    lose = open_phase(factory, gid)
+    assert lose.kind == "lose"
+    with factory() as s:
+        assert operations.windows.asked(s.get(Game, gid), lose) == ["Bruno"]
+    clock.set(lose.ends_at)
+    Worker(app, clock).boundaries()
+    bruno = state(factory, gid).player("Bruno")
+    assert len(bruno.data["hand"]) == 1 and len(bruno.data["revealed"]) == 1
+    assert "lost_card_at_random" in public_kinds(factory, gid)
+    assert open_phase(factory, gid).kind == "turn"
+
+
+def test_an_extension_adds_one_window_a_limited_number_of_times(app, factory, clock):
+    t0 = clock.now()
+    gid = start(app, factory, t0, extensions=1)
+    turn = open_phase(factory, gid)
+    with transaction(factory) as s:
+        game = s.get(Game, gid)
+        with pytest.raises(operations.Rejected) as not_asked:
+            operations.windows.extend(s, game, game.seat_by_name("Bruno"), t0)
+        assert not_asked.value.code == "extension_not_asked"
+        operations.windows.extend(s, game, game.seat_by_name("Anna"), t0)
+    assert open_phase(factory, gid).ends_at == turn.ends_at + WINDOW
+    with transaction(factory) as s, pytest.raises(operations.Rejected) as used:
+        game = s.get(Game, gid)
+        operations.windows.extend(s, game, game.seat_by_name("Anna"), t0)
+    assert used.value.code == "no_extensions_left"
+
+
+def test_standing_answers_are_applied_as_windows_open_and_logged(app, factory, clock):
+    t0 = clock.now()
+    gid = start(app, factory, t0)
+    with transaction(factory) as s:
+        game = s.get(Game, gid)
+        operations.windows.set_standing(s, app.config, game, game.seat_by_name("Bruno"),
+                                        ["pass_not_me"], t0)
+        operations.windows.set_standing(s, app.config, game, game.seat_by_name("Carla"),
+                                        ["challenge:Duchessa"], t0)
+    # Anna claims the Duchessa: Carla's standing challenge closes the window at once.
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "tax"}, t0 + timedelta(minutes=1))
+    with factory() as s:
+        rows = s.query(ActionRow).join(Seat).filter(ActionRow.game_id == gid,
+                                                    ActionRow.source == "standing").all()
+        assert {(r.seat.name, r.args["answer"]) for r in rows} == {("Bruno", "pass"),
+                                                                   ("Carla", "challenge")}
+    assert "challenge" in public_kinds(factory, gid)  # Anna had it: Carla loses a card
+    # A steal aimed at Bruno: his standing pass does not answer for him.
+    with transaction(factory) as s:
+        game = s.get(Game, gid)
+        operations.windows.set_standing(s, app.config, game, game.seat_by_name("Carla"), [], t0)
+
+
+def test_mail_goes_to_those_asked_and_the_turn_to_everyone(app, factory, clock):
+    t0 = clock.now()
+    gid = start(app, factory, t0)
+    with factory() as s:
+        first = s.query(OutboxRow).filter_by(game_id=gid, kind="window").all()
+        assert len(first) == 3  # the deal to everyone, Anna asked
+        anna = next(r for r in first if r.to_addr == "anna@players.test")
+        assert "REDDITO" in anna.body and "Duchessa" in anna.body
+        bruno = next(r for r in first if r.to_addr == "bruno@players.test")
+        assert "Contessa" in bruno.body and "Capitano" not in bruno.body  # only his own hand
+        before = s.query(OutboxRow).count()
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "tax"}, t0)
+    with factory() as s:
+        asked = s.query(OutboxRow).filter(OutboxRow.id > before, OutboxRow.kind == "window").all()
+        assert sorted(r.to_addr for r in asked) == ["bruno@players.test", "carla@players.test"]
+        assert all("SFIDO" in r.body and "PASSO" in r.body for r in asked)
+        before = s.query(OutboxRow).count()
+    send(app, factory, gid, "Bruno", {"kind": "answer", "answer": "pass"}, t0)
+    send(app, factory, gid, "Carla", {"kind": "answer", "answer": "pass"}, t0)
+    with factory() as s:
+        summary = s.query(OutboxRow).filter(OutboxRow.id > before, OutboxRow.kind == "window").all()
+        assert len(summary) == 3  # the turn's log to all, Bruno asked for his turn
