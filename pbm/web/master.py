@@ -42,7 +42,7 @@ def _op_error(exc: operations.OperationError, game=None) -> str:  # noqa: ANN001
         "email_taken": _("That address already plays in this game."),
         "composition_size": _("The composition has %(roles)s roles for %(players)s players.",
                               roles=exc.params.get("roles"), players=exc.params.get("players")),
-        "too_few_players": _("At least three players are needed."),
+        "too_few_players": _("At least %(minimum)s players are needed.", minimum=exc.params.get("minimum")),
         "setup_failed": _("The rules refuse this set-up: %(reason)s",
                           reason=_setup_reason(exc.params, game)),
         "answer_window": _("The answer window must last from one minute to two days."),
