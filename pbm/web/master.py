@@ -7,6 +7,7 @@ import email.policy
 import email.utils
 import mailbox
 import smtplib
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -92,7 +93,9 @@ def new_game():
         game = operations.create_game(db(), name=form.name.data, ruleset=form.ruleset.data,
                                       master=current_user, now=now(),
                                       auto_publish=form.auto_publish.data,
-                                      review_contradictions=form.review_contradictions.data)
+                                      review_contradictions=form.review_contradictions.data,
+                                      answer_window=timedelta(minutes=form.answer_window.data)
+                                      if form.answer_window.data else None)
         db().commit()
         return redirect(url_for("master.desk", slug=game.slug))
     return render_template("master_new.html", form=form)

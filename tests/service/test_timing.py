@@ -137,3 +137,21 @@ def test_the_ruleset_says_how_few_may_play(app, factory, clock):
     with pytest.raises(operations.OperationError) as refused:
         start(app, factory, clock.now(), names=NAMES[:1])
     assert refused.value.code == "too_few_players" and refused.value.params["minimum"] == 2
+
+
+def test_the_masters_set_the_answer_window_when_they_create_the_game(app, factory, clock):
+    from ..conftest import csrf_from
+    from .helpers import login
+    make_master(factory)
+    client = login(app, "master@example.org", "master")
+    page = client.get("/master/new").get_data(as_text=True)
+    token = csrf_from(page)
+    form = {"csrf_token": token, "name": "Turni", "ruleset": guess_ruleset.KEY, "auto_publish": "y"}
+    refused = client.post("/master/new", data={**form, "answer_window": "3000"}).get_data(as_text=True)
+    assert "Da 1 a 2880 minuti (due giorni)." in refused
+    with factory() as s:
+        assert s.query(Game).count() == 0
+    assert client.post("/master/new", data={**form, "answer_window": "15"}).status_code == 302
+    with factory() as s:
+        (game,) = s.query(Game).all()
+        assert timing.answer_window(game) == timedelta(minutes=15)
