@@ -121,10 +121,11 @@ def prepare_game(session: Session, game: Game, *, now: datetime,
         raise OperationError("game_started")
     names = [s.name for s in game.seats]
     ruleset = get_ruleset(game.ruleset)
-    if len(names) < ruleset.min_players:
-        raise OperationError("too_few_players", players=len(names), min=ruleset.min_players)
+    minimum = ruleset.min_players
+    if len(names) < minimum:
+        raise OperationError("too_few_players", players=len(names), minimum=minimum)
     if len(names) > ruleset.max_players:
-        raise OperationError("too_many_players", players=len(names), max=ruleset.max_players)
+        raise OperationError("too_many_players", players=len(names), maximum=ruleset.max_players)
     draws = int((game.prepared or {}).get("draws", 0)) + 1
     rng = setup_rng(f"{game.seed}|draw{draws}")  # each draw its own, replayable
     if roles:
