@@ -253,7 +253,8 @@ class BaseRuleset:
         return word(self.REJECTIONS, code, lang, params)
 
     def describe_choice(self, key: str, value: Any, lang: str) -> str:
-        """A form choice as people read it (a power's Italian name, a character...)."""
+        """A form choice as people read it (a power's Italian name, a character...).
+        Key ``option``: the name of a set-up option of ``options()`` (the desk's label)."""
         return str(value)
 
     def form_title(self, form: ActionForm, lang: str) -> str | None:

@@ -433,7 +433,7 @@ class Complots(BaseRuleset):
             return ACTION_NAMES[str(value)]["en" if lang == "en" else "it"]
         if key in ("card", "as", "cards", "character"):
             return card_name(str(value), lang)
-        if key in ("answer", "discard", "variant") and str(value) in CHOICE_NAMES:
+        if key in ("answer", "discard", "variant", "option") and str(value) in CHOICE_NAMES:
             return CHOICE_NAMES[str(value)]["en" if lang == "en" else "it"]
         return str(value)
 

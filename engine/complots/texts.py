@@ -25,6 +25,7 @@ CHOICE_NAMES = {
     "discard": {"it": "Scarto", "en": "Discard"},
     "ambasciatore": {"it": "Ambasciatore", "en": "Ambassador"},
     "inquisitore": {"it": "Inquisitore", "en": "Inquisitor"},
+    "variant": {"it": "Variante (quinto personaggio)", "en": "Variant (the fifth character)"},
 }
 
 EVENTS = {

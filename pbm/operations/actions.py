@@ -116,7 +116,7 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
                          lang=seat.user.lang, now=now, game=game, seat=seat,
                          context=_mail_context(game, phase, seat.user.lang, {
                              "master": by_user.name, "source": source_detail,
-                             "lines": describe_submission(submission, seat.user.lang),
+                             "lines": describe_submission(submission, seat.user.lang, game.ruleset),
                          }, reader=seat.user))
     return done
 

@@ -40,6 +40,9 @@ class NewGameForm(FlaskForm):
     answer_window = IntegerField(
         _l("Time to answer, in minutes, for games played in turns (1 to 2880)"),
         validators=[Optional(), NumberRange(min=1, max=2880, message=_l("From 1 to 2880 minutes (two days)."))])
+    extensions = IntegerField(
+        _l("Times each player may ask for one more answer window in the game (0 to 10)"),
+        default=2, validators=[Optional(), NumberRange(min=0, max=10, message=_l("From 0 to 10."))])
 
 
 class AddPlayerForm(FlaskForm):

@@ -23,6 +23,7 @@ from engine.registry import available, get_ruleset
 
 from .. import operations, texts
 from ..mail.commands import describe_error, parse_commands
+from ..mail.vocabulary_lines import parse_lines
 from ..models import InboundRow, OutboxRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
 from . import config, db, desk_view, game_or_404, now, require_master
@@ -44,6 +45,9 @@ def _op_error(exc: operations.OperationError, game=None) -> str:  # noqa: ANN001
         "master_plays": _("A Master of the game cannot also play in it."),
         "composition_size": _("The composition has %(roles)s roles for %(players)s players.",
                               roles=exc.params.get("roles"), players=exc.params.get("players")),
+        "too_many_players": _("At most %(maximum)s players can play this game.",
+                              maximum=exc.params.get("maximum")),
+        "extensions": _("Each player may have from 0 to 10 extensions."),
         "too_few_players": _("At least %(minimum)s players are needed.", minimum=exc.params.get("minimum")),
         "setup_failed": _("The rules refuse this set-up: %(reason)s",
                           reason=_setup_reason(exc.params, game)),
@@ -96,7 +100,8 @@ def new_game():
                                       auto_publish=form.auto_publish.data,
                                       review_contradictions=form.review_contradictions.data,
                                       answer_window=timedelta(minutes=form.answer_window.data)
-                                      if form.answer_window.data else None)
+                                      if form.answer_window.data else None,
+                                      extensions=form.extensions.data)
         db().commit()
         return redirect(url_for("master.desk", slug=game.slug))
     return render_template("master_new.html", form=form)
@@ -110,6 +115,7 @@ def _desk_context(game) -> dict[str, Any]:
     behalf.player.choices = options((s.name, s.name) for s in game.seats)
     return {**desk_view.desk(db(), game, _lang(), now(), typed=flask_session.get(_composition_key(game))),
             "add_form": AddPlayerForm(), "start_form": start_form, "behalf_form": behalf,
+            "setup_options": setup_option_fields(game, _lang()),
             "publish_form": PublishForm()}
 
 
@@ -192,8 +198,28 @@ def draw(slug: str):
     composition = _composition_from(game, request.form)
     flask_session[_composition_key(game)] = composition
     return _attempt(slug, lambda: operations.prepare_game(
-        db(), game, composition=composition, mayor=mayor, now=now(),
+        db(), game, composition=composition, mayor=mayor, now=now(), options=_options_from(game, request.form),
         by=current_user), _("Roles drawn: check them, then start the game."))
+
+
+def _options_from(game, form) -> dict[str, Any]:  # noqa: ANN001
+    """The ruleset's set-up options (``options()``, e.g. a variant) chosen on the desk;
+    only offered values, the engine judging the rest."""
+    chosen = {}
+    for field in get_ruleset(game.ruleset).options():
+        value = form.get(f"option-{field.name}", "")
+        if value and (not field.choices or value in field.choices):
+            chosen[field.name] = value
+    return chosen
+
+
+def setup_option_fields(game, lang: str) -> list[dict[str, Any]]:  # noqa: ANN001
+    """The set-up options as the desk's draw form shows them, worded by the ruleset."""
+    ruleset = get_ruleset(game.ruleset)
+    current = ((game.prepared or {}).get("options") or {})
+    return [{"name": f.name, "label": ruleset.describe_choice("option", f.name, _lang()),
+             "choices": [(c, ruleset.describe_choice(f.name, c, lang)) for c in f.choices],
+             "current": current.get(f.name)} for f in ruleset.options()]
 
 
 @bp.route("/g/<slug>/master/setup-options", methods=["POST"])
@@ -279,7 +305,12 @@ def on_behalf(slug: str):
     session = db()
     lang = _lang()
     seat = game.seat_by_name(form.player.data)
-    commands, errors, _ignored = parse_commands(form.commands.data, [s.name for s in game.seats])
+    vocabulary = get_ruleset(game.ruleset).vocabulary()
+    if vocabulary.keywords:  # the game's own words (until parse_commands reads them itself)
+        commands, errors, _ignored = parse_lines(form.commands.data, [s.name for s in game.seats],
+                                                 vocabulary)
+    else:
+        commands, errors, _ignored = parse_commands(form.commands.data, [s.name for s in game.seats])
     for err in errors:
         flash(describe_error(err, lang), "error")
     for command in commands:
@@ -288,11 +319,13 @@ def on_behalf(slug: str):
                               by_user=current_user, source_detail=form.source.data)
             session.commit()
             flash(_("Recorded for %(name)s: %(what)s", name=seat.name,
-                    what="; ".join(operations.describe_submission(command, lang))), "receipt")
+                    what="; ".join(operations.describe_submission(command, lang, game.ruleset))),
+                  "receipt")
         except Rejected as exc:
             session.rollback()
             flash(_("Not recorded: %(why)s", why=texts.rejection(exc.code, exc.params, game.ruleset, lang)),
                   "error")
+    operations.settle(_factory(), config(), game.id, now())  # a window the answer completed
     return redirect(url_for("master.desk", slug=slug))
 
 
