@@ -246,6 +246,9 @@ def reserved(slug: str):
     seat = my_seat(game)
     if seat is None:
         abort(403)
+    if operations.windowed(game):  # a game in answer windows has its own page
+        from .window_page import render_page
+        return render_page(game, seat)
     return render_template("reserved.html", **reserved_context(game, seat))
 
 

@@ -42,6 +42,9 @@ def index():
 @bp.route("/g/<slug>/")
 def game_home(slug: str):
     game = game_or_404(slug)
+    if operations.windowed(game):  # the table and the log, without anyone's hand
+        from .window_page import render_page
+        return render_page(game, None)
     lang = str(get_locale() or "it")
     tz = operations.game_tz(game)
     phase = operations.current_phase(db(), game)

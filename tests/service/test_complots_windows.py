@@ -208,3 +208,50 @@ def test_mail_goes_to_those_asked_and_the_turn_to_everyone(app, factory, clock):
     with factory() as s:
         summary = s.query(OutboxRow).filter(OutboxRow.id > before, OutboxRow.kind == "window").all()
         assert len(summary) == 3  # the turn's log to all, Bruno asked for his turn
+
+
+def _answer_forms(html: str) -> list[dict[str, str]]:
+    """Each answer button's hidden fields and label."""
+    import re
+    forms = []
+    for block in re.findall(r'<form method="post" action="/g/[^"]+/answer" class="answer">(.*?)</form>', html, re.S):
+        fields = {}
+        for tag in re.findall(r"<input[^>]*>", block):
+            name, value = re.search(r'name="([^"]+)"', tag), re.search(r'value="([^"]*)"', tag)
+            fields[name.group(1)] = value.group(1) if value else ""
+        fields["_label"] = re.search(r'<button[^>]*>(.*?)</button>', block, re.S).group(1).strip()
+        forms.append(fields)
+    return forms
+
+
+def test_the_page_offers_only_the_legal_answers_and_refuses_a_stale_button(app, factory, clock):
+    from .helpers import login
+    t0 = clock.now()
+    gid = start(app, factory, t0)
+    with factory() as s:
+        slug = s.get(Game, gid).slug
+    anna = login(app, "anna@players.test", "pw-anna")
+    page = anna.get(f"/g/{slug}/me").get_data(as_text=True)
+    assert "Duchessa" in page and "Capitano" in page  # her hand
+    buttons = _answer_forms(page)
+    actions = {b["action"] for b in buttons}
+    assert "income" in actions and "coup" not in actions and "examine" not in actions  # 2 coins
+    tax = next(b for b in buttons if b["action"] == "tax")
+    r = anna.post(f"/g/{slug}/answer", data=tax)
+    assert r.status_code == 302
+    assert open_phase(factory, gid).kind == "answer"
+    bruno = login(app, "bruno@players.test", "pw-bruno")
+    page = bruno.get(f"/g/{slug}/me").get_data(as_text=True)
+    assert "Duchessa" not in page.split('id="window"')[0].split("Le tue carte")[-1]  # not Anna's cards
+    labels = {b["_label"] for b in _answer_forms(page)}
+    assert labels == {"Passo", "Sfido"}  # tax cannot be blocked
+    stale = next(b for b in _answer_forms(page) if b["answer"] == "challenge")
+    bruno.post(f"/g/{slug}/answer", data=next(b for b in _answer_forms(page) if b["answer"] == "pass"))
+    carla = login(app, "carla@players.test", "pw-carla")
+    carla_page = carla.get(f"/g/{slug}/me").get_data(as_text=True)
+    carla.post(f"/g/{slug}/answer", data=next(b for b in _answer_forms(carla_page) if b["answer"] == "pass"))
+    # Bruno's page was for the answer window, now closed: a tap on it is refused.
+    r = bruno.post(f"/g/{slug}/answer", data=stale, follow_redirects=True)
+    assert "Troppo tardi: quel momento è passato" in r.get_data(as_text=True)
+    assert "challenge" not in public_kinds(factory, gid)
+    assert state(factory, gid).player("Anna").data["coins"] == 5
