@@ -254,7 +254,9 @@ class BaseRuleset:
 
     def describe_choice(self, key: str, value: Any, lang: str) -> str:
         """A form choice as people read it (a power's Italian name, a character...).
-        Key ``option``: the name of a set-up option of ``options()`` (the desk's label)."""
+        Key ``option``: the name of a set-up option of ``options()`` (the desk's label);
+        key ``moment``: a moment that is not a calendar phase (``phase.kind`` of a
+        WINDOW or NARRATOR game), as receipts and pages name it."""
         return str(value)
 
     def form_title(self, form: ActionForm, lang: str) -> str | None:

@@ -211,7 +211,11 @@ def lines_for(rows: Iterable[EventRow], ruleset: str, lang: str) -> list[str]:
 
 
 def phase_label(phase: PhaseRow, lang: str, tz: str) -> str:
-    """'notte di venerdì 2 dicembre' — phases are named by the date they end."""
+    """'notte di venerdì 2 dicembre' — phases are named by the date they end; a moment
+    that is not a calendar phase (an answer window) is named by its ruleset."""
+    if phase.kind not in ("day", "night"):
+        from engine.registry import get_ruleset
+        return get_ruleset(phase.game.ruleset).describe_choice("moment", phase.kind, lang)
     local_end = phase.ends_at.astimezone(schedule.ZoneInfo(tz))
     ph = schedule.Phase(phase.kind, phase.starts_at, local_end, phase.long)
     return schedule.phase_label(ph, lang)

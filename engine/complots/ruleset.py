@@ -31,7 +31,7 @@ from .cards import (
     EXAMINE, FORCED_COUP_AT, TARGETED, VARIANTS, blockers, canonical_action, canonical_card,
     card_name, fold, in_play,
 )
-from .texts import ACTION_NAMES, CHOICE_NAMES, EVENTS, FORMS, REJECTIONS
+from .texts import ACTION_NAMES, CHOICE_NAMES, EVENTS, FORMS, MOMENT_NAMES, REJECTIONS
 
 # The submission kind each window takes.
 KIND_OF_WINDOW = {
@@ -433,6 +433,8 @@ class Complots(BaseRuleset):
             return ACTION_NAMES[str(value)]["en" if lang == "en" else "it"]
         if key in ("card", "as", "cards", "character"):
             return card_name(str(value), lang)
+        if key == "moment" and str(value) in MOMENT_NAMES:
+            return MOMENT_NAMES[str(value)]["en" if lang == "en" else "it"]
         if key in ("answer", "discard", "variant", "option") and str(value) in CHOICE_NAMES:
             return CHOICE_NAMES[str(value)]["en" if lang == "en" else "it"]
         return str(value)

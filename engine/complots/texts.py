@@ -28,6 +28,20 @@ CHOICE_NAMES = {
     "variant": {"it": "Variante (quinto personaggio)", "en": "Variant (the fifth character)"},
 }
 
+# The windows (``phase.kind``) as receipts and pages name them.
+MOMENT_NAMES = {
+    "choose": {"it": "la scelta della carta dal mazzetto", "en": "the choice of a card from the bundle"},
+    "turn": {"it": "il turno", "en": "the turn"},
+    "answer": {"it": "le risposte all'azione", "en": "the answers to the action"},
+    "block": {"it": "il blocco dopo il dubbio", "en": "the block after the challenge"},
+    "block_challenge": {"it": "il dubbio sul blocco", "en": "the challenge of the block"},
+    "lose": {"it": "la carta da scoprire", "en": "the card to reveal"},
+    "exchange": {"it": "lo scambio", "en": "the exchange"},
+    "show": {"it": "la carta da mostrare", "en": "the card to show"},
+    "inspect": {"it": "la decisione dell'Inquisitore", "en": "the Inquisitor's decision"},
+    "end": {"it": "la fine della partita", "en": "the end of the game"},
+}
+
 EVENTS = {
     "game_started": {"it": "Inizia la partita di Complots: {players} (variante {variant}).",
                      "en": "The Complots game begins: {players} ({variant} variant)."},
