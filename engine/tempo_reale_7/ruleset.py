@@ -2,22 +2,33 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from ..core import (
     APPOINT, Action, ActionForm, Event, GameState, Phase, Rejected, Resolution, RoleInfo,
     keep_last, private, public,
 )
+from .. import texts as base_texts
+from ..interface import BaseRuleset, Viewer
 from . import forms as _forms
+from . import texts
 from .day import resolve_day
 from .night import resolve_night
 from .roles import FACTIONS, POWERS, ROLES, SPETTRO_ROLE, canonical, canonical_power
 from .setup import KEY, setup_game
 
 
-class TempoReale7:
+# Causes of death everybody saw happen; the rest would tell who used which power.
+PUBLIC_CAUSES = ("pyre", "masters")
+
+
+class TempoReale7(BaseRuleset):
     key = KEY
+    names = texts.NAMES
     factions = FACTIONS
+    EVENTS = texts.EVENTS
+    REJECTIONS = texts.REJECTIONS
 
     def roles(self) -> list[RoleInfo]:
         out = [RoleInfo(r.name, r.faction, r.aura,
@@ -75,6 +86,45 @@ class TempoReale7:
         if state.winner is not None and not any(e.kind == "game_over" for e in events):
             events.append(public("game_over", winner=state.winner))
         return Resolution(state, events, [])
+
+
+    # -- what each viewer may see, and how it reads ------------------------------
+    def visible(self, event: Event, viewer: Viewer) -> Event | None:
+        """A death is announced without its cause (except the pyre and the Masters'
+        decision, which everybody saw): the cause would tell who used a power, and the
+        role of the dead, which only the Medium learns (§3.7). Every vote weighs one
+        (§3.3), so the pyre's count says nothing new and is published as it is."""
+        seen = super().visible(event, viewer)
+        if seen is None or viewer.master:
+            return seen
+        if seen.kind in ("death", "revive") and seen.data.get("cause") not in PUBLIC_CAUSES:
+            return replace(seen, data={k: v for k, v in seen.data.items() if k != "cause"})
+        return seen
+
+    def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:
+        data, kind = event.data, event.kind
+        if kind == "death":
+            return base_texts.death_line(self.EVENTS, texts.CAUSES, data, lang)
+        if kind == "pyre":
+            return base_texts.pyre_line(self.EVENTS, data, lang)
+        if kind == "rejected_at_resolution":
+            return base_texts.rejected_line(self, data, lang)
+        if kind == "role_letter" and "mystic" in data:
+            mystic = base_texts.word(self.EVENTS, "mystic_yes" if data["mystic"] else "mystic_no", lang)
+            return f"{base_texts.word(self.EVENTS, kind, lang, data)} {mystic}"
+        if kind == "knows":
+            return base_texts.word(self.EVENTS, kind, lang, {"players": base_texts.listing(data.get("players"))})
+        if kind in ("propositions", "divinatore_propositions"):
+            lines = [self._proposition(p, lang) for p in data.get("propositions") or []]
+            return base_texts.word(self.EVENTS, kind, lang, {**data, "propositions": "; ".join(lines)})
+        if kind == "election":
+            return base_texts.word(self.EVENTS, kind, lang,
+                                   {"counts": base_texts.tally_line(data.get("counts") or {}, lang)})
+        return base_texts.word(self.EVENTS, kind, lang, data)
+
+    def _proposition(self, p: dict[str, Any], lang: str) -> str:
+        code = "proposition" if "true" not in p else ("proposition_true" if p["true"] else "proposition_false")
+        return base_texts.word(self.EVENTS, code, lang, p) or ""
 
 
 RULESET = TempoReale7()
