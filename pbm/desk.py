@@ -13,9 +13,10 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from engine.core import Event, GameState, Phase, Resolution, phase_rng, public
+from engine.interface import Viewer
 from engine.registry import get_ruleset, ruleset_module
 
-from . import mailer, operations, render
+from . import mailer, operations, render, visibility
 from .models import ActionRow, EventRow, Game, OutboxRow, PhaseRow, User
 from .operations import OperationError, log
 
@@ -204,11 +205,10 @@ def _announce(session: Session, config: dict[str, Any], game: Game, phase: Phase
     tz = operations.game_tz(game)
     for seat in game.seats:
         lang = seat.user.lang
-        lines = [render.describe(e.kind, e.data, game.ruleset, lang) for e in events
-                 if e.visibility == "public" or (e.visibility == "private" and seat.name in e.to)]
+        lines = visibility.lines(events, Viewer(player=seat.name), game.ruleset, lang)
         mailer.queue(session, config, to=seat.user.email, template="announcement", lang=lang, now=now,
                      game=game, seat=seat, phase_id=phase.id if phase.status == "open" else None,
-                     context={"lines": [x for x in lines if x],
+                     context={"lines": lines,
                               "phase_label": render.phase_label(phase, lang, tz),
                               "deadline": render.deadline_text(phase.ends_at, lang, tz)})
 

@@ -13,9 +13,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.core import Event, GameState, SetupError, UnknownRole, setup_rng
+from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import mailer, render, schedule
+from .. import mailer, render, schedule, visibility
 from ..models import Game, GameMaster, PhaseRow, Seat, User
 from .base import OperationError, _mail_context, _store_events, game_schedule, log
 
@@ -175,13 +176,11 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
     _store_events(session, game, None, events, published=True)
     phase = _open_phase(session, game, state, index=0, after=now, now=now)
     for seat in game.seats:
-        mine = [e for e in events if seat.name in e.to]
+        lang = seat.user.lang
         mailer.queue(session, config, to=seat.user.email, template="role_letter",
-                     lang=seat.user.lang, now=now, game=game, seat=seat, phase_id=phase.id,
-                     context=_mail_context(game, phase, seat.user.lang, {
-                         "lines": [render.describe(e.kind, e.data, game.ruleset, seat.user.lang)
-                                   for e in mine],
-                         "mayor": state.mayor,
+                     lang=lang, now=now, game=game, seat=seat, phase_id=phase.id,
+                     context=_mail_context(game, phase, lang, {
+                         "lines": visibility.lines(events, Viewer(player=seat.name), game.ruleset, lang),
                      }))
     log(session, game, by, "start_game", now, composition=game.composition)
     return phase

@@ -20,12 +20,13 @@ from flask_login import current_user, login_required
 from sqlalchemy import select
 
 from engine.core import Rejected
+from engine.interface import Viewer
 from engine.registry import available, get_ruleset
 
 from .. import desk as desk_ops
-from .. import operations, render, texts
+from .. import operations, render, visibility
 from ..mail.commands import describe_error, parse_commands
-from ..models import EventRow, InboundRow, MasterLog, OutboxRow, PhaseRow
+from ..models import EventRow, Game, InboundRow, MasterLog, OutboxRow, PhaseRow
 from . import config, db, game_or_404, now, require_master
 from .public import ruleset_name
 from .forms import AddPlayerForm, NewGameForm, OnBehalfForm, PublishForm, StartGameForm, options
@@ -96,6 +97,12 @@ def _how(row) -> str:
     return _source_label(row.source)
 
 
+def _master_lines(events: Any, game: Game, lang: str) -> list[str]:
+    """Every event, as the Masters read it (causes, weights), marked with who else sees it."""
+    return [_visibility_label(s.visibility, s.event.to) + (s.text or s.event.kind)
+            for s in visibility.seen(events, Viewer(master=True), game.ruleset, lang)]
+
+
 def _visibility_label(visibility: str, to: list[str] | None = None) -> str:
     labels = {"public": _("public"), "private": _("private"), "master": _("Masters only")}
     label = labels.get(visibility, visibility)
@@ -138,9 +145,7 @@ def _desk_context(game) -> dict[str, Any]:
         events = session.scalars(select(EventRow).where(EventRow.phase_id == d.id)
                                  .order_by(EventRow.seq)).all()
         draft_views.append({"phase": d, "label": render.phase_label(d, lang, tz),
-                            "lines": [_visibility_label(e.visibility, e.recipients)
-                                      + (render.describe(e.kind, e.data, game.ruleset, lang) or e.kind)
-                                      for e in events],
+                            "lines": _master_lines(events, game, lang),
                             "pending": d.pending,
                             "pending_texts": [_pending_text(x) for x in d.pending
                                               if x["kind"] != "profeta_question"]})
@@ -159,9 +164,7 @@ def _desk_context(game) -> dict[str, Any]:
                    or (dict(Counter(role for _n, role in prepared["seating"])) if prepared else None)
                    or game.composition or {})
     preview = desk_ops.preview(session, game) if phase is not None and phase.status == "open" else None
-    preview_lines = [_visibility_label(e.visibility, e.to)
-                     + (render.describe(e.kind, e.data, game.ruleset, lang) or e.kind)
-                     for e in preview.events] if preview else []
+    preview_lines = _master_lines(preview.events, game, lang) if preview else []
     pending_items = _pending_items(session, game, phase, draft_views)
     troubled_mail = session.scalars(select(InboundRow).where(
         InboundRow.game_id == game.id, InboundRow.status.in_(["error", "refused", "ignored"]))
@@ -489,7 +492,7 @@ def on_behalf(slug: str):
                     what="; ".join(operations.describe_submission(command, lang))), "receipt")
         except Rejected as exc:
             session.rollback()
-            flash(_("Not recorded: %(why)s", why=texts.rejection(exc.code, exc.params, game.ruleset, lang)),
+            flash(_("Not recorded: %(why)s", why=render.rejection(exc.code, exc.params, game.ruleset, lang)),
                   "error")
     return redirect(url_for("master.desk", slug=slug))
 

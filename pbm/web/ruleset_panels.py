@@ -1,10 +1,10 @@
 """What each ruleset adds to the pages: the Masters' panels (Divinatore, Spettri,
-exiles; rituals and corruption), the player's knowledge from the start, and the
+exiles; rituals and corruption) and the
 labels that make the engine's form choices readable.
 
 Pure presentation over the engine's state and events: nothing here decides a rule.
-Panels are for the Masters only; ``player_lines`` words what one player was told
-and never reads the state of anyone else.
+Panels are for the Masters only; what a player was told is worded by the ruleset
+(pbm.visibility).
 """
 from __future__ import annotations
 
@@ -201,30 +201,6 @@ def _fraction(text: Any) -> str:
     except (ValueError, ZeroDivisionError):
         return str(text)
     return f"{float(value):.2f}".rstrip("0").rstrip(".")
-
-
-# --------------------------------------------------------------------------- the player
-
-def player_line(kind: str, data: dict[str, Any], ruleset: str) -> str | None:
-    """Our wording of the private setup facts whose data the catalog cannot format
-    (dicts and lists of dicts); None for anything else (the caller words it)."""
-    if kind == "role_letter":
-        line = _("Your role: %(role)s (faction %(faction)s, aura %(aura)s).",
-                 role=data.get("role"), faction=data.get("faction"), aura=data.get("aura"))
-        if "mystic" in data:
-            line += " " + (_("You are a mystic.") if data["mystic"] else _("You are not a mystic."))
-        return line
-    if kind == "pack":
-        return _("Your pack (the Lupi, who know each other): %(members)s.",
-                 members=_names(data.get("members")))
-    if kind == "knows":
-        return _("You know from the start: %(players)s.", players=_names(data.get("players")))
-    if kind == "propositions":
-        return _("Your four propositions (exactly two true, two false): %(list)s.",
-                 list="; ".join(_propositions(data.get("propositions") or [], with_truth=False)))
-    if kind == "necromancers":
-        return _("The Negromanti who woke you: %(players)s.", players=_names(data.get("players")))
-    return None
 
 
 # --------------------------------------------------------------------------- forms
