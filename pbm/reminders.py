@@ -13,14 +13,10 @@ from engine.registry import get_ruleset
 from . import mailer, operations, render
 from .models import ActionRow, Game, PhaseRow
 
-# Forms that do not count as "acting": anyone may send them, nobody must.
-OPTIONAL_KINDS = {"shout", "notes", "appoint"}
-
-
 def who_must_act(state: GameState, ruleset_key: str, player: str) -> set[str]:
-    """The kinds of action this player could still take that matter this phase."""
-    forms = get_ruleset(ruleset_key).forms(state, player)
-    return {f.kind for f in forms} - OPTIONAL_KINDS
+    """The kinds of action this player is expected to send this moment (the
+    ruleset leaves out the optional ones: anyone may send them, nobody must)."""
+    return set(get_ruleset(ruleset_key).required_kinds(state, player))
 
 
 def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:

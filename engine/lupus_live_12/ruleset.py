@@ -5,12 +5,14 @@ import random
 from dataclasses import replace
 from typing import Any
 
+from .. import remedies as plain_remedies
 from ..core import (
-    APPOINT, BECOME, SHOUT, Action, ActionForm, Event, GameState, Pending, Phase, Player,
-    Rejected, Resolution, RoleInfo, SetupError, keep_last, master, private, public,
+    APPOINT, BECOME, NOTES, RITUAL_KEYS, SHOUT, Action, ActionForm, Event, GameState, Pending,
+    Phase, Player, Rejected, Resolution, RoleInfo, SetupError, keep_last, master, private,
+    public,
 )
 from .. import texts as base_texts
-from ..interface import BaseRuleset, Viewer
+from ..interface import BaseRuleset, Remedy, Viewer
 from . import endgame, texts
 from .day import resolve_day, vote_weight
 from .forms import forms as _forms
@@ -31,6 +33,12 @@ class LupusLive12(BaseRuleset):
     factions = (VILLAGGIO, LUPI)
     EVENTS = texts.EVENTS
     REJECTIONS = texts.REJECTIONS
+    # §2.6: a ghost's ritual form carries the Satanista it names.
+    RITUAL_KEYS = RITUAL_KEYS + ("satanista",)
+    # §1.2: days 9-21 Mon-Thu, a long day from Friday 9 to Sunday 21.
+    schedule_spec = {"day_start": "09:00", "day_end": "21:00", "long_day": {"from": "fri", "to": "sun"}}
+    # Anyone may shout, write notes or name a deputy; nobody must.
+    OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
 
     # -- composition -------------------------------------------------------
     def roles(self) -> list[RoleInfo]:
@@ -97,6 +105,9 @@ class LupusLive12(BaseRuleset):
 
     def validate(self, state: GameState, action: Action) -> Action:
         return _validate(state, action)
+
+    def required_kinds(self, state: GameState, player: str) -> set[str]:
+        return {f.kind for f in self.forms(state, player)} - self.OPTIONAL_KINDS
 
     def vote_weight(self, state: GameState, p: Player) -> Any:
         return vote_weight(state, p, state.phase.number)
@@ -176,6 +187,31 @@ class LupusLive12(BaseRuleset):
             data = {**data, "answer": base_texts.word(base_texts.VALUES, data["answer"], lang)}
         return base_texts.word(self.EVENTS, event.kind, lang, data)
 
+    # -- the Masters ------------------------------------------------------------
+    def holds(self, resolution: Resolution, options: dict[str, Any]) -> bool:
+        """A question only the Masters answer holds the phase, and so does a stall
+        (§2.1) once, when it begins: if the Masters choose to wait, later phases
+        publish as usual while the desk keeps showing it."""
+        if not resolution.publishable:
+            return True
+        return any(p.kind == "stall" and p.data.get("quiet_phases") == endgame.STALL_PHASES
+                   for p in resolution.pending)
+
+    def remedies(self) -> list[Remedy]:
+        return plain_remedies.standard()
+
+    def apply_remedy(self, state: GameState, key: str, args: dict[str, Any],
+                     rng: random.Random) -> tuple[GameState, list[Event]]:
+        """§2.1's remedies with their consequences (corruption, succession, the end)."""
+        if key == plain_remedies.KILL:
+            names = plain_remedies.players_of(state, args)
+            return endgame.gm_kill(state, [n for n in names if state.player(n).alive], rng)
+        if key == plain_remedies.RESURRECT:
+            return endgame.gm_resurrect(state, plain_remedies.players_of(state, args), rng)
+        if key == plain_remedies.DRAW:
+            return endgame.gm_declare_draw(state)
+        return plain_remedies.apply(state, key, args, rng)
+
     @staticmethod
     def _become(state: GameState, actions: list[Action], events: list[Event]) -> None:
         """Erede and Usurpatore take their new role at the end of the phase, if alive.
@@ -215,8 +251,3 @@ def public_tally(data: dict[str, Any]) -> dict[str, float]:
 
 
 RULESET = LupusLive12()
-
-# The Masters' desk for a stall (§2.1).
-gm_kill = endgame.gm_kill
-gm_resurrect = endgame.gm_resurrect
-gm_declare_draw = endgame.gm_declare_draw

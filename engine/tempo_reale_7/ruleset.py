@@ -5,12 +5,13 @@ import random
 from dataclasses import replace
 from typing import Any
 
+from .. import remedies as plain_remedies
 from ..core import (
-    APPOINT, Action, ActionForm, Event, GameState, Phase, Rejected, Resolution, RoleInfo,
-    keep_last, private, public,
+    APPOINT, NOTES, SHOUT, Action, ActionForm, Event, GameState, Phase, Rejected, Resolution,
+    RoleInfo, keep_last, private, public,
 )
 from .. import texts as base_texts
-from ..interface import BaseRuleset, Viewer
+from ..interface import BaseRuleset, Remedy, Viewer
 from . import forms as _forms
 from . import texts
 from .day import resolve_day
@@ -29,6 +30,10 @@ class TempoReale7(BaseRuleset):
     factions = FACTIONS
     EVENTS = texts.EVENTS
     REJECTIONS = texts.REJECTIONS
+    # §2.1: days 8-22 Mon-Thu, a long day from Friday 8 to Sunday 22.
+    schedule_spec = {"day_start": "08:00", "day_end": "22:00", "long_day": {"from": "fri", "to": "sun"}}
+    # Anyone may shout, write notes or name a deputy; nobody must.
+    OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
 
     def roles(self) -> list[RoleInfo]:
         out = [RoleInfo(r.name, r.faction, r.aura,
@@ -57,8 +62,18 @@ class TempoReale7(BaseRuleset):
               options: dict[str, Any] | None = None) -> tuple[GameState, list[Event]]:
         return setup_game(seating, rng, options)
 
+    def prepared_options(self, events: list[Event]) -> dict[str, Any]:
+        """The Divinatore's propositions (§3.7, FAQ 10), which the Masters may rewrite."""
+        drawn = {e.data["player"]: [{"player": p["player"], "role": p["role"]}
+                                    for p in e.data["propositions"]]
+                 for e in events if e.kind == "divinatore_propositions"}
+        return {"divinatore_propositions": drawn} if drawn else {}
+
     def forms(self, state: GameState, player: str) -> list[ActionForm]:
         return _forms.forms(state, player)
+
+    def required_kinds(self, state: GameState, player: str) -> set[str]:
+        return {f.kind for f in self.forms(state, player)} - self.OPTIONAL_KINDS
 
     def validate(self, state: GameState, action: Action) -> Action:
         return _forms.validate(state, action)
@@ -86,7 +101,6 @@ class TempoReale7(BaseRuleset):
         if state.winner is not None and not any(e.kind == "game_over" for e in events):
             events.append(public("game_over", winner=state.winner))
         return Resolution(state, events, [])
-
 
     # -- what each viewer may see, and how it reads ------------------------------
     def visible(self, event: Event, viewer: Viewer) -> Event | None:
@@ -125,6 +139,22 @@ class TempoReale7(BaseRuleset):
     def _proposition(self, p: dict[str, Any], lang: str) -> str:
         code = "proposition" if "true" not in p else ("proposition_true" if p["true"] else "proposition_false")
         return base_texts.word(self.EVENTS, code, lang, p) or ""
+
+    # -- the Masters ------------------------------------------------------------
+    def holds(self, resolution: Resolution, options: dict[str, Any]) -> bool:
+        """A contradiction of hypnosis and confusion holds the phase when the
+        Masters asked to review them (game option ``review_contradictions``)."""
+        if not resolution.publishable:
+            return True
+        return bool(options.get("review_contradictions")) and any(
+            e.kind == "contradiction" for e in resolution.events)
+
+    def remedies(self) -> list[Remedy]:
+        return plain_remedies.standard()
+
+    def apply_remedy(self, state: GameState, key: str, args: dict[str, Any],
+                     rng: random.Random) -> tuple[GameState, list[Event]]:
+        return plain_remedies.apply(state, key, args, rng)
 
 
 RULESET = TempoReale7()

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from engine.core import Action, GameState, Rejected, actions_from_submission, keep_last
+from engine.core import Action, GameState, Rejected, keep_last
 from engine.registry import get_ruleset
 
 from .. import mailer
@@ -86,7 +86,7 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     ruleset = get_ruleset(game.ruleset)
     state = GameState.from_dict(phase.state_before)
     try:
-        actions = actions_from_submission(seat.name, submission)
+        actions = ruleset.actions(seat.name, submission)
     except ValueError as exc:
         raise Rejected("bad_submission", reason=str(exc)) from exc
     checked = [ruleset.validate(state, a) for a in actions]

@@ -30,6 +30,11 @@ def game_schedule(game: Game) -> schedule.Schedule:
     return schedule.game_schedule(game.ruleset, game.schedule or None)
 
 
+def game_options(game: Game) -> dict[str, Any]:
+    """The game's options as the ruleset reads them (``BaseRuleset.holds``)."""
+    return {"review_contradictions": bool(game.review_contradictions)}
+
+
 def game_tz(game: Game) -> str:
     return game_schedule(game).tz
 

@@ -15,7 +15,9 @@ from engine.registry import get_ruleset
 from .. import mailer, render, visibility
 from ..models import EventRow, Game, GameMaster, OutboxRow, PhaseRow, Seat, User
 from .actions import engine_actions
-from .base import OperationError, _mail_context, _store_events, current_phase, game_tz, log
+from .base import (
+    OperationError, _mail_context, _store_events, current_phase, game_options, game_tz, log,
+)
 from .games import _open_phase
 
 def due_phase_ids(session: Session, now: datetime) -> list[int]:
@@ -79,7 +81,9 @@ def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: P
     actions = engine_actions(session, phase)
     rng = phase_rng(game.seed, Phase(phase.kind, phase.number))
     result = ruleset.resolve(state, actions, rng, phase.gm_input or {})
-    session.execute(EventRow.__table__.delete().where(EventRow.phase_id == phase.id))
+    # A new resolution replaces the previous one's events, never the Masters' interventions.
+    session.execute(EventRow.__table__.delete().where(EventRow.phase_id == phase.id,
+                                                      EventRow.seq >= 0))
     _store_events(session, game, phase, result.events, published=False)
     phase.state_after = result.state.to_dict()
     phase.pending = [{"kind": p.kind, "data": p.data, "blocking": p.blocking} for p in result.pending]
@@ -97,19 +101,14 @@ def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: P
 
 
 def _needs_masters(game: Game, phase: PhaseRow, result: Any) -> bool:
-    """A draft waits for the Masters when the rules need them: a question only
-    they can answer, a stall (§2.1), a contradiction they asked to review, or a
-    correction after a rollback."""
-    if not result.publishable or (phase.gm_input or {}).get("correction"):
+    """A draft waits for the Masters when the ruleset holds it (a question only
+    they can answer, a stall, a contradiction they asked to review) or when it
+    is a correction after a rollback."""
+    if (phase.gm_input or {}).get("correction"):
         return True
-    # The stall is held once, when it begins; if the Masters choose to wait,
-    # later phases publish as usual while the desk keeps showing it.
-    if any(p.kind == "stall" and p.data.get("quiet_phases") == STALL_PHASES for p in result.pending):
-        return True
-    return game.review_contradictions and any(e.kind == "contradiction" for e in result.events)
+    return get_ruleset(game.ruleset).holds(result, game_options(game))
 
 
-STALL_PHASES = 6  # lupus-live-12-principale §2.1
 LATE_AFTER = timedelta(minutes=5)
 
 
@@ -151,7 +150,8 @@ def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRo
 
 def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
                   next_phase: PhaseRow | None, now: datetime) -> None:
-    rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id)
+    # The resolution's events: the Masters' interventions were announced when made.
+    rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id, EventRow.seq >= 0)
                            .order_by(EventRow.seq)).all()
     tz = game_tz(game)
     for seat in game.seats:
@@ -185,45 +185,3 @@ def _vote_lines(public: list[visibility.Seen]) -> list[str]:
             return render.vote_lines(s.event.data)
     return []
 
-
-def pending_mail(session: Session) -> int:
-    return session.query(OutboxRow).filter(OutboxRow.status == "pending").count()
-
-
-# --------------------------------------------------------------------------- the Masters
-
-def answer_pending(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
-                   gm_input: dict[str, Any], now: datetime, by: User | None = None) -> None:
-    """Record the Masters' answers (e.g. the Profeta's question) and resolve the draft again.
-
-    The phase's seed is unchanged, so every other outcome stays as previewed.
-    """
-    if phase.status != "draft":
-        raise OperationError("not_a_draft")
-    merged = dict(phase.gm_input or {})
-    for key, value in gm_input.items():
-        if isinstance(value, dict):
-            merged[key] = {**merged.get(key, {}), **value}
-        else:
-            merged[key] = value
-    phase.gm_input = merged
-    _resolve_into(session, config, game, phase, now)
-    if phase.status != "published":
-        phase.status = "draft"
-    if by is not None:
-        log(session, game, by, "answer_pending", now, phase=phase.index, gm_input=gm_input)
-
-
-def close_now(factory: sessionmaker[Session], config: dict[str, Any], game_id: int,
-              now: datetime, by_user_id: int | None = None) -> bool:
-    """End the open phase at once (a Master's decision) and resolve it."""
-    with factory() as session, session.begin():
-        game = session.get(Game, game_id)
-        phase = current_phase(session, game)
-        if phase is None or phase.status != "open":
-            return False
-        phase.ends_at = min(phase.ends_at, now)
-        user = session.get(User, by_user_id) if by_user_id else None
-        log(session, game, user, "close_phase", now, phase=phase.index)
-        phase_id = phase.id
-    return resolve_phase(factory, config, phase_id, now)

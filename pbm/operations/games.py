@@ -121,10 +121,10 @@ def prepare_game(session: Session, game: Game, *, now: datetime,
         opts["mayor"] = mayor
     state, events = _setup_engine(game, seating, rng, opts)
     opts["mayor"] = state.mayor
-    for e in events:  # what the setup drew that the Masters may edit later
-        if e.kind == "divinatore_propositions":
-            opts.setdefault("divinatore_propositions", {})[e.data["player"]] = [
-                {"player": p["player"], "role": p["role"]} for p in e.data["propositions"]]
+    # What the setup drew that the Masters may edit later (the draw wins over the options).
+    for key, value in get_ruleset(game.ruleset).prepared_options(events).items():
+        given = opts.get(key)
+        opts[key] = {**given, **value} if isinstance(given, dict) and isinstance(value, dict) else value
     game.prepared = {"seating": [list(x) for x in seating], "options": opts, "draws": draws}
     log(session, game, by, "draw_roles", now, roles=dict(Counter(r for _, r in seating)))
     return game.prepared

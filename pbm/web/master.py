@@ -23,7 +23,7 @@ from engine.core import Rejected
 from engine.interface import Viewer
 from engine.registry import available, get_ruleset
 
-from .. import desk as desk_ops
+from ..operations import desk as desk_ops
 from .. import operations, render, visibility
 from ..mail.commands import describe_error, parse_commands
 from ..models import EventRow, Game, InboundRow, MasterLog, OutboxRow, PhaseRow
