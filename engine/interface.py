@@ -123,6 +123,8 @@ class BaseRuleset:
     # a ruleset extends the base catalogue (engine/texts.py): {**texts.EVENTS, ...}.
     REJECTIONS: dict[str, dict[str, str]] = texts.REJECTIONS
     EVENTS: dict[str, dict[str, str]] = texts.EVENTS
+    # The names of its submission kinds (a reminder's "vote, power"): {kind: {"it", "en"}}.
+    ACTIONS: dict[str, dict[str, str]] = texts.ACTIONS
 
     # -- set-up ----------------------------------------------------------------
     def roles(self) -> list[RoleInfo]:
@@ -205,6 +207,10 @@ class BaseRuleset:
 
     def describe_rejection(self, code: str, params: dict[str, Any], lang: str) -> str | None:
         return word(self.REJECTIONS, code, lang, params)
+
+    def describe_action(self, kind: str, lang: str) -> str:
+        """A submission kind as people call it ("voto", "rituale")."""
+        return word(self.ACTIONS, kind, lang) or kind
 
     def describe_choice(self, key: str, value: Any, lang: str) -> str:
         """A form choice as people read it (a power's Italian name, a character...)."""

@@ -69,6 +69,20 @@ EVENTS = {
     "pyre_tally": {"it": "Voti: {tally}.", "en": "Votes: {tally}."},
 }
 
+# The submission kinds of engine/core.py as a reminder lists them ("you have not
+# played yet: vote, power").
+ACTIONS = {
+    "vote": {"it": "voto", "en": "vote"},
+    "power": {"it": "potere", "en": "power"},
+    "ritual": {"it": "rituale", "en": "ritual"},
+    "elect": {"it": "elezione del Sindaco", "en": "mayor election"},
+    "appoint": {"it": "nomina del successore", "en": "successor"},
+    "become": {"it": "scelta del ruolo", "en": "role choice"},
+    "question": {"it": "domanda", "en": "question"},
+    "shout": {"it": "urlo", "en": "shout"},
+    "notes": {"it": "note", "en": "notes"},
+}
+
 # Words for values inside events.
 VALUES = {
     "yes": {"it": "sì", "en": "yes"},
