@@ -1,10 +1,12 @@
 """The base wording catalogue: event kinds and rejection codes every ruleset shares.
 
-A ruleset's own ``texts`` module adds to these and overrides them (its
-``EVENTS``/``REJECTIONS`` are ``{**BASE, **own}``); ``engine.interface.word``
-formats one entry. The helpers below word the structured facts that several
-rulesets publish alike (a death, a vote's count, a list of names), so each
-ruleset's ``describe`` stays a few lines.
+Every table is ``{code: {"it": ..., "en": ...}}`` with ``str.format`` placeholders
+taken from the event's data or the rejection's params. ``BaseRuleset`` uses these
+as they are; a ruleset's own ``texts`` module adds and overrides
+(``EVENTS = {**texts.EVENTS, ...}``). ``word`` formats one entry (Italian when a
+language is missing, the bare template when a placeholder is). The helpers below
+word the structured facts several rulesets publish alike (a death, a vote's count,
+a list of names), so each ruleset's ``describe`` stays a few lines.
 """
 from __future__ import annotations
 
