@@ -11,7 +11,7 @@ from ..core import (
     RoleInfo, keep_last, private, public,
 )
 from .. import texts as base_texts
-from ..interface import BaseRuleset, Remedy, Viewer
+from ..interface import BaseRuleset, Panel, Remedy, Viewer
 from . import forms as _forms
 from . import texts
 from .day import resolve_day
@@ -135,6 +135,15 @@ class TempoReale7(BaseRuleset):
             return base_texts.word(self.EVENTS, kind, lang,
                                    {"counts": base_texts.tally_line(data.get("counts") or {}, lang)})
         return base_texts.word(self.EVENTS, kind, lang, data)
+
+    def public_table(self, state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
+        """A Spettro reads its power on its own page; the village is not told of the
+        awakening (§3.7), so nobody else does."""
+        me = state.player(viewer.player) if viewer.player and state.has_player(viewer.player) else None
+        power = me.data.get("spettro") if me is not None else None
+        if not power:
+            return []
+        return [Panel(base_texts.word(self.EVENTS, "spettro_power", lang) or "", [str(power)])]
 
     def _proposition(self, p: dict[str, Any], lang: str) -> str:
         code = "proposition" if "true" not in p else ("proposition_true" if p["true"] else "proposition_false")

@@ -51,6 +51,7 @@ EVENTS = {**texts.EVENTS, **{
     "others": {"it": "Altri personaggi che hanno agito su {target}: {others}.",
                "en": "Other players who acted on {target}: {others}."},
     "visited_by": {"it": "Sei stato visitato da {visited_by}.", "en": "{visited_by} visited you."},
+    "spettro_power": {"it": "Il tuo potere di Spettro", "en": "Your Spettro's power"},
     "spettro": {"it": "Sei stato risvegliato come Spettro con il potere: {spettro}.",
                 "en": "You were woken as a Spettro with the power: {spettro}."},
     "fantasma": {"it": "Il Fantasma {player} è diventato uno Spettro.",

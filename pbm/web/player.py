@@ -229,13 +229,14 @@ def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
             forms.append((group[0], form, " · ".join(form_title(s) for s in group)))
         current = [(r.kind, operations.describe_submission(r.args, lang), r.source, r.submitted_at)
                    for r in latest]
-    spectre = me.data.get("spettro") if me is not None else None
+    # What the rules show this player of their own state at a glance (a power they hold...).
+    table = get_ruleset(game.ruleset).public_table(state, Viewer(player=seat.name), lang) if state else []
     return {
         "game": game, "seat": seat, "me": me, "state": state, "phase": phase,
         "phase_label": render.phase_label(phase, lang, tz) if phase else None,
         "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase else None,
         "known": known, "results": results, "forms": forms, "current": current,
-        "mayor": state.mayor if state else None, "spectre": spectre,
+        "mayor": state.mayor if state else None, "table": table,
     }
 
 
