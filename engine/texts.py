@@ -37,6 +37,11 @@ REJECTIONS = {
                   "en": "Only the living mayor can appoint a deputy."},
     "first_night_kill": {"it": "La prima notte non si uccide.",
                          "en": "Nobody can be killed on the first night."},
+    # Set-up (SetupError, UnknownRole): completes "the rules refuse this set-up: ...".
+    "mayor_not_a_player": {"it": "il Sindaco {name} non è un giocatore",
+                           "en": "the mayor {name} is not a player"},
+    "seated_twice": {"it": "{name} compare due volte", "en": "{name} is seated twice"},
+    "unknown_role": {"it": "Non esiste un ruolo «{role}».", "en": "There is no role “{role}”."},
 }
 
 EVENTS = {

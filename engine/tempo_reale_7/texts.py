@@ -40,6 +40,17 @@ REJECTIONS = {**texts.REJECTIONS, **{
                       "en": "The dead use no power unless they are Spettri."},
     "target_not_alive": {"it": "{target} non è vivo.", "en": "{target} is not alive."},
     "target_not_dead": {"it": "{target} non è morto.", "en": "{target} is not dead."},
+    # Set-up (SetupError): completes "the rules refuse this set-up: ...".
+    "factions_missing": {"it": "tutte le fazioni devono essere in partita; manca: {missing}",
+                         "en": "every faction must be in the game; missing: {missing}"},
+    "not_dealt_at_start": {"it": "{role} non può essere assegnato all'inizio della partita",
+                           "en": "{role} cannot be dealt at the start of a game"},
+    "divinatore_propositions": {
+        "it": "il Divinatore {name} deve avere quattro proposizioni, esattamente due vere",
+        "en": "the Divinatore {name} needs four propositions, exactly two of them true"},
+    "proposition_unknown_player": {
+        "it": "una proposizione del Divinatore nomina {name}, che non è in partita",
+        "en": "a proposition of the Divinatore names {name}, who is not in the game"},
 }}
 
 EVENTS = {**texts.EVENTS, **{

@@ -38,7 +38,7 @@ def _lang() -> str:
     return str(get_locale() or "it")
 
 
-def _op_error(exc: operations.OperationError) -> str:
+def _op_error(exc: operations.OperationError, ruleset: str) -> str:
     messages = {
         "game_started": _("The game has already started."),
         "name_taken": _("That name is already taken in this game."),
@@ -47,7 +47,7 @@ def _op_error(exc: operations.OperationError) -> str:
                               roles=exc.params.get("roles"), players=exc.params.get("players")),
         "too_few_players": _("At least three players are needed."),
         "setup_failed": _("The rules refuse this set-up: %(reason)s",
-                          reason=_setup_reason(exc.params)),
+                          reason=_setup_reason(exc.params, ruleset)),
         "pending_items": _("Answer the pending items first."),
         "not_a_draft": _("This phase is not waiting for the Masters."),
         "not_running": _("The game is not running."),
@@ -63,23 +63,12 @@ def _op_error(exc: operations.OperationError) -> str:
     return messages.get(exc.code, exc.code)
 
 
-def _setup_reason(params: dict) -> str:
-    """Why the rules refuse a set-up, from the engine's code; a refusal the
-    service does not know yet is shown as the engine wrote it."""
-    why, name, role = params.get("why"), params.get("name"), params.get("role")
-    words = {
-        "factions_missing": lambda: _("every faction must be in the game; missing: %(missing)s",
-                                      missing=", ".join(params.get("missing") or [])),
-        "not_dealt_at_start": lambda: _("%(role)s cannot be dealt at the start of a game", role=role),
-        "divinatore_propositions": lambda: _(
-            "the Divinatore %(name)s needs four propositions, exactly two of them true", name=name),
-        "proposition_unknown_player": lambda: _(
-            "a proposition of the Divinatore names %(name)s, who is not in the game", name=name),
-        "mayor_not_a_player": lambda: _("the mayor %(name)s is not a player", name=name),
-        "seated_twice": lambda: _("%(name)s is seated twice", name=name),
-        "unknown_role": lambda: _("unknown role %(role)s", role=role),
-    }
-    return words[why]() if why in words else str(params.get("reason", ""))
+def _setup_reason(params: dict, ruleset: str) -> str:
+    """Why the rules refuse a set-up, in the ruleset's words for the engine's code; a
+    refusal without a code is shown as the engine wrote it."""
+    why = params.get("why")
+    worded = get_ruleset(ruleset).describe_rejection(why, params, _lang()) if why else None
+    return worded or str(params.get("reason", ""))
 
 
 def _source_label(code: str | None) -> str:
@@ -350,13 +339,15 @@ def _field_errors(form) -> list[str]:  # noqa: ANN001
 def _attempt(slug: str, change, success: str):
     """Run one change of the desk in the request's transaction: commit and say
     so, or roll back and say why, then back to the desk."""
+    game = game_or_404(slug)
+    ruleset = game.ruleset
     try:
-        operations.lock_game(db(), game_or_404(slug))
+        operations.lock_game(db(), game)
         change()
         db().commit()
     except operations.OperationError as exc:
         db().rollback()
-        flash(_op_error(exc), "error")
+        flash(_op_error(exc, ruleset), "error")
     else:
         flash(success, "receipt")
     return redirect(url_for("master.desk", slug=slug))
