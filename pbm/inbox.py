@@ -32,7 +32,9 @@ from .i18n import gettext_in
 from .mail.commands import describe_error
 from .mail.mailbox import IncomingMail, MailSource
 from .mail.parse import ParsedMessage, extract_token, parse_message, without_reply_prefix
-from .models import Game, GameMaster, InboundRow, OutboxRow, PhaseRow, Seat, User
+from .models import (
+    Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User,
+)
 
 log = logging.getLogger(__name__)
 
@@ -61,18 +63,13 @@ def fit_key(key: str, limit: int = 400) -> str:
     return "sha256:" + hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def store(factory: sessionmaker[Session], mail: IncomingMail, now: datetime) -> int | None:
-    """Keep the raw message; return the id of a row still to be applied, or
-    None if this message was already applied (same source key or same
-    Message-ID). A row stored by a run that died before applying it is
-    returned again, so ingest alone never loses it."""
-    return store_many(factory, [mail], now)[0]
-
-
 def store_many(factory: sessionmaker[Session], mails: list[IncomingMail],
                now: datetime) -> list[int | None]:
-    """``store`` for a batch, in one commit: the commit that must reach the
-    disk before anything else happens is paid once per batch, not per message."""
+    """Keep the raw messages, in one commit (the commit that must reach the disk
+    before anything else happens is paid once per batch, not per message); for
+    each, the id of a row still to be applied, or None if this message was
+    already applied (same source key or same Message-ID). A row stored by a run
+    that died before applying it is returned again, so ingest alone never loses it."""
     try:
         return _store_many(factory, mails, now)
     except IntegrityError:
@@ -336,7 +333,7 @@ def _mark_bounced(session: Session, raw: bytes, recipients: list[str], now: date
         if not user.address_failing:
             user.address_failing = True
             for seat in session.scalars(select(Seat).where(Seat.user_id == user.id)):
-                if seat.game.status == "running":
+                if seat.game.status == GameStatus.RUNNING:
                     operations.log(session, seat.game, None, "address_failing", now,
                                    player=seat.name, address=user.email)
     return failing
@@ -392,7 +389,7 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
              game=game, seat=seat if by is None else None, context={
                  "phase_label": render.phase_label(shown, lang, tz) if shown else None,
                  "deadline": (render.deadline_text(shown.ends_at, lang, tz)
-                              if shown is not None and shown.status == "open" else None),
+                              if shown is not None and shown.status == PhaseStatus.OPEN else None),
                  "applied": outcome.applied, "errors": outcome.errors,
                  "ignored": parsed.ignored_lines[:20],
              }, is_error=bool(outcome.errors) and not outcome.applied)
@@ -414,7 +411,7 @@ def _valid_hint(game: Game, phase: PhaseRow | None, seat: Seat, command: dict[st
 def _from_master(session: Session, config: dict[str, Any], row: InboundRow, master: User,
                  seat_hint: Seat | None, now: datetime) -> Outcome:
     games = [gm.game for gm in session.scalars(select(GameMaster).where(GameMaster.user_id == master.id))
-             if gm.game.status == "running"]
+             if gm.game.status == GameStatus.RUNNING]
     game = seat_hint.game if seat_hint is not None and seat_hint.game in games else (
         games[0] if len(games) == 1 else None)
     lang = master.lang

@@ -48,7 +48,7 @@ def _service_rejection(code: str, params: dict[str, Any], lang: str) -> str | No
 def phase_label(phase: PhaseRow, lang: str, tz: str) -> str:
     """'notte di venerdì 2 dicembre' — phases are named by the date they end."""
     local_end = phase.ends_at.astimezone(schedule.ZoneInfo(tz))
-    ph = schedule.Phase(phase.kind, phase.starts_at, local_end, phase.long, local_end)
+    ph = schedule.Phase(phase.kind, phase.starts_at, local_end, phase.long)
     return schedule.phase_label(ph, lang)
 
 

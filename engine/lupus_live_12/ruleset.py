@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any
+from typing import Any, Iterable
 
 from .. import remedies as plain_remedies
 from ..core import (
@@ -12,11 +12,12 @@ from ..core import (
     public,
 )
 from .. import texts as base_texts
-from ..interface import BaseRuleset, Remedy, Viewer
+from ..interface import BaseRuleset, Panel, Remedy, Viewer
 from . import endgame, texts
 from .day import resolve_day, vote_weight
 from .forms import forms as _forms
 from .night import resolve_night
+from .panels import panels as _panels
 from .ritual_night import ritual_state
 from .rituals import RITUALS, canonical_ritual
 from .roles import EREDE_CHOICES, LUPI, ROLES, USURPATORE_CHOICES, VILLAGGIO, canonical
@@ -196,6 +197,9 @@ class LupusLive12(BaseRuleset):
             return True
         return any(p.kind == "stall" and p.data.get("quiet_phases") == endgame.STALL_PHASES
                    for p in resolution.pending)
+
+    def panels(self, state: GameState, events: Iterable[Event], lang: str) -> list[Panel]:
+        return _panels(state, events, lang)
 
     def remedies(self) -> list[Remedy]:
         return plain_remedies.standard()

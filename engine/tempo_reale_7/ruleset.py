@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any
+from typing import Any, Iterable
 
 from .. import remedies as plain_remedies
 from ..core import (
@@ -16,6 +16,7 @@ from . import forms as _forms
 from . import texts
 from .day import resolve_day
 from .night import resolve_night
+from .panels import panels as _panels
 from .roles import FACTIONS, POWERS, ROLES, SPETTRO_ROLE, canonical, canonical_power
 from .setup import KEY, setup_game
 
@@ -68,6 +69,9 @@ class TempoReale7(BaseRuleset):
                                     for p in e.data["propositions"]]
                  for e in events if e.kind == "divinatore_propositions"}
         return {"divinatore_propositions": drawn} if drawn else {}
+
+    def describe_prepared(self, key: str, subject: str, lang: str) -> str:
+        return base_texts.word(texts.PREPARED, key, lang, {"name": subject}) or f"{subject}:"
 
     def forms(self, state: GameState, player: str) -> list[ActionForm]:
         return _forms.forms(state, player)
@@ -157,6 +161,9 @@ class TempoReale7(BaseRuleset):
             return True
         return bool(options.get("review_contradictions")) and any(
             e.kind == "contradiction" for e in resolution.events)
+
+    def panels(self, state: GameState, events: Iterable[Event], lang: str) -> list[Panel]:
+        return _panels(state, events, lang)
 
     def remedies(self) -> list[Remedy]:
         return plain_remedies.standard()

@@ -104,3 +104,10 @@ CAUSES = {
     "assassino": {"it": "ucciso dall'Assassino", "en": "shot by the Assassino"},
     "morte": {"it": "Spettro della Morte", "en": "Spettro della Morte"},
 }
+
+# The titles of what the Masters may edit in a draw (``prepared_options``).
+PREPARED = {
+    "divinatore_propositions": {
+        "it": "Proposizioni per il Divinatore {name} (esattamente due vere):",
+        "en": "Propositions for the Divinatore {name} (exactly two true):"},
+}

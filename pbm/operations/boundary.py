@@ -13,7 +13,9 @@ from engine.interface import PRIVATE, PUBLIC, Viewer
 from engine.registry import get_ruleset
 
 from .. import mailer, render, visibility
-from ..models import EventRow, Game, GameMaster, OutboxRow, PhaseRow, Seat, User
+from ..models import (
+    EventRow, Game, GameMaster, GameStatus, OutboxRow, PhaseRow, PhaseStatus, Seat, User,
+)
 from .actions import engine_actions
 from .base import (
     OperationError, _mail_context, _store_events, current_phase, game_options, game_tz, log,
@@ -24,7 +26,7 @@ def due_phase_ids(session: Session, now: datetime) -> list[int]:
     """Open phases whose deadline has passed, oldest first (paused games wait)."""
     return list(session.scalars(
         select(PhaseRow.id).join(Game, Game.id == PhaseRow.game_id)
-        .where(PhaseRow.status == "open", PhaseRow.ends_at <= now, Game.status == "running",
+        .where(PhaseRow.status == PhaseStatus.OPEN, PhaseRow.ends_at <= now, Game.status == GameStatus.RUNNING,
                Game.paused_at.is_(None))
         .order_by(PhaseRow.ends_at, PhaseRow.id)))
 
@@ -55,8 +57,8 @@ def resolve_phase(factory: sessionmaker[Session], config: dict[str, Any], phase_
     with factory() as session:
         with session.begin():
             claimed = session.execute(
-                update(PhaseRow).where(PhaseRow.id == phase_id, PhaseRow.status == "open")
-                .values(status="resolving")).rowcount
+                update(PhaseRow).where(PhaseRow.id == phase_id, PhaseRow.status == PhaseStatus.OPEN)
+                .values(status=PhaseStatus.RESOLVING)).rowcount
             if claimed != 1:
                 return False
             phase = session.get(PhaseRow, phase_id)
@@ -88,12 +90,12 @@ def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: P
     phase.state_after = result.state.to_dict()
     phase.pending = [{"kind": p.kind, "data": p.data, "blocking": p.blocking} for p in result.pending]
     phase.resolved_at = now
-    if phase.resolved_at - phase.ends_at > LATE_AFTER and phase.status == "resolving":
+    if phase.resolved_at - phase.ends_at > LATE_AFTER and phase.status == PhaseStatus.RESOLVING:
         _tell_masters_late(session, config, game, phase, now)
     if game.auto_publish and not _needs_masters(game, phase, result):
         publish(session, config, game, phase, now)
     else:
-        phase.status = "draft"
+        phase.status = PhaseStatus.DRAFT
         for m in game.masters:
             mailer.queue(session, config, to=m.user.email, template="draft_ready", lang=m.user.lang,
                          now=now, game=game, context=_mail_context(game, phase, m.user.lang, {
@@ -126,18 +128,18 @@ def _tell_masters_late(session: Session, config: dict[str, Any], game: Game, pha
 def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
             now: datetime, by: User | None = None) -> PhaseRow | None:
     """Make a resolved phase public, mail everyone, open the next phase."""
-    if phase.status not in ("draft", "resolving"):
+    if phase.status not in (PhaseStatus.DRAFT, PhaseStatus.RESOLVING):
         raise OperationError("not_a_draft")
     if any(p.get("blocking") for p in phase.pending or []):
         raise OperationError("pending_items")
     state = GameState.from_dict(phase.state_after)
     session.execute(update(EventRow).where(EventRow.phase_id == phase.id).values(published=True))
-    phase.status = "published"
+    phase.status = PhaseStatus.PUBLISHED
     phase.published_at = now
     game.state = phase.state_after
     next_phase = None
     if state.over:
-        game.status = "over"
+        game.status = GameStatus.OVER
     else:
         next_phase = _open_phase(session, game, state, index=phase.index + 1,
                                  after=phase.ends_at, now=now)

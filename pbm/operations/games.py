@@ -6,7 +6,7 @@ import re
 import secrets
 import unicodedata
 from collections import Counter
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -17,8 +17,9 @@ from engine.interface import Viewer
 from engine.registry import get_ruleset
 
 from .. import mailer, render, schedule, visibility
-from ..models import Game, GameMaster, PhaseRow, Seat, User
-from .base import OperationError, _mail_context, _store_events, game_schedule, log
+from ..models import Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
+from . import timing
+from .base import OperationError, _mail_context, _store_events, log
 
 def slugify(text: str) -> str:
     plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
@@ -27,17 +28,24 @@ def slugify(text: str) -> str:
 def create_game(session: Session, *, name: str, ruleset: str, master: User, now: datetime,
                 slug: str | None = None, schedule_spec: dict[str, Any] | None = None,
                 seed: str | None = None, auto_publish: bool = True,
-                review_contradictions: bool = False) -> Game:
+                review_contradictions: bool = False,
+                answer_window: timedelta | None = None) -> Game:
+    """A new game in set-up; ``answer_window``: how long each WINDOW moment lasts
+    (one minute to two days), kept beside the calendar in the schedule column."""
     get_ruleset(ruleset)  # fail early on an unknown ruleset
     base = slug or slugify(name)
     candidate, n = base, 1
     while session.scalar(select(Game.id).where(Game.slug == candidate)) is not None:
         n += 1
         candidate = f"{base}-{n}"
-    if schedule_spec:
-        schedule.parse_schedule(schedule_spec)  # validate before storing
-    game = Game(slug=candidate, name=name, ruleset=ruleset, status="setup",
-                seed=seed or secrets.token_hex(8), schedule=schedule_spec or {},
+    stored = dict(schedule_spec or {})
+    calendar = schedule.calendar_spec(stored)
+    if calendar:
+        schedule.parse_schedule(calendar)  # validate before storing
+    if answer_window is not None:
+        stored[schedule.ANSWER_WINDOW] = timing.checked_window(answer_window)
+    game = Game(slug=candidate, name=name, ruleset=ruleset, status=GameStatus.SETUP,
+                seed=seed or secrets.token_hex(8), schedule=stored,
                 auto_publish=auto_publish, review_contradictions=review_contradictions,
                 created_at=now)
     session.add(game)
@@ -64,7 +72,7 @@ def add_player(session: Session, config: dict[str, Any], game: Game, *, name: st
                now: datetime, by: User | None = None, lang: str = "it",
                password: str | None = None) -> Seat:
     name = " ".join(name.split())
-    if game.status != "setup":
+    if game.status != GameStatus.SETUP:
         raise OperationError("game_started")
     if not name:
         raise OperationError("name_required")
@@ -105,7 +113,7 @@ def prepare_game(session: Session, game: Game, *, now: datetime,
                  by: User | None = None) -> dict[str, Any]:
     """Draw the roles (and what the ruleset draws at setup) for the Masters to
     review before anything is dealt; drawing again replaces the previous draw."""
-    if game.status != "setup":
+    if game.status != GameStatus.SETUP:
         raise OperationError("game_started")
     names = [s.name for s in game.seats]
     if len(names) < 3:
@@ -133,7 +141,7 @@ def prepare_game(session: Session, game: Game, *, now: datetime,
 def edit_prepared(session: Session, game: Game, *, now: datetime, options: dict[str, Any],
                   by: User | None = None) -> dict[str, Any]:
     """Change set-up options of the prepared draw (checked by the engine now)."""
-    if game.status != "setup" or not game.prepared:
+    if game.status != GameStatus.SETUP or not game.prepared:
         raise OperationError("not_prepared")
     merged = {**game.prepared["options"], **options}
     _setup_engine(game, [tuple(x) for x in game.prepared["seating"]], _draw_rng(game), merged)
@@ -162,7 +170,7 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
                mayor: str | None = None, by: User | None = None,
                options: dict[str, Any] | None = None) -> PhaseRow:
     """Deal the roles (the prepared draw, or a new one), open night 1, mail every role letter."""
-    if game.status != "setup":
+    if game.status != GameStatus.SETUP:
         raise OperationError("game_started")
     if composition or roles or not game.prepared:
         prepare_game(session, game, now=now, composition=composition, roles=roles, mayor=mayor,
@@ -170,7 +178,7 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
     seating = [tuple(x) for x in game.prepared["seating"]]
     state, events = _setup_engine(game, seating, _draw_rng(game), game.prepared["options"])
     game.composition = dict(Counter(role for _, role in seating))
-    game.status = "running"
+    game.status = GameStatus.RUNNING
     game.state = state.to_dict()
     game.prepared = None
     _store_events(session, game, None, events, published=True)
@@ -188,22 +196,10 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
 
 def _open_phase(session: Session, game: Game, state: GameState, *, index: int,
                 after: datetime, now: datetime) -> PhaseRow:
-    """Open the engine's next phase with its deadline from the game's calendar.
-
-    The first night runs from the start of the game to the end of the next
-    scheduled night (docs/rulings.md). A later phase starts at the boundary
-    that closed the previous one and ends at the first scheduled end of a
-    phase of its kind after that boundary: so a worker that was down past
-    several boundaries finds the missed phases already due, and resolves
-    them one after another, in order, never skipping one.
-    """
-    sched = game_schedule(game)
-    wanted = state.phase.kind
-    start = now if index == 0 else after
-    candidates = schedule.phases_from(sched, start, 8)
-    chosen = next((p for p in candidates if p.kind == wanted and p.end > start), candidates[0])
+    """Open the engine's next moment, with its deadline as its timing says (timing.span)."""
+    when = timing.span(game, state, first=index == 0, after=after, now=now)
     row = PhaseRow(game_id=game.id, index=index, kind=state.phase.kind, number=state.phase.number,
-                   starts_at=start, ends_at=chosen.end, long=chosen.long, status="open",
+                   starts_at=when.starts_at, ends_at=when.ends_at, long=when.long, status=PhaseStatus.OPEN,
                    state_before=state.to_dict(), pending=[], gm_input={}, reminded=[])
     session.add(row)
     session.flush()

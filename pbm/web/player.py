@@ -25,8 +25,8 @@ from engine.interface import Viewer
 from engine.registry import get_ruleset
 
 from .. import operations, render, visibility
-from ..models import EventRow, Game, Seat
-from . import config, db, game_or_404, my_seat, now, require_master
+from ..models import EventRow, Game, PhaseStatus, Seat
+from . import config, db, game_or_404, my_seat, now
 from . import ruleset_panels
 from .forms import ActionFormBase, options
 
@@ -219,7 +219,7 @@ def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
             (known if seen.phase_id is None else results).append(
                 {"phase": seen.phase_id, "text": seen.text or seen.event.kind})
     forms, current = [], []
-    if phase is not None and phase.status == "open" and now() < phase.ends_at:
+    if phase is not None and phase.status == PhaseStatus.OPEN and now() < phase.ends_at:
         open_state = GameState.from_dict(phase.state_before)
         specs = get_ruleset(game.ruleset).forms(open_state, seat.name)
         latest = [r for r in operations.latest_actions(session, phase) if r.seat_id == seat.id]
@@ -293,16 +293,3 @@ def _kind_from(form: Any) -> str | None:
         if key.endswith("-kind"):
             return form[key]
     return None
-
-
-# --------------------------------------------------------------------------- the Masters' panels
-
-def _panels_for(game: Game) -> list[dict[str, Any]]:
-    """The ruleset's panels for the Masters' desk (templates/partials/ruleset_panels.html)."""
-    require_master(game)
-    rows = db().scalars(select(EventRow).where(EventRow.game_id == game.id)
-                        .order_by(EventRow.phase_id, EventRow.seq)).all()
-    return ruleset_panels.panels(game, operations.current_state(game), rows)
-
-
-bp.add_app_template_global(_panels_for, "ruleset_panels")

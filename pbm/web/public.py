@@ -11,8 +11,8 @@ from engine.interface import Viewer
 from engine.registry import get_ruleset
 
 from .. import operations, render, visibility
+from ..models import EventRow, Game, GameStatus, PhaseRow, PhaseStatus
 from ..visibility import Seen
-from ..models import EventRow, Game, PhaseRow
 from . import config, db, game_or_404, my_seat, now
 
 bp = Blueprint("public", __name__)
@@ -51,7 +51,7 @@ def game_home(slug: str):
     tz = operations.game_tz(game)
     phase = operations.current_phase(db(), game)
     phases = db().scalars(select(PhaseRow).where(PhaseRow.game_id == game.id,
-                                                 PhaseRow.status == "published")
+                                                 PhaseRow.status == PhaseStatus.PUBLISHED)
                           .order_by(PhaseRow.index.desc())).all()
     rows = db().scalars(select(EventRow).where(EventRow.game_id == game.id)
                         .order_by(EventRow.phase_id, EventRow.seq)).all()
@@ -87,13 +87,14 @@ def calendar_feed(slug: str):
     """The game's deadlines as an iCalendar feed: past phases as they were,
     the coming ones as the calendar schedules them."""
     from .. import schedule
+    from ..operations import timing
     game = game_or_404(slug)
     sched = operations.game_schedule(game)
     rows = db().scalars(select(PhaseRow).where(PhaseRow.game_id == game.id)
                         .order_by(PhaseRow.index)).all()
     phases = [schedule.Phase(r.kind, r.starts_at.astimezone(sched.zone), r.ends_at.astimezone(sched.zone),
-                             r.long, r.ends_at.astimezone(sched.zone)) for r in rows]
-    if game.status != "over":
+                             r.long) for r in rows if timing.has_deadline(r)]
+    if game.status != GameStatus.OVER and timing.on_calendar(game):
         # A boundary belongs to the phase that starts there: the next phase.
         phases += schedule.phases_from(sched, rows[-1].ends_at if rows else now(), 14)
     lang = str(get_locale() or "it")
