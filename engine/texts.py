@@ -22,8 +22,6 @@ REJECTIONS = {
                        "en": "There is no player called “{target}”."},
     "not_now": {"it": "Questa azione non si può compiere in questa fase.",
                 "en": "This action cannot be taken in this phase."},
-    "phase_closed": {"it": "La fase è chiusa: l'azione non è stata registrata.",
-                     "en": "The phase is closed: the action was not recorded."},
     "dead_cannot_vote": {"it": "I morti non votano.", "en": "The dead do not vote."},
     "dead_no_power": {"it": "I morti non possono usare poteri.",
                       "en": "The dead cannot use powers."},

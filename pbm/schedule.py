@@ -545,9 +545,14 @@ def phase_label(phase: Phase | PhaseName, lang: str = "it", *, year: bool = Fals
     starting with "en", Italian (the service's first language) otherwise.
     """
     name = phase.name if isinstance(phase, Phase) else phase
-    lang = _lang(lang)
-    when = format_date(name.date, "EEEE d MMMM y" if year else "EEEE d MMMM", locale=lang)
-    return _phase_words(name.kind, name.long, when, lang)
+    return _label(name.kind, name.long, name.date, _lang(lang), year)
+
+
+@functools.lru_cache(maxsize=4096)
+def _label(kind: str, long: bool, day: date, lang: str, year: bool) -> str:
+    # Cached: a boundary words the same few phases for every player's mail.
+    when = format_date(day, "EEEE d MMMM y" if year else "EEEE d MMMM", locale=lang)
+    return _phase_words(kind, long, when, lang)
 
 
 @dataclass(frozen=True)
