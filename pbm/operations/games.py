@@ -16,7 +16,7 @@ from engine.core import Event, GameState, SetupError, UnknownRole, setup_rng
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import mailer, render, schedule, visibility
+from .. import mailer, schedule, visibility
 from ..models import Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from . import timing
 from .base import OperationError, _mail_context, _store_events, log
