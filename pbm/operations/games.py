@@ -21,9 +21,11 @@ from ..models import Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, 
 from . import timing
 from .base import OperationError, _mail_context, _store_events, log
 
+
 def slugify(text: str) -> str:
     plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:50] or "game"
+
 
 def create_game(session: Session, *, name: str, ruleset: str, master: User, now: datetime,
                 slug: str | None = None, schedule_spec: dict[str, Any] | None = None,
@@ -53,6 +55,7 @@ def create_game(session: Session, *, name: str, ruleset: str, master: User, now:
     session.add(GameMaster(game_id=game.id, user_id=master.id))
     log(session, game, master, "create_game", now, name=name, ruleset=ruleset)
     return game
+
 
 def ensure_user(session: Session, *, email: str, name: str, lang: str = "it") -> tuple[User, str | None]:
     """The user with this address, created with a fresh password if new."""
@@ -116,8 +119,9 @@ def prepare_game(session: Session, game: Game, *, now: datetime,
     if game.status != GameStatus.SETUP:
         raise OperationError("game_started")
     names = [s.name for s in game.seats]
-    if len(names) < 3:
-        raise OperationError("too_few_players", players=len(names))
+    minimum = get_ruleset(game.ruleset).min_players
+    if len(names) < minimum:
+        raise OperationError("too_few_players", players=len(names), minimum=minimum)
     draws = int((game.prepared or {}).get("draws", 0)) + 1
     rng = setup_rng(f"{game.seed}|draw{draws}")  # each draw its own, replayable
     if roles:
