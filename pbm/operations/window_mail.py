@@ -23,7 +23,7 @@ from engine.core import ActionForm, Event, GameState
 from engine.interface import BaseRuleset, Viewer
 from engine.registry import get_ruleset
 
-from .. import mailer, render
+from .. import mailer, render, visibility
 from ..models import EventRow, Game, PhaseRow, Seat
 from .base import game_tz
 from .windows import asked, waiting_for
@@ -43,18 +43,9 @@ def round_phases(session: Session, game: Game, upto: PhaseRow) -> list[PhaseRow]
     return list(reversed(out))
 
 
-def lines_for(rows: list[EventRow], ruleset: BaseRuleset, viewer: Viewer, lang: str) -> list[str]:
-    """Events as this viewer may read them (the ruleset's filter and words)."""
-    out = []
-    for r in rows:
-        event = ruleset.visible(Event(r.kind, dict(r.data), r.visibility, list(r.recipients or [])),
-                                viewer)
-        if event is None:
-            continue
-        text = ruleset.describe(event, lang, viewer)
-        if text:
-            out.append(text)
-    return out
+def lines_for(items: list[Any], ruleset: str, viewer: Viewer, lang: str) -> list[str]:
+    """Events as this viewer may read them: the one filter (pbm/visibility.py)."""
+    return visibility.lines(items, viewer, ruleset, lang)
 
 
 def round_events(session: Session, phases: list[PhaseRow], published_only: bool = True) -> list[EventRow]:
@@ -126,7 +117,7 @@ def window_context(session: Session, game: Game, phase: PhaseRow | None, seat: S
     if phase is None:
         return ctx
     ctx["round_lines"] = lines_for(round_events(session, round_phases(session, game, phase)),
-                                   ruleset, viewer, lang)
+                                   game.ruleset, viewer, lang)
     if phase.status == "open" and now < phase.ends_at:
         open_state = GameState.from_dict(phase.state_before)
         ctx["asked"] = asked(game, phase)
@@ -164,7 +155,7 @@ def mail_window(session: Session, config: dict[str, Any], game: Game, phase: Pha
         ctx = window_context(session, game, next_phase, seat, lang, now)
         if everyone:  # the round that just ended, not the one the next window opens
             ctx["round_lines"] = lines_for(
-                round_events(session, round_phases(session, game, phase)), ruleset,
+                round_events(session, round_phases(session, game, phase)), game.ruleset,
                 Viewer(player=seat.name), lang)
         mailer.queue(session, config, to=seat.user.email, template="window", lang=lang, now=now,
                      game=game, seat=seat, phase_id=next_phase.id if next_phase else None,
@@ -176,14 +167,12 @@ def mail_start(session: Session, config: dict[str, Any], game: Game, phase: Phas
                events: list[Event], now: datetime) -> None:
     """The first mail of a game of windows: each player's deal (their own hand), the
     table, and the first window to those it asks."""
-    ruleset = get_ruleset(game.ruleset)
     asked_now = set(_still_asked(session, game, phase, now))
     for seat in game.seats:
         lang = seat.user.lang
         viewer = Viewer(player=seat.name)
         ctx = window_context(session, game, phase, seat, lang, now)
-        dealt = [ruleset.describe(e, lang, viewer) for e in events
-                 if ruleset.visible(e, viewer) is not None]
+        dealt = lines_for(events, game.ruleset, viewer, lang)
         mailer.queue(session, config, to=seat.user.email, template="window", lang=lang, now=now,
                      game=game, seat=seat, phase_id=phase.id,
                      context={**ctx, "round_lines": [x for x in dealt if x], "summary": True,

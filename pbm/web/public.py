@@ -5,11 +5,14 @@ from collections import defaultdict
 
 from flask import Blueprint, Response, render_template
 from flask_babel import get_locale
-from flask_babel import gettext as _
 from sqlalchemy import select
 
-from .. import operations, render
+from engine.interface import Viewer
+from engine.registry import get_ruleset
+
+from .. import operations, render, visibility
 from ..models import EventRow, Game, GameStatus, PhaseRow, PhaseStatus
+from ..visibility import Seen
 from . import config, db, game_or_404, my_seat, now
 
 bp = Blueprint("public", __name__)
@@ -27,10 +30,12 @@ def local_time(when, tz: str) -> str:
 
 @bp.app_template_filter("ruleset_name")
 def ruleset_name(key: str) -> str:
-    """A ruleset as people call it, not its key."""
-    names = {"lupus-live-12": _("Lupus LIVE!, 12th edition"),
-             "tempo-reale-7": _("Lupus in tempo reale, 7th edition")}
-    return names.get(key, key)
+    """A ruleset as people call it, in the reader's language, not its key."""
+    try:
+        names = get_ruleset(key).names
+    except KeyError:
+        return key
+    return names.get(str(get_locale() or "it")) or names.get("it") or key
 
 
 @bp.route("/")
@@ -51,20 +56,18 @@ def game_home(slug: str):
     phases = db().scalars(select(PhaseRow).where(PhaseRow.game_id == game.id,
                                                  PhaseRow.status == PhaseStatus.PUBLISHED)
                           .order_by(PhaseRow.index.desc())).all()
-    rows = db().scalars(select(EventRow).where(EventRow.game_id == game.id,
-                                               EventRow.visibility == "public",
-                                               EventRow.published.is_(True))
+    rows = db().scalars(select(EventRow).where(EventRow.game_id == game.id)
                         .order_by(EventRow.phase_id, EventRow.seq)).all()
-    by_phase: dict[int | None, list[EventRow]] = defaultdict(list)
-    for r in rows:
-        by_phase[r.phase_id].append(r)
+    by_phase: dict[int | None, list[Seen]] = defaultdict(list)
+    for seen in visibility.seen(rows, Viewer(), game.ruleset, lang):
+        by_phase[seen.phase_id].append(seen)
     bulletins = []
     for ph in phases:
         events = by_phase.get(ph.id, [])
-        pyre = next((e for e in events if e.kind == "pyre"), None)
+        pyre = next((s.event for s in events if s.event.kind == "pyre"), None)
         bulletins.append({
             "phase": ph, "label": render.phase_label(ph, lang, tz),
-            "lines": render.lines_for(events, game.ruleset, lang),
+            "lines": [s.text for s in events if s.text],
             "votes": render.vote_lines(pyre.data) if pyre else [],
         })
     state = operations.current_state(game)

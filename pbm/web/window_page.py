@@ -25,7 +25,7 @@ from engine.core import ActionForm, GameState, Rejected
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import operations, texts
+from .. import operations, render
 from ..models import EventRow, Game, PhaseRow, PhaseStatus, Seat
 from ..operations import window_mail, windows
 from . import config, db, game_or_404, my_seat, now
@@ -77,11 +77,11 @@ def _log(session: Any, game: Game, ruleset: Any, viewer: Viewer, lang: str) -> l
     by_phase: dict[int | None, list[EventRow]] = {}
     for r in rows:
         by_phase.setdefault(r.phase_id, []).append(r)
-    rounds: list[list[str]] = [window_mail.lines_for(by_phase.get(None, []), ruleset, viewer, lang)]
+    rounds: list[list[str]] = [window_mail.lines_for(by_phase.get(None, []), game.ruleset, viewer, lang)]
     for ph in phases:
         if ruleset.reports_to_all(GameState.from_dict(ph.state_before)) and rounds[-1]:
             rounds.append([])
-        rounds[-1] += window_mail.lines_for(by_phase.get(ph.id, []), ruleset, viewer, lang)
+        rounds[-1] += window_mail.lines_for(by_phase.get(ph.id, []), game.ruleset, viewer, lang)
     return [r for r in reversed(rounds) if r]
 
 
@@ -160,7 +160,7 @@ def answer(slug: str):
             operations.describe_submission(submission, lang, game.ruleset))), "receipt")
     except Rejected as exc:
         session.rollback()
-        flash(_("Not recorded: %(why)s", why=texts.rejection(exc.code, exc.params, game.ruleset, lang)),
+        flash(_("Not recorded: %(why)s", why=render.rejection(exc.code, exc.params, game.ruleset, lang)),
               "error")
     operations.settle(_factory(), config(), game.id, now())
     return redirect(url_for("player.reserved", slug=game.slug))
@@ -181,7 +181,7 @@ def more_time(slug: str):
         flash(_("You have one more answer window."), "receipt")
     except Rejected as exc:
         session.rollback()
-        flash(texts.rejection(exc.code, exc.params, game.ruleset, lang), "error")
+        flash(render.rejection(exc.code, exc.params, game.ruleset, lang), "error")
     return redirect(url_for("player.reserved", slug=game.slug))
 
 
@@ -200,7 +200,7 @@ def standing(slug: str):
         flash(_("Standing answers saved."), "receipt")
     except Rejected as exc:
         session.rollback()
-        flash(texts.rejection(exc.code, exc.params, game.ruleset, lang), "error")
+        flash(render.rejection(exc.code, exc.params, game.ruleset, lang), "error")
     operations.settle(_factory(), config(), game.id, now())
     return redirect(url_for("player.reserved", slug=game.slug))
 

@@ -125,8 +125,8 @@ def test_a_late_answer_is_refused_and_never_applied_to_the_open_window(app, fact
     assert aimed.value.code == "not_your_moment"
     with factory() as s:
         assert s.query(ActionRow).filter_by(phase_id=block.id).count() == 0
-    from pbm import texts
-    assert texts.rejection("moment_passed", {}, "complots", "en").startswith(
+    from pbm import render
+    assert render.rejection("moment_passed", {}, "complots", "en").startswith(
         "Too late: that moment has passed")
 
 
