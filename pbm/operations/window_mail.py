@@ -13,6 +13,7 @@ page show their own hand and private events only.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -101,62 +102,74 @@ def _bool_choice(value: bool) -> str:
     return "discard" if value else "return"
 
 
+@dataclass
+class _Window:
+    """What every seat's view of one window shares, read once per window."""
+
+    state: GameState | None
+    open_state: GameState | None = None
+    asked: list[str] = field(default_factory=list)
+    waiting: list[str] = field(default_factory=list)
+    round_rows: list[EventRow] = field(default_factory=list)
+
+
+def _window(session: Session, game: Game, phase: PhaseRow | None, now: datetime) -> _Window:
+    shared = _Window(GameState.from_dict(game.state) if game.state else None)
+    if phase is None:
+        return shared
+    shared.round_rows = round_events(session, round_phases(session, game, phase))
+    if phase.status == "open" and now < phase.ends_at:
+        shared.open_state = GameState.from_dict(phase.state_before)
+        shared.asked = asked(game, phase)
+        shared.waiting = waiting_for(session, game, phase)
+    return shared
+
+
 def window_context(session: Session, game: Game, phase: PhaseRow | None, seat: Seat | None,
-                   lang: str, now: datetime) -> dict[str, Any]:
+                   lang: str, now: datetime, shared: _Window | None = None) -> dict[str, Any]:
     """The table, the open window and the round so far, as one seat may see them
     (``seat`` None: a reader of the public page)."""
     ruleset = get_ruleset(game.ruleset)
     viewer = Viewer(player=seat.name if seat else None)
-    state = GameState.from_dict(game.state) if game.state else None
-    tz = game_tz(game)
+    shared = shared or _window(session, game, phase, now)
     ctx: dict[str, Any] = {"table": [], "forms": [], "waiting": [], "asked": [], "deadline": None,
                            "round_lines": [], "window_title": None, "phase_id": None,
                            "answer_lines": []}
-    if state is not None:
-        ctx["table"] = [(p.title, p.lines) for p in ruleset.public_table(state, viewer, lang)]
+    if shared.state is not None:
+        ctx["table"] = [(p.title, p.lines) for p in ruleset.public_table(shared.state, viewer, lang)]
     if phase is None:
         return ctx
-    ctx["round_lines"] = lines_for(round_events(session, round_phases(session, game, phase)),
-                                   game.ruleset, viewer, lang)
-    if phase.status == "open" and now < phase.ends_at:
-        open_state = GameState.from_dict(phase.state_before)
-        ctx["asked"] = asked(game, phase)
-        ctx["waiting"] = waiting_for(session, game, phase)
-        ctx["deadline"] = render.deadline_text(phase.ends_at, lang, tz)
+    ctx["round_lines"] = lines_for(shared.round_rows, game.ruleset, viewer, lang)
+    if shared.open_state is not None:
+        ctx["asked"], ctx["waiting"] = shared.asked, shared.waiting
+        ctx["deadline"] = render.deadline_text(phase.ends_at, lang, game_tz(game))
         ctx["phase_id"] = phase.id
         if seat is not None:
-            forms = ruleset.forms(open_state, seat.name)
+            forms = ruleset.forms(shared.open_state, seat.name)
             ctx["forms"] = forms
             ctx["answer_lines"] = [line for f in forms for line in answer_lines(ruleset, f, lang)]
             ctx["window_title"] = next((ruleset.form_title(f, lang) for f in forms), None)
     return ctx
 
 
-def _still_asked(session: Session, game: Game, phase: PhaseRow | None, now: datetime) -> list[str]:
-    """Who the window asks and has not answered (their standing answers may have), while
-    it is open: a window already complete asks nobody."""
-    if phase is None or phase.status != "open" or now >= phase.ends_at:
-        return []
-    return waiting_for(session, game, phase)
-
-
 def mail_window(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
                 next_phase: PhaseRow | None, now: datetime) -> None:
     """After ``phase`` was published: the round's log to everyone when a round ended,
-    and to each player ``next_phase`` asks something of, what they may answer."""
+    and to each player ``next_phase`` asks something of, what they may answer (those
+    a standing answer answered for, or a window already complete, ask nobody)."""
     ruleset = get_ruleset(game.ruleset)
     state = GameState.from_dict(phase.state_after)
     everyone = ruleset.reports_to_all(state)
-    asked_now = set(_still_asked(session, game, next_phase, now))
+    shared = _window(session, game, next_phase, now)
+    asked_now = set(shared.waiting)
+    ended = round_events(session, round_phases(session, game, phase)) if everyone else []
     for seat in game.seats:
         if not everyone and seat.name not in asked_now:
             continue
         lang = seat.user.lang
-        ctx = window_context(session, game, next_phase, seat, lang, now)
+        ctx = window_context(session, game, next_phase, seat, lang, now, shared)
         if everyone:  # the round that just ended, not the one the next window opens
-            ctx["round_lines"] = lines_for(
-                round_events(session, round_phases(session, game, phase)), game.ruleset,
-                Viewer(player=seat.name), lang)
+            ctx["round_lines"] = lines_for(ended, game.ruleset, Viewer(player=seat.name), lang)
         mailer.queue(session, config, to=seat.user.email, template="window", lang=lang, now=now,
                      game=game, seat=seat, phase_id=next_phase.id if next_phase else None,
                      context={**ctx, "summary": everyone, "is_asked": seat.name in asked_now,
@@ -167,11 +180,12 @@ def mail_start(session: Session, config: dict[str, Any], game: Game, phase: Phas
                events: list[Event], now: datetime) -> None:
     """The first mail of a game of windows: each player's deal (their own hand), the
     table, and the first window to those it asks."""
-    asked_now = set(_still_asked(session, game, phase, now))
+    shared = _window(session, game, phase, now)
+    asked_now = set(shared.waiting)
     for seat in game.seats:
         lang = seat.user.lang
         viewer = Viewer(player=seat.name)
-        ctx = window_context(session, game, phase, seat, lang, now)
+        ctx = window_context(session, game, phase, seat, lang, now, shared)
         dealt = lines_for(events, game.ruleset, viewer, lang)
         mailer.queue(session, config, to=seat.user.email, template="window", lang=lang, now=now,
                      game=game, seat=seat, phase_id=phase.id,
