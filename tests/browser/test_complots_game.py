@@ -1,0 +1,112 @@
+"""A whole three-player Complots game in a real browser on phone-sized screens: the
+Master creates it (variant, one-minute windows), adds the players and starts it; each
+player taps the big answer buttons until one of them wins. Nobody's page ever shows
+another player's face-down cards."""
+from __future__ import annotations
+
+from pbm.db import transaction
+from pbm.models import ActionRow, Game
+
+from pbm import operations
+
+PLAYERS = ("Anna", "Bruno", "Carla")
+
+
+def login(page, base, email, password):
+    page.goto(f"{base}/login")
+    page.fill("input[name=email]", email)
+    page.fill("input[name=password]", password)
+    page.click("form.stack button[type=submit]")
+
+
+def tap(page, field: str, value: str) -> bool:
+    button = page.locator(f"form.answer:has(input[name={field}][value='{value}']) button")
+    if button.count():
+        button.first.click()
+        return True
+    return False
+
+
+def play_once(page, step: int) -> bool:
+    """One answer as a simple player would give it; False when nothing is asked."""
+    if not page.locator("#window form").count() or page.locator(".my-answer").count():
+        return False  # nothing asked, or answered already (it could still be changed)
+    for field, value in (("action", "coup"), ("action", "assassinate"), ("answer", "pass"),
+                         ("action", "tax"), ("action", "income")):
+        if tap(page, field, value):
+            return True
+    boxes = page.locator("#window form.action input[type=checkbox]")
+    if boxes.count():  # an exchange: keep the first cards offered
+        legend = page.locator("#window form.action legend").inner_text()
+        keep = int("".join(ch for ch in legend if ch.isdigit()) or 1)
+        for i in range(keep):
+            boxes.nth(i).check()
+        page.locator("#window form.action button[type=submit]").click()
+        return True
+    page.locator("#window form.answer button").first.click()  # a card to reveal, to show...
+    return True
+
+
+def test_a_game_in_the_browser(app, factory, clock, live_server, browser):
+    with transaction(factory) as s:
+        for name in PLAYERS:
+            user, _ = operations.ensure_user(s, email=f"{name.lower()}@players.test", name=name)
+            user.set_password("pw-" + name.lower())
+        master, _ = operations.ensure_user(s, email="master@example.org", name="Mara")
+        master.set_password("master")
+        master.is_admin = True
+    phone = {"viewport": {"width": 390, "height": 844}}
+    desk = browser.new_context(**phone).new_page()
+    login(desk, live_server, "master@example.org", "master")
+    desk.goto(f"{live_server}/master/new")
+    desk.fill("input[name=name]", "Complotto")
+    desk.select_option("select[name=ruleset]", "complots")
+    desk.fill("input[name=answer_window]", "1")
+    desk.fill("input[name=extensions]", "1")
+    desk.click("form.stack button[type=submit]")
+    for name in PLAYERS:
+        desk.fill("input[name=name]", name)
+        desk.fill("input[name=email]", f"{name.lower()}@players.test")
+        desk.click("form:has(input[name=email]) button[type=submit]")
+    desk.select_option("#draw-roles select[name=option-variant]", "inquisitore")
+    desk.click("#draw-roles button[type=submit]")
+    desk.click("#start-game button[type=submit]")
+    with factory() as s:
+        game = s.query(Game).one()
+        assert game.status == "running" and game.state["data"]["variant"] == "inquisitore"
+        slug = game.slug
+
+    pages = {}
+    for name in PLAYERS:
+        pages[name] = browser.new_context(**phone).new_page()
+        login(pages[name], live_server, f"{name.lower()}@players.test", "pw-" + name.lower())
+    for step in range(400):
+        with factory() as s:
+            game = s.query(Game).one()
+            if game.status == "over":
+                break
+            hands = {p["name"]: p["data"]["hand"] for p in game.state["players"]}
+        acted = False
+        for name, page in pages.items():
+            page.goto(f"{live_server}/g/{slug}/me")
+            # Only the reader's own hand: "Le tue carte" once, and nobody else's cards in it.
+            table = page.locator("#table").inner_text()
+            assert table.count("Le tue carte") == 1
+            mine = page.locator("#table .panel").last
+            assert mine.locator("h2").inner_text() == "Le tue carte"
+            assert mine.locator("li").inner_text() == (", ".join(hands[name]) or "—")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            if play_once(page, step):
+                acted = True
+                break
+        assert acted, f"step {step}: no page offered an answer"
+    else:
+        raise AssertionError("no winner after 400 answers")
+    with factory() as s:
+        game = s.query(Game).one()
+        assert game.state["winner"] in PLAYERS
+        assert {r.source for r in s.query(ActionRow)} == {"web"}
+    public = desk.context.browser.new_context(**phone).new_page()
+    public.goto(f"{live_server}/g/{slug}/")
+    assert "Le tue carte" not in public.content() and "Your hand" not in public.content()
+    assert game.state["winner"] in public.locator("#table").inner_text()
