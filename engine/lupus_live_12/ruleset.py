@@ -4,11 +4,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..interface import BaseRuleset, Vocabulary
 from ..core import (
     APPOINT, BECOME, SHOUT, Action, ActionForm, Event, GameState, Pending, Phase, Player,
     Rejected, Resolution, RoleInfo, SetupError, keep_last, master, private, public,
 )
 from . import endgame
+from . import vocabulary as _vocabulary
 from .day import resolve_day, vote_weight
 from .forms import forms as _forms
 from .night import resolve_night
@@ -18,7 +20,7 @@ from .roles import EREDE_CHOICES, LUPI, ROLES, USURPATORE_CHOICES, VILLAGGIO, ca
 from .validation import validate as _validate
 
 
-class LupusLive12:
+class LupusLive12(BaseRuleset):
     key = "lupus-live-12"
     factions = (VILLAGGIO, LUPI)
 
@@ -87,6 +89,31 @@ class LupusLive12:
 
     def validate(self, state: GameState, action: Action) -> Action:
         return _validate(state, action)
+
+    # -- what players write and read (vocabulary.py) -------------------------------
+    def vocabulary(self) -> Vocabulary:
+        return _vocabulary.vocabulary()
+
+    def describe_choice(self, key: str, value: Any, lang: str) -> str:
+        return _vocabulary.describe_choice(key, value, lang)
+
+    def form_groups(self, forms: list[ActionForm]) -> list[list[ActionForm]]:
+        return _vocabulary.form_groups(forms)
+
+    def form_title(self, form: ActionForm, lang: str) -> str | None:
+        return _vocabulary.form_title(form, lang)
+
+    def field_label(self, form: ActionForm, field: str, lang: str) -> str | None:
+        return _vocabulary.field_label(form, field, lang)
+
+    def field_help(self, form: ActionForm, field: str, lang: str) -> str | None:
+        return _vocabulary.field_help(form, field, lang)
+
+    def shown_when(self, form: ActionForm, field: str) -> dict[str, list[str]]:
+        return _vocabulary.shown_when(form, field)
+
+    def form_values(self, form: ActionForm, args: dict[str, Any], state: GameState) -> dict[str, Any]:
+        return _vocabulary.form_values(form, args, state)
 
     def vote_weight(self, state: GameState, p: Player) -> Any:
         return vote_weight(state, p, state.phase.number)

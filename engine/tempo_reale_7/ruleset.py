@@ -4,18 +4,20 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..interface import BaseRuleset, Vocabulary
 from ..core import (
     APPOINT, Action, ActionForm, Event, GameState, Phase, Rejected, Resolution, RoleInfo,
     keep_last, private, public,
 )
 from . import forms as _forms
+from . import vocabulary as _vocabulary
 from .day import resolve_day
 from .night import resolve_night
 from .roles import FACTIONS, POWERS, ROLES, SPETTRO_ROLE, canonical, canonical_power
 from .setup import KEY, setup_game
 
 
-class TempoReale7:
+class TempoReale7(BaseRuleset):
     key = KEY
     factions = FACTIONS
 
@@ -51,6 +53,16 @@ class TempoReale7:
 
     def validate(self, state: GameState, action: Action) -> Action:
         return _forms.validate(state, action)
+
+    # -- what players write and read (vocabulary.py) -------------------------------
+    def vocabulary(self) -> Vocabulary:
+        return _vocabulary.vocabulary()
+
+    def describe_choice(self, key: str, value: Any, lang: str) -> str:
+        return _vocabulary.describe_choice(key, value, lang)
+
+    def field_label(self, form: ActionForm, field: str, lang: str) -> str | None:
+        return _vocabulary.field_label(form, field, lang)
 
     def resolve(self, state: GameState, actions: list[Action], rng: random.Random,
                 gm: dict[str, Any] | None = None) -> Resolution:
