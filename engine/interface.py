@@ -299,6 +299,11 @@ class BaseRuleset:
         """A form choice as people read it (a power's Italian name, a character...)."""
         return str(value)
 
+    def role_label(self, state: GameState, player: str, lang: str) -> str:
+        """A player's role as its holder reads it on their own page (a Spettro with
+        its power); only ever shown to that player and the Masters."""
+        return state.player(player).role
+
     # -- the forms of a moment, as a page shows them ------------------------------
     def form_groups(self, forms: list[ActionForm]) -> list[list[ActionForm]]:
         """The forms as one page shows them: each list is one HTML form, sent at once

@@ -534,7 +534,7 @@ def _receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: 
                  kind="receipt_error" if is_error else "receipt", auto_reply=True,
                  in_reply_to=parsed.message_id, references=" ".join(parsed.references or []) or None,
                  context={"original_subject": without_reply_prefix(parsed.subject or ""), "seat": seat,
-                          **context})
+                          "examples": [], **context})
 
 
 def _error_replies_today(session: Session, address: str, now: datetime) -> int:

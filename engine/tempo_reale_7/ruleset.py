@@ -64,6 +64,10 @@ class TempoReale7(BaseRuleset):
     def field_label(self, form: ActionForm, field: str, lang: str) -> str | None:
         return _vocabulary.field_label(form, field, lang)
 
+    def role_label(self, state: GameState, player: str, lang: str) -> str:
+        p = state.player(player)
+        return _vocabulary.role_label(p.role, p.data.get("spettro"), lang)
+
     def resolve(self, state: GameState, actions: list[Action], rng: random.Random,
                 gm: dict[str, Any] | None = None) -> Resolution:
         state = state.copy()

@@ -149,7 +149,7 @@ def vocabulary_of(ruleset: str | None) -> Vocabulary:
 
 
 def _words_pattern(words) -> str:
-    ordered = sorted({w.upper() for w in words}, key=len, reverse=True)  # VICESINDACO before VICE
+    ordered = sorted({w.upper() for w in words}, key=len, reverse=True)  # a longer word first, so it wins over its own prefix
     return "|".join(r"\s+".join(map(re.escape, w.split())) for w in ordered)
 
 
@@ -429,7 +429,7 @@ def find_behalf_line(text: str) -> tuple[int, str] | None:
 # --- wording ---------------------------------------------------------------
 
 # The service's own words for what any line is made of; a ruleset names its arguments
-# (the ritual, the Spettro's power...) in Vocabulary.arguments.
+# (a choice such as a power) in Vocabulary.arguments.
 _ARGUMENTS = {
     "it": {"name": "il nome di un giocatore", "names": "i nomi dei giocatori", "text": "il testo",
            "n": "il numero"},
