@@ -117,8 +117,11 @@ class Vocabulary:
 
     - ``keywords``: the command words, Italian and English (``Keyword``).
     - ``choices``: key -> {alias as typed (any case/accents) -> the engine's canonical
-      value}: ritual names, spectre powers, roles... in both languages. The
-      canonical values themselves are always accepted too.
+      value}: other spellings players use (``"fine storia"``). The canonical values
+      and their ``names`` are always accepted too.
+    - ``names``: key -> {canonical value -> {"it": ..., "en": ...}}: how each choice
+      (a ritual, a power, a role) is called in each language. Every value the engine
+      offers must have both (tests/test_vocabulary_drift.py); pages show the reader's.
     - ``takes``: key -> {canonical choice -> {part or number key -> required}}: what
       each choice takes after it. A ``Part`` or ``number`` not listed for the chosen
       value is refused; a required one that is missing is reported. A key absent
@@ -134,14 +137,29 @@ class Vocabulary:
 
     keywords: list[Keyword] = field(default_factory=list)
     choices: dict[str, dict[str, str]] = field(default_factory=dict)
+    names: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
     takes: dict[str, dict[str, dict[str, bool]]] = field(default_factory=dict)
     fillers: tuple[str, ...] = ()
     arguments: dict[str, dict[str, str]] = field(default_factory=dict)
     extras: dict[str, Any] = field(default_factory=dict)
 
     def canonical_values(self, key: str) -> list[str]:
-        """The engine's values of a choice key, each once, in the table's order."""
-        return list(dict.fromkeys((self.choices.get(key) or {}).values()))
+        """The engine's values of a choice key, each once, in the tables' order."""
+        return list(dict.fromkeys([*(self.names.get(key) or {}),
+                                   *(self.choices.get(key) or {}).values()]))
+
+    def aliases(self, key: str) -> dict[str, str]:
+        """Everything a player may write for a choice key -> its canonical value."""
+        table = {value: value for value in self.canonical_values(key)}
+        for value, langs in (self.names.get(key) or {}).items():
+            table.update({name: value for name in langs.values() if name})
+        table.update(self.choices.get(key) or {})
+        return table
+
+    def choice_name(self, key: str, value: str, lang: str) -> str:
+        """A choice as it is called in ``lang`` (the canonical value when unnamed)."""
+        langs = (self.names.get(key) or {}).get(value) or {}
+        return langs.get(lang) or langs.get("it") or value
 
     def keywords_for(self, key: str) -> list[Keyword]:
         return [k for k in self.keywords if k.key == key]
@@ -166,9 +184,11 @@ class Vocabulary:
                 mine.update({w.upper(): keywords[-1] for w in words})
         choices = {key: {**other.choices.get(key, {}), **self.choices.get(key, {})}
                    for key in {*self.choices, *other.choices}}
+        names = {key: {**other.names.get(key, {}), **self.names.get(key, {})}
+                 for key in {*self.names, *other.names}}
         takes = {key: {**other.takes.get(key, {}), **self.takes.get(key, {})}
                  for key in {*self.takes, *other.takes}}
-        return Vocabulary(keywords, choices, takes,
+        return Vocabulary(keywords, choices, names, takes,
                           tuple(dict.fromkeys(self.fillers + other.fillers)),
                           {**other.arguments, **self.arguments}, {**other.extras, **self.extras})
 

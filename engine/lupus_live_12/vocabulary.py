@@ -19,34 +19,37 @@ from .rituals import (
 from .roles import _ALIASES as ROLE_ALIASES
 from .roles import ROLES
 
-# What an English-speaking player writes for each ritual (the rulebook's names stay the
-# canonical ones), and the other Italian spellings players use.
-RITUAL_NAMES: dict[str, dict[str, tuple[str, ...]]] = {
-    CONFUSIONE: {"en": ("Confusion",)},
-    END_STORY: {"it": ("fine storia", "fine della storia", "end story", "endstory"),
-                "en": ("End of story", "end story")},
-    IMPEDIMENTO: {"en": ("Hindrance", "Impediment")},
-    MALEDIZIONE: {"en": ("Curse",)},
-    MENO_DELEGATO: {"en": ("Minus delegated vote",)},
-    MENO_DIRETTO: {"en": ("Minus direct vote",)},
-    OMICIDIO: {"en": ("Murder", "Homicide")},
-    REPLAY: {"en": ("Replay",)},
-    RESURREZIONE: {"en": ("Resurrection",)},
-    SPIONAGGIO: {"en": ("Espionage", "Spying")},
-    VOTO_DELEGATO: {"en": ("Delegated vote",)},
-    VOTO_DIRETTO: {"en": ("Direct vote",)},
+# Each ritual in English (the rulebook's Italian name stays the canonical one).
+RITUALS_EN: dict[str, str] = {
+    CONFUSIONE: "Confusion",
+    END_STORY: "End of story",
+    IMPEDIMENTO: "Hindrance",
+    MALEDIZIONE: "Curse",
+    MENO_DELEGATO: "Minus delegated vote",
+    MENO_DIRETTO: "Minus direct vote",
+    OMICIDIO: "Murder",
+    REPLAY: "Replay",
+    RESURREZIONE: "Resurrection",
+    SPIONAGGIO: "Espionage",
+    VOTO_DELEGATO: "Delegated vote",
+    VOTO_DIRETTO: "Direct vote",
+}
+# Other spellings players use, in either language.
+RITUAL_ALIASES: dict[str, str] = {
+    "fine storia": END_STORY, "fine della storia": END_STORY, "end story": END_STORY,
+    "endstory": END_STORY, "impediment": IMPEDIMENTO, "homicide": OMICIDIO, "spying": SPIONAGGIO,
 }
 
-# English names of the characters, for BECOME (the rulebook's Italian ones stay canonical).
-ROLE_NAMES_EN: dict[str, tuple[str, ...]] = {
-    "Contadino": ("Farmer", "Peasant"), "Cacciatore": ("Hunter",), "Erede": ("Heir",),
-    "Espansivo": ("Expansive",), "Guardia del corpo": ("Bodyguard",), "Mago": ("Wizard",),
-    "Mannella": ("Werewoman",), "Medium": ("Medium",), "Messia": ("Messiah",),
-    "Missile": ("Missile",), "Profeta": ("Prophet",), "Veggente": ("Seer",),
-    "Lupo Mannaro": ("Werewolf", "Wolf"), "Avvocato": ("Lawyer",), "Fattucchiera": ("Witch",),
-    "Rasputin": ("Rasputin",), "Sabbino": ("Sabbino",), "Satanista": ("Satanist",),
-    "Sequestratore": ("Kidnapper",), "Usurpatore": ("Usurper",),
+# Each character in English, for BECOME (the rulebook's Italian names stay canonical).
+ROLES_EN: dict[str, str] = {
+    "Contadino": "Farmer", "Cacciatore": "Hunter", "Erede": "Heir", "Espansivo": "Expansive",
+    "Guardia del corpo": "Bodyguard", "Mago": "Wizard", "Mannella": "Werewoman",
+    "Medium": "Medium", "Messia": "Messiah", "Missile": "Missile", "Profeta": "Prophet",
+    "Veggente": "Seer", "Lupo Mannaro": "Werewolf", "Avvocato": "Lawyer",
+    "Fattucchiera": "Witch", "Rasputin": "Rasputin", "Sabbino": "Sabbino",
+    "Satanista": "Satanist", "Sequestratore": "Kidnapper", "Usurpatore": "Usurper",
 }
+ROLE_ALIASES_EN = {"wolf": "Lupo Mannaro", "peasant": "Contadino"}
 
 _NAMES = ("target",)
 # The verbs players write for a night power (issue 14): each is POTERE, judged by the
@@ -57,22 +60,16 @@ VERBS_EN = ("MAUL", "KILL", "SHOOT", "PROTECT", "DEFEND", "INVESTIGATE", "WATCH"
             "REVIVE")
 
 
-def _ritual_aliases() -> dict[str, str]:
-    table: dict[str, str] = {}
-    for name in RITUALS:
-        table[name] = name
-        for names in RITUAL_NAMES.get(name, {}).values():
-            for alias in names:
-                table[alias] = name
-    return table
+def _names(table: dict[str, Any], english: dict[str, str]) -> dict[str, dict[str, str]]:
+    """{canonical: {"it", "en"}} for every entry of the engine's own table; one the
+    English list forgot has no "en" (and the drift test says so)."""
+    return {name: {"it": name, **({"en": english[name]} if name in english else {})}
+            for name in table}
 
 
 def _role_aliases() -> dict[str, str]:
-    table = {name: name for name in ROLES}
-    table.update({alias: role for alias, role in ROLE_ALIASES.items() if role in ROLES})
-    for role, names in ROLE_NAMES_EN.items():
-        if role in ROLES:
-            table.update({alias: role for alias in names})
+    table = {alias: role for alias, role in ROLE_ALIASES.items() if role in ROLES}
+    table.update({alias: role for alias, role in ROLE_ALIASES_EN.items() if role in ROLES})
     return table
 
 
@@ -102,7 +99,8 @@ def vocabulary() -> Vocabulary:
             Keyword("notes", ("NOTE",), ("NOTES",), "text", "NOTE sospetto di Bruno",
                     "NOTES suspect Bruno"),
         ],
-        choices={"ritual": _ritual_aliases(), "become": _role_aliases()},
+        choices={"ritual": dict(RITUAL_ALIASES), "become": _role_aliases()},
+        names={"ritual": _names(RITUALS, RITUALS_EN), "become": _names(ROLES, ROLES_EN)},
         takes={"ritual": {r.name: {"with": False,
                                    **({"target": True} if r.target is not None else {}),
                                    **({"n": False} if r.parametric else {})}
@@ -176,14 +174,24 @@ def field_help(form: ActionForm, field: str, lang: str) -> str | None:
 
 
 def describe_choice(key: str, value: Any, lang: str) -> str:
-    """A ritual with how many take part; anything else as the rulebook writes it.
-    Players are never described here: a label must not tell a role."""
+    """A ritual in the reader's language with how many take part; a role in the reader's
+    language. Players are never described here: a label must not tell a role."""
     ritual = RITUALS.get(str(value)) if key == "ritual" else None
+    named = _names_in(key, str(value), lang)
     if ritual is None:
-        return str(value)
+        return named
     if ritual.parametric:
-        return word(FORM_TEXTS, "choice.ritual.n", lang, {"ritual": ritual.name, "base": ritual.base}) or ritual.name
-    return word(FORM_TEXTS, "choice.ritual", lang, {"ritual": ritual.name, "count": ritual.base}) or ritual.name
+        return word(FORM_TEXTS, "choice.ritual.n", lang, {"ritual": named, "base": ritual.base}) or named
+    return word(FORM_TEXTS, "choice.ritual", lang, {"ritual": named, "count": ritual.base}) or named
+
+
+def _names_in(key: str, value: str, lang: str) -> str:
+    langs = {"ritual": (RITUALS, RITUALS_EN), "become": (ROLES, ROLES_EN)}.get(key)
+    if langs is None or value not in langs[0]:
+        return value
+    english = langs[1].get(value) if lang == "en" else None
+    # The rulebook's name stays first: bulletins and the Masters use it.
+    return f"{value} ({english})" if english and english != value else value
 
 
 def shown_when(form: ActionForm, field: str) -> dict[str, list[str]]:

@@ -14,17 +14,18 @@ from ..core import POWER, ActionForm
 from ..interface import Keyword, Part, Vocabulary, word
 from .roles import POWERS
 
-# What an English-speaking player writes for each supernatural power (§3.7).
-POWER_NAMES_EN: dict[str, tuple[str, ...]] = {
-    "Amnesia": ("Amnesia",),
-    "Confusione": ("Confusion",),
-    "Corruzione": ("Corruption",),
-    "Illusione": ("Illusion",),
-    "Ipnosi": ("Hypnosis",),
-    "Morte": ("Death",),
-    "Occultamento": ("Concealment", "Occultation"),
-    "Visione": ("Vision",),
+# Each supernatural power (§3.7) in English; the rulebook's Italian name stays canonical.
+POWERS_EN: dict[str, str] = {
+    "Amnesia": "Amnesia",
+    "Confusione": "Confusion",
+    "Corruzione": "Corruption",
+    "Illusione": "Illusion",
+    "Ipnosi": "Hypnosis",
+    "Morte": "Death",
+    "Occultamento": "Concealment",
+    "Visione": "Vision",
 }
+POWER_ALIASES = {"occultation": "Occultamento"}
 
 # Words written before a power's name: "SPETTRO della Morte", "con il potere
 # dell'Amnesia", "SPECTRE of Death" (folded: lower case, straight apostrophe).
@@ -42,14 +43,6 @@ VERBS_EN = ("MAUL", "KILL", "PROTECT", "INVESTIGATE", "WATCH", "FOLLOW", "STALK"
             "WAKE", "HYPNOTISE", "HYPNOTIZE", "EXORCISE", "DEFEND")
 
 
-def _power_aliases() -> dict[str, str]:
-    table = {name: name for name in POWERS}
-    for name, aliases in POWER_NAMES_EN.items():
-        if name in POWERS:
-            table.update({alias: name for alias in aliases})
-    return table
-
-
 def vocabulary() -> Vocabulary:
     return Vocabulary(
         keywords=[
@@ -64,7 +57,9 @@ def vocabulary() -> Vocabulary:
             Keyword("target", VERBS_IT, VERBS_EN, "names", "SBRANO Bruno", "WATCH Bruno",
                     slots=_SLOTS, parts=(_SPECTRE,), verb=True),
         ],
-        choices={"power": _power_aliases()},
+        choices={"power": {a: p for a, p in POWER_ALIASES.items() if p in POWERS}},
+        names={"power": {name: {"it": name, **({"en": POWERS_EN[name]} if name in POWERS_EN else {})}
+                         for name in POWERS}},
         fillers=FILLERS,
         arguments={
             "target": {"it": "il bersaglio", "en": "the target"},
@@ -100,9 +95,9 @@ def field_label(form: ActionForm, field: str, lang: str) -> str | None:
 
 def describe_choice(key: str, value: Any, lang: str) -> str:
     """A power as the rulebook writes it, with the English name beside it in English."""
-    if key == "power" and lang == "en" and str(value) in POWER_NAMES_EN:
-        english = POWER_NAMES_EN[str(value)][0]
-        return str(value) if english == value else f"{value} ({english})"
+    english = POWERS_EN.get(str(value)) if key == "power" and lang == "en" else None
+    if english and english != value:
+        return f"{value} ({english})"
     return str(value)
 
 

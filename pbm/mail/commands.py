@@ -169,7 +169,8 @@ class Grammar:
         self._any = re.compile(rf"^({_words_pattern(every)}){_AFTER_KEYWORD}", re.I) if every else None
         self._strict = re.compile(rf"^({_words_pattern(strict)}){_AFTER_KEYWORD}", re.I) if strict else None
         self.text_keys = {k.key for k in self.vocabulary.keywords if k.value == "text"}
-        self._choices = {key: _choice_table(table) for key, table in self.vocabulary.choices.items()}
+        self._choices = {key: _choice_table(self.vocabulary.aliases(key))
+                         for key in {*self.vocabulary.choices, *self.vocabulary.names}}
         self._fillers = sorted({fold(f) for f in self.vocabulary.fillers}, key=len, reverse=True)
 
     def match(self, line: str, strict: bool = False) -> tuple[Keyword, str] | None:
