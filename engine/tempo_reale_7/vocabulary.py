@@ -52,7 +52,7 @@ def vocabulary() -> Vocabulary:
             Keyword("appoint", ("SUCCESSORE",), ("SUCCESSOR", "APPOINT"), "name",
                     "SUCCESSORE Carla", "SUCCESSOR Carla"),
             Keyword("target", ("POTERE", "BERSAGLIO"), ("POWER", "TARGET"), "names",
-                    "POTERE Bruno, Carla", "POWER Bruno SPECTRE Death", slots=_SLOTS,
+                    "POTERE Bruno", "POWER Bruno", slots=_SLOTS,
                     parts=(_SPECTRE,)),
             Keyword("target", VERBS_IT, VERBS_EN, "names", "SBRANO Bruno", "WATCH Bruno",
                     slots=_SLOTS, parts=(_SPECTRE,), verb=True),
