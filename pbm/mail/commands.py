@@ -25,8 +25,6 @@ from engine.registry import available, get_ruleset
 
 VocabularyLike = Union[Vocabulary, str, None]
 
-BEHALF_WORDS = ("PER", "FOR")
-
 # Decoration phones and html2text leave around a line: bullets, bold markers, quotes.
 _LINE_DECORATION = re.compile(r"^(?:[\s*_•·+\-–—\"'`]|\d{1,2}[.)]\s)+|[\s*_\"'`]+$")
 # What may stand between a keyword and its argument: "VOTO: Carla", "VOTO - Carla", "VOTO → Carla".
@@ -132,14 +130,11 @@ def _resolve_list(text: str, players: list[str]) -> tuple[list[str], list[dict]]
     return names, errors
 
 
-
-
 # --------------------------------------------------------------------------- the vocabulary
 
-@functools.lru_cache(maxsize=None)
 def vocabulary_of(ruleset: str | None) -> Vocabulary:
     """The ruleset's vocabulary; None: every registered ruleset's, the first
-    registered winning a word two of them define."""
+    registered winning a word two of them define. Compiled once per key (grammar)."""
     if ruleset is not None:
         return get_ruleset(ruleset).vocabulary()
     merged = Vocabulary()
@@ -149,7 +144,8 @@ def vocabulary_of(ruleset: str | None) -> Vocabulary:
 
 
 def _words_pattern(words) -> str:
-    ordered = sorted({w.upper() for w in words}, key=len, reverse=True)  # a longer word first, so it wins over its own prefix
+    # A longer word first, so that it wins over its own prefix (VICEx over VICE).
+    ordered = sorted({w.upper() for w in words}, key=len, reverse=True)
     return "|".join(r"\s+".join(map(re.escape, w.split())) for w in ordered)
 
 
