@@ -402,12 +402,12 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
 
 
 def _examples(game: Game, phase: PhaseRow | None, seat: Seat, lang: str) -> list[str]:
-    """Example lines of what this player can send now (all the game's commands when
-    the phase is not open), for a receipt that recorded nothing."""
+    """Example lines of what this player can send now (none when nothing; all the
+    game's commands when no phase is open), for a receipt that recorded nothing."""
     keys = None
     if phase is not None and phase.status == "open":
         forms = get_ruleset(game.ruleset).forms(GameState.from_dict(phase.state_before), seat.name)
-        keys = {f.name for form in forms for f in form.fields} or None
+        keys = {f.name for form in forms for f in form.fields}
     return examples(game.ruleset, lang, keys)
 
 
