@@ -1,9 +1,13 @@
 """Scenario files (shared/SCENARIOS.md): play a scripted game and check each phase.
 
 Pure: the caller parses the YAML text and hands over the mapping. The runner
-drives a ruleset exactly as the service does: submissions are validated one by
-one when they are made, then the phase is resolved with the phase's seeded
-random generator.
+drives a ruleset through the same interface as the service: each submission is
+split into actions by ``ruleset.actions`` and validated one by one, a refused
+action is left out (and noted for ``rejected:``), then the phase is resolved with
+the phase's seeded random generator (``phase_rng``). One difference: an act that
+names both a ritual and a target also tries that target as the player's power
+(``_power_beside_ritual``), which the service's forms send as two submissions. A
+ruleset whose steps are not phases plays its own scenarios (``play_scenario``).
 """
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from typing import Any
 
 from .core import (
     POWER, RESULT_KINDS, Action, GameState, Phase, Rejected, Resolution, SetupError,
-    actions_from_submission, phase_rng, setup_rng,
+    phase_rng, setup_rng,
 )
 from .registry import get_ruleset
 
@@ -278,7 +282,7 @@ def _run_once(data: dict[str, Any], seed: int, seen: dict[int, set[int]]) -> lis
             name = str(name)
             if not state.has_player(name):
                 raise ScenarioError(f"{label}: unknown player {name!r} in act")
-            actions = actions_from_submission(name, submission or {})
+            actions = ruleset.actions(name, submission or {})
             for action in actions:
                 try:
                     accepted.append(ruleset.validate(state, action))

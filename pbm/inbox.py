@@ -28,11 +28,14 @@ from sqlalchemy.orm import Session, object_session, sessionmaker
 from engine.core import GameState, Rejected
 from engine.registry import get_ruleset
 
-from . import mailer, operations, render, texts
+from . import mailer, operations, render
+from .i18n import gettext_in
 from .mail.commands import describe_error, examples
 from .mail.mailbox import IncomingMail, MailSource
 from .mail.parse import ParsedMessage, extract_token, parse_message, without_reply_prefix
-from .models import Game, GameMaster, InboundRow, OutboxRow, PhaseRow, Seat, User
+from .models import (
+    Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User,
+)
 
 log = logging.getLogger(__name__)
 
@@ -61,18 +64,13 @@ def fit_key(key: str, limit: int = 400) -> str:
     return "sha256:" + hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def store(factory: sessionmaker[Session], mail: IncomingMail, now: datetime) -> int | None:
-    """Keep the raw message; return the id of a row still to be applied, or
-    None if this message was already applied (same source key or same
-    Message-ID). A row stored by a run that died before applying it is
-    returned again, so ingest alone never loses it."""
-    return store_many(factory, [mail], now)[0]
-
-
 def store_many(factory: sessionmaker[Session], mails: list[IncomingMail],
                now: datetime) -> list[int | None]:
-    """``store`` for a batch, in one commit: the commit that must reach the
-    disk before anything else happens is paid once per batch, not per message."""
+    """Keep the raw messages, in one commit (the commit that must reach the disk
+    before anything else happens is paid once per batch, not per message); for
+    each, the id of a row still to be applied, or None if this message was
+    already applied (same source key or same Message-ID). A row stored by a run
+    that died before applying it is returned again, so ingest alone never loses it."""
     try:
         return _store_many(factory, mails, now)
     except IntegrityError:
@@ -337,7 +335,7 @@ def _mark_bounced(session: Session, raw: bytes, recipients: list[str], now: date
         if not user.address_failing:
             user.address_failing = True
             for seat in session.scalars(select(Seat).where(Seat.user_id == user.id)):
-                if seat.game.status == "running":
+                if seat.game.status == GameStatus.RUNNING:
                     operations.log(session, seat.game, None, "address_failing", now,
                                    player=seat.name, address=user.email)
     return failing
@@ -375,7 +373,7 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
     for command in parsed.commands:
         what = "; ".join(operations.describe_submission(command, lang))
         if closed:
-            outcome.errors.append(f"{what}: " + texts.rejection("phase_closed", {}, game.ruleset, lang))
+            outcome.errors.append(f"{what}: " + render.rejection("phase_closed", {}, game.ruleset, lang))
             continue
         try:
             with session.begin_nested():
@@ -385,7 +383,7 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
                                   inbound_id=row.id, arrived_at=row.received_at)
             outcome.applied.append(what)
         except Rejected as exc:
-            outcome.errors.append(f"{what}: " + texts.rejection(exc.code, exc.params, game.ruleset, lang)
+            outcome.errors.append(f"{what}: " + render.rejection(exc.code, exc.params, game.ruleset, lang)
                                   + _valid_hint(game, phase, seat, command, lang))
     tz = operations.game_tz(game)
     shown = aimed if closed else phase
@@ -393,7 +391,7 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
              game=game, seat=seat if by is None else None, context={
                  "phase_label": render.phase_label(shown, lang, tz) if shown else None,
                  "deadline": (render.deadline_text(shown.ends_at, lang, tz)
-                              if shown is not None and shown.status == "open" else None),
+                              if shown is not None and shown.status == PhaseStatus.OPEN else None),
                  "applied": outcome.applied, "errors": outcome.errors,
                  "ignored": parsed.ignored_lines[:20],
                  "examples": [] if outcome.applied else _examples(game, phase, seat, lang),
@@ -405,7 +403,7 @@ def _examples(game: Game, phase: PhaseRow | None, seat: Seat, lang: str) -> list
     """Example lines of what this player can send now (none when nothing; all the
     game's commands when no phase is open), for a receipt that recorded nothing."""
     keys = None
-    if phase is not None and phase.status == "open":
+    if phase is not None and phase.status == PhaseStatus.OPEN:
         forms = get_ruleset(game.ruleset).forms(GameState.from_dict(phase.state_before), seat.name)
         keys = {f.name for form in forms for f in form.fields}
     return examples(game.ruleset, lang, keys)
@@ -418,16 +416,15 @@ def _valid_hint(game: Game, phase: PhaseRow | None, seat: Seat, command: dict[st
         if valid is None:
             continue
         if not valid:
-            return _t(lang, " Ora non hai scelte valide per questo comando.",
-                      " You have no valid choice for this command now.")
-        return _t(lang, " Scelte valide: ", " Valid choices: ") + ", ".join(valid) + "."
+            return " " + gettext_in(lang, "You have no valid choice for this command now.")
+        return " " + gettext_in(lang, "Valid choices: %(choices)s.", choices=", ".join(valid))
     return ""
 
 
 def _from_master(session: Session, config: dict[str, Any], row: InboundRow, master: User,
                  seat_hint: Seat | None, now: datetime) -> Outcome:
     games = [gm.game for gm in session.scalars(select(GameMaster).where(GameMaster.user_id == master.id))
-             if gm.game.status == "running"]
+             if gm.game.status == GameStatus.RUNNING]
     game = seat_hint.game if seat_hint is not None and seat_hint.game in games else (
         games[0] if len(games) == 1 else None)
     lang = master.lang
@@ -435,16 +432,15 @@ def _from_master(session: Session, config: dict[str, Any], row: InboundRow, mast
         _receipt(session, config, row, parse_message(row.raw, []), to=master.email, lang=lang, now=now,
                  game=None, seat=None, context={
                      "phase_label": None, "deadline": None, "applied": [], "ignored": [],
-                     "errors": [_t(lang, "Non so a quale partita si riferisce: rispondi a una mail della partita.",
-                                   "I cannot tell which game this is for: reply to a mail of the game.")]},
+                     "errors": [gettext_in(lang, "I cannot tell which game this is for: reply to a mail of the game.")]},
                  is_error=True)
         return Outcome("refused")
     row.game_id = game.id
     parsed = _parse_for(row, game)
     target = game.seat_by_name(parsed.on_behalf_of) if parsed.on_behalf_of else None
     if target is None:
-        errors = [_t(lang, "Non trovo per quale giocatore: inoltra la mail del giocatore o scrivi PER: Nome sopra l'SMS.",
-                     "I cannot find which player this is for: forward the player's mail or write FOR: Name above the SMS.")]
+        errors = [gettext_in(lang, "I cannot find which player this is for: forward the player's mail "
+                                 "or write FOR: Name above the SMS.")]
         _receipt(session, config, row, parsed, to=master.email, lang=lang, now=now, game=game,
                  seat=None, context={"phase_label": None, "deadline": None, "applied": [],
                                      "errors": errors, "ignored": parsed.ignored_lines[:20]},
@@ -462,9 +458,10 @@ def _refuse_spoof(session: Session, config: dict[str, Any], row: InboundRow, par
     row.game_id = seat.game_id
     _receipt(session, config, row, parsed, to=seat.user.email, lang=lang, now=now, game=seat.game,
              seat=seat, context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
-                                 "errors": [_t(lang,
-                                               f"È arrivato un messaggio con il tuo codice da un indirizzo diverso dal tuo ({row.from_addr}): non è stato applicato. Usa il tuo indirizzo registrato.",
-                                               f"A message with your code came from an address that is not yours ({row.from_addr}): it was not applied. Use your registered address.")]},
+                                 "errors": [gettext_in(lang,
+                                               "A message with your code came from an address that is not "
+                                               "yours (%(address)s): it was not applied. Use your registered "
+                                               "address.", address=row.from_addr)]},
              is_error=True)
     operations.log(session, seat.game, None, "refused_spoof", now, player=seat.name, sender=row.from_addr)
     return Outcome("refused")
@@ -499,9 +496,9 @@ def _refuse_forged(session: Session, config: dict[str, Any], row: InboundRow, pa
                        sender=row.from_addr, reason="dmarc")
     _receipt(session, config, row, parsed, to=user.email, lang=lang, now=now, game=game, seat=seat,
              context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
-                      "errors": [_t(lang,
-                                    f"È arrivato un messaggio a nome di {row.from_addr} che il server di posta giudica falsificato: non è stato applicato.",
-                                    f"A message in the name of {row.from_addr} arrived that the mail server found forged: it was not applied.")]},
+                      "errors": [gettext_in(lang,
+                                    "A message in the name of %(address)s arrived that the mail server "
+                                    "found forged: it was not applied.", address=row.from_addr)]},
              is_error=True)
     return Outcome("refused", errors=["dmarc fail"])
 
@@ -513,15 +510,11 @@ def _refuse_unknown(session: Session, config: dict[str, Any], row: InboundRow, p
     if user is not None:
         _receipt(session, config, row, parsed, to=user.email, lang=user.lang, now=now, game=None,
                  seat=None, context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
-                                     "errors": [_t(user.lang,
-                                                   "Non riconosco la partita: rispondi a una mail che hai ricevuto dalla partita, senza cambiare l'indirizzo di risposta.",
-                                                   "I cannot tell the game: reply to a mail you received from the game, without changing the reply address.")]},
+                                     "errors": [gettext_in(user.lang,
+                                                   "I cannot tell the game: reply to a mail you received from "
+                                                   "the game, without changing the reply address.")]},
                  is_error=True)
     return Outcome("refused")
-
-
-def _t(lang: str, it: str, en: str) -> str:
-    return en if lang == "en" else it
 
 
 def _receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage, *,

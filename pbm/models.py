@@ -1,13 +1,18 @@
 """Database models (SQLAlchemy 2.x typed ORM).
 
-Submitted actions, resolved events and inbound mail are append-only: the game's
-current state is derived from them and cached per phase as JSON snapshots, so
-a phase can be replayed, previewed and rolled back.
+Each phase keeps the state it opened with (``state_before``, updated by the
+Masters' interventions, which are stored as events with their own seed) and the
+state it resolved to (``state_after``): a phase can be re-resolved, previewed and
+replayed from them. Submissions, events and inbound mail are only added to, with
+one exception: the Masters' roll-back, a correction, removes the phase opened by
+the rolled-back publication (its submissions are copied into the Masters' log
+first) and the events of the resolution it undoes.
 """
 from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
@@ -33,6 +38,25 @@ class UTCDateTime(TypeDecorator[datetime]):
 
     def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
         return None if value is None else value.replace(tzinfo=timezone.utc)
+
+
+class GameStatus(StrEnum):
+    """A game's life: players join in set-up, then it runs until it is over."""
+
+    SETUP = "setup"
+    RUNNING = "running"
+    OVER = "over"
+
+
+class PhaseStatus(StrEnum):
+    """A phase: open for submissions -> resolving (claimed by one worker) -> draft
+    (resolved, waiting for the Masters) or straight to published. A roll-back
+    turns the last published phase back into a draft."""
+
+    OPEN = "open"
+    RESOLVING = "resolving"
+    DRAFT = "draft"
+    PUBLISHED = "published"
 
 
 class Base(DeclarativeBase):
@@ -80,19 +104,19 @@ class Game(Base):
     slug: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     name: Mapped[str] = mapped_column(String(120))
     ruleset: Mapped[str] = mapped_column(String(40))
-    status: Mapped[str] = mapped_column(String(16), default="setup")  # setup|running|over
+    status: Mapped[str] = mapped_column(String(16), default=GameStatus.SETUP)  # GameStatus
     seed: Mapped[str] = mapped_column(String(64))
     schedule: Mapped[dict[str, Any]] = mapped_column(default=dict)
     auto_publish: Mapped[bool] = mapped_column(Boolean, default=True)
-    # Hold a resolution for the Masters when the engine had to settle a
-    # contradiction at random (tempo-reale-7 §3.9), even if nothing else is pending.
+    # A game option the ruleset reads in ``holds`` (operations.game_options): hold a
+    # resolution for the Masters when the rules settled a contradiction at random.
     review_contradictions: Mapped[bool] = mapped_column(Boolean, default=False)
     # The latest published state of the engine (a cache of the phase snapshots).
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     composition: Mapped[dict[str, Any]] = mapped_column(default=dict)
     # Roles drawn but not yet dealt: {"seating": [[name, role]...], "mayor", "options"}.
-    # The Masters review it (and edit what the rules let them, such as the
-    # Divinatore's propositions) before the game starts.
+    # The Masters review it (and edit what the ruleset lets them: its
+    # ``prepared_options``) before the game starts.
     prepared: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     # While set, no boundary fires; on resume the open phase keeps the time it had left.
     paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
@@ -153,9 +177,7 @@ class PhaseRow(Base):
     starts_at: Mapped[datetime] = mapped_column(UTCDateTime())
     ends_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
     long: Mapped[bool] = mapped_column(Boolean, default=False)
-    # open -> draft (resolved, waiting for the Masters) -> published;
-    # rolled_back: a published phase undone by the Masters (kept for the record).
-    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    status: Mapped[str] = mapped_column(String(16), default=PhaseStatus.OPEN, index=True)  # PhaseStatus
     state_before: Mapped[dict[str, Any]] = mapped_column(JSON)
     state_after: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     pending: Mapped[list[Any]] = mapped_column(default=list)

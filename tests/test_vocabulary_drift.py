@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from engine.core import ActionForm, GameState, Rejected, actions_from_submission
+from engine.core import ActionForm, GameState, Rejected
 from engine.interface import Keyword, Vocabulary
 from engine.registry import available, get_ruleset
 from pbm.mail.commands import parse_commands
@@ -80,7 +80,7 @@ def _fill(key: str, form: ActionForm, rng: random.Random) -> dict[str, Any] | No
 def _accepted(key: str, state: GameState, player: str, submission: dict[str, Any]) -> bool:
     rules = get_ruleset(key)
     try:
-        for action in actions_from_submission(player, submission):
+        for action in rules.actions(player, submission):
             rules.validate(state, action)
     except (Rejected, ValueError, KeyError):
         return False
@@ -104,7 +104,7 @@ def played(key: str, seeds=range(4), phases: int = 14):
                         yield state, p.name, form, None
                         continue
                     yield state, p.name, form, submission
-                    actions.extend(actions_from_submission(p.name, submission))
+                    actions.extend(rules.actions(p.name, submission))
             state = rules.resolve(state, actions, rng).state
 
 

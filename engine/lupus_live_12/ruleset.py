@@ -2,27 +2,45 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from dataclasses import replace
+from typing import Any, Iterable
 
-from ..interface import BaseRuleset, Vocabulary
+from .. import remedies as plain_remedies
 from ..core import (
-    APPOINT, BECOME, SHOUT, Action, ActionForm, Event, GameState, Pending, Phase, Player,
-    Rejected, Resolution, RoleInfo, SetupError, keep_last, master, private, public,
+    APPOINT, BECOME, NOTES, RITUAL_KEYS, SHOUT, Action, ActionForm, Event, GameState, Pending,
+    Phase, Player, Rejected, Resolution, RoleInfo, SetupError, keep_last, master, private,
+    public,
 )
-from . import endgame
+from .. import texts as base_texts
+from ..interface import BaseRuleset, Panel, Remedy, Viewer, Vocabulary
+from . import endgame, texts
 from . import vocabulary as _vocabulary
 from .day import resolve_day, vote_weight
 from .forms import forms as _forms
 from .night import resolve_night
+from .panels import panels as _panels
 from .ritual_night import ritual_state
 from .rituals import RITUALS, canonical_ritual
 from .roles import EREDE_CHOICES, LUPI, ROLES, USURPATORE_CHOICES, VILLAGGIO, canonical
 from .validation import validate as _validate
 
 
+# Causes of death everybody saw happen (principale §1.5: the rest is secret).
+PUBLIC_CAUSES = ("pyre", "masters")
+
+
 class LupusLive12(BaseRuleset):
     key = "lupus-live-12"
+    names = texts.NAMES
     factions = (VILLAGGIO, LUPI)
+    EVENTS = texts.EVENTS
+    REJECTIONS = texts.REJECTIONS
+    # §2.6: a ghost's ritual form carries the Satanista it names.
+    RITUAL_KEYS = RITUAL_KEYS + ("satanista",)
+    # §1.2: days 9-21 Mon-Thu, a long day from Friday 9 to Sunday 21.
+    schedule_spec = {"day_start": "09:00", "day_end": "21:00", "long_day": {"from": "fri", "to": "sun"}}
+    # Anyone may shout, write notes or name a deputy; nobody must.
+    OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
 
     # -- composition -------------------------------------------------------
     def roles(self) -> list[RoleInfo]:
@@ -114,6 +132,8 @@ class LupusLive12(BaseRuleset):
 
     def form_values(self, form: ActionForm, args: dict[str, Any], state: GameState) -> dict[str, Any]:
         return _vocabulary.form_values(form, args, state)
+    def required_kinds(self, state: GameState, player: str) -> set[str]:
+        return {f.kind for f in self.forms(state, player)} - self.OPTIONAL_KINDS
 
     def vote_weight(self, state: GameState, p: Player) -> Any:
         return vote_weight(state, p, state.phase.number)
@@ -153,6 +173,74 @@ class LupusLive12(BaseRuleset):
         state.phase = next_phase
         return Resolution(state, events, pending)
 
+    # -- what each viewer may see, and how it reads ------------------------------
+    def visible(self, event: Event, viewer: Viewer) -> Event | None:
+        """The players' copy of an event keeps only what the rulebooks publish.
+
+        - A death (or a return to life) without its cause, except the pyre and the
+          Masters' own decision, which everybody saw: the cause would give away the
+          use of powers (principale §1.5) and the role of the dead (a "missile" death
+          names a Missile, an "usurpatore" one an Erede), which no power reveals.
+        - The pyre shows who was designated and who voted whom (§1.5: "I voti dati
+          sono pubblici"), with the count those votes make at the weights everybody
+          knows (1, the Sindaco's 1¼), not the real weighted totals: those would give
+          every voter's weight away, and so the Sabbino (weight 0, personaggi §2.5)
+          and the targets of the vote rituals (§4.5, §4.11); nor what spared the
+          designated (the Mannella, the Avvocato).
+        """
+        seen = super().visible(event, viewer)
+        if seen is None or viewer.master:
+            return seen
+        if seen.kind in ("death", "revive") and seen.data.get("cause") not in PUBLIC_CAUSES:
+            return replace(seen, data={k: v for k, v in seen.data.items() if k != "cause"})
+        if seen.kind == "pyre":
+            public = {k: seen.data.get(k) for k in ("burned", "quorum", "votes", "voters",
+                                                     "living", "mayor")}
+            return replace(seen, data={**public, "tally": public_tally(seen.data),
+                                       "declared": True})
+        return seen
+
+    def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:
+        data = event.data
+        if event.kind == "death":
+            return base_texts.death_line(self.EVENTS, texts.CAUSES, data, lang)
+        if event.kind == "pyre":
+            return base_texts.pyre_line(self.EVENTS, data, lang,
+                                        "pyre_declared" if data.get("declared") else "pyre_tally")
+        if event.kind == "rejected_at_resolution":
+            return base_texts.rejected_line(self, data, lang)
+        if event.kind == "answer" and data.get("answer") in base_texts.VALUES:
+            data = {**data, "answer": base_texts.word(base_texts.VALUES, data["answer"], lang)}
+        return base_texts.word(self.EVENTS, event.kind, lang, data)
+
+    # -- the Masters ------------------------------------------------------------
+    def holds(self, resolution: Resolution, options: dict[str, Any]) -> bool:
+        """A question only the Masters answer holds the phase, and so does a stall
+        (§2.1) once, when it begins: if the Masters choose to wait, later phases
+        publish as usual while the desk keeps showing it."""
+        if not resolution.publishable:
+            return True
+        return any(p.kind == "stall" and p.data.get("quiet_phases") == endgame.STALL_PHASES
+                   for p in resolution.pending)
+
+    def panels(self, state: GameState, events: Iterable[Event], lang: str) -> list[Panel]:
+        return _panels(state, events, lang)
+
+    def remedies(self) -> list[Remedy]:
+        return plain_remedies.standard()
+
+    def apply_remedy(self, state: GameState, key: str, args: dict[str, Any],
+                     rng: random.Random) -> tuple[GameState, list[Event]]:
+        """§2.1's remedies with their consequences (corruption, succession, the end)."""
+        if key == plain_remedies.KILL:
+            names = plain_remedies.players_of(state, args)
+            return endgame.gm_kill(state, [n for n in names if state.player(n).alive], rng)
+        if key == plain_remedies.RESURRECT:
+            return endgame.gm_resurrect(state, plain_remedies.players_of(state, args), rng)
+        if key == plain_remedies.DRAW:
+            return endgame.gm_declare_draw(state)
+        return plain_remedies.apply(state, key, args, rng)
+
     @staticmethod
     def _become(state: GameState, actions: list[Action], events: list[Event]) -> None:
         """Erede and Usurpatore take their new role at the end of the phase, if alive.
@@ -182,9 +270,13 @@ class LupusLive12(BaseRuleset):
             events.append(master("became", player=p.name, role=new, was=old))
 
 
-RULESET = LupusLive12()
+def public_tally(data: dict[str, Any]) -> dict[str, float]:
+    """The count anybody can make from the published votes of a pyre: each vote weighs
+    1 and the Sindaco's 1¼ (principale §1.7, personaggi §3); no secret weight enters."""
+    out: dict[str, float] = {}
+    for voter, target in (data.get("votes") or {}).items():
+        out[target] = out.get(target, 0) + (1.25 if voter == data.get("mayor") else 1)
+    return out
 
-# The Masters' desk for a stall (§2.1).
-gm_kill = endgame.gm_kill
-gm_resurrect = endgame.gm_resurrect
-gm_declare_draw = endgame.gm_declare_draw
+
+RULESET = LupusLive12()

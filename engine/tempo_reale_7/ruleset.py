@@ -2,24 +2,40 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from dataclasses import replace
+from typing import Any, Iterable
 
-from ..interface import BaseRuleset, Vocabulary
+from .. import remedies as plain_remedies
 from ..core import (
-    APPOINT, Action, ActionForm, Event, GameState, Phase, Rejected, Resolution, RoleInfo,
-    keep_last, private, public,
+    APPOINT, NOTES, SHOUT, Action, ActionForm, Event, GameState, Phase, Rejected, Resolution,
+    RoleInfo, keep_last, private, public,
 )
+from .. import texts as base_texts
+from ..interface import BaseRuleset, Panel, Remedy, Viewer, Vocabulary
 from . import forms as _forms
+from . import texts
 from . import vocabulary as _vocabulary
 from .day import resolve_day
 from .night import resolve_night
+from .panels import panels as _panels
 from .roles import FACTIONS, POWERS, ROLES, SPETTRO_ROLE, canonical, canonical_power
 from .setup import KEY, setup_game
 
 
+# Causes of death everybody saw happen; the rest would tell who used which power.
+PUBLIC_CAUSES = ("pyre", "masters")
+
+
 class TempoReale7(BaseRuleset):
     key = KEY
+    names = texts.NAMES
     factions = FACTIONS
+    EVENTS = texts.EVENTS
+    REJECTIONS = texts.REJECTIONS
+    # §2.1: days 8-22 Mon-Thu, a long day from Friday 8 to Sunday 22.
+    schedule_spec = {"day_start": "08:00", "day_end": "22:00", "long_day": {"from": "fri", "to": "sun"}}
+    # Anyone may shout, write notes or name a deputy; nobody must.
+    OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
 
     def roles(self) -> list[RoleInfo]:
         out = [RoleInfo(r.name, r.faction, r.aura,
@@ -48,8 +64,21 @@ class TempoReale7(BaseRuleset):
               options: dict[str, Any] | None = None) -> tuple[GameState, list[Event]]:
         return setup_game(seating, rng, options)
 
+    def prepared_options(self, events: list[Event]) -> dict[str, Any]:
+        """The Divinatore's propositions (§3.7, FAQ 10), which the Masters may rewrite."""
+        drawn = {e.data["player"]: [{"player": p["player"], "role": p["role"]}
+                                    for p in e.data["propositions"]]
+                 for e in events if e.kind == "divinatore_propositions"}
+        return {"divinatore_propositions": drawn} if drawn else {}
+
+    def describe_prepared(self, key: str, subject: str, lang: str) -> str:
+        return base_texts.word(texts.PREPARED, key, lang, {"name": subject}) or f"{subject}:"
+
     def forms(self, state: GameState, player: str) -> list[ActionForm]:
         return _forms.forms(state, player)
+
+    def required_kinds(self, state: GameState, player: str) -> set[str]:
+        return {f.kind for f in self.forms(state, player)} - self.OPTIONAL_KINDS
 
     def validate(self, state: GameState, action: Action) -> Action:
         return _forms.validate(state, action)
@@ -63,10 +92,6 @@ class TempoReale7(BaseRuleset):
 
     def field_label(self, form: ActionForm, field: str, lang: str) -> str | None:
         return _vocabulary.field_label(form, field, lang)
-
-    def role_label(self, state: GameState, player: str, lang: str) -> str:
-        p = state.player(player)
-        return _vocabulary.role_label(p.role, p.data.get("spettro"), lang)
 
     def resolve(self, state: GameState, actions: list[Action], rng: random.Random,
                 gm: dict[str, Any] | None = None) -> Resolution:
@@ -91,6 +116,72 @@ class TempoReale7(BaseRuleset):
         if state.winner is not None and not any(e.kind == "game_over" for e in events):
             events.append(public("game_over", winner=state.winner))
         return Resolution(state, events, [])
+
+    # -- what each viewer may see, and how it reads ------------------------------
+    def visible(self, event: Event, viewer: Viewer) -> Event | None:
+        """A death is announced without its cause (except the pyre and the Masters'
+        decision, which everybody saw): the cause would tell who used a power, and the
+        role of the dead, which only the Medium learns (§3.7). Every vote weighs one
+        (§3.3), so the pyre's count says nothing new and is published as it is."""
+        seen = super().visible(event, viewer)
+        if seen is None or viewer.master:
+            return seen
+        if seen.kind in ("death", "revive") and seen.data.get("cause") not in PUBLIC_CAUSES:
+            return replace(seen, data={k: v for k, v in seen.data.items() if k != "cause"})
+        return seen
+
+    def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:
+        data, kind = event.data, event.kind
+        if kind == "death":
+            return base_texts.death_line(self.EVENTS, texts.CAUSES, data, lang)
+        if kind == "pyre":
+            return base_texts.pyre_line(self.EVENTS, data, lang)
+        if kind == "rejected_at_resolution":
+            return base_texts.rejected_line(self, data, lang)
+        if kind == "role_letter" and "mystic" in data:
+            mystic = base_texts.word(self.EVENTS, "mystic_yes" if data["mystic"] else "mystic_no", lang)
+            return f"{base_texts.word(self.EVENTS, kind, lang, data)} {mystic}"
+        if kind == "knows":
+            return base_texts.word(self.EVENTS, kind, lang, {"players": base_texts.listing(data.get("players"))})
+        if kind in ("propositions", "divinatore_propositions"):
+            lines = [self._proposition(p, lang) for p in data.get("propositions") or []]
+            return base_texts.word(self.EVENTS, kind, lang, {**data, "propositions": "; ".join(lines)})
+        if kind == "election":
+            return base_texts.word(self.EVENTS, kind, lang,
+                                   {"counts": base_texts.tally_line(data.get("counts") or {}, lang)})
+        return base_texts.word(self.EVENTS, kind, lang, data)
+
+    def public_table(self, state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
+        """A Spettro reads its power on its own page; the village is not told of the
+        awakening (§3.7), so nobody else does."""
+        me = state.player(viewer.player) if viewer.player and state.has_player(viewer.player) else None
+        power = me.data.get("spettro") if me is not None else None
+        if not power:
+            return []
+        return [Panel(base_texts.word(self.EVENTS, "spettro_power", lang) or "", [str(power)])]
+
+    def _proposition(self, p: dict[str, Any], lang: str) -> str:
+        code = "proposition" if "true" not in p else ("proposition_true" if p["true"] else "proposition_false")
+        return base_texts.word(self.EVENTS, code, lang, p) or ""
+
+    # -- the Masters ------------------------------------------------------------
+    def holds(self, resolution: Resolution, options: dict[str, Any]) -> bool:
+        """A contradiction of hypnosis and confusion holds the phase when the
+        Masters asked to review them (game option ``review_contradictions``)."""
+        if not resolution.publishable:
+            return True
+        return bool(options.get("review_contradictions")) and any(
+            e.kind == "contradiction" for e in resolution.events)
+
+    def panels(self, state: GameState, events: Iterable[Event], lang: str) -> list[Panel]:
+        return _panels(state, events, lang)
+
+    def remedies(self) -> list[Remedy]:
+        return plain_remedies.standard()
+
+    def apply_remedy(self, state: GameState, key: str, args: dict[str, Any],
+                     rng: random.Random) -> tuple[GameState, list[Event]]:
+        return plain_remedies.apply(state, key, args, rng)
 
 
 RULESET = TempoReale7()

@@ -100,7 +100,3 @@ def describe_choice(key: str, value: Any, lang: str) -> str:
         return f"{value} ({english})"
     return str(value)
 
-
-def role_label(role: str, power: str | None, lang: str) -> str:
-    """A Spettro reads its power beside its role: "Spettro (Morte)"."""
-    return f"{role} ({describe_choice('power', power, lang)})" if power else role
