@@ -360,10 +360,11 @@ class Complots(BaseRuleset):
             kw("choose", ("SCELGO",), ("CHOOSE",), "card", "choice", "SCELGO Duchessa",
                "CHOOSE Duchess"),
         ]
-        cards = {alias: canonical for alias, canonical in
-                 {**{c: c for c in CHARACTERS}, **{e: c for c, e in ENGLISH.items()},
-                  "Duke": "Duchessa"}.items()}
-        return Vocabulary(keywords, {"card": cards},
+        aliases = {"Duke": "Duchessa"}
+        names = {c: {"it": c, "en": ENGLISH.get(c, c)} for c in CHARACTERS}
+        # Every argument that names a character reads the same table.
+        return Vocabulary(keywords, {k: dict(aliases) for k in ("card", "as", "cards")},
+                          names={k: dict(names) for k in ("card", "as", "cards")},
                           extras={"submission": "Complots.submission_action"})
 
     # The submission key that tells each kind apart, when the submission does not say

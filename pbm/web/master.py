@@ -23,7 +23,6 @@ from engine.registry import available, get_ruleset
 
 from .. import operations, render
 from ..mail.commands import describe_error, parse_commands
-from ..mail.vocabulary_lines import parse_lines
 from ..models import InboundRow, OutboxRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
 from . import config, db, desk_view, game_or_404, now, require_master
@@ -294,14 +293,10 @@ def on_behalf(slug: str):
     session = db()
     lang = _lang()
     seat = game.seat_by_name(form.player.data)
-    vocabulary = get_ruleset(game.ruleset).vocabulary()
-    if vocabulary.keywords:  # the game's own words (until parse_commands reads them itself)
-        commands, errors, _ignored = parse_lines(form.commands.data, [s.name for s in game.seats],
-                                                 vocabulary)
-    else:
-        commands, errors, _ignored = parse_commands(form.commands.data, [s.name for s in game.seats])
+    commands, errors, _ignored = parse_commands(form.commands.data, [s.name for s in game.seats],
+                                                game.ruleset)
     for err in errors:
-        flash(describe_error(err, lang), "error")
+        flash(describe_error(err, lang, game.ruleset), "error")
     for command in commands:
         try:
             operations.submit(session, config(), game, seat, command, source="master", now=now(),

@@ -9,7 +9,9 @@ import pytest
 
 from engine.registry import available, get_ruleset, ruleset_module
 
-PARAMS = {"name": "Zeno", "role": "Lupo Ululante", "missing": ["Negromanti"], "reason": "r"}
+PARAMS = {"name": "Zeno", "role": "Lupo Ululante", "missing": ["Negromanti"], "reason": "r",
+          "player": "Zeno", "players": 5, "roles": 6, "count": 9, "minimum": 2, "card": "Duchessa",
+          "variant": "x"}
 
 
 @pytest.mark.parametrize("key", available())
