@@ -36,8 +36,12 @@ LANGS = ("it", "en")
 # --------------------------------------------------------------------------- random play
 
 def _seating(key: str, rng: random.Random) -> list[tuple[str, str]]:
-    """Every role the ruleset deals, once (so every power and form can appear)."""
-    roles = [r.name for r in get_ruleset(key).roles() if r.notes.get("dealt", True)]
+    """Every role the ruleset deals, once (so every power and form can appear); a game
+    without roles (its set-up deals cards) seats as many as it takes."""
+    rules = get_ruleset(key)
+    roles = [r.name for r in rules.roles() if r.notes.get("dealt", True)]
+    if not roles:
+        return [(n, "") for n in NAMES[:min(rules.max_players, 4)]]
     rng.shuffle(roles)
     return list(zip(NAMES, roles))
 
@@ -100,6 +104,8 @@ def played(key: str, seeds=range(4), phases: int = 14):
             for p in state.players:
                 for form in rules.forms(state, p.name):
                     submission = _fill(key, form, rng)
+                    if submission is not None:  # as the page sends it (form_submission)
+                        submission = rules.form_submission(form, submission)
                     if submission is None or not _accepted(key, state, p.name, submission):
                         yield state, p.name, form, None
                         continue
@@ -110,9 +116,19 @@ def played(key: str, seeds=range(4), phases: int = 14):
 
 # --------------------------------------------------------------------------- writing a line
 
-def _main_keyword(vocab: Vocabulary, form: ActionForm) -> Keyword | None:
+def _main_keyword(vocab: Vocabulary, form: ActionForm,
+                  submission: dict[str, Any] | None = None) -> Keyword | None:
     """The command for a form: the one filling its first field (a ritual form's ritual,
-    a power form's target)."""
+    a power form's target); in a vocabulary of words that imply their arguments
+    (``fixed``: ``PASSO`` is an answer "pass"), the word for this form and submission."""
+    implied = [k for k in vocab.keywords if not k.verb and k.fixed.get("kind") == form.kind]
+    if implied:
+        fitting = [k for k in implied if all(
+            key == "kind" or (submission or {}).get(key) == value for key, value in k.fixed.items())]
+        if submission is None:
+            return implied[0]
+        # The word that says most of the submission (COLPO Bruno rather than nothing).
+        return max(fitting, key=lambda k: len(_covered(k) & set(submission)), default=None)
     for f in form.fields:
         k = next((k for k in vocab.keywords if not k.verb and k.key == f.name), None)
         if k is not None:
@@ -122,7 +138,8 @@ def _main_keyword(vocab: Vocabulary, form: ActionForm) -> Keyword | None:
 
 def _covered(k: Keyword) -> set[str]:
     """The submission keys a command line of this keyword can carry."""
-    return {k.key, *k.slots, *([k.number] if k.number else []), *(p.key for p in k.parts)}
+    return {*([k.key] if k.value != "none" else []), *k.slots, *([k.number] if k.number else []),
+            *(p.key for p in k.parts), *k.fixed}
 
 
 def _names(values: Any) -> str:
@@ -132,7 +149,13 @@ def _names(values: Any) -> str:
 def write_line(vocab: Vocabulary, k: Keyword, submission: dict[str, Any], lang: str) -> str:
     """The command line a player writes for ``submission``, in ``lang``'s words."""
     words = k.it if lang == "it" else k.en
-    if k.value == "choice":
+    if k.value == "none":
+        main = ""
+    elif k.key not in submission and k.fixed:  # the word alone ('BLOCCO')
+        main = ""
+    elif k.value == "choices":
+        main = " ".join(vocab.choice_name(k.key, v, lang) for v in submission[k.key])
+    elif k.value == "choice":
         main = vocab.choice_name(k.key, submission[k.key], lang)
         if k.number and submission.get(k.number) is not None:
             main += f" {submission[k.number]}"
@@ -140,7 +163,7 @@ def write_line(vocab: Vocabulary, k: Keyword, submission: dict[str, Any], lang: 
         main = ", ".join(submission[s] for s in k.slots if s in submission)
     else:
         main = _names(submission[k.key])
-    line = f"{words[0]} {main}"
+    line = f"{words[0]} {main}".strip()
     for part in k.parts:
         value = submission.get(part.key)
         if value in (None, "", []):
@@ -170,7 +193,10 @@ def drift(key: str) -> list[str]:
         for f in form.fields:
             if f.type == "choice":
                 offered.setdefault(f.name, set()).update(f.choices)
-        k = _main_keyword(vocab, form)
+        k = _main_keyword(vocab, form, submission)
+        if k is None and submission is not None and _main_keyword(vocab, form) is not None:
+            problems.append(f"{key}: no word for the {form.kind} submission {submission}")
+            continue
         if k is None:
             problems.append(f"{key}: no keyword for the form {form.kind} ({[f.name for f in form.fields]})")
             continue
@@ -240,7 +266,9 @@ def test_the_web_form_offers_every_choice_under_its_name(key, app):
                     # other choices as the ruleset names them, the rulebook's name readable.
                     wanted = value if f.type != "choice" else rules.describe_choice(f.name, value, "it")
                     assert shown.get(value) == wanted, (key, f.name, value)
-                    assert value in shown[value]
+                    # The engine's own value shows, or its name in the rulebook's language.
+                    assert value in shown[value] or rules.vocabulary().choice_name(
+                        f.name, value, "it") in shown[value], (key, f.name, value)
                     seen += 1
     assert seen, f"{key}: no form field was ever built"
 

@@ -355,17 +355,21 @@ class Complots(BaseRuleset):
             kw("keep", ("TENGO",), ("KEEP",), "cards", "choices", "TENGO Duchessa Capitano",
                "KEEP Duchess Captain"),
             kw("show", ("MOSTRO",), ("SHOW",), "card", "choice", "MOSTRO Contessa", "SHOW Countess"),
-            kw("discard", ("SCARTO",), ("DISCARD",), discard=True),
-            kw("discard", ("RESTITUISCO",), ("RETURN",), discard=False),
+            kw("discard", ("SCARTO",), ("DISCARD",), discard="discard"),
+            kw("discard", ("RESTITUISCO",), ("RETURN",), discard="return"),
             kw("choose", ("SCELGO",), ("CHOOSE",), "card", "choice", "SCELGO Duchessa",
                "CHOOSE Duchess"),
         ]
         aliases = {"Duke": "Duchessa"}
-        names = {c: {"it": c, "en": ENGLISH.get(c, c)} for c in CHARACTERS}
-        # Every argument that names a character reads the same table.
+        cards = {c: {"it": c, "en": ENGLISH.get(c, c)} for c in CHARACTERS}
+        # Every argument that names a character reads the same table; the actions and
+        # answers are named as the forms show them (the words above choose them).
+        names = {**{k: dict(cards) for k in ("card", "as", "cards")},
+                 "action": {a: dict(n) for a, n in ACTION_NAMES.items()},
+                 "answer": {a: dict(CHOICE_NAMES[a]) for a in ("pass", "challenge", "block")},
+                 "discard": {a: dict(CHOICE_NAMES[a]) for a in ("return", "discard")}}
         return Vocabulary(keywords, {k: dict(aliases) for k in ("card", "as", "cards")},
-                          names={k: dict(names) for k in ("card", "as", "cards")},
-                          extras={"submission": "Complots.submission_action"})
+                          names=names, extras={"submission": "Complots.submission_action"})
 
     # The submission key that tells each kind apart, when the submission does not say
     # ``kind`` (a ``card`` alone could be chosen, lost or shown: those name their kind).

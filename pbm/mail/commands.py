@@ -362,7 +362,11 @@ def parse_line(line: str, players: list[str], vocabulary: VocabularyLike = None
                            "command": other[0].key}], True
         return None, [], False
     keyword, arg = found
-    if not arg and keyword.value not in ("none",):
+    if not arg and keyword.fixed and keyword.value != "none":
+        # A word that says something alone ('BLOCCO' against foreign aid: the one
+        # character that blocks it) stands alone; the engine judges what is missing.
+        command, errors = dict(keyword.fixed), []
+    elif not arg and keyword.value not in ("none",):
         argument = keyword.slots[0] if keyword.slots else (
             keyword.key if keyword.value == "choice" else keyword.value if keyword.value == "text" else "name")
         command, errors = {}, [{"code": "missing_argument", "argument": argument}]

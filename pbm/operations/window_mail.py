@@ -70,11 +70,8 @@ def answer_lines(ruleset: BaseRuleset, form: ActionForm, lang: str) -> list[str]
         if fixed.pop("kind", None) != form.kind:
             continue
         if any(k in fields and fields[k].choices and v not in fields[k].choices
-               and not isinstance(v, bool) for k, v in fixed.items()):
-            continue  # an answer the window does not allow now
-        if any(k in fields and isinstance(v, bool) and _bool_choice(v) not in fields[k].choices
                for k, v in fixed.items()):
-            continue
+            continue  # an answer the window does not allow now
         word = (kw.en if lang == "en" else kw.it)[0]
         arg = fields.get(kw.key)
         if kw.value == "none":
@@ -96,10 +93,6 @@ def answer_lines(ruleset: BaseRuleset, form: ActionForm, lang: str) -> list[str]
         else:
             out.append(f"{word} {' | '.join(shown)}")
     return out
-
-
-def _bool_choice(value: bool) -> str:
-    return "discard" if value else "return"
 
 
 @dataclass
