@@ -328,8 +328,9 @@ class Complots(BaseRuleset):
         """
         def kw(kind: str, it: tuple[str, ...], en: tuple[str, ...], key: str = "", value: str = "none",
                ex_it: str = "", ex_en: str = "", **args: Any) -> Keyword:
-            return Keyword(key or kind, it, en, value, ex_it or it[0], ex_en or en[0],
-                           {"kind": kind, **args})
+            # A word that takes nothing fills the argument it implies (REDDITO: action).
+            return Keyword(key or next(iter(args), kind), it, en, value, ex_it or it[0],
+                           ex_en or en[0], {"kind": kind, **args})
 
         keywords = [
             kw("turn", ("REDDITO",), ("INCOME",), action="income"),

@@ -83,7 +83,7 @@ def test_every_keyword_of_every_game_is_recognised():
         if commands:
             assert keyword.key in commands[0]
         else:  # a ritual or a role called 'x' does not exist
-            assert keyword.value == "choice" and errors[0]["code"] == "unknown_choice", word
+            assert keyword.value in ("choice", "choices") and errors[0]["code"] == "unknown_choice", word
 
 
 def test_all_rituals_and_powers_resolve_to_themselves():
