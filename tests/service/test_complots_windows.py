@@ -255,3 +255,24 @@ def test_the_page_offers_only_the_legal_answers_and_refuses_a_stale_button(app, 
     assert "Troppo tardi: quel momento è passato" in r.get_data(as_text=True)
     assert "challenge" not in public_kinds(factory, gid)
     assert state(factory, gid).player("Anna").data["coins"] == 5
+
+
+def test_a_master_answers_for_a_player_by_the_desk_with_a_copy_to_the_player(app, factory, clock):
+    from ..conftest import csrf_from
+    from .helpers import login
+    t0 = clock.now()
+    gid = start(app, factory, t0)
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "steal", "target": "Carla"}, t0)
+    with factory() as s:
+        slug = s.get(Game, gid).slug
+    master = login(app, "master@example.org", "master")
+    desk = master.get(f"/g/{slug}/master").get_data(as_text=True)
+    r = master.post(f"/g/{slug}/master/behalf", data={
+        "csrf_token": csrf_from(desk), "player": "Carla", "commands": "BLOCCO Ambasciatore",
+        "source": "sms"}, follow_redirects=True)
+    assert "Registrato per Carla" in r.get_data(as_text=True)
+    with factory() as s:
+        (row,) = s.query(ActionRow).filter_by(game_id=gid, source="master").all()
+        assert row.args == {"answer": "block", "as": "Ambasciatore"}
+        copy = s.query(OutboxRow).filter_by(to_addr="carla@players.test", kind="on_behalf_copy").one()
+        assert "Blocco" in copy.body and "Ambasciatore" in copy.body
