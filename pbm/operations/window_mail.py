@@ -127,7 +127,7 @@ def window_context(session: Session, game: Game, phase: PhaseRow | None, seat: S
     shared = shared or _window(session, game, phase, now)
     ctx: dict[str, Any] = {"table": [], "forms": [], "waiting": [], "asked": [], "deadline": None,
                            "round_lines": [], "window_title": None, "phase_id": None,
-                           "answer_lines": []}
+                           "answer_lines": [], "standing": []}
     if shared.state is not None:
         ctx["table"] = [(p.title, p.lines) for p in ruleset.public_table(shared.state, viewer, lang)]
     if phase is None:
@@ -138,6 +138,8 @@ def window_context(session: Session, game: Game, phase: PhaseRow | None, seat: S
         ctx["deadline"] = render.deadline_text(phase.ends_at, lang, game_tz(game))
         ctx["phase_id"] = phase.id
         if seat is not None:
+            labels = dict(ruleset.standing_answers())
+            ctx["standing"] = [(labels.get(k) or {}).get(lang) or k for k in seat.standing or []]
             forms = ruleset.forms(shared.open_state, seat.name)
             ctx["forms"] = forms
             ctx["answer_lines"] = [line for f in forms for line in answer_lines(ruleset, f, lang)]

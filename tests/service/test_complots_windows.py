@@ -276,3 +276,49 @@ def test_a_master_answers_for_a_player_by_the_desk_with_a_copy_to_the_player(app
         assert row.args == {"answer": "block", "as": "Ambasciatore"}
         copy = s.query(OutboxRow).filter_by(to_addr="carla@players.test", kind="on_behalf_copy").one()
         assert "Blocco" in copy.body and "Ambasciatore" in copy.body
+
+
+def test_an_exchange_is_kept_by_ticking_cards_on_the_page_and_the_desk_shows_the_game(app, factory, clock):
+    import re
+    from ..conftest import csrf_from
+    from .helpers import login
+    t0 = clock.now()
+    gid = start(app, factory, t0)
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "income"}, t0)
+    send(app, factory, gid, "Bruno", {"kind": "turn", "action": "income"}, t0)
+    send(app, factory, gid, "Carla", {"kind": "turn", "action": "exchange"}, t0)
+    send(app, factory, gid, "Anna", {"kind": "answer", "answer": "pass"}, t0)
+    send(app, factory, gid, "Bruno", {"kind": "answer", "answer": "pass"}, t0)
+    assert open_phase(factory, gid).kind == "exchange"
+    with factory() as s:
+        slug = s.get(Game, gid).slug
+    carla = login(app, "carla@players.test", "pw-carla")
+    page = carla.get(f"/g/{slug}/me").get_data(as_text=True)
+    boxes = re.findall(r'name="cards" value="([^"]+)"', page)
+    assert len(boxes) == 4  # her two cards and the two drawn
+    anna_page = login(app, "anna@players.test", "pw-anna").get(f"/g/{slug}/me").get_data(as_text=True)
+    assert 'name="cards"' not in anna_page
+    picked = boxes[-2:]
+    phase_id = re.search(r'name="phase" value="(\d+)"', page).group(1)
+    r = carla.post(f"/g/{slug}/answer", data={"csrf_token": csrf_from(page), "kind": "keep",
+                                            "phase": phase_id, "cards": picked}, follow_redirects=True)
+    assert "Registrato" in r.get_data(as_text=True)
+    assert sorted(state(factory, gid).player("Carla").data["hand"]) == sorted(
+        p.split("|", 1)[1] for p in picked)
+    desk = login(app, "master@example.org", "master").get(f"/g/{slug}/master")
+    assert desk.status_code == 200 and "Carla" in desk.get_data(as_text=True)
+
+
+def test_the_mail_shows_a_players_standing_answers(app, factory, clock):
+    t0 = clock.now()
+    gid = start(app, factory, t0)
+    with transaction(factory) as s:
+        game = s.get(Game, gid)
+        operations.windows.set_standing(s, app.config, game, game.seat_by_name("Bruno"),
+                                        ["challenge:Assassino"], t0)
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "tax"}, t0)
+    with factory() as s:
+        mail = (s.query(OutboxRow).filter_by(to_addr="bruno@players.test", kind="window")
+                .order_by(OutboxRow.id.desc()).first())
+        assert "Sfido sempre chi dichiara Assassino" in mail.body  # shown, not applied to a Duchessa
+        assert s.query(ActionRow).filter_by(game_id=gid, source="standing").count() == 0
