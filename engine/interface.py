@@ -36,6 +36,11 @@ from .core import (
 from . import texts
 from .texts import LANGS, word
 
+# The service's own request for more time in an answer window: a ruleset's vocabulary
+# gives it words with a Keyword whose ``fixed`` is ``{"kind": MORE_TIME}``; the service
+# extends the window (never a submission to the engine).
+MORE_TIME = "more_time"
+
 # How a moment ends (Timing.kind).
 CALENDAR, WINDOW, NARRATOR = "calendar", "window", "narrator"
 
@@ -409,6 +414,6 @@ class BaseRuleset:
 
 
 __all__ = [
-    "BaseRuleset", "CALENDAR", "Keyword", "LANGS", "MASTER", "NARRATOR", "PRIVATE", "PUBLIC",
+    "BaseRuleset", "CALENDAR", "Keyword", "LANGS", "MASTER", "MORE_TIME", "NARRATOR", "PRIVATE", "PUBLIC",
     "Panel", "Part", "Remedy", "Timing", "Viewer", "Vocabulary", "WINDOW", "word",
 ]

@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, object_session, sessionmaker
 
 from engine.core import GameState, Rejected
+from engine.interface import MORE_TIME
 from engine.registry import get_ruleset
 
 from . import mailer, operations, render
@@ -383,6 +384,17 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
         if closed:
             outcome.errors.append(f"{what}: " + render.rejection(
                 "moment_passed" if operations.windowed(game) else "phase_closed", {}, game.ruleset, lang))
+            continue
+        if command.get("kind") == MORE_TIME:
+            try:
+                with session.begin_nested():
+                    extended = operations.windows.extend(session, game, seat, now,
+                                                         expected_phase_id=phase.id if phase else None)
+                outcome.applied.append(gettext_in(
+                    lang, "More time: you may answer until %(deadline)s",
+                    deadline=render.deadline_text(extended.ends_at, lang, operations.game_tz(game))))
+            except Rejected as exc:
+                outcome.errors.append(render.rejection(exc.code, exc.params, game.ruleset, lang))
             continue
         try:
             with session.begin_nested():

@@ -23,7 +23,7 @@ from ..core import (
     private,
 )
 from ..interface import (
-    WINDOW, BaseRuleset, Keyword, Panel, Timing, Viewer, Vocabulary, word,
+    MORE_TIME, WINDOW, BaseRuleset, Keyword, Panel, Timing, Viewer, Vocabulary, word,
 )
 from . import game
 from .cards import (
@@ -360,6 +360,8 @@ class Complots(BaseRuleset):
             kw("discard", ("RESTITUISCO",), ("RETURN",), discard="return"),
             kw("choose", ("SCELGO",), ("CHOOSE",), "card", "choice", "SCELGO Duchessa",
                "CHOOSE Duchess"),
+            # The service's extension of the window (engine/interface.MORE_TIME).
+            kw(MORE_TIME, ("PIÙ TEMPO", "PIU TEMPO"), ("MORE TIME",), "kind"),
         ]
         aliases = {"Duke": "Duchessa"}
         cards = {c: {"it": c, "en": ENGLISH.get(c, c)} for c in CHARACTERS}

@@ -21,12 +21,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.core import ActionForm, Event, GameState
-from engine.interface import BaseRuleset, Viewer
+from engine.interface import MORE_TIME, BaseRuleset, Viewer
 from engine.registry import get_ruleset
 
 from .. import mailer, render, visibility
 from ..models import EventRow, Game, PhaseRow, Seat
 from .base import game_tz
+from . import windows
 from .windows import asked, waiting_for
 
 
@@ -127,7 +128,7 @@ def window_context(session: Session, game: Game, phase: PhaseRow | None, seat: S
     shared = shared or _window(session, game, phase, now)
     ctx: dict[str, Any] = {"table": [], "forms": [], "waiting": [], "asked": [], "deadline": None,
                            "round_lines": [], "window_title": None, "phase_id": None,
-                           "answer_lines": [], "standing": []}
+                           "answer_lines": [], "standing": [], "more_time": None}
     if shared.state is not None:
         ctx["table"] = [(p.title, p.lines) for p in ruleset.public_table(shared.state, viewer, lang)]
     if phase is None:
@@ -138,6 +139,11 @@ def window_context(session: Session, game: Game, phase: PhaseRow | None, seat: S
         ctx["deadline"] = render.deadline_text(phase.ends_at, lang, game_tz(game))
         ctx["phase_id"] = phase.id
         if seat is not None:
+            left = windows.extensions_allowed(game) - (seat.extensions_used or 0)
+            word = next((k for k in ruleset.vocabulary().keywords
+                         if k.fixed.get("kind") == MORE_TIME), None)
+            if left > 0 and word is not None:
+                ctx["more_time"] = {"word": (word.en if lang == "en" else word.it)[0], "left": left}
             labels = dict(ruleset.standing_answers())
             ctx["standing"] = [(labels.get(k) or {}).get(lang) or k for k in seat.standing or []]
             forms = ruleset.forms(shared.open_state, seat.name)

@@ -10,7 +10,7 @@ from email.utils import make_msgid
 
 from pbm.db import transaction
 from pbm.mail.mailbox import open_source
-from pbm.models import ActionRow, Game, User
+from pbm.models import ActionRow, Game, OutboxRow, User
 from pbm.worker import Worker
 
 from pbm import operations
@@ -144,3 +144,34 @@ def test_a_three_player_game_by_mail(make_app, clock, smtp_server, imap_account)
 def _actions(factory, gid) -> int:
     with factory() as s:
         return s.query(ActionRow).filter_by(game_id=gid).count()
+
+
+def test_more_time_by_mail(make_app, clock, imap_account):
+    app = make_app(MAIL_SOURCE=imap_account.source_config(), MASTER_ADDRESS="lupus@lupus.test")
+    factory = app.extensions["pbm_sessions"]
+    gid = start_game(app, factory, clock.now())
+    worker = Worker(app, clock)
+    with factory() as s:
+        game = s.get(Game, gid)
+        first = game.state["data"]["turn_of"]
+        phase = operations.current_phase(s, game)
+        asked = (s.query(OutboxRow).filter_by(to_addr=f"{first.lower()}@players.test", kind="window")
+                 .order_by(OutboxRow.id.desc()).first())
+        assert ("PIÙ TEMPO" if NAMES[first] == "it" else "MORE TIME") in asked.body
+    msg = EmailMessage()
+    msg["From"] = f"{first.lower()}@players.test"
+    msg["To"] = asked.reply_to
+    msg["Subject"] = "Re: " + asked.subject
+    msg["Message-ID"] = make_msgid(domain="players.test")
+    msg["In-Reply-To"] = asked.message_id
+    msg.set_content("più tempo" if NAMES[first] == "it" else "more time")
+    imap_account.deliver(bytes(msg))
+    source = open_source(app.config["MAIL_SOURCE"])
+    try:
+        worker.mail_once(source)
+    finally:
+        source.close()
+    with factory() as s:
+        game = s.get(Game, gid)
+        assert operations.current_phase(s, game).ends_at == phase.ends_at + operations.timing.answer_window(game)
+        assert game.seat_by_name(first).extensions_used == 1
