@@ -91,8 +91,8 @@ def answer_lines(ruleset: BaseRuleset, form: ActionForm, lang: str) -> list[str]
         if kw.value == "choices":
             count = arg.min if arg.min == arg.max else f"{arg.min}-{arg.max}"
             out.append(f"{word} … ({count}: {', '.join(shown)})")
-        else:
-            out.append(f"{word} {' | '.join(shown)}")
+        else:  # one whole line per answer: copied as it stands, never edited
+            out.extend(f"{word} {choice}" for choice in shown)
     return out
 
 
