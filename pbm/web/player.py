@@ -263,6 +263,8 @@ def act(slug: str):
         submission = submission_from(form, group)
         if not submission:
             raise Rejected("empty_submission")
+        if len(group) == 1:  # what tells this form's kind apart, if the ruleset needs it
+            submission = get_ruleset(game.ruleset).form_submission(group[0], submission)
         operations.submit(session, config(), game, seat, submission, source="web", now=now())
         session.commit()
         flash(_("Recorded: %(what)s. You can change it until %(deadline)s.",
