@@ -322,3 +322,30 @@ def test_the_mail_shows_a_players_standing_answers(app, factory, clock):
                 .order_by(OutboxRow.id.desc()).first())
         assert "Sfido sempre chi dichiara Assassino" in mail.body  # shown, not applied to a Duchessa
         assert s.query(ActionRow).filter_by(game_id=gid, source="standing").count() == 0
+
+
+def test_two_players_each_choose_a_card_of_their_bundle_then_the_first_turn_opens(app, factory, clock):
+    t0 = clock.now()
+    master_id = make_master(factory)
+    with transaction(factory) as s:
+        master = s.get(User, master_id)
+        game = operations.create_game(s, name="Duello", ruleset="complots", master=master, now=t0,
+                                      answer_window=WINDOW)
+        for name in ("Anna", "Bruno"):
+            operations.add_player(s, app.config, game, name=name, email=f"{name.lower()}@players.test",
+                                  now=t0, by=master)
+        operations.start_game(s, app.config, game, now=t0, by=master)  # a random deal: bundles
+        gid = game.id
+    choose = open_phase(factory, gid)
+    assert choose.kind == "choose"
+    with factory() as s:
+        game = s.get(Game, gid)
+        assert sorted(operations.windows.waiting_for(s, game, choose)) == ["Anna", "Bruno"]
+        mails = s.query(OutboxRow).filter_by(game_id=gid, kind="window").all()
+        assert len(mails) == 2 and all("SCELGO" in m.body for m in mails)
+        bundles = GameState.from_dict(choose.state_before).data["window"]["bundles"]
+    send(app, factory, gid, "Anna", {"kind": "choose", "card": bundles["Anna"][0]}, t0)
+    assert open_phase(factory, gid).kind == "choose"
+    send(app, factory, gid, "Bruno", {"kind": "choose", "card": bundles["Bruno"][1]}, t0)
+    assert open_phase(factory, gid).kind == "turn"
+    assert bundles["Anna"][0] in state(factory, gid).player("Anna").data["hand"]
