@@ -158,8 +158,16 @@ class BaseRuleset:
         raise NotImplementedError
 
     def prepared_options(self, events: list[Event]) -> dict[str, Any]:
-        """What a set-up drew that the Masters may review and edit before dealing."""
+        """What a set-up drew that the Masters may review and edit before dealing.
+
+        The desk offers every value shaped ``{subject: [{"player": ..., "role": ...}]}``
+        as a form of player and role choices, titled by ``describe_prepared``; what the
+        Masters save goes back to ``setup`` as that option."""
         return {}
+
+    def describe_prepared(self, key: str, subject: str, lang: str) -> str:
+        """The title of one editable part of the draw (``prepared_options``)."""
+        return f"{subject}:"
 
     # -- moments and their timing ------------------------------------------------
     schedule_spec: dict[str, Any] | None = None  # the default calendar (CALENDAR games)

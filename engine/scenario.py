@@ -1,9 +1,13 @@
 """Scenario files (shared/SCENARIOS.md): play a scripted game and check each phase.
 
 Pure: the caller parses the YAML text and hands over the mapping. The runner
-drives a ruleset exactly as the service does: submissions are validated one by
-one when they are made, then the phase is resolved with the phase's seeded
-random generator.
+drives a ruleset through the same interface as the service: each submission is
+split into actions by ``ruleset.actions`` and validated one by one, a refused
+action is left out (and noted for ``rejected:``), then the phase is resolved with
+the phase's seeded random generator (``phase_rng``). One difference: an act that
+names both a ritual and a target also tries that target as the player's power
+(``_power_beside_ritual``), which the service's forms send as two submissions. A
+ruleset whose steps are not phases plays its own scenarios (``play_scenario``).
 """
 from __future__ import annotations
 

@@ -108,15 +108,15 @@ class Game(Base):
     seed: Mapped[str] = mapped_column(String(64))
     schedule: Mapped[dict[str, Any]] = mapped_column(default=dict)
     auto_publish: Mapped[bool] = mapped_column(Boolean, default=True)
-    # Hold a resolution for the Masters when the engine had to settle a
-    # contradiction at random (tempo-reale-7 §3.9), even if nothing else is pending.
+    # A game option the ruleset reads in ``holds`` (operations.game_options): hold a
+    # resolution for the Masters when the rules settled a contradiction at random.
     review_contradictions: Mapped[bool] = mapped_column(Boolean, default=False)
     # The latest published state of the engine (a cache of the phase snapshots).
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     composition: Mapped[dict[str, Any]] = mapped_column(default=dict)
     # Roles drawn but not yet dealt: {"seating": [[name, role]...], "mayor", "options"}.
-    # The Masters review it (and edit what the rules let them, such as the
-    # Divinatore's propositions) before the game starts.
+    # The Masters review it (and edit what the ruleset lets them: its
+    # ``prepared_options``) before the game starts.
     prepared: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     # While set, no boundary fires; on resume the open phase keeps the time it had left.
     paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)

@@ -8,7 +8,7 @@ Model
 A :class:`Schedule` is a time zone plus a weekly cycle of *turns*: each turn says
 "on this weekday, at this wall-clock time, a phase of this kind starts" (and whether
 the rulebook calls it *long*). A phase lasts until the next turn, wrapping round the
-week. So lupus-live-12 is::
+week. So a calendar of days from 9 to 21 with a long weekend is::
 
     {"tz": "Europe/Rome",
      "week": ["mon 09:00 day", "mon 21:00 night", ..., "thu 21:00 night",
@@ -43,8 +43,8 @@ earlier turn's phase would be empty and is dropped.
 
 Names
 -----
-Phases are named by the local date on which they end (lupus-live-12-principale
-§1.2): "notte di venerdì 2 dicembre". A phase ending exactly at 00:00 ends on the
+Phases are named by the local date on which they end, as the rulebooks name them:
+"notte di venerdì 2 dicembre". A phase ending exactly at 00:00 ends on the
 previous date (at 24:00).
 
 Pauses and moved deadlines
@@ -287,7 +287,7 @@ def _turn_from_dict(d: dict) -> Turn:
 # own default calendar (``BaseRuleset.schedule_spec``), and these move there with it.
 PLANNED_SCHEDULES: dict[str, Schedule] = {
     # Lupus Noctis is played at a table in one evening; by mail, one night and one day
-    # per calendar day, every day of the week, on the tempo-reale hours.
+    # per calendar day, every day of the week, from 8 to 22.
     "lupus-noctis": parse_schedule({"day_start": "08:00", "day_end": "22:00", "days": "all"}),
     # Complots has no night: by mail, one 24-hour round a day, closing at 21:00. Its
     # rounds are "day" phases; the ruleset gives them meaning.

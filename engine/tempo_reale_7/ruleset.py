@@ -9,19 +9,21 @@ from ..core import (
     APPOINT, NOTES, SHOUT, Action, ActionForm, Event, GameState, Phase, Rejected, Resolution,
     RoleInfo, keep_last, private, public,
 )
-from ..interface import BaseRuleset, Panel, Remedy
+from ..interface import BaseRuleset, Panel, Remedy, word
 from . import forms as _forms
 from .day import resolve_day
 from .night import resolve_night
 from .panels import panels as _panels
 from .roles import FACTIONS, POWERS, ROLES, SPETTRO_ROLE, canonical, canonical_power
-from .setup import KEY, setup_game
+from .setup import KEY, PREPARED, SETUP_REJECTIONS, setup_game
 
 
 class TempoReale7(BaseRuleset):
     key = KEY
     names = {"it": "Lupus in tempo reale, 7ª edizione", "en": "Lupus in tempo reale, 7th edition"}
     factions = FACTIONS
+    # The set-up's refusals (SetupError codes) that only this game has.
+    REJECTIONS = SETUP_REJECTIONS
     # §2.1: days 8-22 Mon-Thu, a long day from Friday 8 to Sunday 22.
     schedule_spec = {"day_start": "08:00", "day_end": "22:00", "long_day": {"from": "fri", "to": "sun"}}
     # Anyone may shout, write notes or name a deputy; nobody must.
@@ -60,6 +62,9 @@ class TempoReale7(BaseRuleset):
                                     for p in e.data["propositions"]]
                  for e in events if e.kind == "divinatore_propositions"}
         return {"divinatore_propositions": drawn} if drawn else {}
+
+    def describe_prepared(self, key: str, subject: str, lang: str) -> str:
+        return word(PREPARED, key, lang, {"name": subject}) or f"{subject}:"
 
     def forms(self, state: GameState, player: str) -> list[ActionForm]:
         return _forms.forms(state, player)

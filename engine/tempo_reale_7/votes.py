@@ -59,7 +59,7 @@ def run_pipeline(voters: list[str], submitted: dict[str, str], amnesia: set[str]
         for v in vote:
             if vote[v] == x:
                 vote[v] = target
-    return Pipeline(vote, failed, [s for s, _ in order])
+    return Pipeline(vote, failed)
 
 
 def _find_cycle(master: dict[str, str]) -> list[str]:

@@ -19,7 +19,7 @@ import random
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import ColumnElement, and_, delete, func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from engine.core import (
@@ -170,6 +170,11 @@ def reresolve(session: Session, config: dict[str, Any], game: Game, phase: Phase
 
 # --------------------------------------------------------------------------- interventions
 
+def is_remedy_record() -> ColumnElement[bool]:
+    """The condition on EventRow that picks the records of interventions."""
+    return and_(EventRow.kind == REMEDY, EventRow.seq < 0)
+
+
 def remedy_rng(game_seed: str, seed: str) -> random.Random:
     """The generator of one intervention: the game's seed and the remedy's own."""
     return setup_rng(f"{game_seed}|{seed}")
@@ -203,7 +208,7 @@ def intervene(session: Session, config: dict[str, Any], game: Game, action: str,
     if remedy not in {r.key for r in get_ruleset(game.ruleset).remedies()}:
         raise OperationError("unknown_action", action=action)
     made = session.scalar(select(func.count()).select_from(EventRow).where(
-        EventRow.game_id == game.id, EventRow.kind == REMEDY))
+        EventRow.game_id == game.id, is_remedy_record()))
     seed = f"remedy{made + 1}"  # the n-th intervention of the game, whatever else happened
     record = master(REMEDY, remedy=remedy, args=args, seed=seed, before=state.to_dict())
     state, events = _apply(game, state, remedy, args, seed)
@@ -241,9 +246,8 @@ def replay_interventions(session: Session, game: Game, phase: PhaseRow) -> GameS
     """The phase's state rebuilt from its intervention events alone (None if it had
     none): each remedy applied again with its stored seed to the state it was
     applied to, checking that each starts where the previous one ended."""
-    rows = session.scalars(select(EventRow).where(
-        EventRow.phase_id == phase.id, EventRow.kind == REMEDY, EventRow.seq < 0)
-        .order_by(EventRow.seq)).all()
+    rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id, is_remedy_record())
+                           .order_by(EventRow.seq)).all()
     state: GameState | None = None
     for row in rows:
         before = GameState.from_dict(row.data["before"])

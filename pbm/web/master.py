@@ -35,7 +35,7 @@ def _lang() -> str:
     return str(get_locale() or "it")
 
 
-def _op_error(exc: operations.OperationError) -> str:
+def _op_error(exc: operations.OperationError, game=None) -> str:  # noqa: ANN001
     messages = {
         "game_started": _("The game has already started."),
         "name_taken": _("That name is already taken in this game."),
@@ -44,7 +44,8 @@ def _op_error(exc: operations.OperationError) -> str:
                               roles=exc.params.get("roles"), players=exc.params.get("players")),
         "too_few_players": _("At least three players are needed."),
         "setup_failed": _("The rules refuse this set-up: %(reason)s",
-                          reason=_setup_reason(exc.params)),
+                          reason=_setup_reason(exc.params, game)),
+        "answer_window": _("The answer window must last from one minute to two days."),
         "pending_items": _("Answer the pending items first."),
         "not_a_draft": _("This phase is not waiting for the Masters."),
         "not_running": _("The game is not running."),
@@ -60,18 +61,19 @@ def _op_error(exc: operations.OperationError) -> str:
     return messages.get(exc.code, exc.code)
 
 
-def _setup_reason(params: dict) -> str:
-    """Why the rules refuse a set-up, from the engine's code; a refusal the
-    service does not know yet is shown as the engine wrote it."""
+def _setup_reason(params: dict, game=None) -> str:  # noqa: ANN001
+    """Why the rules refuse a set-up, from the engine's code: worded by the game's
+    ruleset when the refusal is its own, else here; one nobody words yet is shown
+    as the engine wrote it."""
     why, name, role = params.get("why"), params.get("name"), params.get("role")
+    if why and game is not None:
+        own = get_ruleset(game.ruleset).describe_rejection(why, params, _lang())
+        if own:
+            return own
     words = {
         "factions_missing": lambda: _("every faction must be in the game; missing: %(missing)s",
                                       missing=", ".join(params.get("missing") or [])),
         "not_dealt_at_start": lambda: _("%(role)s cannot be dealt at the start of a game", role=role),
-        "divinatore_propositions": lambda: _(
-            "the Divinatore %(name)s needs four propositions, exactly two of them true", name=name),
-        "proposition_unknown_player": lambda: _(
-            "a proposition of the Divinatore names %(name)s, who is not in the game", name=name),
         "mayor_not_a_player": lambda: _("the mayor %(name)s is not a player", name=name),
         "seated_twice": lambda: _("%(name)s is seated twice", name=name),
         "unknown_role": lambda: _("unknown role %(role)s", role=role),
@@ -139,13 +141,14 @@ def _field_errors(form) -> list[str]:  # noqa: ANN001
 def _attempt(slug: str, change, success: str):
     """Run one change of the desk in the request's transaction: commit and say
     so, or roll back and say why, then back to the desk."""
+    game = game_or_404(slug)
     try:
-        operations.lock_game(db(), game_or_404(slug))
+        operations.lock_game(db(), game)
         change()
         db().commit()
     except operations.OperationError as exc:
         db().rollback()
-        flash(_op_error(exc), "error")
+        flash(_op_error(exc, game), "error")
     else:
         flash(success, "receipt")
     return redirect(url_for("master.desk", slug=slug))
@@ -192,20 +195,23 @@ def draw(slug: str):
 @bp.route("/g/<slug>/master/setup-options", methods=["POST"])
 @login_required
 def setup_options(slug: str):
-    """The Masters edit what the set-up drew (the Divinatore's propositions)."""
+    """The Masters edit what the set-up drew (the ruleset's ``prepared_options``):
+    fields ``prepared|<option>|<subject>|<index>|<player or role>``."""
     game = game_or_404(slug)
     require_master(game)
     if not PublishForm().validate_on_submit():
         abort(400)
-    propositions: dict[str, list[dict[str, str]]] = {}
+    edited: dict[str, dict[str, dict[int, dict[str, str]]]] = {}
     for key, value in request.form.items():
-        parts = key.split("|")  # prop|Diviner|index|player-or-role
-        if len(parts) == 4 and parts[0] == "prop":
-            item = propositions.setdefault(parts[1], [{} for _ in range(4)])[int(parts[2])]
-            item[parts[3]] = value
+        parts = key.split("|")
+        if len(parts) == 5 and parts[0] == "prepared" and parts[3].isdigit():
+            _tag, option, subject, index, field = parts
+            edited.setdefault(option, {}).setdefault(subject, {}).setdefault(int(index), {})[field] = value
+    options = {option: {subject: [items.get(i, {}) for i in range(max(items) + 1)]
+                        for subject, items in subjects.items()}
+               for option, subjects in edited.items()}
     return _attempt(slug, lambda: operations.edit_prepared(
-        db(), game, now=now(), by=current_user, options={"divinatore_propositions": propositions}),
-        _("Propositions saved."))
+        db(), game, now=now(), by=current_user, options=options), _("Changes saved."))
 
 
 @bp.route("/g/<slug>/master/start", methods=["POST"])
