@@ -211,10 +211,17 @@ def lines_for(rows: Iterable[EventRow], ruleset: str, lang: str) -> list[str]:
 
 
 def phase_label(phase: PhaseRow, lang: str, tz: str) -> str:
-    """'notte di venerdì 2 dicembre' — phases are named by the date they end."""
+    """'notte di venerdì 2 dicembre' — phases are named by the date they end.
+
+    A moment that is not a phase of the calendar (a narrator's morning at a table,
+    with no deadline to date it by) is named by its kind and number as the engine
+    counts them."""
     local_end = phase.ends_at.astimezone(schedule.ZoneInfo(tz))
     ph = schedule.Phase(phase.kind, phase.starts_at, local_end, phase.long)
-    return schedule.phase_label(ph, lang)
+    try:
+        return schedule.phase_label(ph, lang)
+    except (KeyError, ValueError, OverflowError):
+        return f"{phase.kind} {phase.number}"
 
 
 def deadline_text(when: datetime, lang: str, tz: str) -> str:

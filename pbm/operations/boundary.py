@@ -156,6 +156,8 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
                            .order_by(EventRow.seq)).all()
     public_rows = [r for r in rows if r.visibility == "public"]
     for seat in game.seats:
+        if not seat.mailable:  # a table player hears the results from the narrator
+            continue
         lang = seat.user.lang
         mine = [r for r in rows if r.visibility == "private" and seat.name in (r.recipients or [])]
         mailer.queue(session, config, to=seat.user.email, template="phase_results", lang=lang,

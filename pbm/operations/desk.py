@@ -270,6 +270,8 @@ def _announce(session: Session, config: dict[str, Any], game: Game, phase: Phase
               events: list[Event], now: datetime) -> None:
     tz = game_tz(game)
     for seat in game.seats:
+        if not seat.mailable:
+            continue
         lang = seat.user.lang
         lines = [render.describe(e.kind, e.data, game.ruleset, lang) for e in events
                  if e.visibility == "public" or (e.visibility == "private" and seat.name in e.to)]

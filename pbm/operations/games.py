@@ -183,6 +183,8 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
     _store_events(session, game, None, events, published=True)
     phase = _open_phase(session, game, state, index=0, after=now, now=now)
     for seat in game.seats:
+        if not seat.mailable:  # a table player learns the role from a paper card
+            continue
         mine = [e for e in events if seat.name in e.to]
         mailer.queue(session, config, to=seat.user.email, template="role_letter",
                      lang=seat.user.lang, now=now, game=game, seat=seat, phase_id=phase.id,

@@ -246,7 +246,7 @@ def _pending_items(session, game, phase, drafts) -> list[str]:
     for d in drafts:
         items += [p["text"] for p in d["pending"]]
     for s in game.seats:
-        if s.user.address_failing:
+        if s.mailable and s.user.address_failing:
             items.append(_("Mail to %(name)s bounces (%(email)s).", name=s.name, email=s.user.email))
     spoofs = session.scalars(select(MasterLog).where(MasterLog.game_id == game.id,
                                                      MasterLog.action == "refused_spoof")
