@@ -10,6 +10,7 @@ from sqlalchemy import select
 
 from .. import operations, render
 from ..models import EventRow, Game, GameStatus, PhaseRow, PhaseStatus
+from ..operations.table import narrated
 from . import config, db, game_or_404, my_seat, now
 
 bp = Blueprint("public", __name__)
@@ -71,6 +72,7 @@ def game_home(slug: str):
         phase_label=render.phase_label(phase, lang, tz) if phase else None,
         deadline=render.deadline_text(phase.ends_at, lang, tz) if phase else None,
         now=now(), seat=my_seat(game), is_master=game.is_master(_user()),
+        narrated=narrated(game.ruleset),
     )
 
 

@@ -267,3 +267,50 @@ def _alive(factory, name: str) -> bool:
 def _runoff(factory) -> list[str]:
     return _state(factory)["data"].get("runoff") or []
 
+
+
+def test_two_confirms_of_one_vote_at_once_record_one_vote(narrator, factory, app, clock, monkeypatch):
+    """The phone sends Confirm twice (a double tap, a retry): whichever comes second
+    finds the vote recorded, or is turned away by the database, never recorded."""
+    from sqlalchemy.exc import OperationalError
+
+    from pbm import operations
+    from pbm.db import transaction
+    from pbm.models import User
+    from pbm.operations import actions, table
+
+    from .helpers import first_waits_for_second, run_overlapping
+
+    seat_everyone(narrator)
+    first_night(narrator, factory)
+    wrapper, first_inside = first_waits_for_second(actions._hold_phase)
+    monkeypatch.setattr(actions, "_hold_phase", wrapper)
+
+    def vote(choice: str):
+        def run() -> None:
+            with transaction(factory) as s:
+                game = s.scalar(select(Game))
+                master = s.scalar(select(User))
+                table.record_vote(s, app.config, game, voter="Anna", choice=choice, now=clock.now(),
+                                  by=master)
+        return run
+
+    caught = run_overlapping(vote("Bruno"), vote("Carla"), first_inside,
+                             tolerate=(operations.OperationError, OperationalError))
+    assert len(caught) == 1
+    with factory() as s:
+        assert s.scalar(select(func.count()).select_from(ActionRow)) == 1
+
+
+def test_the_desk_and_the_public_page_know_players_without_an_address(narrator, factory, app):
+    seat_everyone(narrator)
+    first_night(narrator, factory)
+    desk = narrator.client.get("/g/serata-al-bar/master").get_data(as_text=True)
+    assert "al tavolo" in desk and 'id="narrator-link"' in desk
+    home = app.test_client().get("/g/serata-al-bar/")
+    assert home.status_code == 200 and "summary-link" not in home.get_data(as_text=True)
+    # Nobody else opens the narrator's page, nor a player's face.
+    assert app.test_client().get("/g/serata-al-bar/narrator").status_code == 302  # to log in
+    with factory() as s:
+        seat_id = s.scalar(select(Seat.id))
+    assert app.test_client().get(f"/g/serata-al-bar/narrator/photo/{seat_id}").status_code == 302

@@ -33,8 +33,8 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table('seat_photos')
-    # Seats without an account cannot survive the old schema: their games go with them
-    # only if the operator removes them first; refuse rather than lose data silently.
+    # The old schema has no place for a seat without an account: refuse to go back
+    # while table games exist rather than drop their players silently.
     conn = op.get_bind()
     if conn.execute(sa.text("SELECT COUNT(*) FROM seats WHERE user_id IS NULL")).scalar():
         raise RuntimeError("seats without an account exist (table games): remove them before "
