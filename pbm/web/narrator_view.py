@@ -200,8 +200,11 @@ def _vote(session: Session, game: Game, phase: PhaseRow, out: Screen) -> None:
         rows.append({"name": seat.name, "choice": row.args.get(key) if row else None})
         if row is None and current is None:
             current = {"name": seat.name, "choices": choices}
+    earlier = session.scalars(select(PhaseRow).where(
+        PhaseRow.game_id == game.id, PhaseRow.number == phase.number, PhaseRow.index < phase.index)).all()
     out.step = "vote"
     out.data.update(number=phase.number, voters=rows, current=current,
+                    vote=1 + sum(1 for p in earlier if not table.script_of(game, p)),
                     done=sum(1 for r in rows if r["choice"] is not None))
 
 

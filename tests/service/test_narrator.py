@@ -213,6 +213,7 @@ def test_in_the_afternoon_only_the_living_outside_the_runoff_vote(narrator, fact
     page = narrator.page()
     assert "Carla" in page.split('id="announce"')[1].split("</div>")[0]
     assert 'data-voter="Anna"' in page  # Anna is not in the run-off
+    assert "Giorno 1, votazione 2" in page
     page = narrator.vote("Carla", "Elena")  # Carla is
     assert "ballottaggio non vota" in page or "run-off do not vote" in page
     page = narrator.vote("Anna", "Bruno")  # only the two of the run-off can be voted
@@ -314,3 +315,14 @@ def test_the_desk_and_the_public_page_know_players_without_an_address(narrator, 
     with factory() as s:
         seat_id = s.scalar(select(Seat.id))
     assert app.test_client().get(f"/g/serata-al-bar/narrator/photo/{seat_id}").status_code == 302
+
+
+def test_the_page_reads_in_english_too(narrator, factory):
+    seat_everyone(narrator)
+    narrator.post("start", {"village": "standard"})
+    narrator.client.post("/lang/en", data={"csrf_token": csrf_from(narrator.page())})
+    page = narrator.page()
+    # The service's words through Babel, the game's from the ruleset's catalogue.
+    assert "Night 1" in page and "Read aloud" in page
+    assert "Night falls on the village" in page and "Werewolves, open your eyes." in page
+    assert "Scende la notte" not in page
