@@ -18,7 +18,7 @@ from flask_login import current_user, login_required
 from engine.core import Rejected
 from engine.registry import get_ruleset
 
-from .. import operations, texts
+from .. import operations
 from ..models import GameStatus
 from ..operations import table
 from . import config, db, game_or_404, now, require_master
@@ -34,7 +34,7 @@ def _lang() -> str:
 def _error_text(exc: Exception, game) -> str:  # noqa: ANN001
     if isinstance(exc, Rejected):
         own = get_ruleset(game.ruleset).describe_rejection(exc.code, exc.params, _lang())
-        return own or texts.rejection(exc.code, exc.params, game.ruleset, _lang())
+        return own or _("The rules refuse this (%(code)s).", code=exc.code)
     assert isinstance(exc, operations.OperationError)
     p = exc.params
     messages = {
