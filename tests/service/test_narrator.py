@@ -326,3 +326,18 @@ def test_the_page_reads_in_english_too(narrator, factory):
     assert "Night 1" in page and "Read aloud" in page
     assert "Night falls on the village" in page and "Werewolves, open your eyes." in page
     assert "Scende la notte" not in page
+
+
+def test_a_player_taken_out_before_the_start_leaves_the_others_in_order(narrator, factory):
+    for name in ["Anna", "Bruno", "Carla"]:
+        files = {"photo": (io.BytesIO(jpeg_with_gps()), "selfie.jpg")} if name == "Bruno" else {}
+        narrator.post("seat", {"name": name, **files}, content_type="multipart/form-data")
+    narrator.post("unseat", {"name": "Bruno"})
+    with factory() as s:
+        assert [(x.name, x.position) for x in s.scalars(select(Seat).order_by(Seat.position))] == [
+            ("Anna", 0), ("Carla", 1)]
+        assert s.scalar(select(func.count()).select_from(SeatPhoto)) == 0
+    page = narrator.post("start", {"village": "standard"})  # two players: too few
+    assert "5" in page
+    with factory() as s:
+        assert s.scalar(select(Game)).status == GameStatus.SETUP
