@@ -338,6 +338,7 @@ def test_a_player_taken_out_before_the_start_leaves_the_others_in_order(narrator
             ("Anna", 0), ("Carla", 1)]
         assert s.scalar(select(func.count()).select_from(SeatPhoto)) == 0
     page = narrator.post("start", {"village": "standard"})  # two players: too few
-    assert "5" in page
+    flash = re.search(r'<p class="flash error"[^>]*>([^<]*)</p>', page).group(1)
+    assert "almeno 5 giocatori" in flash
     with factory() as s:
         assert s.scalar(select(Game)).status == GameStatus.SETUP
