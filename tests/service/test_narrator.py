@@ -342,3 +342,27 @@ def test_a_player_taken_out_before_the_start_leaves_the_others_in_order(narrator
     assert "almeno 5 giocatori" in flash
     with factory() as s:
         assert s.scalar(select(Game)).status == GameStatus.SETUP
+
+
+def test_a_role_whose_holder_is_dead_is_called_all_the_same(narrator, factory):
+    seat_everyone(narrator)
+    first_night(narrator, factory)
+    for voter in NAMES:  # the village burns its own Veggente
+        narrator.vote(voter, SEER if voter != SEER else "Anna")
+    narrator.close(factory, narrator.slug)
+    for voter in NAMES:
+        if voter not in _runoff(factory):
+            narrator.vote(voter, SEER)
+    narrator.close(factory, narrator.slug)
+    assert not _alive(factory, SEER)
+    narrator.tap("Anna")  # the pack
+    page = narrator.page()
+    call = page.split('id="call"')[1]
+    assert "<h1>Veggente</h1>" in call and "Veggente, apri gli occhi." in call  # read as ever
+    assert 'name="tap"' not in call and "nessuno può rispondere" in call.lower()
+    assert f"{SEER} (" in call  # the narrator's small note: the holder is dead
+    narrator.tap()  # read, waited, went on
+    assert "<h1>Medium</h1>" in narrator.page().split('id="call"')[1]
+    with factory() as s:
+        assert s.scalar(select(func.count()).select_from(ActionRow).join(PhaseRow)
+                        .where(PhaseRow.kind == "night")) == 1
