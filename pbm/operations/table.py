@@ -266,12 +266,12 @@ def record_vote(session: Session, config: dict[str, Any], game: Game, *, voter: 
     seat = game.seat_by_name(voter)
     if seat is None:
         raise OperationError("unknown_player", name=voter)
-    keys = [key for _seat, key, _choices in voters(game, phase)]
-    if not keys:
+    now_voting = voters(game, phase)
+    if not now_voting:
         raise OperationError("not_a_vote")
     # A player the ruleset gives no vote (dead, in the run-off) is still asked through
     # the moment's key, so the refusal is the ruleset's own, worded by it.
-    key = next((k for s, k, _c in voters(game, phase) if s.id == seat.id), keys[0])
+    key = next((k for s, k, _c in now_voting if s.id == seat.id), now_voting[0][1])
     submit(session, config, game, seat, {key: choice}, source="master", source_detail="narrator",
            now=now, by_user=by, expected_phase_id=phase.id, final=True)
     log(session, game, by, "narrator_vote", now, phase=phase.index, voter=voter, choice=choice)
