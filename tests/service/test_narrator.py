@@ -366,3 +366,12 @@ def test_a_role_whose_holder_is_dead_is_called_all_the_same(narrator, factory):
     with factory() as s:
         assert s.scalar(select(func.count()).select_from(ActionRow).join(PhaseRow)
                         .where(PhaseRow.kind == "night")) == 1
+
+
+def test_a_moment_the_narrator_closes_shows_no_deadline(narrator, factory, app):
+    seat_everyone(narrator)
+    first_night(narrator, factory)
+    home = app.test_client().get("/g/serata-al-bar/").get_data(as_text=True)
+    desk = narrator.client.get("/g/serata-al-bar/master").get_data(as_text=True)
+    for page in (home, desk):
+        assert "9999" not in page and "Scadenza" not in page.split('class="phase"')[1].split("</p>")[0]
