@@ -375,3 +375,22 @@ def test_a_moment_the_narrator_closes_shows_no_deadline(narrator, factory, app):
     desk = narrator.client.get("/g/serata-al-bar/master").get_data(as_text=True)
     for page in (home, desk):
         assert "9999" not in page and "Scadenza" not in page.split('class="phase"')[1].split("</p>")[0]
+
+
+def test_the_pages_carry_no_inline_script(narrator, factory, app):
+    """A Content-Security-Policy without 'unsafe-inline' must find nothing to block."""
+    pages = [narrator.page()]
+    seat_everyone(narrator)
+    pages.append(narrator.page())
+    narrator.post("start", {"village": "standard"})
+    pages.append(narrator.page())
+    narrator.tap(*WOLVES)
+    narrator.tap(SEER)
+    narrator.tap(MEDIUM)
+    pages.append(narrator.page())  # dawn
+    narrator.close(factory, narrator.slug)
+    pages.append(narrator.page())  # the vote
+    for page in pages:
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page)
+        assert not re.search(r"\son[a-z]+\s*=", page)
+        assert not re.search(r"\sstyle\s*=", page)
