@@ -12,7 +12,8 @@ the composition (``default_composition``, ``roles``), the calls of the night
 The narrator's progress through tonight's script is stored on the open phase
 (``gm_input[SCRIPT_DONE]``: the roles already called, in order), so a phone that
 locks or reloads mid-night reopens at the same call. The first night's taps go to
-``gm_input["identify"]``, which the ruleset reads when the night is resolved; a
+``gm_input["identify"]`` once they are all in, which the ruleset reads when the
+night is resolved; a
 power's tap is the submission of the call's ``actor``. Every tap is final once
 confirmed: a confirmed call is not called again, a confirmed vote is not changed.
 """
@@ -32,13 +33,17 @@ from .. import photos
 from ..models import Game, GameStatus, PhaseRow, PhaseStatus, Seat, SeatPhoto, User
 from .actions import lock_game, submit
 from .base import OperationError, current_phase, log
-from .desk import close_now
+from .desk import answer_pending, close_now
 from .games import start_game
 
 # gm_input key of the narrator's progress through the night script (the roles called).
 SCRIPT_DONE = "script_done"
-# gm_input key of the first night's taps, as the ruleset's resolve reads them.
+# gm_input key of the first night's taps, as the ruleset's resolve reads them: set
+# only once every identifying call is confirmed, so a night closed early (from the
+# Masters' desk) waits for the rest (Pending) instead of being refused for a count.
 IDENTIFY = "identify"
+# gm_input key of the first night's taps so far.
+IDENTIFY_TAPS = "identify_taps"
 MAX_NAME = 40
 
 
@@ -163,9 +168,19 @@ def start_at_table(session: Session, config: dict[str, Any], game: Game, *,
 
 # --------------------------------------------------------------------------- the night
 
-def _open_phase(session: Session, game: Game) -> PhaseRow:
+def waits_for_identities(phase: PhaseRow) -> bool:
+    """A first night closed from the Masters' desk before the narrator tapped every
+    face: resolved, it waits (``Pending("identify")``) as a draft. The narrator's
+    page goes on with the calls, and the last confirm resolves it again."""
+    return (phase.status == PhaseStatus.DRAFT and bool(phase.pending)
+            and all(p.get("kind") == IDENTIFY for p in phase.pending))
+
+
+def _open_phase(session: Session, game: Game, *, taps: bool = False) -> PhaseRow:
     phase = current_phase(session, game)
-    if game.status != GameStatus.RUNNING or phase is None or phase.status != PhaseStatus.OPEN:
+    if game.status != GameStatus.RUNNING or phase is None:
+        raise OperationError("no_open_phase")
+    if phase.status != PhaseStatus.OPEN and not (taps and waits_for_identities(phase)):
         raise OperationError("no_open_phase")
     return phase
 
@@ -186,7 +201,9 @@ def next_call(game: Game, phase: PhaseRow) -> int | None:
 
 
 def identified(phase: PhaseRow) -> dict[str, list[str]]:
-    return {role: list(names) for role, names in ((phase.gm_input or {}).get(IDENTIFY) or {}).items()}
+    """The faces tapped so far tonight, by role."""
+    taps = (phase.gm_input or {}).get(IDENTIFY_TAPS) or {}
+    return {role: list(names) for role, names in taps.items()}
 
 
 def record_call(session: Session, config: dict[str, Any], game: Game, *, index: int,
@@ -199,7 +216,7 @@ def record_call(session: Session, config: dict[str, Any], game: Game, *, index: 
     copies, none tapped for another role; a power needs one of its choices (or none
     when the power is optional); a call nobody can answer takes no tap."""
     lock_game(session, game)
-    phase = _open_phase(session, game)
+    phase = _open_phase(session, game, taps=True)
     script = script_of(game, phase)
     if not script:
         raise OperationError("not_a_night")
@@ -219,7 +236,9 @@ def record_call(session: Session, config: dict[str, Any], game: Game, *, index: 
         twice = next((t for t in taps if t in taken), None)
         if twice is not None:
             raise OperationError("tapped_twice", player=twice)
-        gm[IDENTIFY] = {**identified(phase), call["role"]: taps}
+        gm[IDENTIFY_TAPS] = {**identified(phase), call["role"]: taps}
+        if all(c["role"] in gm[IDENTIFY_TAPS] for c in script if c["tap"]["kind"] == "identify"):
+            gm[IDENTIFY] = gm[IDENTIFY_TAPS]
     elif tap["kind"] == "power":
         if tap.get("actor") is None:
             if taps:
@@ -286,11 +305,15 @@ def close_moment(factory: sessionmaker[Session], config: dict[str, Any], game_id
     A night closes only once every call of the script was confirmed (the first
     night's identities are all in); ``phase_id`` is the moment the page showed, so a
     second tap does not close the next one too."""
-    with factory() as session:
+    with factory() as session, session.begin():
         game = session.get(Game, game_id)
         phase = current_phase(session, game)
-        if phase is None or phase.id != phase_id or phase.status != PhaseStatus.OPEN:
+        held = phase is not None and waits_for_identities(phase)
+        if phase is None or phase.id != phase_id or not (phase.status == PhaseStatus.OPEN or held):
             raise OperationError("stale_call")
         if script_of(game, phase) and next_call(game, phase) is not None:
             raise OperationError("calls_left")
+        if held:  # the taps are in gm_input now: resolve the draft again, and publish it
+            answer_pending(session, config, game, phase, {}, now, by=session.get(User, by_user_id))
+            return True
     return close_now(factory, config, game_id, now, by_user_id=by_user_id)

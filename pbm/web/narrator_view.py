@@ -131,8 +131,8 @@ def screen(session: Session, game: Game, lang: str) -> Screen:
     before = last_published(session, game)
     if before is not None:
         out.announce, out.notes = worded(game, phase_events(session, before), lang)
-    if phase is None or phase.status != PhaseStatus.OPEN:
-        return out  # a resolution waits for the Masters' desk (should not happen here)
+    if phase is None or not (phase.status == PhaseStatus.OPEN or table.waits_for_identities(phase)):
+        return out  # a resolution waits for the Masters' desk
     script = table.script_of(game, phase)
     if script:
         _night(session, game, phase, script, out, lang)

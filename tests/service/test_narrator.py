@@ -394,3 +394,29 @@ def test_the_pages_carry_no_inline_script(narrator, factory, app):
         assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page)
         assert not re.search(r"\son[a-z]+\s*=", page)
         assert not re.search(r"\sstyle\s*=", page)
+
+
+def test_a_first_night_closed_early_from_the_desk_goes_on_from_the_narrator_s_page(
+        narrator, factory, app, clock):
+    from pbm import operations
+
+    seat_everyone(narrator)
+    narrator.post("start", {"village": "standard"})
+    narrator.tap(*WOLVES)
+    with factory() as s:
+        game_id = s.scalar(select(Game.id))
+    operations.close_now(factory, app.config, game_id, clock.now())  # the desk's button
+    with factory() as s:
+        phase = s.scalar(select(PhaseRow))
+        assert phase.status == "draft" and [p["kind"] for p in phase.pending] == ["identify"]
+    assert narrator.call_index() == 1  # the narrator goes on where they were
+    narrator.tap(SEER)
+    narrator.tap(MEDIUM)
+    narrator.close(factory, narrator.slug)
+    with factory() as s:
+        game = s.get(Game, game_id)
+        assert [p.kind for p in game.phases] == ["night", "morning"]
+        assert game.phases[0].status == "published"
+        roles = {p["name"]: p["role"] for p in game.state["players"]}
+    assert roles[SEER] == "Veggente" and [n for n in NAMES if roles[n] == "Licantropo"] == WOLVES
+    assert 'data-voter="Anna"' in narrator.page()
