@@ -308,6 +308,7 @@ def test_the_desk_and_the_public_page_know_players_without_an_address(narrator, 
     first_night(narrator, factory)
     desk = narrator.client.get("/g/serata-al-bar/master").get_data(as_text=True)
     assert "al tavolo" in desk and 'id="narrator-link"' in desk
+    assert "ha chiamato Licantropo, toccati: Bruno, Fabio" in desk  # the Masters' log
     assert narrator.client.get("/g/serata-al-bar/master/as/Anna").status_code == 200
     home = app.test_client().get("/g/serata-al-bar/")
     assert home.status_code == 200 and "summary-link" not in home.get_data(as_text=True)
