@@ -422,3 +422,33 @@ def test_a_first_night_closed_early_from_the_desk_goes_on_from_the_narrator_s_pa
         roles = {p["name"]: p["role"] for p in game.state["players"]}
     assert roles[SEER] == "Veggente" and [n for n in NAMES if roles[n] == "Licantropo"] == WOLVES
     assert 'data-voter="Anna"' in narrator.page()
+
+
+def test_an_optional_power_may_pass_with_no_face(narrator, factory):
+    for name in [*NAMES, "Lia"]:  # nine: the standard village adds the Apprendista Necromante
+        narrator.post("seat", {"name": name})
+    narrator.post("start", {"village": "standard"})
+    narrator.tap(*WOLVES)
+    narrator.tap("Lia")  # the Apprendista
+    narrator.tap(SEER)
+    narrator.tap(MEDIUM)
+    narrator.close(factory, narrator.slug)
+    voters = [n for n in [*NAMES, "Lia"]]
+    for voter in voters:
+        narrator.vote(voter, "Anna" if voter != "Anna" else "Dario")
+    narrator.close(factory, narrator.slug)
+    for voter in voters:
+        if voter not in _runoff(factory):
+            narrator.vote(voter, "Anna")
+    narrator.close(factory, narrator.slug)  # Anna burned: the Apprendista could raise her
+    narrator.tap("Dario")  # the pack
+    page = narrator.page()
+    assert 'data-optional="1"' in page and 'value="Anna"' in page
+    narrator.tap()  # the Apprendista lets the night pass
+    assert "<h1>Veggente</h1>" in narrator.page()
+    narrator.tap()  # the Veggente's power is not optional: refused, still at the call
+    assert "<h1>Veggente</h1>" in narrator.page()
+    with factory() as s:
+        night = [r.seat.name for r in s.scalars(select(ActionRow).join(PhaseRow)
+                                                .where(PhaseRow.kind == "night"))]
+    assert night == ["Bruno"]  # the pack's tap only
