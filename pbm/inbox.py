@@ -215,11 +215,11 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
     seat = hinted if hinted is not None and hinted.token == first.token else _seat_by_token(session, first.token)
     if _failed_dmarc(row.raw):
         return _refuse_forged(session, config, row, first, seat, now)
-    own_reply = seat is not None and _same_address(seat.user.email, sender)
+    own_reply = seat is not None and seat.mailable and _same_address(seat.user.email, sender)
     master = None if own_reply else _master_user(session, sender)
     if master is not None:
         return _from_master(session, config, row, master, seat, now)
-    if seat is None:
+    if seat is None or not seat.mailable:  # a table player's seat takes no mail
         return _refuse_unknown(session, config, row, first, now)
     if not _same_address(seat.user.email, sender):
         return _refuse_spoof(session, config, row, first, seat, now)
@@ -506,7 +506,7 @@ def _refuse_forged(session: Session, config: dict[str, Any], row: InboundRow, pa
                    seat: Seat | None, now: datetime) -> Outcome:
     """A From that the mail server says is forged speaks for nobody, Masters
     included; the registered address it claims is told, never the sender."""
-    user = seat.user if seat is not None else _user_by_address(session, row.from_addr)
+    user = seat.user if seat is not None and seat.mailable else _user_by_address(session, row.from_addr)
     if user is None:
         return Outcome("refused", errors=["dmarc fail"])
     lang = user.lang

@@ -208,14 +208,18 @@ class GameMaster(Base):
 
 
 class Seat(Base):
-    """A player's place in one game (a user may play several games)."""
+    """A player's place in one game (a user may play several games).
+
+    A player at a table game run from the narrator's phone has no account and no
+    address (``user_id`` is None): nothing is ever mailed to such a seat, and it can
+    take no command by mail. Its reply token is still unique, and simply unused."""
 
     __tablename__ = "seats"
     __table_args__ = (UniqueConstraint("game_id", "name"), UniqueConstraint("game_id", "user_id"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     name: Mapped[str] = mapped_column(String(80))
     position: Mapped[int] = mapped_column(Integer)
     # Reply token: every mail to this player carries it, and a command counts
@@ -229,7 +233,24 @@ class Seat(Base):
     extensions_used: Mapped[int] = mapped_column(Integer, default=0)
 
     game: Mapped[Game] = relationship(back_populates="seats")
-    user: Mapped[User] = relationship()
+    user: Mapped[User | None] = relationship()
+
+    @property
+    def mailable(self) -> bool:
+        """Whether anything may be mailed to this player (a table player has no address)."""
+        return self.user is not None
+
+
+class SeatPhoto(Base):
+    """The face a table player took with the narrator's phone when joining: a small
+    JPEG re-encoded by the service (``pbm/photos.py``), so no camera metadata is kept.
+    Its own table, so loading a game's seats never loads the pictures."""
+
+    __tablename__ = "seat_photos"
+
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"), primary_key=True)
+    content_type: Mapped[str] = mapped_column(String(40))
+    data: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class PhaseRow(Base):

@@ -41,7 +41,7 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
             select(ActionRow).where(ActionRow.phase_id == phase.id))}
         reminded = set(phase.reminded or [])
         for seat in game.seats:
-            if seat.id in reminded or seat.disqualified or not seat.user.reminders:
+            if seat.id in reminded or seat.disqualified or not seat.mailable or not seat.user.reminders:
                 continue
             p = state.player(seat.name)
             if not p.alive:

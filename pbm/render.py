@@ -56,14 +56,19 @@ def _service_rejection(code: str, params: dict[str, Any], lang: str) -> str | No
 
 
 def phase_label(phase: PhaseRow, lang: str, tz: str) -> str:
-    """'notte di venerdì 2 dicembre' — phases are named by the date they end; a moment
-    that is not a calendar phase (an answer window) is named by its ruleset."""
-    if phase.kind not in ("day", "night"):
+    """'notte di venerdì 2 dicembre' — phases are named by the date they end. A moment
+    that is not a calendar phase (an answer window, a narrator's morning at a table
+    with no deadline to date it by) is named by its ruleset, with its number."""
+    if phase.kind not in ("day", "night") or phase.ends_at.year >= 9999:
         from engine.registry import get_ruleset
-        return get_ruleset(phase.game.ruleset).describe_choice("moment", phase.kind, lang)
+        name = get_ruleset(phase.game.ruleset).describe_choice("moment", phase.kind, lang)
+        return name if name != phase.kind else f"{phase.kind} {phase.number}"
     local_end = phase.ends_at.astimezone(schedule.ZoneInfo(tz))
     ph = schedule.Phase(phase.kind, phase.starts_at, local_end, phase.long)
-    return schedule.phase_label(ph, lang)
+    try:
+        return schedule.phase_label(ph, lang)
+    except (KeyError, ValueError, OverflowError):
+        return f"{phase.kind} {phase.number}"
 
 
 def deadline_text(when: datetime, lang: str, tz: str) -> str:

@@ -101,9 +101,9 @@ def test_game_schedule_empty_column_means_ruleset_default():
 
 
 def test_other_rulesets_defaults():
-    noctis = sch.phases_from(sch.default_schedule("lupus-noctis"), Z(2026, 1, 17, 12), 2)
-    assert spans(noctis) == [("day", Z(2026, 1, 17, 7), Z(2026, 1, 17, 21)),
-                             ("night", Z(2026, 1, 17, 21), Z(2026, 1, 18, 7))]
+    # Lupus Noctis is now a registered ruleset whose moments the narrator closes: no
+    # calendar of its own, only the time zone to write times in.
+    assert sch.default_schedule("lupus-noctis") is sch.NO_CALENDAR
     complots = sch.phases_from(sch.default_schedule("complots"), Z(2026, 1, 17, 12), 2)
     assert spans(complots) == [("day", Z(2026, 1, 16, 20), Z(2026, 1, 17, 20)),
                                ("day", Z(2026, 1, 17, 20), Z(2026, 1, 18, 20))]

@@ -7,10 +7,13 @@ ruleset (engine/interface.py) for every rule.
 - ``boundary``: every deadline ends in ``resolve_phase``, then ``publish``;
 - ``timing``: when a moment ends (calendar, answer window, narrator);
 - ``desk``: what the Masters do beyond that (answers, close now, pause, preview,
-  roll back, interventions).
+  roll back, interventions);
+- ``table``: a game at the table run from the narrator's phone (players without
+  accounts, the night script's taps, final votes; callers import the module).
 
 Functions take a session and the current time from their caller and never
-commit, except ``resolve_phase`` and ``close_now``, which are their own unit of work.
+commit, except ``resolve_phase``, ``close_now`` and ``table.close_moment``, which
+are their own unit of work.
 
 The names below are the package's public face: callers write
 ``from pbm import operations; operations.submit(...)``.

@@ -14,7 +14,7 @@ from engine.registry import get_ruleset
 from .. import mailer
 from ..models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from . import timing
-from .base import MAIL_SOURCES, _mail_context, current_phase, log
+from .base import MAIL_SOURCES, OperationError, _mail_context, current_phase, log
 
 
 @dataclass
@@ -70,12 +70,17 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
            by_user: User | None = None, source_detail: str = "",
            inbound_id: int | None = None, expected_phase_id: int | None = None,
            arrived_at: datetime | None = None,
-           notify_player: bool = True) -> Submitted:
+           notify_player: bool = True, final: bool = False) -> Submitted:
     """Record a player's submission (vocabulary of SCENARIOS.md), all or nothing.
 
     The engine validates against the state at the start of the phase; a
     forbidden choice raises Rejected with the engine's code. A submission
     aimed at a phase that has since closed is refused, never carried over.
+    ``final``: the choice cannot be changed once recorded (a vote tapped on the
+    narrator's phone, "una volta registrato il voto non sarà possibile cambiarlo"):
+    a second submission of the same kind by the same seat in this phase is refused
+    with ``OperationError("already_recorded")``, checked under the phase's lock so
+    two taps racing cannot both get in.
     """
     if source not in MAIL_SOURCES:
         raise ValueError(source)
@@ -98,6 +103,13 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     except ValueError as exc:
         raise Rejected("bad_submission", reason=str(exc)) from exc
     checked = [ruleset.validate(state, a) for a in actions]
+    if final:
+        kinds = {a.kind for a in checked}
+        recorded = session.scalar(select(ActionRow.kind).where(
+            ActionRow.phase_id == phase.id, ActionRow.seat_id == seat.id,
+            ActionRow.kind.in_(kinds)).limit(1))
+        if recorded is not None:
+            raise OperationError("already_recorded", player=seat.name, kind=recorded)
     done = Submitted(phase)
     for action in checked:
         row = ActionRow(game_id=game.id, phase_id=phase.id, seat_id=seat.id, kind=action.kind,
@@ -111,7 +123,7 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     if source == "master" and by_user is not None:
         log(session, game, by_user, "submit_on_behalf", now, player=seat.name,
             submission=submission, source=source_detail)
-        if notify_player:
+        if notify_player and seat.mailable:
             mailer.queue(session, config, to=seat.user.email, template="on_behalf_copy",
                          lang=seat.user.lang, now=now, game=game, seat=seat,
                          context=_mail_context(game, phase, seat.user.lang, {

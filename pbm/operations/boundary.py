@@ -163,6 +163,8 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
     rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id, EventRow.seq >= 0)
                            .order_by(EventRow.seq)).all()
     for seat in game.seats:
+        if not seat.mailable:  # a table player hears the results from the narrator
+            continue
         lang = seat.user.lang
         seen = visibility.seen(rows, Viewer(player=seat.name), game.ruleset, lang)
         public = [s for s in seen if s.visibility == PUBLIC]

@@ -274,6 +274,8 @@ def disqualify_faction(session: Session, config: dict[str, Any], game: Game, fac
 def _announce(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
               events: list[Event], now: datetime) -> None:
     for seat in game.seats:
+        if not seat.mailable:
+            continue
         lang, tz = seat.user.lang, reader_tz(game, seat.user)
         lines = visibility.lines(events, Viewer(player=seat.name), game.ruleset, lang)
         mailer.queue(session, config, to=seat.user.email, template="announcement", lang=lang, now=now,

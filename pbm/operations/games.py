@@ -200,6 +200,8 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
         log(session, game, by, "start_game", now, composition=game.composition)
         return phase
     for seat in game.seats:
+        if not seat.mailable:  # a table player learns the role from a paper card
+            continue
         lang = seat.user.lang
         mailer.queue(session, config, to=seat.user.email, template="role_letter",
                      lang=lang, now=now, game=game, seat=seat, phase_id=phase.id,

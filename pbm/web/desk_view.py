@@ -219,6 +219,13 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
         "refused_spoof": lambda d: _("refused a mail for %(name)s from %(sender)s", name=d.get("player"),
                                      sender=d.get("sender")),
         "late_boundary": lambda d: _("resolved %(phase)s late (the worker was down)", phase=phase(d)),
+        # The narrator's phone at a table (pbm/operations/table.py).
+        "seat_at_table": lambda d: _("seated %(name)s at the table", name=d.get("name")),
+        "unseat": lambda d: _("took %(name)s out of the circle", name=d.get("name")),
+        "narrator_call": lambda d: _("called %(role)s, tapped: %(taps)s", role=d.get("role"),
+                                     taps=", ".join(d.get("taps") or []) or "—"),
+        "narrator_vote": lambda d: _("recorded the vote of %(voter)s for %(choice)s",
+                                     voter=d.get("voter"), choice=d.get("choice")),
     }
     lines = []
     for entry in logs:
@@ -252,7 +259,7 @@ def _pending_items(session, game, phase, drafts) -> list[str]:
     for d in drafts:
         items += [p["text"] for p in d["pending"]]
     for s in game.seats:
-        if s.user.address_failing:
+        if s.mailable and s.user.address_failing:
             items.append(_("Mail to %(name)s bounces (%(email)s).", name=s.name, email=s.user.email))
     spoofs = session.scalars(select(MasterLog).where(MasterLog.game_id == game.id,
                                                      MasterLog.action == "refused_spoof")

@@ -25,6 +25,7 @@ from .. import operations, render
 from ..mail.commands import describe_error, parse_commands
 from ..models import InboundRow, OutboxRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
+from ..operations import table
 from . import config, db, desk_view, game_or_404, now, require_master
 from .public import ruleset_name
 from .forms import AddPlayerForm, NewGameForm, OnBehalfForm, PublishForm, StartGameForm, options
@@ -91,6 +92,8 @@ def new_game():
                                       if form.answer_window.data else None,
                                       extensions=form.extensions.data)
         db().commit()
+        if table.narrated(game.ruleset):  # a game at the table: the narrator's phone runs it
+            return redirect(url_for("narrator.page", slug=game.slug))
         return redirect(url_for("master.desk", slug=game.slug))
     return render_template("master_new.html", form=form)
 
@@ -104,7 +107,7 @@ def _desk_context(game) -> dict[str, Any]:
     return {**desk_view.desk(db(), game, _lang(), now(), typed=flask_session.get(_composition_key(game))),
             "add_form": AddPlayerForm(), "start_form": start_form, "behalf_form": behalf,
             "setup_options": setup_option_fields(game, _lang()),
-            "publish_form": PublishForm()}
+            "publish_form": PublishForm(), "narrated": table.narrated(game.ruleset)}
 
 
 
@@ -479,7 +482,7 @@ def clear_bounce(slug: str, name: str):
     """The player's address works again (they fixed their mailbox)."""
     game = _desk_post(slug)
     seat = game.seat_by_name(name)
-    if seat is None:
+    if seat is None or not seat.mailable:
         abort(404)
 
     def clear() -> None:

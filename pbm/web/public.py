@@ -13,6 +13,7 @@ from engine.registry import get_ruleset
 from .. import operations, render, visibility
 from ..models import EventRow, Game, GameStatus, PhaseRow, PhaseStatus
 from ..visibility import Seen
+from ..operations.table import narrated
 from . import config, db, game_or_404, my_seat, now
 
 bp = Blueprint("public", __name__)
@@ -75,8 +76,10 @@ def game_home(slug: str):
     return render_template(
         "game_home.html", game=game, phase=phase, bulletins=bulletins, dead=dead, state=state,
         phase_label=render.phase_label(phase, lang, tz) if phase else None,
-        deadline=render.deadline_text(phase.ends_at, lang, tz) if phase else None,
+        deadline=(render.deadline_text(phase.ends_at, lang, tz)
+                  if phase and operations.timing.has_deadline(phase) else None),
         now=now(), seat=my_seat(game), is_master=game.is_master(_user()),
+        narrated=narrated(game.ruleset),
     )
 
 

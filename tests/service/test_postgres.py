@@ -4,7 +4,7 @@ The tests below are the SQLite suite's own, collected again here with
 ``database_url`` pointing at a new database on a real PostgreSQL cluster
 (tests/fixtures/postgres.py): the migrations, a whole day by web and mail,
 two workers racing on one boundary, mailbox, outbox or reminder, two presses
-of Publish at once, a worker killed mid-boundary, a vote arriving during a
+of Publish at once, two confirms of one narrator's vote at once, a worker killed mid-boundary, a vote arriving during a
 resolution, inputs longer than their columns (and, in test_postgres_mail.py,
 mail from Dovecot delivered twice, renamed, or cut off by a crash).  These
 are where the two engines differ: locking, isolation, column lengths, time
@@ -34,6 +34,11 @@ from .test_mail_race import (  # noqa: F401
     test_two_workers_storing_the_same_new_message_store_it_once,
 )
 from .test_migrations import test_the_migrations_build_the_models_schema_and_unwind  # noqa: F401
+from .test_narrator import (  # noqa: F401
+    narrator,
+    test_reload_resumes_at_the_same_call_and_a_stale_confirm_records_nothing,
+    test_two_confirms_of_one_vote_at_once_record_one_vote,
+)
 from .test_oversized_input import (  # noqa: F401
     test_a_game_named_in_accented_letters_mails_every_player,
     test_a_reply_with_a_huge_subject_and_message_id_is_played_answered_and_deduplicated,
