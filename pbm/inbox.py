@@ -204,12 +204,19 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
         # The receipts' address takes no commands, even with a token in the subject.
         return Outcome("ignored", errors=["to no-reply"])
     seat = hinted if hinted is not None and hinted.token == first.token else _seat_by_token(session, first.token)
+    by_token = _game_master_by_token(session, first.token) if seat is None else None
     if _failed_dmarc(row.raw):
-        return _refuse_forged(session, config, row, first, seat, now)
+        return _refuse_forged(session, config, row, first, seat, now, master=by_token)
+    if by_token is not None:
+        if not _same_address(by_token.user.email, sender):
+            return _refuse_master_spoof(session, config, row, first, by_token, now)
+        return _from_master(session, config, row, by_token, now)
     own_reply = seat is not None and _same_address(seat.user.email, sender)
     master = None if own_reply else _master_user(session, sender)
     if master is not None:
-        return _from_master(session, config, row, master, seat, now)
+        # A From is no proof: a Master's commands count only through their
+        # own reply address for the game, which only their mailbox receives.
+        return _refuse_master_without_token(session, config, row, first, master, now)
     if seat is None:
         return _refuse_unknown(session, config, row, first, now)
     if not _same_address(seat.user.email, sender):
@@ -292,6 +299,17 @@ def _seat_by_token(session: Session, token: str | None) -> Seat | None:
     # Some mail systems lower-case the local part of an address on the way;
     # the token still names one seat if only one matches without case.
     matches = list(session.scalars(select(Seat).where(func.lower(Seat.token) == token.lower()).limit(2)))
+    return matches[0] if len(matches) == 1 else None
+
+
+def _game_master_by_token(session: Session, token: str | None) -> GameMaster | None:
+    if not token:
+        return None
+    master = session.scalar(select(GameMaster).where(GameMaster.token == token))
+    if master is not None:
+        return master
+    matches = list(session.scalars(select(GameMaster).where(func.lower(GameMaster.token) == token.lower())
+                                   .limit(2)))
     return matches[0] if len(matches) == 1 else None
 
 
@@ -411,34 +429,72 @@ def _valid_hint(game: Game, phase: PhaseRow | None, seat: Seat, command: dict[st
     return ""
 
 
-def _from_master(session: Session, config: dict[str, Any], row: InboundRow, master: User,
-                 seat_hint: Seat | None, now: datetime) -> Outcome:
-    games = [gm.game for gm in session.scalars(select(GameMaster).where(GameMaster.user_id == master.id))
-             if gm.game.status == "running"]
-    game = seat_hint.game if seat_hint is not None and seat_hint.game in games else (
-        games[0] if len(games) == 1 else None)
+def _from_master(session: Session, config: dict[str, Any], row: InboundRow, gm: GameMaster,
+                 now: datetime) -> Outcome:
+    """A Master's mail through their own reply address: a forwarded player's
+    mail or an SMS under 'PER: Nome', recorded in the Master's name."""
+    master, game = gm.user, gm.game
     lang = master.lang
-    if game is None:
-        _receipt(session, config, row, parse_message(row.raw, []), to=master.email, lang=lang, now=now,
-                 game=None, seat=None, context={
-                     "phase_label": None, "deadline": None, "applied": [], "ignored": [],
-                     "errors": [_t(lang, "Non so a quale partita si riferisce: rispondi a una mail della partita.",
-                                   "I cannot tell which game this is for: reply to a mail of the game.")]},
-                 is_error=True)
-        return Outcome("refused")
     row.game_id = game.id
     parsed = _parse_for(row, game)
+    if game.status != "running":
+        errors = [_t(lang, "La partita non è in corso: nessun comando è stato registrato.",
+                     "The game is not running: no command was recorded.")]
+        _master_receipt(session, config, row, parsed, master, game, errors, now)
+        return Outcome("refused", errors=errors)
     target = game.seat_by_name(parsed.on_behalf_of) if parsed.on_behalf_of else None
     if target is None:
         errors = [_t(lang, "Non trovo per quale giocatore: inoltra la mail del giocatore o scrivi PER: Nome sopra l'SMS.",
                      "I cannot find which player this is for: forward the player's mail or write FOR: Name above the SMS.")]
-        _receipt(session, config, row, parsed, to=master.email, lang=lang, now=now, game=game,
-                 seat=None, context={"phase_label": None, "deadline": None, "applied": [],
-                                     "errors": errors, "ignored": parsed.ignored_lines[:20]},
-                 is_error=True)
+        _master_receipt(session, config, row, parsed, master, game, errors, now)
         return Outcome("refused", errors=errors)
     return _apply(session, config, row, parsed, game, target, now, by=master,
                   reply_to_addr=master.email, reply_lang=lang)
+
+
+def _master_receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
+                    master: User, game: Game | None, errors: list[str], now: datetime) -> None:
+    _receipt(session, config, row, parsed, to=master.email, lang=master.lang, now=now, game=game,
+             seat=None, context={"phase_label": None, "deadline": None, "applied": [],
+                                 "errors": errors, "ignored": parsed.ignored_lines[:20]},
+             is_error=True)
+
+
+def _refuse_master_without_token(session: Session, config: dict[str, Any], row: InboundRow,
+                                 parsed: ParsedMessage, master: User, now: datetime) -> Outcome:
+    """From a Master's address but not through their reply address: refused,
+    and the Master (at the registered address, never the sender) is told
+    which address each of their running games takes commands at."""
+    lang = master.lang
+    games = [gm for gm in session.scalars(select(GameMaster).where(GameMaster.user_id == master.id))
+             if gm.game.status == "running"]
+    lines = "; ".join(f"{gm.game.name}: {mailer.master_address(config, gm)}" for gm in games)
+    errors = [_t(lang,
+                 "I comandi di un Master per posta valgono solo se mandati al tuo indirizzo della partita "
+                 "(rispondi a una mail della partita, o scrivi all'indirizzo indicato nella tua scrivania): "
+                 "questo messaggio non è stato applicato.",
+                 "A Master's commands by mail count only when sent to your own address for the game "
+                 "(reply to a mail of the game, or write to the address shown on your desk): "
+                 "this message was not applied.")
+              + (_t(lang, " I tuoi indirizzi: ", " Your addresses: ") + lines + "." if lines else "")]
+    _master_receipt(session, config, row, parsed, master, None, errors, now)
+    return Outcome("refused", errors=["master without token"])
+
+
+def _refuse_master_spoof(session: Session, config: dict[str, Any], row: InboundRow,
+                         parsed: ParsedMessage, gm: GameMaster, now: datetime) -> Outcome:
+    """A Master's reply address from another address: refused; the Master is told."""
+    master, game = gm.user, gm.game
+    row.game_id = game.id
+    _master_receipt(session, config, row, parsed, master, game, [_t(
+        master.lang,
+        f"È arrivato un messaggio al tuo indirizzo di Master da un indirizzo diverso dal tuo ({row.from_addr}): "
+        "non è stato applicato.",
+        f"A message to your Master's address came from an address that is not yours ({row.from_addr}): "
+        "it was not applied.")], now)
+    operations.log(session, game, None, "refused_spoof", now, player=master.name, role="master",
+                   sender=row.from_addr)
+    return Outcome("refused", errors=["master token from another address"])
 
 
 def _refuse_spoof(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
@@ -472,17 +528,22 @@ def _failed_dmarc(raw: bytes) -> bool:
 
 
 def _refuse_forged(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
-                   seat: Seat | None, now: datetime) -> Outcome:
+                   seat: Seat | None, now: datetime, master: GameMaster | None = None) -> Outcome:
     """A From that the mail server says is forged speaks for nobody, Masters
     included; the registered address it claims is told, never the sender."""
-    user = seat.user if seat is not None else _user_by_address(session, row.from_addr)
+    user = (seat.user if seat is not None else master.user if master is not None
+            else _user_by_address(session, row.from_addr))
     if user is None:
         return Outcome("refused", errors=["dmarc fail"])
     lang = user.lang
-    game = seat.game if seat is not None else None
+    game = seat.game if seat is not None else master.game if master is not None else None
     if seat is not None:
         row.game_id = seat.game_id
         operations.log(session, seat.game, None, "refused_spoof", now, player=seat.name,
+                       sender=row.from_addr, reason="dmarc")
+    elif master is not None:
+        row.game_id = master.game_id
+        operations.log(session, master.game, None, "refused_spoof", now, player=user.name, role="master",
                        sender=row.from_addr, reason="dmarc")
     _receipt(session, config, row, parsed, to=user.email, lang=lang, now=now, game=game, seat=seat,
              context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],

@@ -23,7 +23,7 @@ from engine.core import Rejected
 from engine.registry import available, get_ruleset
 
 from .. import desk as desk_ops
-from .. import operations, render, texts
+from .. import mailer, operations, render, texts
 from ..mail.commands import describe_error, parse_commands
 from ..models import EventRow, InboundRow, MasterLog, OutboxRow, PhaseRow
 from . import config, db, game_or_404, now, require_master
@@ -182,7 +182,14 @@ def _desk_context(game) -> dict[str, Any]:
         "drafts": draft_views, "actions": actions, "logs": log_lines, "roles": roles,
         "phase_label": render.phase_label(phase, lang, tz) if phase else None,
         "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase else None,
+        "my_mail_address": _my_mail_address(game),
     }
+
+
+def _my_mail_address(game) -> str | None:
+    """The viewing Master's own reply address for this game (their commands by mail)."""
+    mine = next((m for m in game.masters if m.user_id == current_user.id), None)
+    return mailer.master_address(config(), mine) if mine is not None else None
 
 
 def _pending_text(item: dict[str, Any]) -> str:
