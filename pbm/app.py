@@ -55,9 +55,11 @@ def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = 
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
 
-    from .web import auth, master, player, public
+    from .web import auth, demo_mailbox, master, player, public
     for module in (auth, public, player, master):
         app.register_blueprint(module.bp)
+    if demo_mailbox.embedded_mail(app.config):
+        app.register_blueprint(demo_mailbox.bp)
 
     @app.teardown_appcontext
     def _close_session(_exc: BaseException | None) -> None:
@@ -70,7 +72,8 @@ def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = 
     @app.context_processor
     def _globals() -> dict[str, Any]:
         from flask_babel import get_locale
-        return {"current_locale": str(get_locale() or "it")}
+        return {"current_locale": str(get_locale() or "it"),
+                "has_mailbox": "mailbox.index" in app.view_functions}
 
     return app
 
