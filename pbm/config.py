@@ -28,6 +28,9 @@ def defaults(instance: Path) -> dict[str, Any]:
         "MAIL_USE_SSL": False,
         "MAIL_USERNAME": None,
         "MAIL_PASSWORD": None,
+        # The authority that signed the relay's (and the IMAP server's) certificate,
+        # when it is not one the system trusts; TLS is always verified.
+        "MAIL_CA_FILE": None,
         "MAIL_DEFAULT_SENDER": "lupus@lupus.localhost",
         # Flask-Mail would silently drop mail whenever TESTING is on; the
         # outbox decides what is sent, and tests use a real SMTP server.

@@ -60,7 +60,7 @@ class Worker:
     def mail_round(self) -> int:
         """Read the mailbox on a connection of its own (the poller's may be idling)."""
         try:
-            source = open_source(self.config["MAIL_SOURCE"])
+            source = open_source(self.config["MAIL_SOURCE"], self.config.get("MAIL_CA_FILE"))
         except (MailSourceError, OSError) as exc:
             log.warning("mailbox unavailable before a boundary: %s", exc)
             return 0
@@ -74,7 +74,7 @@ class Worker:
         while not self.stopping.is_set():
             try:
                 if source is None:
-                    source = open_source(self.config["MAIL_SOURCE"])
+                    source = open_source(self.config["MAIL_SOURCE"], self.config.get("MAIL_CA_FILE"))
                 self.mail_once(source)
                 source.wait_for_mail(timeout=30)
             except MailSourceError as exc:
