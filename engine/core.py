@@ -131,20 +131,23 @@ _KEY_TO_KIND = {
     "shout": SHOUT,
     "notes": NOTES,
 }
-_RITUAL_KEYS = ("ritual", "with", "n", "satanista")  # satanista: lupus-live-12 §2.6, the ghost form's drop-down
+RITUAL_KEYS = ("ritual", "with", "n")
 _POWER_KEYS = ("target", "target2", "power")
 
 
-def actions_from_submission(player: str, submission: dict[str, Any]) -> list[Action]:
+def actions_from_submission(player: str, submission: dict[str, Any],
+                            ritual_keys: Iterable[str] = RITUAL_KEYS) -> list[Action]:
     """Split a scenario/mail style submission ({vote: X, shout: ...}) into actions.
 
     A ritual's target belongs to the ritual; otherwise target/target2/power
-    form the power action.
+    form the power action. ``ritual_keys`` are the keys that belong to a ritual:
+    a ruleset adds its own through ``BaseRuleset.actions`` (``RITUAL_KEYS``).
     """
+    ritual_keys = tuple(ritual_keys)
     actions: list[Action] = []
     sub = dict(submission)
     if "ritual" in sub:
-        args = {k: sub.pop(k) for k in _RITUAL_KEYS if k in sub}
+        args = {k: sub.pop(k) for k in ritual_keys if k in sub}
         if "target" in sub:
             args["target"] = sub.pop("target")
         args.setdefault("with", [])

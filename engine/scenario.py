@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from .core import (
-    POWER, RESULT_KINDS, Action, GameState, Phase, Rejected, Resolution, actions_from_submission,
+    POWER, RESULT_KINDS, Action, GameState, Phase, Rejected, Resolution,
     phase_rng, setup_rng,
 )
 from .registry import get_ruleset
@@ -268,7 +268,7 @@ def _run_once(data: dict[str, Any], seed: int, seen: dict[int, set[int]]) -> lis
             name = str(name)
             if not state.has_player(name):
                 raise ScenarioError(f"{label}: unknown player {name!r} in act")
-            actions = actions_from_submission(name, submission or {})
+            actions = ruleset.actions(name, submission or {})
             for action in actions:
                 try:
                     accepted.append(ruleset.validate(state, action))

@@ -8,24 +8,22 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.core import GameState
+from engine.interface import WINDOW
 from engine.registry import get_ruleset
 
 from . import mailer, operations, render
 from .models import ActionRow, Game, PhaseRow
 
-# Forms that do not count as "acting": anyone may send them, nobody must.
-OPTIONAL_KINDS = {"shout", "notes", "appoint"}
-
-
 def who_must_act(state: GameState, ruleset_key: str, player: str) -> set[str]:
-    """The kinds of action this player could still take that matter this phase."""
-    forms = get_ruleset(ruleset_key).forms(state, player)
-    return {f.kind for f in forms} - OPTIONAL_KINDS
+    """The kinds of action this player is expected to send this moment (the
+    ruleset leaves out the optional ones: anyone may send them, nobody must)."""
+    return set(get_ruleset(ruleset_key).required_kinds(state, player))
 
 
 def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
     """Mail each living player who has not acted, once per phase, when the
-    deadline is within REMINDER_BEFORE_MINUTES; players can turn this off."""
+    deadline is within REMINDER_BEFORE_MINUTES; players can turn this off.
+    A narrator's moment has no deadline (timing.NO_DEADLINE), so it is never due."""
     before = timedelta(minutes=int(config["REMINDER_BEFORE_MINUTES"]))
     # Locked, and read as they are now: a second worker sending reminders at
     # the same moment waits, then sees who was reminded instead of mailing them again.
@@ -37,6 +35,8 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
     for phase in phases:
         game = session.get(Game, phase.game_id)
         state = GameState.from_dict(phase.state_before)
+        if get_ruleset(game.ruleset).timing(state).kind == WINDOW and phase.ends_at - phase.starts_at <= before:
+            continue  # a window no longer than the notice: the opening mail is the reminder
         acted = {(r.seat_id, r.kind) for r in session.scalars(
             select(ActionRow).where(ActionRow.phase_id == phase.id))}
         reminded = set(phase.reminded or [])

@@ -66,12 +66,15 @@ shorter or longer than usual; the Master can extend it too.
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Iterable, Iterator, Sequence
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from engine.registry import available, get_ruleset
 
 UTC = timezone.utc
 DEFAULT_TZ = "Europe/Rome"
@@ -265,7 +268,7 @@ def parse_schedule(spec, *, tz: str | None = None) -> Schedule:
     else:
         if isinstance(spec, str):
             text = spec.strip()
-            if text in DEFAULT_SCHEDULES or text in RULESET_ALIASES:
+            if text in available() or text in PLANNED_SCHEDULES:
                 sched = default_schedule(text)
                 return sched.with_tz(tz) if tz else sched
             try:
@@ -290,13 +293,9 @@ def _turn_from_dict(d: dict) -> Turn:
     return Turn(_weekday(d["weekday"]), _parse_time(d["at"]), d["kind"], bool(d.get("long")))
 
 
-DEFAULT_SCHEDULES: dict[str, Schedule] = {
-    # lupus-live-12-principale §1.2: days 9-21 Mon-Thu, long day Fri 9 - Sun 21.
-    "lupus-live-12": parse_schedule(
-        {"day_start": "09:00", "day_end": "21:00", "long_day": {"from": "fri", "to": "sun"}}),
-    # lupus-tempo-reale-7 §2.1: days 8-22 Mon-Thu, long day Fri 8 - Sun 22.
-    "tempo-reale-7": parse_schedule(
-        {"day_start": "08:00", "day_end": "22:00", "long_day": {"from": "fri", "to": "sun"}}),
+# The calendars of games whose rulesets have not landed yet; a ruleset brings its
+# own default calendar (``BaseRuleset.schedule_spec``), and these move there with it.
+PLANNED_SCHEDULES: dict[str, Schedule] = {
     # Lupus Noctis is played at a table in one evening; by mail, one night and one day
     # per calendar day, every day of the week, on the tempo-reale hours.
     "lupus-noctis": parse_schedule({"day_start": "08:00", "day_end": "22:00", "days": "all"}),
@@ -304,25 +303,45 @@ DEFAULT_SCHEDULES: dict[str, Schedule] = {
     # rounds are "day" phases; the ruleset gives them meaning.
     "complots": Schedule(DEFAULT_TZ, tuple(Turn(d, time(21), "day") for d in range(7))),
 }
-RULESET_ALIASES = {"lupus-live": "lupus-live-12", "tempo-reale": "tempo-reale-7",
-                   "noctis": "lupus-noctis"}
+
+
+# The game's answer window (WINDOW timing), kept beside its calendar in the same column.
+ANSWER_WINDOW = "answer_window_seconds"
+
+
+# The zone, and one turn a day, of a game whose moments are not on a calendar.
+NO_CALENDAR = Schedule(DEFAULT_TZ, tuple(Turn(d, time(21), "day") for d in range(7)))
+
+
+def calendar_spec(stored: dict | str | None) -> dict | str | None:
+    """The calendar part of a game's schedule column (without its answer window)."""
+    if isinstance(stored, dict):
+        return {k: v for k, v in stored.items() if k != ANSWER_WINDOW}
+    return stored
 
 
 def game_schedule(ruleset: str, stored: dict | str | None) -> Schedule:
     """The schedule of a game: what its DB column holds, or, when that is empty, the
     default of its ruleset."""
-    if not stored:
+    calendar = calendar_spec(stored)
+    if not calendar:
         return default_schedule(ruleset)
-    return parse_schedule(stored)
+    return parse_schedule(calendar)
 
 
+@functools.lru_cache(maxsize=None)
 def default_schedule(ruleset: str) -> Schedule:
-    name = RULESET_ALIASES.get(ruleset, ruleset)
+    """The calendar a game of this ruleset follows unless its Masters set another."""
+    if ruleset in available():
+        spec = get_ruleset(ruleset).schedule_spec
+        # A game whose moments are not on a calendar (a window, a narrator) still
+        # has a time zone to write its times in.
+        return parse_schedule(spec) if spec else NO_CALENDAR
     try:
-        return DEFAULT_SCHEDULES[name]
+        return PLANNED_SCHEDULES[ruleset]
     except KeyError:
         raise ValueError(f"no default schedule for ruleset {ruleset!r}; "
-                         f"known: {', '.join(DEFAULT_SCHEDULES)}") from None
+                         f"known: {', '.join([*available(), *PLANNED_SCHEDULES])}") from None
 
 
 # --------------------------------------------------------------------------- instants

@@ -97,8 +97,8 @@ def test_stored_form_round_trips(name):
 
 
 def test_game_schedule_empty_column_means_ruleset_default():
-    assert sch.game_schedule("tempo-reale-7", {}) is sch.DEFAULT_SCHEDULES["tempo-reale-7"]
-    assert sch.game_schedule("tempo-reale-7", None) is sch.DEFAULT_SCHEDULES["tempo-reale-7"]
+    assert sch.game_schedule("tempo-reale-7", {}) is sch.default_schedule("tempo-reale-7")
+    assert sch.game_schedule("tempo-reale-7", None) is sch.default_schedule("tempo-reale-7")
 
 
 def test_other_rulesets_defaults():

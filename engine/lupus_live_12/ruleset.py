@@ -2,25 +2,36 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Iterable
 
+from .. import remedies as plain_remedies
 from ..core import (
-    APPOINT, BECOME, SHOUT, Action, ActionForm, Event, GameState, Pending, Phase, Player,
-    Rejected, Resolution, RoleInfo, SetupError, keep_last, master, private, public,
+    APPOINT, BECOME, NOTES, RITUAL_KEYS, SHOUT, Action, ActionForm, Event, GameState, Pending,
+    Phase, Player, Rejected, Resolution, RoleInfo, SetupError, keep_last, master, private,
+    public,
 )
+from ..interface import BaseRuleset, Panel, Remedy
 from . import endgame
 from .day import resolve_day, vote_weight
 from .forms import forms as _forms
 from .night import resolve_night
+from .panels import panels as _panels
 from .ritual_night import ritual_state
 from .rituals import RITUALS, canonical_ritual
 from .roles import EREDE_CHOICES, LUPI, ROLES, USURPATORE_CHOICES, VILLAGGIO, canonical
 from .validation import validate as _validate
 
 
-class LupusLive12:
+class LupusLive12(BaseRuleset):
     key = "lupus-live-12"
+    names = {"it": "Lupus LIVE!, 12ª edizione", "en": "Lupus LIVE!, 12th edition"}
     factions = (VILLAGGIO, LUPI)
+    # §2.6: a ghost's ritual form carries the Satanista it names.
+    RITUAL_KEYS = RITUAL_KEYS + ("satanista",)
+    # §1.2: days 9-21 Mon-Thu, a long day from Friday 9 to Sunday 21.
+    schedule_spec = {"day_start": "09:00", "day_end": "21:00", "long_day": {"from": "fri", "to": "sun"}}
+    # Anyone may shout, write notes or name a deputy; nobody must.
+    OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
 
     # -- composition -------------------------------------------------------
     def roles(self) -> list[RoleInfo]:
@@ -88,6 +99,9 @@ class LupusLive12:
     def validate(self, state: GameState, action: Action) -> Action:
         return _validate(state, action)
 
+    def required_kinds(self, state: GameState, player: str) -> set[str]:
+        return {f.kind for f in self.forms(state, player)} - self.OPTIONAL_KINDS
+
     def vote_weight(self, state: GameState, p: Player) -> Any:
         return vote_weight(state, p, state.phase.number)
 
@@ -126,6 +140,34 @@ class LupusLive12:
         state.phase = next_phase
         return Resolution(state, events, pending)
 
+    # -- the Masters ------------------------------------------------------------
+    def holds(self, resolution: Resolution, options: dict[str, Any]) -> bool:
+        """A question only the Masters answer holds the phase, and so does a stall
+        (§2.1) once, when it begins: if the Masters choose to wait, later phases
+        publish as usual while the desk keeps showing it."""
+        if not resolution.publishable:
+            return True
+        return any(p.kind == "stall" and p.data.get("quiet_phases") == endgame.STALL_PHASES
+                   for p in resolution.pending)
+
+    def panels(self, state: GameState, events: Iterable[Event], lang: str) -> list[Panel]:
+        return _panels(state, events, lang)
+
+    def remedies(self) -> list[Remedy]:
+        return plain_remedies.standard()
+
+    def apply_remedy(self, state: GameState, key: str, args: dict[str, Any],
+                     rng: random.Random) -> tuple[GameState, list[Event]]:
+        """§2.1's remedies with their consequences (corruption, succession, the end)."""
+        if key == plain_remedies.KILL:
+            names = plain_remedies.players_of(state, args)
+            return endgame.gm_kill(state, [n for n in names if state.player(n).alive], rng)
+        if key == plain_remedies.RESURRECT:
+            return endgame.gm_resurrect(state, plain_remedies.players_of(state, args), rng)
+        if key == plain_remedies.DRAW:
+            return endgame.gm_declare_draw(state)
+        return plain_remedies.apply(state, key, args, rng)
+
     @staticmethod
     def _become(state: GameState, actions: list[Action], events: list[Event]) -> None:
         """Erede and Usurpatore take their new role at the end of the phase, if alive.
@@ -156,8 +198,3 @@ class LupusLive12:
 
 
 RULESET = LupusLive12()
-
-# The Masters' desk for a stall (§2.1).
-gm_kill = endgame.gm_kill
-gm_resurrect = endgame.gm_resurrect
-gm_declare_draw = endgame.gm_declare_draw

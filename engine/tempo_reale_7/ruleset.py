@@ -2,22 +2,30 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Iterable
 
+from .. import remedies as plain_remedies
 from ..core import (
-    APPOINT, Action, ActionForm, Event, GameState, Phase, Rejected, Resolution, RoleInfo,
-    keep_last, private, public,
+    APPOINT, NOTES, SHOUT, Action, ActionForm, Event, GameState, Phase, Rejected, Resolution,
+    RoleInfo, keep_last, private, public,
 )
+from ..interface import BaseRuleset, Panel, Remedy
 from . import forms as _forms
 from .day import resolve_day
 from .night import resolve_night
+from .panels import panels as _panels
 from .roles import FACTIONS, POWERS, ROLES, SPETTRO_ROLE, canonical, canonical_power
 from .setup import KEY, setup_game
 
 
-class TempoReale7:
+class TempoReale7(BaseRuleset):
     key = KEY
+    names = {"it": "Lupus in tempo reale, 7ª edizione", "en": "Lupus in tempo reale, 7th edition"}
     factions = FACTIONS
+    # §2.1: days 8-22 Mon-Thu, a long day from Friday 8 to Sunday 22.
+    schedule_spec = {"day_start": "08:00", "day_end": "22:00", "long_day": {"from": "fri", "to": "sun"}}
+    # Anyone may shout, write notes or name a deputy; nobody must.
+    OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
 
     def roles(self) -> list[RoleInfo]:
         out = [RoleInfo(r.name, r.faction, r.aura,
@@ -46,8 +54,18 @@ class TempoReale7:
               options: dict[str, Any] | None = None) -> tuple[GameState, list[Event]]:
         return setup_game(seating, rng, options)
 
+    def prepared_options(self, events: list[Event]) -> dict[str, Any]:
+        """The Divinatore's propositions (§3.7, FAQ 10), which the Masters may rewrite."""
+        drawn = {e.data["player"]: [{"player": p["player"], "role": p["role"]}
+                                    for p in e.data["propositions"]]
+                 for e in events if e.kind == "divinatore_propositions"}
+        return {"divinatore_propositions": drawn} if drawn else {}
+
     def forms(self, state: GameState, player: str) -> list[ActionForm]:
         return _forms.forms(state, player)
+
+    def required_kinds(self, state: GameState, player: str) -> set[str]:
+        return {f.kind for f in self.forms(state, player)} - self.OPTIONAL_KINDS
 
     def validate(self, state: GameState, action: Action) -> Action:
         return _forms.validate(state, action)
@@ -75,6 +93,26 @@ class TempoReale7:
         if state.winner is not None and not any(e.kind == "game_over" for e in events):
             events.append(public("game_over", winner=state.winner))
         return Resolution(state, events, [])
+
+
+    # -- the Masters ------------------------------------------------------------
+    def holds(self, resolution: Resolution, options: dict[str, Any]) -> bool:
+        """A contradiction of hypnosis and confusion holds the phase when the
+        Masters asked to review them (game option ``review_contradictions``)."""
+        if not resolution.publishable:
+            return True
+        return bool(options.get("review_contradictions")) and any(
+            e.kind == "contradiction" for e in resolution.events)
+
+    def panels(self, state: GameState, events: Iterable[Event], lang: str) -> list[Panel]:
+        return _panels(state, events, lang)
+
+    def remedies(self) -> list[Remedy]:
+        return plain_remedies.standard()
+
+    def apply_remedy(self, state: GameState, key: str, args: dict[str, Any],
+                     rng: random.Random) -> tuple[GameState, list[Event]]:
+        return plain_remedies.apply(state, key, args, rng)
 
 
 RULESET = TempoReale7()

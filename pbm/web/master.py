@@ -1,8 +1,6 @@
 """The Masters' pages: create a game, add players, start it, publish, act on behalf."""
 from __future__ import annotations
 
-from collections import Counter
-from datetime import timezone
 from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
@@ -15,11 +13,11 @@ from sqlalchemy import select
 from engine.core import Rejected
 from engine.registry import available, get_ruleset
 
-from .. import desk as desk_ops
-from .. import mailer, operations, render, texts
+from .. import mailer, operations, texts
 from ..mail.commands import describe_error, parse_commands
-from ..models import EventRow, InboundRow, MasterLog, OutboxRow, PhaseRow
-from . import config, db, game_or_404, now, require_master
+from ..models import InboundRow, PhaseRow
+from ..operations import desk as desk_ops
+from . import config, db, desk_view, game_or_404, now, require_master
 from .public import ruleset_name
 from .forms import AddPlayerForm, NewGameForm, OnBehalfForm, PublishForm, StartGameForm, options
 
@@ -74,27 +72,6 @@ def _setup_reason(params: dict) -> str:
     return words[why]() if why in words else str(params.get("reason", ""))
 
 
-def _source_label(code: str | None) -> str:
-    """Where a submission came from, as the Masters read it."""
-    labels = {"web": _("web"), "mail": _("mail"), "master": _("by a Master"), "sms": "SMS",
-              "phone": _("phone"), "in person": _("in person"), "email": _("email")}
-    return labels.get(code or "", code or "")
-
-
-def _how(row) -> str:
-    """How a submission arrived: 'web', 'mail', or 'SMS, entered by Anna (Master)'."""
-    if row.source == "master":
-        return _("%(source)s, entered by %(master)s", source=_source_label(row.source_detail),
-                 master=row.by_user.name if row.by_user else "?")
-    return _source_label(row.source)
-
-
-def _visibility_label(visibility: str, to: list[str] | None = None) -> str:
-    labels = {"public": _("public"), "private": _("private"), "master": _("Masters only")}
-    label = labels.get(visibility, visibility)
-    return f"[{label}{' → ' + ', '.join(to) if to else ''}] "
-
-
 @bp.route("/master/new", methods=["GET", "POST"])
 @login_required
 def new_game():
@@ -113,70 +90,14 @@ def new_game():
 
 
 def _desk_context(game) -> dict[str, Any]:
-    session = db()
-    lang = _lang()
-    tz = operations.game_tz(game)
-    phase = operations.current_phase(session, game)
-    state = operations.current_state(game)
-    add_form = AddPlayerForm()
+    """The desk's data (desk_view) and the forms of its controls."""
     start_form = StartGameForm()
     start_form.mayor.choices = options([("", _("drawn at random"))] + [(s.name, s.name) for s in game.seats])
     behalf = OnBehalfForm()
     behalf.player.choices = options((s.name, s.name) for s in game.seats)
-    drafts = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id,
-                                                    PhaseRow.status == "draft")
-                             .order_by(PhaseRow.index)).all()
-    draft_views = []
-    for d in drafts:
-        events = session.scalars(select(EventRow).where(EventRow.phase_id == d.id)
-                                 .order_by(EventRow.seq)).all()
-        draft_views.append({"phase": d, "label": render.phase_label(d, lang, tz),
-                            "lines": [_visibility_label(e.visibility, e.recipients)
-                                      + (render.describe(e.kind, e.data, game.ruleset, lang) or e.kind)
-                                      for e in events],
-                            "pending": d.pending,
-                            "pending_texts": [_pending_text(x) for x in d.pending
-                                              if x["kind"] != "profeta_question"]})
-    actions = []
-    if phase is not None:
-        actions = [(r.seat.name, operations.describe_submission(r.args, lang), _how(r))
-                   for r in operations.latest_actions(session, phase)]
-    logs = session.scalars(select(MasterLog).where(MasterLog.game_id == game.id)
-                           .order_by(MasterLog.id.desc()).limit(50)).all()
-    log_lines = _log_lines(session, game, logs, lang, tz)
-    roles = get_ruleset(game.ruleset).roles()
-    prepared = game.prepared
-    all_roles = [r.name for r in roles]
-    # The numbers the Master typed last (kept when the rules refused them), else the draw's.
-    composition = (flask_session.get(_composition_key(game))
-                   or (dict(Counter(role for _n, role in prepared["seating"])) if prepared else None)
-                   or game.composition or {})
-    preview = desk_ops.preview(session, game) if phase is not None and phase.status == "open" else None
-    preview_lines = [_visibility_label(e.visibility, e.to)
-                     + (render.describe(e.kind, e.data, game.ruleset, lang) or e.kind)
-                     for e in preview.events] if preview else []
-    pending_items = _pending_items(session, game, phase, draft_views)
-    troubled_mail = session.scalars(select(InboundRow).where(
-        InboundRow.game_id == game.id, InboundRow.status.in_(["error", "refused", "ignored"]))
-        .order_by(InboundRow.id.desc()).limit(30)).all()
-    can_roll_back = session.scalar(select(PhaseRow.id).where(
-        PhaseRow.game_id == game.id, PhaseRow.status == "published").limit(1)) is not None
-    return {
-        "can_roll_back": can_roll_back,
-        "troubled_mail": troubled_mail,
-        "preview_lines": preview_lines, "pending_items": pending_items,
-        "prepared": prepared, "all_roles": all_roles, "composition": composition,
-        "seat_roles": dict((n, r) for n, r in prepared["seating"]) if prepared else {},
-        "remaining": _remaining(phase.ends_at - now()) if phase is not None and phase.status == "open" else None,
-        "factions": get_ruleset(game.ruleset).factions,
-        "tz": operations.game_tz(game),
-        "game": game, "phase": phase, "state": state, "add_form": add_form,
-        "start_form": start_form, "behalf_form": behalf, "publish_form": PublishForm(),
-        "drafts": draft_views, "actions": actions, "logs": log_lines, "roles": roles,
-        "phase_label": render.phase_label(phase, lang, tz) if phase else None,
-        "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase else None,
-        "my_mail_address": _my_mail_address(game),
-    }
+    return {**desk_view.desk(db(), game, _lang(), now(), typed=flask_session.get(_composition_key(game))),
+            "add_form": AddPlayerForm(), "start_form": start_form, "behalf_form": behalf,
+            "publish_form": PublishForm(), "my_mail_address": _my_mail_address(game)}
 
 
 def _my_mail_address(game) -> str | None:
@@ -184,137 +105,6 @@ def _my_mail_address(game) -> str | None:
     mine = next((m for m in game.masters if m.user_id == current_user.id), None)
     return mailer.master_address(config(), mine) if mine is not None else None
 
-
-def _pending_text(item: dict[str, Any]) -> str:
-    if item["kind"] == "stall":
-        return _("Stall: no deaths for %(n)s phases (§2.1).", n=item["data"].get("quiet_phases"))
-    return item["kind"]
-
-
-def _counts(counts: dict[str, int] | None) -> str:
-    return ", ".join(f"{role} ×{n}" for role, n in (counts or {}).items())
-
-
-def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, str]]:
-    """The Masters' log as (local time, who, what), worded: never a code or a dict."""
-    from zoneinfo import ZoneInfo
-    zone = ZoneInfo(tz)
-    phases = {p.index: p for p in session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id))}
-
-    def phase(d: dict[str, Any]) -> str:
-        row = phases.get(d.get("phase"))
-        if row is not None:
-            return render.phase_label(row, lang, tz)
-        return _("phase %(n)s", n=int(d.get("phase", 0)) + 1)
-
-    def when(iso: str | None) -> str:
-        from datetime import datetime as _dt
-        try:
-            return render.deadline_text(_dt.fromisoformat(iso), lang, tz)
-        except (TypeError, ValueError):
-            return iso or ""
-
-    def names(d: dict[str, Any]) -> str:
-        return ", ".join(d.get("players") or [])
-
-    def reason(d: dict[str, Any]) -> str:
-        return _(" (reason: %(reason)s)", reason=d["reason"]) if d.get("reason") else ""
-
-    def submissions(items: list[dict[str, Any]]) -> str:
-        return "; ".join(f"{x.get('player')}: " + ", ".join(operations.describe_submission(x.get("args") or {}, lang))
-                         for x in items)
-
-    words = {
-        "create_game": lambda d: _("created the game %(name)s (%(ruleset)s)", name=d.get("name"),
-                                   ruleset=ruleset_name(d.get("ruleset", ""))),
-        "add_player": lambda d: _("added %(name)s (%(email)s)", name=d.get("name"), email=d.get("email")),
-        "draw_roles": lambda d: _("drew the roles: %(roles)s", roles=_counts(d.get("roles"))),
-        "edit_setup": lambda d: _("edited the set-up (the Divinatore's propositions)"),
-        "start_game": lambda d: _("started the game: %(roles)s", roles=_counts(d.get("composition"))),
-        "submit_on_behalf": lambda d: _("entered for %(name)s (%(source)s): %(what)s", name=d.get("player"),
-                                        source=_source_label(d.get("source")),
-                                        what="; ".join(operations.describe_submission(d.get("submission") or {}, lang))),
-        "close_phase": lambda d: _("closed %(phase)s ahead of time", phase=phase(d)),
-        "publish": lambda d: _("published %(phase)s", phase=phase(d)),
-        "answer_pending": lambda d: _("answered the pending items of %(phase)s", phase=phase(d)),
-        "pause": lambda d: _("paused the game"),
-        "resume": lambda d: _("resumed the game"),
-        "extend": lambda d: _("moved the deadline of %(phase)s from %(old)s to %(new)s", phase=phase(d),
-                              old=when(d.get("old")), new=when(d.get("new"))),
-        "rollback": lambda d: _("rolled back %(phase)s: it is a draft again", phase=phase(d)),
-        "rollback_dropped_phase": lambda d: _(
-            "removed phase %(n)s, opened by the rolled back one; its submissions: %(what)s",
-            n=int(d.get("phase", 0)) + 1, what=submissions(d.get("submissions") or []) or "—"),
-        "kill": lambda d: _("killed %(names)s", names=names(d)) + reason(d),
-        "resurrect": lambda d: _("resurrected %(names)s", names=names(d)) + reason(d),
-        "disqualify": lambda d: _("disqualified %(names)s", names=names(d)) + reason(d),
-        "draw": lambda d: _("declared a draw") + reason(d),
-        "end": lambda d: _("ended the game, winner: %(winner)s",
-                           winner=", ".join(d.get("players") or []).replace("draw", _("draw"))) + reason(d),
-        "clear_bounce": lambda d: _("marked the address of %(name)s as working", name=d.get("player")),
-        "address_failing": lambda d: _("mail to %(name)s bounces (%(email)s)", name=d.get("player"),
-                                       email=d.get("address")),
-        "refused_spoof": lambda d: _("refused a mail for %(name)s from %(sender)s", name=d.get("player"),
-                                     sender=d.get("sender")),
-        "late_boundary": lambda d: _("resolved %(phase)s late (the worker was down)", phase=phase(d)),
-        "mailbox_reply": lambda d: _("replied as %(email)s from the demo's local mailbox", email=d.get("to")),
-    }
-    lines = []
-    for entry in logs:
-        details = entry.details or {}
-        word = words.get(entry.action)
-        try:
-            text = word(details) if word else None
-        except (KeyError, TypeError, ValueError):
-            text = None
-        if text is None:  # an action this page does not know yet: its code and data, plainly
-            text = entry.action + (" " + ", ".join(f"{k}: {v}" for k, v in details.items()) if details else "")
-        at = entry.at if entry.at.tzinfo else entry.at.replace(tzinfo=timezone.utc)
-        lines.append((f"{at.astimezone(zone):%Y-%m-%d %H:%M}",
-                      entry.user.name if entry.user else _("service"), text))
-    return lines
-
-
-def _remaining(delta) -> str:
-    seconds = max(int(delta.total_seconds()), 0)
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes = rest // 60
-    if days:
-        return _("%(d)s d %(h)s h %(m)s min", d=days, h=hours, m=minutes)
-    return _("%(h)s h %(m)s min", h=hours, m=minutes)
-
-
-def _pending_items(session, game, phase, drafts) -> list[str]:
-    """What needs a Master's eye: questions, bounces, spoofing, entries on behalf."""
-    items = []
-    for d in drafts:
-        for p in d["pending"]:
-            if p["kind"] == "profeta_question":
-                items.append(_("Question from %(name)s waits for an answer: %(q)s",
-                               name=p["data"].get("player"), q=p["data"].get("question")))
-            elif p["kind"] == "stall":
-                items.append(_("Stall: no deaths for %(n)s phases (§2.1).", n=p["data"].get("quiet_phases")))
-    state = operations.current_state(game)
-    if state and state.data.get("quiet_phases", 0) >= 6 and not state.over:
-        items.append(_("Stall: no deaths for %(n)s phases (§2.1): wait, kill, resurrect or declare a draw.",
-                       n=state.data["quiet_phases"]))
-    for s in game.seats:
-        if s.user.address_failing:
-            items.append(_("Mail to %(name)s bounces (%(email)s).", name=s.name, email=s.user.email))
-    spoofs = session.scalars(select(MasterLog).where(MasterLog.game_id == game.id,
-                                                     MasterLog.action == "refused_spoof")
-                             .order_by(MasterLog.id.desc()).limit(10)).all()
-    for entry in spoofs:
-        items.append(_("Refused: a mail for %(name)s came from %(sender)s.",
-                       name=entry.details.get("player"), sender=entry.details.get("sender")))
-    if phase is not None:
-        for r in operations.latest_actions(session, phase):
-            if r.source == "master":
-                items.append(_("Entered on behalf of %(name)s by %(master)s (%(source)s).",
-                               name=r.seat.name, master=r.by_user.name if r.by_user else "?",
-                               source=_source_label(r.source_detail)))
-    return items
 
 
 @bp.route("/g/<slug>/master")
@@ -493,19 +283,6 @@ def on_behalf(slug: str):
             flash(_("Not recorded: %(why)s", why=texts.rejection(exc.code, exc.params, game.ruleset, lang)),
                   "error")
     return redirect(url_for("master.desk", slug=slug))
-
-
-def _factory():
-    from flask import current_app
-    return current_app.extensions["pbm_sessions"]
-
-
-def _desk_post(slug: str):
-    game = game_or_404(slug)
-    require_master(game)
-    if not PublishForm().validate_on_submit():
-        abort(400)
-    return game
 
 
 @bp.route("/g/<slug>/master/pause", methods=["POST"])

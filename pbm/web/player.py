@@ -25,7 +25,7 @@ from engine.registry import get_ruleset
 
 from .. import operations, render, texts
 from ..models import EventRow, Game, Seat
-from . import config, db, game_or_404, my_seat, now, require_master
+from . import config, db, game_or_404, my_seat, now
 from . import ruleset_panels
 from .forms import ActionFormBase, options
 
@@ -292,16 +292,3 @@ def _kind_from(form: Any) -> str | None:
         if key.endswith("-kind"):
             return form[key]
     return None
-
-
-# --------------------------------------------------------------------------- the Masters' panels
-
-def _panels_for(game: Game) -> list[dict[str, Any]]:
-    """The ruleset's panels for the Masters' desk (templates/partials/ruleset_panels.html)."""
-    require_master(game)
-    rows = db().scalars(select(EventRow).where(EventRow.game_id == game.id)
-                        .order_by(EventRow.phase_id, EventRow.seq)).all()
-    return ruleset_panels.panels(game, operations.current_state(game), rows)
-
-
-bp.add_app_template_global(_panels_for, "ruleset_panels")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from engine.core import Action, phase_rng, setup_rng
-from engine.lupus_live_12 import RULESET, gm_declare_draw, gm_kill, gm_resurrect
+from engine.lupus_live_12 import RULESET
 
 SEATING = [("Anna", "Lupo Mannaro"), ("Bruno", "Profeta"), ("Carla", "Contadino"),
            ("Dario", "Guardia del corpo")]
@@ -48,16 +48,29 @@ def test_stall_after_six_quiet_phases_is_told_not_blocking() -> None:
     assert state.winner is None
 
 
+def test_the_stall_holds_the_phase_once_when_it_begins() -> None:
+    state, res = _quiet(_start(), 5)
+    assert not RULESET.holds(res, {})
+    state, res = _quiet(state, 1)
+    assert RULESET.holds(res, {})
+    _state, res = _quiet(state, 1)  # the Masters chose to wait: the seventh publishes
+    assert [p for p in res.pending if p.kind == "stall"] and not RULESET.holds(res, {})
+
+
+def test_the_remedies_are_offered_through_the_interface() -> None:
+    assert {"kill", "resurrect", "draw"} <= {r.key for r in RULESET.remedies()}
+
+
 def test_gm_kill_resurrect_and_draw() -> None:
     state, _ = _quiet(_start(), 6)
-    killed, events = gm_kill(state, ["Dario"], random.Random(3))
+    killed, events = RULESET.apply_remedy(state, "kill", {"players": ["Dario"]}, random.Random(3))
     assert not killed.player("Dario").alive and state.player("Dario").alive  # pure
     assert [e.data["player"] for e in events if e.kind == "death"] == ["Dario"]
     assert killed.data["quiet_phases"] == 0
-    back, events = gm_resurrect(killed, ["Dario"], random.Random(3))
+    back, events = RULESET.apply_remedy(killed, "resurrect", {"players": ["Dario"]}, random.Random(3))
     assert back.player("Dario").alive
     assert [e.data["player"] for e in events if e.kind == "revive"] == ["Dario"]
-    drawn, events = gm_declare_draw(back)
+    drawn, events = RULESET.apply_remedy(back, "draw", {}, random.Random(3))
     assert drawn.winner == "draw" and drawn.over
     assert [e.data["winner"] for e in events if e.kind == "game_over"] == ["draw"]
     assert RULESET.forms(drawn, "Carla") == []
@@ -65,5 +78,5 @@ def test_gm_kill_resurrect_and_draw() -> None:
 
 def test_gm_kill_of_the_last_wolf_ends_the_game() -> None:
     state = _start()
-    over, _ = gm_kill(state, ["Anna"], random.Random(0))
+    over, _ = RULESET.apply_remedy(state, "kill", {"players": ["Anna"]}, random.Random(0))
     assert over.winner == "Villaggio"

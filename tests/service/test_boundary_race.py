@@ -44,7 +44,7 @@ def test_a_vote_arriving_during_the_resolution_is_counted_or_refused_never_lost(
         assert go_on.wait(30)
         return actions
 
-    monkeypatch.setattr(operations, "engine_actions", held_after_reading)
+    monkeypatch.setattr(operations.boundary, "engine_actions", held_after_reading)
     resolver = threading.Thread(target=operations.resolve_phase, args=(factory, app.config, day, TUE_2100))
     resolver.start()
     assert actions_read.wait(30)

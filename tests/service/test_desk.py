@@ -6,7 +6,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from pbm import desk, operations
+from pbm import operations
+from pbm.operations import desk
 from pbm.db import transaction
 from pbm.models import EventRow, Game, MasterLog, OutboxRow, PhaseRow, User
 from pbm.worker import Worker
@@ -240,8 +241,13 @@ def test_six_quiet_phases_hold_the_sixth_for_the_masters_then_go_on(app, factory
     assert phases(factory, gid)[6][2] == "published"  # the seventh quiet phase is not held again
 
 
-def test_a_contradiction_is_held_only_when_the_masters_asked(app, factory, clock, gid):
+TR_ROLES = {"Anna": "Lupo", "Bruno": "Negromante", "Carla": "Contadino", "Dario": "Veggente",
+            "Elena": "Contadino", "Fabio": "Contadino", "Gino": "Ipnotista", "Ida": "Divinatore"}
+
+
+def test_a_contradiction_is_held_only_when_the_masters_asked(app, factory, clock):
     from engine.core import GameState, Pending, Resolution, master as master_event
+    gid = make_game(factory, app.config, clock.now(), TR_ROLES, mayor="Dario", ruleset="tempo-reale-7")
     with factory() as s:
         game = s.get(Game, gid)
         phase = s.query(PhaseRow).filter_by(game_id=gid).one()

@@ -288,6 +288,7 @@ def test_the_masters_panels_show_rituals_and_corruption(app, factory, ghosts, cl
     from flask_login import login_user
 
     from pbm.models import Game, User
+    from pbm.web import desk_view
     from pbm.worker import Worker
     # Omicidio (five): the Satanista takes the place of two, beside three ghosts (§2.6).
     group = ["Bruno", "Elena", "Fabio", "Gino"]
@@ -299,7 +300,8 @@ def test_the_masters_panels_show_rituals_and_corruption(app, factory, ghosts, cl
     with app.test_request_context(), factory() as s:
         game = s.get(Game, ghosts)
         login_user(s.query(User).filter_by(email="master@example.org").one())
-        html = render_template_string('{% include "partials/ruleset_panels.html" %}', game=game)
+        html = render_template_string('{% include "partials/ruleset_panels.html" %}',
+                                      panels=desk_view.panels(s, game, "it"))
     assert "Riuscito: Omicidio su Carla da Bruno, Elena, Fabio, Gino" in html
     # The limits in words (§4): the Spionaggio balance by kind of group, \end{story} unspent.
     assert "Spionaggio da gruppi con almeno un paesano 0, da gruppi di soli Lupi 0" in html

@@ -13,6 +13,7 @@ from flask import render_template_string
 from flask_login import login_user
 
 from pbm.models import Game, User
+from pbm.web import desk_view
 from pbm.worker import Worker
 
 from .helpers import make_game
@@ -162,7 +163,8 @@ def test_the_masters_panels_show_propositions_spectres_and_exiles(app, factory, 
     with app.test_request_context(), factory() as s:
         game = s.get(Game, night)
         login_user(s.query(User).filter_by(email="master@example.org").one())
-        html = render_template_string('{% include "partials/ruleset_panels.html" %}', game=game)
+        html = render_template_string('{% include "partials/ruleset_panels.html" %}',
+                                      panels=desk_view.panels(s, game, "it"))
         props = game.state["data"]["divinatore"]["Ida"]
     assert "Proposizioni del Divinatore" in html
     for p in props:
@@ -173,12 +175,20 @@ def test_the_masters_panels_show_propositions_spectres_and_exiles(app, factory, 
 
 
 def test_the_panels_are_for_the_masters_only(app, factory, night):
-    with app.test_request_context(), factory() as s:
+    from .helpers import login
+    assert login(app, "ida@players.test", "pw-ida").get("/g/test-game/master").status_code == 403
+
+
+def test_the_panels_are_worded_in_english_too(app, factory, night):
+    with factory() as s:
         game = s.get(Game, night)
-        login_user(s.query(User).filter_by(email="ida@players.test").one())
-        with pytest.raises(Exception) as refused:
-            render_template_string('{% include "partials/ruleset_panels.html" %}', game=game)
-    assert getattr(refused.value, "code", None) == 403
+        panels = desk_view.panels(s, game, "en")
+        props = game.state["data"]["divinatore"]["Ida"]
+    lines = [line for panel in panels for line in panel.lines]
+    assert [panel.title for panel in panels][:2] == ["Divinatore propositions", "Spettri"]
+    for p in props:
+        assert any(f"{p['player']} has the role {p['role']} ({'true' if p['true'] else 'false'})" in line
+                   for line in lines)
 
 
 def test_the_desk_page_carries_the_panels_and_the_reserved_area_does_not(app, factory, night):

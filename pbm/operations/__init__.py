@@ -1,0 +1,42 @@
+"""Everything that changes a game. The only package that calls the engine.
+
+Every way in (web form, mail, a Master on a player's behalf) ends in
+``actions.submit``; every phase boundary ends in ``boundary.resolve_phase``;
+what the Masters do beyond that is in ``desk``.
+Functions take a session and the current time from their caller and never
+commit, except ``resolve_phase`` (and ``close_now``) which are their own unit
+of work.
+
+The names below are the package's public face: callers write
+``from pbm import operations; operations.submit(...)``.
+"""
+from __future__ import annotations
+
+from engine.core import Rejected
+from ..models import Game
+
+from .actions import (
+    Submitted, describe_submission, engine_actions, latest_actions, legal_choices, lock_game,
+    open_phase_for, submit,
+)
+from .base import (
+    MAIL_SOURCES, OperationError, _mail_context, _store_events, current_phase, current_state,
+    game_options, game_schedule, game_tz, log,
+)
+from .boundary import (
+    LATE_AFTER, _needs_masters, _resolve_into, due_phase_ids, publish, resolve_due, resolve_phase,
+)
+from .desk import answer_pending, close_now
+from .games import (
+    _open_phase, add_player, create_game, draw_roles, edit_prepared, ensure_user, prepare_game,
+    slugify, start_game,
+)
+
+__all__ = [
+    "LATE_AFTER", "MAIL_SOURCES", "Game", "OperationError", "Rejected",
+    "Submitted", "add_player", "answer_pending", "close_now", "create_game", "current_phase",
+    "current_state", "describe_submission", "draw_roles", "due_phase_ids", "edit_prepared",
+    "engine_actions", "ensure_user", "game_options", "game_schedule", "game_tz", "latest_actions",
+    "legal_choices", "lock_game", "log", "open_phase_for", "prepare_game",
+    "publish", "resolve_due", "resolve_phase", "slugify", "start_game", "submit",
+]

@@ -1,0 +1,164 @@
+"""Actions: every way in (web form, mail, a Master on a player's behalf) ends in ``submit``."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from engine.core import Action, GameState, Rejected, keep_last
+from engine.registry import get_ruleset
+
+from .. import mailer
+from ..models import ActionRow, Game, PhaseRow, Seat, User
+from . import timing
+from .base import MAIL_SOURCES, _mail_context, current_phase, log
+
+@dataclass
+class Submitted:
+    """What was recorded, for the receipt."""
+
+    phase: PhaseRow
+    rows: list[ActionRow] = field(default_factory=list)
+
+
+def open_phase_for(session: Session, game: Game, now: datetime, correcting: bool = False,
+                   arrived_at: datetime | None = None) -> PhaseRow:
+    """The phase taking actions now. A Master correcting a rolled-back phase
+    may also add to it while it is a draft. A message that reached the
+    mailbox during the phase still counts after the deadline, until the phase
+    is resolved."""
+    phase = current_phase(session, game)
+    if correcting and phase is not None and phase.status == "draft":
+        return phase
+    if game.status != "running" or phase is None or phase.status != "open":
+        raise Rejected("phase_closed")
+    in_time = now < phase.ends_at or (
+        arrived_at is not None and phase.starts_at <= arrived_at < phase.ends_at)
+    if not in_time:
+        raise Rejected("phase_closed")
+    return phase
+
+
+def lock_game(session: Session, game: Game) -> None:
+    """Hold the game's row until this transaction ends, then see the game as it
+    is now: two Masters clicking Publish (or Roll back) at once act one after
+    the other, and the second finds the first's work done instead of redoing it.
+    (SQLite ignores FOR UPDATE but lets one writer through at a time.)"""
+    session.execute(select(Game.id).where(Game.id == game.id).with_for_update())
+    session.expire_all()
+
+
+def _hold_phase(session: Session, phase: PhaseRow) -> None:
+    """Lock the phase row until this submission commits, then check it is
+    still taking actions.  A resolver claims the same row first thing, so the
+    two serialise: either the resolver waits and reads this submission, or
+    this waits for the resolution and is refused as late, never recorded and
+    then left out.  (PostgreSQL needs the lock; SQLite, which lets one writer
+    through at a time, ignores FOR UPDATE and fails the later writer instead.)"""
+    status = session.execute(select(PhaseRow.status).where(PhaseRow.id == phase.id)
+                             .with_for_update()).scalar_one()
+    if status != phase.status:  # resolved (or published) while we were looking at it
+        raise Rejected("phase_closed")
+
+
+def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
+           submission: dict[str, Any], *, source: str, now: datetime,
+           by_user: User | None = None, source_detail: str = "",
+           inbound_id: int | None = None, expected_phase_id: int | None = None,
+           arrived_at: datetime | None = None,
+           notify_player: bool = True) -> Submitted:
+    """Record a player's submission (vocabulary of SCENARIOS.md), all or nothing.
+
+    The engine validates against the state at the start of the phase; a
+    forbidden choice raises Rejected with the engine's code. A submission
+    aimed at a phase that has since closed is refused, never carried over.
+    """
+    if source not in MAIL_SOURCES:
+        raise ValueError(source)
+    if seat.disqualified:
+        raise Rejected("disqualified")
+    phase = open_phase_for(session, game, now, correcting=source == "master", arrived_at=arrived_at)
+    if expected_phase_id is not None and expected_phase_id != phase.id:
+        raise Rejected("phase_closed")
+    _hold_phase(session, phase)
+    ruleset = get_ruleset(game.ruleset)
+    state = GameState.from_dict(phase.state_before)
+    try:
+        actions = ruleset.actions(seat.name, submission)
+    except ValueError as exc:
+        raise Rejected("bad_submission", reason=str(exc)) from exc
+    checked = [ruleset.validate(state, a) for a in actions]
+    done = Submitted(phase)
+    for action in checked:
+        row = ActionRow(game_id=game.id, phase_id=phase.id, seat_id=seat.id, kind=action.kind,
+                        args=action.args, submitted_at=now, source=source,
+                        source_detail=source_detail, by_user_id=by_user.id if by_user else None,
+                        inbound_id=inbound_id)
+        session.add(row)
+        done.rows.append(row)
+    session.flush()
+    timing.close_if_complete(game, phase, state, lambda: engine_actions(session, phase), now)
+    if source == "master" and by_user is not None:
+        log(session, game, by_user, "submit_on_behalf", now, player=seat.name,
+            submission=submission, source=source_detail)
+        if notify_player:
+            mailer.queue(session, config, to=seat.user.email, template="on_behalf_copy",
+                         lang=seat.user.lang, now=now, game=game, seat=seat,
+                         context=_mail_context(game, phase, seat.user.lang, {
+                             "master": by_user.name, "source": source_detail,
+                             "lines": describe_submission(submission, seat.user.lang),
+                         }))
+    return done
+
+
+_KIND_OF_KEY = {"vote": "vote", "target": "power", "target2": "power", "elect": "elect",
+                "appoint": "appoint", "ritual": "ritual"}
+
+
+def legal_choices(game: Game, phase: PhaseRow | None, seat: Seat, key: str) -> list[str] | None:
+    """The names the engine would accept for this key now (for error replies)."""
+    if phase is None or phase.status != "open":
+        return None
+    kind = _KIND_OF_KEY.get(key)
+    state = GameState.from_dict(phase.state_before)
+    for form in get_ruleset(game.ruleset).forms(state, seat.name):
+        if form.kind != kind:
+            continue
+        for f in form.fields:
+            if f.name == key and f.type in ("player", "players", "choice"):
+                return list(f.choices)
+    return [] if kind else None
+
+
+def describe_submission(submission: dict[str, Any], lang: str) -> list[str]:
+    labels = {
+        "vote": ("Voto", "Vote"), "target": ("Bersaglio", "Target"),
+        "target2": ("Secondo bersaglio", "Second target"), "power": ("Potere", "Power"),
+        "ritual": ("Rituale", "Ritual"), "with": ("Con", "With"), "n": ("n", "n"),
+        "appoint": ("Vicesindaco/successore", "Deputy/successor"), "elect": ("Sindaco", "Mayor"),
+        "become": ("Diventa", "Become"), "question": ("Domanda", "Question"),
+        "shout": ("Urlo", "Shout"), "notes": ("Note", "Notes"),
+    }
+    out = []
+    for key, value in submission.items():
+        label = labels.get(key, (key, key))[0 if lang != "en" else 1]
+        if isinstance(value, (list, tuple)):
+            value = ", ".join(map(str, value))
+        out.append(f"{label}: {value}")
+    return out
+
+
+def latest_actions(session: Session, phase: PhaseRow) -> list[ActionRow]:
+    rows = session.scalars(select(ActionRow).where(ActionRow.phase_id == phase.id)
+                           .options(selectinload(ActionRow.seat)).order_by(ActionRow.id)).all()
+    last: dict[tuple[int, str], ActionRow] = {}
+    for r in rows:
+        last[(r.seat_id, r.kind)] = r
+    return list(last.values())
+
+
+def engine_actions(session: Session, phase: PhaseRow) -> list[Action]:
+    return keep_last(Action(r.seat.name, r.kind, dict(r.args)) for r in latest_actions(session, phase))

@@ -1,0 +1,67 @@
+"""What every operation shares: the service's refusal, the Masters' log, the
+game's calendar and the context every mail about a phase starts from."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine.core import Event, GameState
+
+from .. import render, schedule
+from ..models import EventRow, Game, MasterLog, PhaseRow, User
+
+MAIL_SOURCES = ("web", "mail", "master")
+
+
+class OperationError(Exception):
+    """A request the service refuses (not a rule of the game): code + params."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code, params)
+        self.code = code
+        self.params = params
+
+
+
+def game_schedule(game: Game) -> schedule.Schedule:
+    return schedule.game_schedule(game.ruleset, game.schedule or None)
+
+
+def game_options(game: Game) -> dict[str, Any]:
+    """The game's options as the ruleset reads them (``BaseRuleset.holds``)."""
+    return {"review_contradictions": bool(game.review_contradictions)}
+
+
+def game_tz(game: Game) -> str:
+    return game_schedule(game).tz
+
+def log(session: Session, game: Game, user: User | None, action: str, now: datetime,
+        **details: Any) -> None:
+    session.add(MasterLog(game_id=game.id, user_id=user.id if user else None, at=now,
+                          action=action, details=details))
+
+
+def current_phase(session: Session, game: Game) -> PhaseRow | None:
+    return session.scalar(select(PhaseRow).where(PhaseRow.game_id == game.id)
+                          .order_by(PhaseRow.index.desc()).limit(1))
+
+
+def current_state(game: Game) -> GameState | None:
+    return GameState.from_dict(game.state) if game.state else None
+
+def _mail_context(game: Game, phase: PhaseRow, lang: str, extra: dict[str, Any]) -> dict[str, Any]:
+    tz = game_tz(game)
+    return {"phase": phase, "phase_label": render.phase_label(phase, lang, tz),
+            "deadline": render.deadline_text(phase.ends_at, lang, tz), **extra}
+
+
+def _store_events(session: Session, game: Game, phase: PhaseRow | None, events: list[Event],
+                  published: bool) -> None:
+    for seq, e in enumerate(events):
+        session.add(EventRow(game_id=game.id, phase_id=phase.id if phase else None, seq=seq,
+                             kind=e.kind, data=e.data, visibility=e.visibility,
+                             recipients=list(e.to), published=published))
+    session.flush()

@@ -1,0 +1,185 @@
+"""Phase boundaries: every deadline ends in ``resolve_phase``, which is its own
+unit of work; a resolved phase is published (or waits for the Masters as a draft)."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session, selectinload, sessionmaker
+
+from engine.core import GameState, Phase, phase_rng
+from engine.registry import get_ruleset
+
+from .. import mailer, render
+from ..models import EventRow, Game, GameMaster, OutboxRow, PhaseRow, Seat, User
+from .actions import engine_actions
+from .base import (
+    OperationError, _mail_context, _store_events, current_phase, game_options, game_tz, log,
+)
+from .games import _open_phase
+
+def due_phase_ids(session: Session, now: datetime) -> list[int]:
+    """Open phases whose deadline has passed, oldest first (paused games wait)."""
+    return list(session.scalars(
+        select(PhaseRow.id).join(Game, Game.id == PhaseRow.game_id)
+        .where(PhaseRow.status == "open", PhaseRow.ends_at <= now, Game.status == "running",
+               Game.paused_at.is_(None))
+        .order_by(PhaseRow.ends_at, PhaseRow.id)))
+
+
+def resolve_due(factory: sessionmaker[Session], config: dict[str, Any], now: datetime,
+                max_rounds: int = 100) -> list[int]:
+    """Resolve every due phase; the phases a resolution opens may be due too
+    (after downtime), so keep going until none is."""
+    done: list[int] = []
+    for _ in range(max_rounds):
+        with factory() as session:
+            ids = due_phase_ids(session, now)
+        resolved = [pid for pid in ids if resolve_phase(factory, config, pid, now)]
+        done += resolved
+        if not resolved:
+            break
+    return done
+
+
+def resolve_phase(factory: sessionmaker[Session], config: dict[str, Any], phase_id: int,
+                  now: datetime) -> bool:
+    """Close a phase and resolve it, in one transaction; False if someone else did.
+
+    The first statement claims the phase (open -> resolving), so two workers
+    racing on one boundary serialise on the row: the loser sees it claimed.
+    The resolution, its events and its mail commit together or not at all.
+    """
+    with factory() as session:
+        with session.begin():
+            claimed = session.execute(
+                update(PhaseRow).where(PhaseRow.id == phase_id, PhaseRow.status == "open")
+                .values(status="resolving")).rowcount
+            if claimed != 1:
+                return False
+            phase = session.get(PhaseRow, phase_id)
+            game = _load_game(session, phase.game_id)
+            with session.no_autoflush:  # one flush at commit, not one per queued mail
+                _resolve_into(session, config, game, phase, now)
+    return True
+
+
+def _load_game(session: Session, game_id: int) -> Game:
+    """The game with its seats, Masters and their users in one go: a boundary
+    mails every one of them, and lazy loading would cost a query each."""
+    return session.scalars(select(Game).where(Game.id == game_id).options(
+        selectinload(Game.seats).selectinload(Seat.user),
+        selectinload(Game.masters).selectinload(GameMaster.user))).one()
+
+
+def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
+                  now: datetime) -> None:
+    ruleset = get_ruleset(game.ruleset)
+    state = GameState.from_dict(phase.state_before)
+    actions = engine_actions(session, phase)
+    rng = phase_rng(game.seed, Phase(phase.kind, phase.number))
+    result = ruleset.resolve(state, actions, rng, phase.gm_input or {})
+    # A new resolution replaces the previous one's events, never the Masters' interventions.
+    session.execute(EventRow.__table__.delete().where(EventRow.phase_id == phase.id,
+                                                      EventRow.seq >= 0))
+    _store_events(session, game, phase, result.events, published=False)
+    phase.state_after = result.state.to_dict()
+    phase.pending = [{"kind": p.kind, "data": p.data, "blocking": p.blocking} for p in result.pending]
+    phase.resolved_at = now
+    if phase.resolved_at - phase.ends_at > LATE_AFTER and phase.status == "resolving":
+        _tell_masters_late(session, config, game, phase, now)
+    if game.auto_publish and not _needs_masters(game, phase, result):
+        publish(session, config, game, phase, now)
+    else:
+        phase.status = "draft"
+        for m in game.masters:
+            mailer.queue(session, config, to=m.user.email, template="draft_ready", lang=m.user.lang,
+                         now=now, game=game, context=_mail_context(game, phase, m.user.lang, {
+                             "pending": phase.pending}))
+
+
+def _needs_masters(game: Game, phase: PhaseRow, result: Any) -> bool:
+    """A draft waits for the Masters when the ruleset holds it (a question only
+    they can answer, a stall, a contradiction they asked to review) or when it
+    is a correction after a rollback."""
+    if (phase.gm_input or {}).get("correction"):
+        return True
+    return get_ruleset(game.ruleset).holds(result, game_options(game))
+
+
+LATE_AFTER = timedelta(minutes=5)
+
+
+def _tell_masters_late(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
+                       now: datetime) -> None:
+    """The worker was down past this boundary: resolved late, in order; say so."""
+    log(session, game, None, "late_boundary", now, phase=phase.index,
+        due=phase.ends_at.isoformat(), resolved=now.isoformat())
+    for m in game.masters:
+        mailer.queue(session, config, to=m.user.email, template="late_boundary", lang=m.user.lang,
+                     now=now, game=game, context=_mail_context(game, phase, m.user.lang, {
+                         "resolved": render.deadline_text(now, m.user.lang, game_tz(game))}))
+
+
+def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
+            now: datetime, by: User | None = None) -> PhaseRow | None:
+    """Make a resolved phase public, mail everyone, open the next phase."""
+    if phase.status not in ("draft", "resolving"):
+        raise OperationError("not_a_draft")
+    if any(p.get("blocking") for p in phase.pending or []):
+        raise OperationError("pending_items")
+    state = GameState.from_dict(phase.state_after)
+    session.execute(update(EventRow).where(EventRow.phase_id == phase.id).values(published=True))
+    phase.status = "published"
+    phase.published_at = now
+    game.state = phase.state_after
+    next_phase = None
+    if state.over:
+        game.status = "over"
+    else:
+        next_phase = _open_phase(session, game, state, index=phase.index + 1,
+                                 after=phase.ends_at, now=now)
+    session.flush()
+    _mail_results(session, config, game, phase, next_phase, now)
+    if by is not None:
+        log(session, game, by, "publish", now, phase=phase.index)
+    return next_phase
+
+
+def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
+                  next_phase: PhaseRow | None, now: datetime) -> None:
+    # The resolution's events: the Masters' interventions were announced when made.
+    rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id, EventRow.seq >= 0)
+                           .order_by(EventRow.seq)).all()
+    public_rows = [r for r in rows if r.visibility == "public"]
+    for seat in game.seats:
+        lang = seat.user.lang
+        mine = [r for r in rows if r.visibility == "private" and seat.name in (r.recipients or [])]
+        mailer.queue(session, config, to=seat.user.email, template="phase_results", lang=lang,
+                     now=now, game=game, seat=seat,
+                     phase_id=next_phase.id if next_phase else None, context=_mail_context(game, phase, lang, {
+                         "correction": bool((phase.gm_input or {}).get("correction")),
+                         "private_lines": render.lines_for(mine, game.ruleset, lang),
+                         "public_lines": render.lines_for(public_rows, game.ruleset, lang),
+                         "vote_lines": _vote_lines(public_rows),
+                         "next_phase": next_phase,
+                         "next_label": render.phase_label(next_phase, lang, game_tz(game)) if next_phase else None,
+                         "next_deadline": render.deadline_text(next_phase.ends_at, lang, game_tz(game)) if next_phase else None,
+                     }))
+    for m in game.masters:
+        lang = m.user.lang
+        mailer.queue(session, config, to=m.user.email, template="master_report", lang=lang,
+                     now=now, game=game, context=_mail_context(game, phase, lang, {
+                         "lines": [f"[{r.visibility}{' → ' + ', '.join(r.recipients) if r.recipients else ''}] "
+                                   f"{render.describe(r.kind, r.data, game.ruleset, lang) or r.kind}"
+                                   for r in rows],
+                     }))
+
+
+def _vote_lines(rows: list[EventRow]) -> list[str]:
+    for r in rows:
+        if r.kind == "pyre":
+            return render.vote_lines(r.data)
+    return []
+

@@ -1,0 +1,207 @@
+"""Games: create one, seat its players, draw and deal the roles, open its phases."""
+from __future__ import annotations
+
+import random
+import re
+import secrets
+import unicodedata
+from collections import Counter
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine.core import Event, GameState, SetupError, UnknownRole, setup_rng
+from engine.registry import get_ruleset
+
+from .. import mailer, render, schedule
+from ..models import Game, GameMaster, PhaseRow, Seat, User
+from . import timing
+from .base import OperationError, _mail_context, _store_events, log
+
+def slugify(text: str) -> str:
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:50] or "game"
+
+def create_game(session: Session, *, name: str, ruleset: str, master: User, now: datetime,
+                slug: str | None = None, schedule_spec: dict[str, Any] | None = None,
+                seed: str | None = None, auto_publish: bool = True,
+                review_contradictions: bool = False,
+                answer_window: timedelta | None = None) -> Game:
+    """A new game in set-up; ``answer_window``: how long each WINDOW moment lasts
+    (one minute to two days), kept beside the calendar in the schedule column."""
+    get_ruleset(ruleset)  # fail early on an unknown ruleset
+    base = slug or slugify(name)
+    candidate, n = base, 1
+    while session.scalar(select(Game.id).where(Game.slug == candidate)) is not None:
+        n += 1
+        candidate = f"{base}-{n}"
+    stored = dict(schedule_spec or {})
+    calendar = schedule.calendar_spec(stored)
+    if calendar:
+        schedule.parse_schedule(calendar)  # validate before storing
+    if answer_window is not None:
+        stored[schedule.ANSWER_WINDOW] = timing.checked_window(answer_window)
+    game = Game(slug=candidate, name=name, ruleset=ruleset, status="setup",
+                seed=seed or secrets.token_hex(8), schedule=stored,
+                auto_publish=auto_publish, review_contradictions=review_contradictions,
+                created_at=now)
+    session.add(game)
+    session.flush()
+    session.add(GameMaster(game_id=game.id, user_id=master.id))
+    log(session, game, master, "create_game", now, name=name, ruleset=ruleset)
+    return game
+
+def ensure_user(session: Session, *, email: str, name: str, lang: str = "it") -> tuple[User, str | None]:
+    """The user with this address, created with a fresh password if new."""
+    email = email.strip().lower()
+    user = session.scalar(select(User).where(User.email == email))
+    if user is not None:
+        return user, None
+    password = secrets.token_urlsafe(9)
+    user = User(email=email, name=name, lang=lang)
+    user.set_password(password)
+    session.add(user)
+    session.flush()
+    return user, password
+
+
+def add_player(session: Session, config: dict[str, Any], game: Game, *, name: str, email: str,
+               now: datetime, by: User | None = None, lang: str = "it",
+               password: str | None = None) -> Seat:
+    name = " ".join(name.split())
+    if game.status != "setup":
+        raise OperationError("game_started")
+    if not name:
+        raise OperationError("name_required")
+    if any(s.name.casefold() == name.casefold() for s in game.seats):
+        raise OperationError("name_taken", name=name)
+    user, new_password = ensure_user(session, email=email, name=name, lang=lang)
+    if password:
+        user.set_password(password)
+        new_password = password
+    if any(s.user_id == user.id for s in game.seats):
+        raise OperationError("email_taken", email=email)
+    seat = Seat(game_id=game.id, user_id=user.id, name=name, position=len(game.seats),
+                token=secrets.token_urlsafe(12))
+    session.add(seat)
+    game.seats.append(seat)
+    session.flush()
+    mailer.queue(session, config, to=user.email, template="welcome", lang=user.lang, now=now,
+                 game=game, seat=seat, context={"user": user, "password": new_password})
+    log(session, game, by, "add_player", now, name=name, email=user.email)
+    return seat
+
+
+def draw_roles(ruleset_key: str, names: list[str], composition: dict[str, int],
+               rng: random.Random) -> list[tuple[str, str]]:
+    ruleset = get_ruleset(ruleset_key)
+    roles: list[str] = []
+    for role, count in composition.items():
+        roles += [ruleset.canonical_role(role)] * int(count)
+    if len(roles) != len(names):
+        raise OperationError("composition_size", roles=len(roles), players=len(names))
+    rng.shuffle(roles)
+    return list(zip(names, roles))
+
+
+def prepare_game(session: Session, game: Game, *, now: datetime,
+                 composition: dict[str, int] | None = None, roles: dict[str, str] | None = None,
+                 mayor: str | None = None, options: dict[str, Any] | None = None,
+                 by: User | None = None) -> dict[str, Any]:
+    """Draw the roles (and what the ruleset draws at setup) for the Masters to
+    review before anything is dealt; drawing again replaces the previous draw."""
+    if game.status != "setup":
+        raise OperationError("game_started")
+    names = [s.name for s in game.seats]
+    if len(names) < 3:
+        raise OperationError("too_few_players", players=len(names))
+    draws = int((game.prepared or {}).get("draws", 0)) + 1
+    rng = setup_rng(f"{game.seed}|draw{draws}")  # each draw its own, replayable
+    if roles:
+        seating = [(n, roles[n]) for n in names]
+    else:
+        seating = draw_roles(game.ruleset, names, composition or {}, rng)
+    opts = dict(options or {})
+    if mayor:
+        opts["mayor"] = mayor
+    state, events = _setup_engine(game, seating, rng, opts)
+    opts["mayor"] = state.mayor
+    # What the setup drew that the Masters may edit later (the draw wins over the options).
+    for key, value in get_ruleset(game.ruleset).prepared_options(events).items():
+        given = opts.get(key)
+        opts[key] = {**given, **value} if isinstance(given, dict) and isinstance(value, dict) else value
+    game.prepared = {"seating": [list(x) for x in seating], "options": opts, "draws": draws}
+    log(session, game, by, "draw_roles", now, roles=dict(Counter(r for _, r in seating)))
+    return game.prepared
+
+
+def edit_prepared(session: Session, game: Game, *, now: datetime, options: dict[str, Any],
+                  by: User | None = None) -> dict[str, Any]:
+    """Change set-up options of the prepared draw (checked by the engine now)."""
+    if game.status != "setup" or not game.prepared:
+        raise OperationError("not_prepared")
+    merged = {**game.prepared["options"], **options}
+    _setup_engine(game, [tuple(x) for x in game.prepared["seating"]], _draw_rng(game), merged)
+    game.prepared = {**game.prepared, "options": merged}
+    log(session, game, by, "edit_setup", now, options=options)
+    return game.prepared
+
+
+def _draw_rng(game: Game) -> random.Random:
+    """The generator of the prepared draw, so dealing replays exactly what was shown."""
+    return setup_rng(f"{game.seed}|draw{game.prepared['draws']}")
+
+
+def _setup_engine(game: Game, seating: list[tuple[str, str]], rng: random.Random,
+                  options: dict[str, Any]) -> tuple[GameState, list[Event]]:
+    try:
+        return get_ruleset(game.ruleset).setup(seating, rng, dict(options))
+    except (SetupError, UnknownRole) as exc:
+        raise OperationError("setup_failed", reason=str(exc), why=exc.code, **exc.params) from exc
+    except (ValueError, KeyError) as exc:
+        raise OperationError("setup_failed", reason=str(exc)) from exc
+
+
+def start_game(session: Session, config: dict[str, Any], game: Game, *, now: datetime,
+               composition: dict[str, int] | None = None, roles: dict[str, str] | None = None,
+               mayor: str | None = None, by: User | None = None,
+               options: dict[str, Any] | None = None) -> PhaseRow:
+    """Deal the roles (the prepared draw, or a new one), open night 1, mail every role letter."""
+    if game.status != "setup":
+        raise OperationError("game_started")
+    if composition or roles or not game.prepared:
+        prepare_game(session, game, now=now, composition=composition, roles=roles, mayor=mayor,
+                     options=options, by=by)
+    seating = [tuple(x) for x in game.prepared["seating"]]
+    state, events = _setup_engine(game, seating, _draw_rng(game), game.prepared["options"])
+    game.composition = dict(Counter(role for _, role in seating))
+    game.status = "running"
+    game.state = state.to_dict()
+    game.prepared = None
+    _store_events(session, game, None, events, published=True)
+    phase = _open_phase(session, game, state, index=0, after=now, now=now)
+    for seat in game.seats:
+        mine = [e for e in events if seat.name in e.to]
+        mailer.queue(session, config, to=seat.user.email, template="role_letter",
+                     lang=seat.user.lang, now=now, game=game, seat=seat, phase_id=phase.id,
+                     context=_mail_context(game, phase, seat.user.lang, {
+                         "lines": [render.describe(e.kind, e.data, game.ruleset, seat.user.lang)
+                                   for e in mine],
+                         "mayor": state.mayor,
+                     }))
+    log(session, game, by, "start_game", now, composition=game.composition)
+    return phase
+
+
+def _open_phase(session: Session, game: Game, state: GameState, *, index: int,
+                after: datetime, now: datetime) -> PhaseRow:
+    """Open the engine's next moment, with its deadline as its timing says (timing.span)."""
+    when = timing.span(game, state, first=index == 0, after=after, now=now)
+    row = PhaseRow(game_id=game.id, index=index, kind=state.phase.kind, number=state.phase.number,
+                   starts_at=when.starts_at, ends_at=when.ends_at, long=when.long, status="open",
+                   state_before=state.to_dict(), pending=[], gm_input={}, reminded=[])
+    session.add(row)
+    session.flush()
+    return row

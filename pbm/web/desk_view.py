@@ -1,0 +1,249 @@
+"""What the Masters' desk shows: its queries and the view built from them.
+
+The controllers (``master.py``) add their forms and render; everything here reads
+the game and words it for the Masters, and changes nothing.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime, timezone
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from flask_babel import gettext as _
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine.core import Event
+from engine.registry import get_ruleset
+
+from .. import operations, render
+from ..models import EventRow, Game, InboundRow, MasterLog, PhaseRow
+from ..operations import desk as desk_ops
+from ..operations import timing
+from .public import ruleset_name
+
+
+def _source_label(code: str | None) -> str:
+    """Where a submission came from, as the Masters read it."""
+    labels = {"web": _("web"), "mail": _("mail"), "master": _("by a Master"), "sms": "SMS",
+              "phone": _("phone"), "in person": _("in person"), "email": _("email")}
+    return labels.get(code or "", code or "")
+
+
+def _how(row) -> str:
+    """How a submission arrived: 'web', 'mail', or 'SMS, entered by Anna (Master)'."""
+    if row.source == "master":
+        return _("%(source)s, entered by %(master)s", source=_source_label(row.source_detail),
+                 master=row.by_user.name if row.by_user else "?")
+    return _source_label(row.source)
+
+
+def _visibility_label(visibility: str, to: list[str] | None = None) -> str:
+    labels = {"public": _("public"), "private": _("private"), "master": _("Masters only")}
+    label = labels.get(visibility, visibility)
+    return f"[{label}{' → ' + ', '.join(to) if to else ''}] "
+
+
+
+
+def desk(session: Session, game: Game, lang: str, now: datetime,
+         typed: dict[str, int] | None = None) -> dict[str, Any]:
+    """Everything the desk page shows; ``typed``: the composition the Master typed
+    last (kept when the rules refused it)."""
+    tz = operations.game_tz(game)
+    phase = operations.current_phase(session, game)
+    state = operations.current_state(game)
+    drafts = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id,
+                                                    PhaseRow.status == "draft")
+                             .order_by(PhaseRow.index)).all()
+    draft_views = []
+    for d in drafts:
+        events = session.scalars(select(EventRow).where(EventRow.phase_id == d.id)
+                                 .order_by(EventRow.seq)).all()
+        draft_views.append({"phase": d, "label": render.phase_label(d, lang, tz),
+                            "lines": [_visibility_label(e.visibility, e.recipients)
+                                      + (render.describe(e.kind, e.data, game.ruleset, lang) or e.kind)
+                                      for e in events],
+                            "pending": d.pending,
+                            "pending_texts": [_pending_text(x) for x in d.pending
+                                              if x["kind"] != "profeta_question"]})
+    actions = []
+    if phase is not None:
+        actions = [(r.seat.name, operations.describe_submission(r.args, lang), _how(r))
+                   for r in operations.latest_actions(session, phase)]
+    logs = session.scalars(select(MasterLog).where(MasterLog.game_id == game.id)
+                           .order_by(MasterLog.id.desc()).limit(50)).all()
+    log_lines = _log_lines(session, game, logs, lang, tz)
+    roles = get_ruleset(game.ruleset).roles()
+    prepared = game.prepared
+    all_roles = [r.name for r in roles]
+    # The numbers the Master typed last (kept when the rules refused them), else the draw's.
+    composition = (typed
+                   or (dict(Counter(role for _n, role in prepared["seating"])) if prepared else None)
+                   or game.composition or {})
+    preview = desk_ops.preview(session, game) if phase is not None and phase.status == "open" else None
+    preview_lines = [_visibility_label(e.visibility, e.to)
+                     + (render.describe(e.kind, e.data, game.ruleset, lang) or e.kind)
+                     for e in preview.events] if preview else []
+    pending_items = _pending_items(session, game, phase, draft_views)
+    troubled_mail = session.scalars(select(InboundRow).where(
+        InboundRow.game_id == game.id, InboundRow.status.in_(["error", "refused", "ignored"]))
+        .order_by(InboundRow.id.desc()).limit(30)).all()
+    can_roll_back = session.scalar(select(PhaseRow.id).where(
+        PhaseRow.game_id == game.id, PhaseRow.status == "published").limit(1)) is not None
+    return {
+        "can_roll_back": can_roll_back,
+        "troubled_mail": troubled_mail,
+        "preview_lines": preview_lines, "pending_items": pending_items,
+        "prepared": prepared, "all_roles": all_roles, "composition": composition,
+        "seat_roles": dict((n, r) for n, r in prepared["seating"]) if prepared else {},
+        "remaining": _remaining(phase.ends_at - now) if phase is not None and phase.status == "open"
+        and timing.has_deadline(phase) else None,
+        "factions": get_ruleset(game.ruleset).factions,
+        "tz": operations.game_tz(game),
+        "game": game, "phase": phase, "state": state, "panels": panels(session, game, lang),
+        "drafts": draft_views, "actions": actions, "logs": log_lines, "roles": roles,
+        "phase_label": render.phase_label(phase, lang, tz) if phase else None,
+        "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase and timing.has_deadline(phase) else None,
+    }
+
+
+
+def _pending_text(item: dict[str, Any]) -> str:
+    if item["kind"] == "stall":
+        return _("Stall: no deaths for %(n)s phases (§2.1).", n=item["data"].get("quiet_phases"))
+    return item["kind"]
+
+
+def _counts(counts: dict[str, int] | None) -> str:
+    return ", ".join(f"{role} ×{n}" for role, n in (counts or {}).items())
+
+
+def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, str]]:
+    """The Masters' log as (local time, who, what), worded: never a code or a dict."""
+    zone = ZoneInfo(tz)
+    phases = {p.index: p for p in session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id))}
+
+    def phase(d: dict[str, Any]) -> str:
+        row = phases.get(d.get("phase"))
+        if row is not None:
+            return render.phase_label(row, lang, tz)
+        return _("phase %(n)s", n=int(d.get("phase", 0)) + 1)
+
+    def when(iso: str | None) -> str:
+        try:
+            return render.deadline_text(datetime.fromisoformat(iso), lang, tz)
+        except (TypeError, ValueError):
+            return iso or ""
+
+    def names(d: dict[str, Any]) -> str:
+        return ", ".join(d.get("players") or [])
+
+    def reason(d: dict[str, Any]) -> str:
+        return _(" (reason: %(reason)s)", reason=d["reason"]) if d.get("reason") else ""
+
+    def submissions(items: list[dict[str, Any]]) -> str:
+        return "; ".join(f"{x.get('player')}: " + ", ".join(operations.describe_submission(x.get("args") or {}, lang))
+                         for x in items)
+
+    words = {
+        "create_game": lambda d: _("created the game %(name)s (%(ruleset)s)", name=d.get("name"),
+                                   ruleset=ruleset_name(d.get("ruleset", ""))),
+        "add_player": lambda d: _("added %(name)s (%(email)s)", name=d.get("name"), email=d.get("email")),
+        "draw_roles": lambda d: _("drew the roles: %(roles)s", roles=_counts(d.get("roles"))),
+        "edit_setup": lambda d: _("edited the set-up (the Divinatore's propositions)"),
+        "start_game": lambda d: _("started the game: %(roles)s", roles=_counts(d.get("composition"))),
+        "submit_on_behalf": lambda d: _("entered for %(name)s (%(source)s): %(what)s", name=d.get("player"),
+                                        source=_source_label(d.get("source")),
+                                        what="; ".join(operations.describe_submission(d.get("submission") or {}, lang))),
+        "close_phase": lambda d: _("closed %(phase)s ahead of time", phase=phase(d)),
+        "publish": lambda d: _("published %(phase)s", phase=phase(d)),
+        "answer_pending": lambda d: _("answered the pending items of %(phase)s", phase=phase(d)),
+        "pause": lambda d: _("paused the game"),
+        "resume": lambda d: _("resumed the game"),
+        "extend": lambda d: _("moved the deadline of %(phase)s from %(old)s to %(new)s", phase=phase(d),
+                              old=when(d.get("old")), new=when(d.get("new"))),
+        "rollback": lambda d: _("rolled back %(phase)s: it is a draft again", phase=phase(d)),
+        "rollback_dropped_phase": lambda d: _(
+            "removed phase %(n)s, opened by the rolled back one; its submissions: %(what)s",
+            n=int(d.get("phase", 0)) + 1, what=submissions(d.get("submissions") or []) or "—"),
+        "kill": lambda d: _("killed %(names)s", names=names(d)) + reason(d),
+        "resurrect": lambda d: _("resurrected %(names)s", names=names(d)) + reason(d),
+        "disqualify": lambda d: _("disqualified %(names)s", names=names(d)) + reason(d),
+        "draw": lambda d: _("declared a draw") + reason(d),
+        "end": lambda d: _("ended the game, winner: %(winner)s",
+                           winner=", ".join(d.get("players") or []).replace("draw", _("draw"))) + reason(d),
+        "clear_bounce": lambda d: _("marked the address of %(name)s as working", name=d.get("player")),
+        "address_failing": lambda d: _("mail to %(name)s bounces (%(email)s)", name=d.get("player"),
+                                       email=d.get("address")),
+        "refused_spoof": lambda d: _("refused a mail for %(name)s from %(sender)s", name=d.get("player"),
+                                     sender=d.get("sender")),
+        "late_boundary": lambda d: _("resolved %(phase)s late (the worker was down)", phase=phase(d)),
+        "mailbox_reply": lambda d: _("replied as %(email)s from the demo's local mailbox", email=d.get("to")),
+    }
+    lines = []
+    for entry in logs:
+        details = entry.details or {}
+        word = words.get(entry.action)
+        try:
+            text = word(details) if word else None
+        except (KeyError, TypeError, ValueError):
+            text = None
+        if text is None:  # an action this page does not know yet: its code and data, plainly
+            text = entry.action + (" " + ", ".join(f"{k}: {v}" for k, v in details.items()) if details else "")
+        at = entry.at if entry.at.tzinfo else entry.at.replace(tzinfo=timezone.utc)
+        lines.append((f"{at.astimezone(zone):%Y-%m-%d %H:%M}",
+                      entry.user.name if entry.user else _("service"), text))
+    return lines
+
+
+def _remaining(delta) -> str:
+    seconds = max(int(delta.total_seconds()), 0)
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    if days:
+        return _("%(d)s d %(h)s h %(m)s min", d=days, h=hours, m=minutes)
+    return _("%(h)s h %(m)s min", h=hours, m=minutes)
+
+
+def _pending_items(session, game, phase, drafts) -> list[str]:
+    """What needs a Master's eye: questions, bounces, spoofing, entries on behalf."""
+    items = []
+    for d in drafts:
+        for p in d["pending"]:
+            if p["kind"] == "profeta_question":
+                items.append(_("Question from %(name)s waits for an answer: %(q)s",
+                               name=p["data"].get("player"), q=p["data"].get("question")))
+            elif p["kind"] == "stall":
+                items.append(_("Stall: no deaths for %(n)s phases (§2.1).", n=p["data"].get("quiet_phases")))
+    for s in game.seats:
+        if s.user.address_failing:
+            items.append(_("Mail to %(name)s bounces (%(email)s).", name=s.name, email=s.user.email))
+    spoofs = session.scalars(select(MasterLog).where(MasterLog.game_id == game.id,
+                                                     MasterLog.action == "refused_spoof")
+                             .order_by(MasterLog.id.desc()).limit(10)).all()
+    for entry in spoofs:
+        items.append(_("Refused: a mail for %(name)s came from %(sender)s.",
+                       name=entry.details.get("player"), sender=entry.details.get("sender")))
+    if phase is not None:
+        for r in operations.latest_actions(session, phase):
+            if r.source == "master":
+                items.append(_("Entered on behalf of %(name)s by %(master)s (%(source)s).",
+                               name=r.seat.name, master=r.by_user.name if r.by_user else "?",
+                               source=_source_label(r.source_detail)))
+    return items
+
+
+
+def panels(session: Session, game: Game, lang: str) -> list[Any]:
+    """The ruleset's panels for the Masters (``BaseRuleset.panels``), over every event
+    of the game in the order they happened (the set-up's first)."""
+    state = operations.current_state(game)
+    if state is None:
+        return []
+    rows = session.scalars(select(EventRow).where(EventRow.game_id == game.id)
+                           .order_by(EventRow.phase_id.is_not(None), EventRow.phase_id, EventRow.seq)).all()
+    events = [Event(r.kind, r.data or {}, r.visibility, list(r.recipients or [])) for r in rows]
+    return get_ruleset(game.ruleset).panels(state, events, lang)

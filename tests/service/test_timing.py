@@ -1,0 +1,129 @@
+"""Moments that end by an answer window (WINDOW) or by the narrator (NARRATOR),
+with the test-only "guess who" ruleset registered for the occasion."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from engine import registry
+from pbm import operations, reminders
+from pbm.db import transaction
+from pbm.models import Game, PhaseRow, User
+from pbm.operations import desk, timing
+from pbm.worker import Worker
+
+from . import guess_ruleset
+from .helpers import make_master
+
+UTC = timezone.utc
+NAMES = ("Ada", "Ben", "Cleo")
+WINDOW = timedelta(minutes=10)
+
+
+@pytest.fixture(autouse=True)
+def guess_registered():
+    registry.register(guess_ruleset.KEY, guess_ruleset.__name__)
+    yield
+    registry._MODULES.pop(guess_ruleset.KEY, None)
+
+
+def start(app, factory, now, *, narrator: bool = False, window: timedelta | None = WINDOW) -> int:
+    master_id = make_master(factory)
+    with transaction(factory) as s:
+        master = s.get(User, master_id)
+        game = operations.create_game(s, name="Guess", ruleset=guess_ruleset.KEY, master=master, now=now,
+                                      answer_window=window)
+        for name in NAMES:
+            operations.add_player(s, app.config, game, name=name, email=f"{name.lower()}@players.test",
+                                  now=now, by=master)
+        operations.start_game(s, app.config, game, roles={n: guess_ruleset.GUESSER for n in NAMES},
+                              options={"narrator": narrator}, now=now, by=master)
+        return game.id
+
+
+def phases(factory, gid):
+    with factory() as s:
+        return [(p.number, p.status, p.starts_at, p.ends_at)
+                for p in s.query(PhaseRow).filter_by(game_id=gid).order_by(PhaseRow.index)]
+
+
+def wrong_guesses(app, factory, gid, now, who=NAMES):
+    with transaction(factory) as s:
+        game = s.get(Game, gid)
+        secret = game.state["data"]["secret"]
+        wrong = next(n for n in NAMES if n != secret)
+        for name in who:
+            guess = wrong if name != wrong else next(n for n in NAMES if n not in (secret, name))
+            operations.submit(s, app.config, game, game.seat_by_name(name), {"vote": guess},
+                              source="web", now=now)
+
+
+def test_each_window_gets_its_whole_time_from_when_it_opens(app, factory, clock):
+    t0 = clock.now()
+    gid = start(app, factory, t0)
+    assert phases(factory, gid) == [(1, "open", t0, t0 + WINDOW)]
+    late = t0 + WINDOW + timedelta(minutes=3)  # the worker comes by three minutes late
+    clock.set(late)
+    assert len(Worker(app, clock).boundaries()) == 1
+    assert phases(factory, gid)[1] == (2, "open", late, late + WINDOW)
+
+
+def test_a_window_closes_as_soon_as_everyone_has_answered(app, factory, clock):
+    t0 = clock.now()
+    gid = start(app, factory, t0)
+    wrong_guesses(app, factory, gid, t0 + timedelta(minutes=1), who=NAMES[:2])
+    assert phases(factory, gid)[0][3] == t0 + WINDOW  # one still to answer: the window stays
+    answered = t0 + timedelta(minutes=2)
+    wrong_guesses(app, factory, gid, answered, who=NAMES[2:])
+    assert phases(factory, gid)[0][3] == answered  # complete: due now
+    with pytest.raises(operations.Rejected) as late:  # a second thought after the last answer
+        wrong_guesses(app, factory, gid, answered + timedelta(seconds=1), who=NAMES[:1])
+    assert late.value.code == "phase_closed"
+    clock.set(answered + timedelta(seconds=5))  # the worker's next tick
+    assert len(Worker(app, clock).boundaries()) == 1
+    assert [p[:2] for p in phases(factory, gid)] == [(1, "published"), (2, "open")]
+
+
+def test_the_answer_window_is_a_setting_of_one_minute_to_two_days(app, factory, clock):
+    master_id = make_master(factory)
+    for bad in (timedelta(seconds=30), timedelta(days=2, minutes=1)):
+        with transaction(factory) as s, pytest.raises(operations.OperationError) as refused:
+            operations.create_game(s, name="Guess", ruleset=guess_ruleset.KEY, master=s.get(User, master_id),
+                                   now=clock.now(), answer_window=bad)
+        assert refused.value.code == "answer_window"
+    gid = start(app, factory, clock.now(), window=timedelta(days=2))
+    with factory() as s:
+        assert timing.answer_window(s.get(Game, gid)) == timedelta(days=2)
+
+
+def test_a_narrators_moment_waits_for_the_narrator(app, factory, clock):
+    t0 = clock.now()
+    gid = start(app, factory, t0, narrator=True)
+    ((_, status, _, ends_at),) = phases(factory, gid)
+    assert status == "open" and ends_at == timing.NO_DEADLINE
+    a_year_on = t0 + timedelta(days=365)
+    with factory() as s:
+        assert operations.due_phase_ids(s, a_year_on) == []
+        assert not timing.has_deadline(s.query(PhaseRow).filter_by(game_id=gid).one())
+    with transaction(factory) as s:
+        assert reminders.send_due(s, app.config, a_year_on) == 0
+    wrong_guesses(app, factory, gid, t0 + timedelta(minutes=5))  # everyone answered: still open
+    assert phases(factory, gid)[0][3] == timing.NO_DEADLINE
+    confirmed = t0 + timedelta(hours=2)
+    assert desk.close_now(factory, app.config, gid, confirmed)  # the narrator confirms
+    (first, second) = phases(factory, gid)
+    assert first[1] == "published" and second[1:] == ("open", confirmed, timing.NO_DEADLINE)
+
+
+def test_the_window_is_reminded_only_when_longer_than_the_notice(app, factory, clock):
+    t0 = clock.now()
+    gid = start(app, factory, t0)  # ten minutes, shorter than the reminders' notice
+    assert int(app.config["REMINDER_BEFORE_MINUTES"]) >= 10
+    with transaction(factory) as s:
+        assert reminders.send_due(s, app.config, t0 + timedelta(minutes=5)) == 0
+    gid = start(app, factory, t0, window=timedelta(days=1))
+    with transaction(factory) as s:
+        sent = reminders.send_due(s, app.config, t0 + timedelta(days=1) - timedelta(minutes=5))
+    assert sent == len(NAMES)
+    del gid
