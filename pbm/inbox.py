@@ -389,7 +389,7 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
     aimed = _aimed_phase(session, parsed, game)
     closed = aimed is not None and phase is not None and aimed.id != phase.id
     for command in parsed.commands:
-        what = "; ".join(operations.describe_submission(command, lang))
+        what = "; ".join(operations.describe_submission(_abridged(command), lang))
         if closed:
             outcome.errors.append(f"{what}: " + texts.rejection("phase_closed", {}, game.ruleset, lang))
             continue
@@ -411,9 +411,18 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
                  "deadline": (render.deadline_text(shown.ends_at, lang, tz)
                               if shown is not None and shown.status == "open" else None),
                  "applied": outcome.applied, "errors": outcome.errors,
-                 "ignored": parsed.ignored_lines[:20],
+                 "ignored": [_abridge(line) for line in parsed.ignored_lines[:20]],
              }, is_error=bool(outcome.errors) and not outcome.applied)
     return outcome
+
+
+def _abridge(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[:limit].rstrip() + "…"
+
+
+def _abridged(command: dict[str, Any]) -> dict[str, Any]:
+    """The command as the receipt quotes it: a 200 KB shout is refused, not mailed back."""
+    return {k: _abridge(v) if isinstance(v, str) else v for k, v in command.items()}
 
 
 def _valid_hint(game: Game, phase: PhaseRow | None, seat: Seat, command: dict[str, Any],
@@ -456,7 +465,7 @@ def _master_receipt(session: Session, config: dict[str, Any], row: InboundRow, p
                     master: User, game: Game | None, errors: list[str], now: datetime) -> None:
     _receipt(session, config, row, parsed, to=master.email, lang=master.lang, now=now, game=game,
              seat=None, context={"phase_label": None, "deadline": None, "applied": [],
-                                 "errors": errors, "ignored": parsed.ignored_lines[:20]},
+                                 "errors": errors, "ignored": [_abridge(x) for x in parsed.ignored_lines[:20]]},
              is_error=True)
 
 

@@ -56,3 +56,23 @@ REJECTIONS.update({
     "disqualified": {"it": "Sei stato squalificato: non puoi più agire.",
                      "en": "You have been disqualified: you can no longer act."},
 })
+
+
+# pbm/limits.py: what a player writes, in forms and mail alike.
+REJECTIONS.update({
+    "shout_too_long": {"it": "L'urlo è troppo lungo ({length} caratteri, al massimo {limit}): non è stato "
+                             "registrato. Accorcialo e rimandalo.",
+                       "en": "The shout is too long ({length} characters, at most {limit}): it was not "
+                             "recorded. Shorten it and send it again."},
+    "question_too_long": {"it": "La domanda è troppo lunga ({length} caratteri, al massimo {limit}): non è "
+                                "stata registrata. Accorciala e rimandala.",
+                          "en": "The question is too long ({length} characters, at most {limit}): it was "
+                                "not recorded. Shorten it and send it again."},
+    "notes_too_long": {"it": "Le note sono troppo lunghe ({length} caratteri, al massimo {limit}): non sono "
+                             "state registrate. Accorciale e rimandale.",
+                       "en": "The notes are too long ({length} characters, at most {limit}): they were not "
+                             "recorded. Shorten them and send them again."},
+    "text_too_long": {"it": "Un testo è troppo lungo ({length} caratteri, al massimo {limit}): non è stato "
+                            "registrato.",
+                      "en": "A text is too long ({length} characters, at most {limit}): it was not recorded."},
+})

@@ -23,7 +23,7 @@ from wtforms import HiddenField, SelectField, SelectMultipleField, StringField, 
 from engine.core import NOTES, POWER, RITUAL, SHOUT, ActionForm, GameState, Rejected
 from engine.registry import get_ruleset
 
-from .. import operations, render, texts
+from .. import limits, operations, render, texts
 from ..models import EventRow, Game, Seat
 from . import config, db, game_or_404, my_seat, now
 from . import ruleset_panels
@@ -135,6 +135,8 @@ def _field(spec: ActionForm, f: Any, prefix: str, ruleset: str, state: GameState
         if f.max is not None:
             render_kw["max"] = f.max
         return StringField(label, description=description, render_kw=render_kw)
+    # The browser stops at the limit the service enforces (pbm/limits.py) for mail too.
+    render_kw["maxlength"] = limits.limit_of(f.name)
     if f.name in ("notes", "question"):
         return TextAreaField(label, description=description, render_kw={"rows": 2, **render_kw})
     return StringField(label, description=description, render_kw=render_kw)
