@@ -62,6 +62,10 @@ def token_tag(seat: Seat) -> str:
     return f"[lupus:{seat.token}]"
 
 
+def _one_line(address: str) -> bool:
+    return not any(c in address for c in "\r\n\x00")
+
+
 def queue(session: Session, config: dict[str, Any], *, to: str, template: str, lang: str,
           now: datetime, game: Game | None = None, seat: Seat | None = None,
           kind: str | None = None, auto_reply: bool = False, in_reply_to: str | None = None,
@@ -71,6 +75,9 @@ def queue(session: Session, config: dict[str, Any], *, to: str, template: str, l
     answer can be tied to them, and so does mail to a Master of the game
     (their own reply address, without a subject tag: a Master forwards mail,
     and a tag would travel with it); receipts come from the no-reply address."""
+    if not _one_line(to):
+        # Whatever let it in, an address with a line break would write headers of its own.
+        raise ValueError(f"not a mail address: {to!r}")
     ctx = {"game": game, "seat": seat, "base_url": config["BASE_URL"], **(context or {})}
     subject, body = render(template, lang, **ctx)
     # Exchange and Outlook send no out-of-office answers to mail carrying this:
