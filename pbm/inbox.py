@@ -194,7 +194,7 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
     row.from_addr = (first.from_address or "").strip().lower()[:254]
     if first.ignored:
         if first.ignored == "bounce":
-            failing = _mark_bounced(session, row.raw, first.bounced_recipients, now)
+            failing = _mark_bounced(session, row.raw, now)
             return Outcome("ignored", errors=["bounce"] + [f"failing: {a}" for a in failing])
         return Outcome("ignored", errors=[first.ignored])
     sender = row.from_addr
@@ -329,17 +329,19 @@ def _master_user(session: Session, address: str) -> User | None:
 _INNER_MESSAGE_ID = re.compile(rb"^Message-ID:[ \t]*(<[^<>\s]+>)", re.IGNORECASE | re.MULTILINE)
 
 
-def _mark_bounced(session: Session, raw: bytes, recipients: list[str], now: datetime) -> list[str]:
-    """Mark the addresses a bounce reports as failing, so the Masters see it.
+def _mark_bounced(session: Session, raw: bytes, now: datetime) -> list[str]:
+    """Mark as failing the address of the mail a bounce returns, so the Masters see it.
 
-    Two sources: the recipients the delivery report names, and the Message-ID
-    of our own mail returned inside the bounce (which names exactly the
-    address we sent to, even when the report names a forwarded address).
+    A bounce is believed only when it quotes the Message-ID of a mail the
+    service sent (a random identifier nobody else has seen), and then names
+    exactly the address that mail went to. The recipients the delivery report
+    lists are not believed on their own: anyone can write a delivery report,
+    and one naming a player would mark their address as failing.
     """
-    addresses = {a.strip().lower() for a in recipients if a}
     top = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw).get("Message-ID")
     returned = {m.decode("ascii", "replace") for m in _INNER_MESSAGE_ID.findall(raw)}
     returned.discard(" ".join(str(top).split()) if top else "")
+    addresses: set[str] = set()
     if returned:
         for sent in session.scalars(select(OutboxRow).where(OutboxRow.message_id.in_(returned))):
             addresses.add(sent.to_addr.lower())
