@@ -464,11 +464,13 @@ def _from_master(session: Session, config: dict[str, Any], row: InboundRow, gm: 
 
 
 def _master_receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
-                    master: User, game: Game | None, errors: list[str], now: datetime) -> None:
+                    master: User, game: Game | None, errors: list[str], now: datetime,
+                    proven: bool = True) -> None:
+    ignored = [_abridge(x) for x in parsed.ignored_lines[:20]] if proven else []
     _receipt(session, config, row, parsed, to=master.email, lang=master.lang, now=now, game=game,
              seat=None, context={"phase_label": None, "deadline": None, "applied": [],
-                                 "errors": errors, "ignored": [_abridge(x) for x in parsed.ignored_lines[:20]]},
-             is_error=True)
+                                 "errors": errors, "ignored": ignored},
+             is_error=True, proven=proven)
 
 
 def _refuse_master_without_token(session: Session, config: dict[str, Any], row: InboundRow,
@@ -488,7 +490,7 @@ def _refuse_master_without_token(session: Session, config: dict[str, Any], row: 
                  "(reply to a mail of the game, or write to the address shown on your desk): "
                  "this message was not applied.")
               + (_t(lang, " I tuoi indirizzi: ", " Your addresses: ") + lines + "." if lines else "")]
-    _master_receipt(session, config, row, parsed, master, None, errors, now)
+    _master_receipt(session, config, row, parsed, master, None, errors, now, proven=False)
     return Outcome("refused", errors=["master without token"])
 
 
@@ -502,7 +504,7 @@ def _refuse_master_spoof(session: Session, config: dict[str, Any], row: InboundR
         f"È arrivato un messaggio al tuo indirizzo di Master da un indirizzo diverso dal tuo ({row.from_addr}): "
         "non è stato applicato.",
         f"A message to your Master's address came from an address that is not yours ({row.from_addr}): "
-        "it was not applied.")], now)
+        "it was not applied.")], now, proven=False)
     operations.log(session, game, None, "refused_spoof", now, player=master.name, role="master",
                    sender=row.from_addr)
     return Outcome("refused", errors=["master token from another address"])
@@ -519,7 +521,7 @@ def _refuse_spoof(session: Session, config: dict[str, Any], row: InboundRow, par
                                  "errors": [_t(lang,
                                                f"È arrivato un messaggio con il tuo codice da un indirizzo diverso dal tuo ({row.from_addr}): non è stato applicato. Usa il tuo indirizzo registrato.",
                                                f"A message with your code came from an address that is not yours ({row.from_addr}): it was not applied. Use your registered address.")]},
-             is_error=True)
+             is_error=True, proven=False)
     operations.log(session, seat.game, None, "refused_spoof", now, player=seat.name, sender=row.from_addr)
     return Outcome("refused")
 
@@ -561,7 +563,7 @@ def _refuse_forged(session: Session, config: dict[str, Any], row: InboundRow, pa
                       "errors": [_t(lang,
                                     f"È arrivato un messaggio a nome di {row.from_addr} che il server di posta giudica falsificato: non è stato applicato.",
                                     f"A message in the name of {row.from_addr} arrived that the mail server found forged: it was not applied.")]},
-             is_error=True)
+             is_error=True, proven=False)
     return Outcome("refused", errors=["dmarc fail"])
 
 
@@ -575,7 +577,7 @@ def _refuse_unknown(session: Session, config: dict[str, Any], row: InboundRow, p
                                      "errors": [_t(user.lang,
                                                    "Non riconosco la partita: rispondi a una mail che hai ricevuto dalla partita, senza cambiare l'indirizzo di risposta.",
                                                    "I cannot tell the game: reply to a mail you received from the game, without changing the reply address.")]},
-                 is_error=True)
+                 is_error=True, proven=False)
     return Outcome("refused")
 
 
@@ -585,15 +587,21 @@ def _t(lang: str, it: str, en: str) -> str:
 
 def _receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage, *,
              to: str, lang: str, now: datetime, game: Game | None, seat: Seat | None,
-             context: dict[str, Any], is_error: bool) -> None:
+             context: dict[str, Any], is_error: bool, proven: bool = True) -> None:
+    """Queue the answer. ``proven``: the message came from ``to`` itself (its
+    token and its address). Otherwise the answer tells the registered owner
+    of an address about a message someone else may have written: it neither
+    repeats that message's subject nor threads under it, so a forger cannot
+    make the service mail a player words of the forger's choosing."""
     if is_error and _error_replies_today(session, to, now) >= int(config["ERROR_REPLIES_PER_DAY"]):
         log.info("error replies to %s capped for today", to)
         return
     mailer.queue(session, config, to=to, template="receipt", lang=lang, now=now, game=game,
                  kind="receipt_error" if is_error else "receipt", auto_reply=True,
-                 in_reply_to=parsed.message_id, references=" ".join(parsed.references or []) or None,
-                 context={"original_subject": without_reply_prefix(parsed.subject or ""), "seat": seat,
-                          **context})
+                 in_reply_to=parsed.message_id if proven else None,
+                 references=(" ".join(parsed.references or []) or None) if proven else None,
+                 context={"original_subject": without_reply_prefix(parsed.subject or "") if proven else "",
+                          "seat": seat, **context})
 
 
 def _error_replies_today(session: Session, address: str, now: datetime) -> int:
