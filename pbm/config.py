@@ -43,6 +43,8 @@ def defaults(instance: Path) -> dict[str, Any]:
         "LOCAL_MAILBOX": str(instance / "sent-mail"),
         "DEFAULT_TIMEZONE": "Europe/Rome",
         "ERROR_REPLIES_PER_DAY": 10,
+        # A larger message is kept, raw, and answered once, but never parsed.
+        "INBOUND_MAX_BYTES": 5_000_000,
         "REMINDER_BEFORE_MINUTES": 120,
         "BABEL_DEFAULT_LOCALE": "it",
         "BABEL_DEFAULT_TIMEZONE": "Europe/Rome",

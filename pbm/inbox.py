@@ -17,6 +17,7 @@ import email.utils
 import hashlib
 import logging
 import re
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -31,6 +32,7 @@ from . import mailer, operations, render, texts
 from .mail.commands import describe_error
 from .mail.mailbox import IncomingMail, MailSource
 from .mail.parse import ParsedMessage, extract_token, parse_message, without_reply_prefix
+from .mail.parse_body import body_text, parse_bytes
 from .models import Game, GameMaster, InboundRow, OutboxRow, PhaseRow, Seat, User
 
 log = logging.getLogger(__name__)
@@ -120,27 +122,54 @@ def arrival(mail: IncomingMail, now: datetime) -> datetime:
     return min(mail.arrived_at, now) if mail.arrived_at is not None else now
 
 
-STORE_BATCH = 50
+# Messages fetched, stored and applied together: a mailbox of 10,000 unread
+# messages is read 50 at a time, never all into memory at once.
+FETCH_BATCH = 50
 
 
 def ingest(factory: sessionmaker[Session], config: dict[str, Any], source: MailSource,
-           now: datetime) -> int:
-    """Read every new message from the source; return how many new (not
-    duplicate) messages were processed, whatever their outcome.
+           now: datetime, lock: AbstractContextManager[Any] | None = None) -> int:
+    """Read every new message from the source, a batch at a time; return how
+    many new (not duplicate) messages were processed, whatever their outcome.
 
-    Per batch: store every raw message (one commit); then for each message,
-    apply it (one commit) and only then mark it processed in the mailbox.
+    Per batch: fetch it and turn its HTML into text (the slow part, with a time
+    budget) outside ``lock``, the lock a boundary waits on to read the mail
+    first; then, holding it, store every raw message (one commit), apply each
+    (one commit) and only then mark it processed in the mailbox.
     """
+    lock = lock or nullcontext()
     count = 0
-    mails = source.fetch_new()
-    for start in range(0, len(mails), STORE_BATCH):
-        batch = mails[start:start + STORE_BATCH]
-        for mail, inbound_id in zip(batch, store_many(factory, batch, now)):
-            if inbound_id is not None:
-                process(factory, config, inbound_id, now)
-                count += 1
-            source.mark_processed(mail)
-    return count
+    seen: set[str] = set()
+    while True:
+        fetched = source.fetch_new(limit=FETCH_BATCH)
+        batch = [m for m in fetched if m.source_key not in seen]
+        if not batch:
+            return count  # nothing new (or only what could not be marked: next round)
+        seen.update(m.source_key for m in batch)
+        for mail in batch:
+            prepare(mail.raw, config)
+        with lock:
+            for mail, inbound_id in zip(batch, store_many(factory, batch, now)):
+                if inbound_id is not None:
+                    process(factory, config, inbound_id, now)
+                    count += 1
+                source.mark_processed(mail)
+        if len(fetched) < FETCH_BATCH:
+            return count
+
+
+def prepare(raw: bytes, config: dict[str, Any]) -> None:
+    """Do the slow part of reading a message (HTML to text, within its time
+    budget) ahead of the parse, which then finds the text converted."""
+    if len(raw) > int(config["INBOUND_MAX_BYTES"]):
+        return
+    try:
+        msg = parse_bytes(raw)
+        _, attached, _ = body_text(msg)
+        for inner in attached[:2]:
+            body_text(inner)
+    except Exception:  # the parse proper will meet it again, and deal with it
+        log.debug("could not prepare a message", exc_info=True)
 
 
 def process_stored(factory: sessionmaker[Session], config: dict[str, Any], now: datetime) -> int:
@@ -184,6 +213,8 @@ def process(factory: sessionmaker[Session], config: dict[str, Any], inbound_id: 
 # --------------------------------------------------------------------------- who speaks
 
 def _process(session: Session, config: dict[str, Any], row: InboundRow, now: datetime) -> Outcome:
+    if len(row.raw) > int(config["INBOUND_MAX_BYTES"]):
+        return _refuse_oversized(session, config, row, now)
     # The token in the headers names the game before the parse, so the
     # common case (a player's reply) is parsed once, with that game's names.
     hinted = _seat_by_token(session, _header_token(row.raw, config))
@@ -225,6 +256,37 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
     row.game_id = game.id
     parsed = first if seat is hinted else _parse_for(row, game)
     return _apply(session, config, row, parsed, game, seat, now, by=None)
+
+
+def _refuse_oversized(session: Session, config: dict[str, Any], row: InboundRow, now: datetime) -> Outcome:
+    """A message over INBOUND_MAX_BYTES is kept, raw, and never parsed (a 67 MB
+    message took 630 MB to parse): its sender, if registered, is told once."""
+    head = row.raw[:64 * 1024].split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
+    headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(head)
+    row.from_addr = email.utils.parseaddr(str(headers.get("From", "")))[1].strip().lower()[:254]
+    seat = _seat_by_token(session, _header_token(head, config))
+    if seat is not None:
+        row.game_id = seat.game_id
+    size, cap = len(row.raw), int(config["INBOUND_MAX_BYTES"])
+    user = _user_by_address(session, row.from_addr) if row.from_addr else None
+    if user is not None and not (row.from_addr == config["NOREPLY_ADDRESS"].lower()
+                                 or _is_master(row.from_addr, config)):
+        _receipt(session, config, row, ParsedMessage(), to=user.email, lang=user.lang, now=now,
+                 game=seat.game if seat is not None else None, seat=None, context={
+                     "phase_label": None, "deadline": None, "applied": [], "ignored": [],
+                     "errors": [_t(user.lang,
+                                   f"Il messaggio è troppo grande ({_mb(size)} MB; il massimo è "
+                                   f"{_mb(cap)} MB): non è stato letto. Rimanda i comandi in un "
+                                   "messaggio breve, senza allegati.",
+                                   f"The message is too large ({_mb(size)} MB; at most "
+                                   f"{_mb(cap)} MB): it was not read. Send the commands again in a "
+                                   "short message, without attachments.")]},
+                 is_error=True, proven=False)
+    return Outcome("refused", errors=[f"too large: {size} bytes (at most {cap})"])
+
+
+def _mb(size: int) -> str:
+    return f"{size / 1_000_000:.1f}"
 
 
 def _same_address(a: str, b: str) -> bool:

@@ -55,7 +55,8 @@ class Worker:
     def mail_once(self, source: Any) -> int:
         with self.mail_lock:
             inbox.process_stored(self.factory, self.config, self.clock.now())
-            return inbox.ingest(self.factory, self.config, source, self.clock.now())
+        # ingest takes the lock itself, around storing and applying only.
+        return inbox.ingest(self.factory, self.config, source, self.clock.now(), lock=self.mail_lock)
 
     def mail_round(self) -> int:
         """Read the mailbox on a connection of its own (the poller's may be idling)."""
