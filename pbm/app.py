@@ -55,11 +55,12 @@ def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = 
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
 
-    from .web import auth, demo_mailbox, master, player, public
+    from .web import auth, demo_mailbox, headers, master, player, public
     for module in (auth, public, player, master):
         app.register_blueprint(module.bp)
     if demo_mailbox.embedded_mail(app.config):
         app.register_blueprint(demo_mailbox.bp)
+    headers.init_app(app)
 
     @app.teardown_appcontext
     def _close_session(_exc: BaseException | None) -> None:
