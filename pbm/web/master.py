@@ -285,6 +285,19 @@ def on_behalf(slug: str):
     return redirect(url_for("master.desk", slug=slug))
 
 
+def _factory():
+    from flask import current_app
+    return current_app.extensions["pbm_sessions"]
+
+
+def _desk_post(slug: str):
+    game = game_or_404(slug)
+    require_master(game)
+    if not PublishForm().validate_on_submit():
+        abort(400)
+    return game
+
+
 @bp.route("/g/<slug>/master/pause", methods=["POST"])
 @login_required
 def pause(slug: str):

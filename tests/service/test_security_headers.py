@@ -40,7 +40,9 @@ def test_every_kind_of_answer_carries_them(app, game):
     assert_secured(player.get(f"/g/{game}/master"), "forbidden desk")
     master = login(app, "master@example.org", "master")
     assert_secured(master.get(f"/g/{game}/master"), "desk")
-    assert_secured(master.post(f"/g/{game}/master/pause"), "a refused post")
+    refused = master.post(f"/g/{game}/master/pause")  # no CSRF token
+    assert refused.status_code == 400
+    assert_secured(refused, "a refused post")
 
 
 def test_hsts_only_over_https(app, game):
