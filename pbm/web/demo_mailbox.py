@@ -102,10 +102,10 @@ def reply():
     game_ids = _require_a_master()
     if not PublishForm().validate_on_submit():
         abort(400)
-    box = mailbox.Maildir(str(Path(config()["LOCAL_MAILBOX"])), create=False)
     try:
+        box = mailbox.Maildir(str(Path(config()["LOCAL_MAILBOX"])), create=False)
         raw = box.get_bytes(request.form.get("key", ""))
-    except KeyError:
+    except (KeyError, mailbox.NoSuchMailboxError):
         abort(404)
     original = email.message_from_bytes(raw, policy=email.policy.default)
     message_id = " ".join(str(original.get("Message-ID", "")).split())
