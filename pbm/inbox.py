@@ -480,7 +480,7 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
     return outcome
 
 
-def _abridge(text: str, limit: int = 120) -> str:
+def _abridge(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit].rstrip() + "…"
 
 
