@@ -40,8 +40,11 @@ def _is_connection_error(exc: BaseException) -> bool:
                         imap_errors.ProtocolError, imap_errors.IllegalStateError)):
         return True
     if isinstance(exc, imap_errors.LoginError):
-        # A server that is still starting may refuse logins for a moment.
-        return "UNAVAILABLE" in str(exc).upper()
+        # A server that is still starting may refuse logins for a moment, and
+        # one that is stopping (a restart) answers LOGIN with "Shutting down";
+        # a wrong password (AUTHENTICATIONFAILED) is no reason to retry.
+        text = str(exc).upper()
+        return "UNAVAILABLE" in text or "SHUTTING DOWN" in text
     if isinstance(exc, imap_errors.IMAPClientError):
         # imaplib's way of saying the server sent BYE and the session is over.
         return "illegal in state" in str(exc)
