@@ -33,8 +33,8 @@ from .core import (
     MASTER, PRIVATE, PUBLIC, RITUAL_KEYS, Action, ActionForm, Event, GameState, Rejected,
     Resolution, RoleInfo, actions_from_submission,
 )
-
-LANGS = ("it", "en")
+from . import texts
+from .texts import LANGS, word
 
 # How a moment ends (Timing.kind).
 CALENDAR, WINDOW, NARRATOR = "calendar", "window", "narrator"
@@ -108,21 +108,6 @@ class Remedy:
     fields: list[Any] = field(default_factory=list)  # FormField
 
 
-def word(table: dict[str, dict[str, str]], code: str, lang: str,
-         params: dict[str, Any] | None = None) -> str | None:
-    """A catalogue entry in ``lang`` (Italian when missing), formatted with ``params``."""
-    entry = table.get(code)
-    if not entry:
-        return None
-    template = entry.get(lang if lang in LANGS else "it") or entry.get("it") or ""
-    safe = {k: (", ".join(map(str, v)) if isinstance(v, (list, tuple)) else v)
-            for k, v in (params or {}).items()}
-    try:
-        return template.format(**safe)
-    except (KeyError, IndexError, ValueError):
-        return template
-
-
 class BaseRuleset:
     """Defaults for every method of the interface; a ruleset overrides what differs.
 
@@ -134,9 +119,12 @@ class BaseRuleset:
     factions: tuple[str, ...] = ()
     min_players: int = 3
     max_players: int = 100
-    # Wording of this game's rejection codes and event kinds: {code: {"it", "en"}}.
-    REJECTIONS: dict[str, dict[str, str]] = {}
-    EVENTS: dict[str, dict[str, str]] = {}
+    # Wording of this game's rejection codes and event kinds: {code: {"it", "en"}};
+    # a ruleset extends the base catalogue (engine/texts.py): {**texts.EVENTS, ...}.
+    REJECTIONS: dict[str, dict[str, str]] = texts.REJECTIONS
+    EVENTS: dict[str, dict[str, str]] = texts.EVENTS
+    # The names of its submission kinds (a reminder's "vote, power"): {kind: {"it", "en"}}.
+    ACTIONS: dict[str, dict[str, str]] = texts.ACTIONS
 
     # -- set-up ----------------------------------------------------------------
     def roles(self) -> list[RoleInfo]:
@@ -158,8 +146,16 @@ class BaseRuleset:
         raise NotImplementedError
 
     def prepared_options(self, events: list[Event]) -> dict[str, Any]:
-        """What a set-up drew that the Masters may review and edit before dealing."""
+        """What a set-up drew that the Masters may review and edit before dealing.
+
+        The desk offers every value shaped ``{subject: [{"player": ..., "role": ...}]}``
+        as a form of player and role choices, titled by ``describe_prepared``; what the
+        Masters save goes back to ``setup`` as that option."""
         return {}
+
+    def describe_prepared(self, key: str, subject: str, lang: str) -> str:
+        """The title of one editable part of the draw (``prepared_options``)."""
+        return f"{subject}:"
 
     # -- moments and their timing ------------------------------------------------
     schedule_spec: dict[str, Any] | None = None  # the default calendar (CALENDAR games)
@@ -219,6 +215,10 @@ class BaseRuleset:
 
     def describe_rejection(self, code: str, params: dict[str, Any], lang: str) -> str | None:
         return word(self.REJECTIONS, code, lang, params)
+
+    def describe_action(self, kind: str, lang: str) -> str:
+        """A submission kind as people call it ("voto", "rituale")."""
+        return word(self.ACTIONS, kind, lang) or kind
 
     def describe_choice(self, key: str, value: Any, lang: str) -> str:
         """A form choice as people read it (a power's Italian name, a character...)."""

@@ -22,7 +22,7 @@ def standard() -> list[Remedy]:
     return [
         Remedy(KILL, {"it": "Uccidi", "en": "Kill"}, [FormField("players", "players")]),
         Remedy(RESURRECT, {"it": "Resuscita", "en": "Resurrect"}, [FormField("players", "players")]),
-        Remedy(DRAW, {"it": "Dichiara la parità", "en": "Declare a draw"}, []),
+        Remedy(DRAW, {"it": "Dichiara il pareggio", "en": "Declare a draw"}, []),
         Remedy(END, {"it": "Termina la partita", "en": "End the game"},
                [FormField("winner", "text")]),
     ]

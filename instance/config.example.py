@@ -29,3 +29,12 @@
 
 # A larger incoming message is kept, answered once, and never read.
 # INBOUND_MAX_BYTES = 5_000_000
+
+# Behind reverse proxies (nginx, a load balancer): how many, so that logins are
+# throttled per real client and not per proxy (docs/accounts.md).
+# TRUSTED_PROXIES = 1
+# Login throttling (defaults shown): wrong passwords per account and per client
+# in the window, after which even the right one waits.
+# LOGIN_WINDOW_MINUTES = 15
+# LOGIN_FAILURES_PER_ACCOUNT = 10
+# LOGIN_FAILURES_PER_CLIENT = 30

@@ -55,8 +55,9 @@ def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = 
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
 
-    from .web import auth, demo_mailbox, headers, master, player, public
-    for module in (auth, public, player, master):
+    from .web import auth, demo_mailbox, headers, join, master, player, public
+    auth.init_app(app)
+    for module in (auth, public, player, master, join):
         app.register_blueprint(module.bp)
     if demo_mailbox.embedded_mail(app.config):
         app.register_blueprint(demo_mailbox.bp)
@@ -113,5 +114,5 @@ def _register_error_pages(app: Flask) -> None:
 
 @login_manager.user_loader
 def _load_user(user_id: str) -> User | None:
-    from .web import db
-    return db().get(User, int(user_id))
+    from .web.auth import load_user
+    return load_user(user_id)

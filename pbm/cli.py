@@ -15,6 +15,7 @@ SUBCOMMAND_MODULES = [
     "pbm.schedule_cli",
     "pbm.mail.cli",
     "pbm.service_cli",
+    "pbm.user_cli",
 ]
 
 

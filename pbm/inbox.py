@@ -28,12 +28,15 @@ from sqlalchemy.orm import Session, object_session, sessionmaker
 
 from engine.core import Rejected
 
-from . import mailer, operations, render, texts
+from . import mailer, operations, render
+from .i18n import gettext_in
 from .mail.commands import describe_error
 from .mail.mailbox import IncomingMail, MailSource
 from .mail.parse import ParsedMessage, extract_token, parse_message, without_reply_prefix
 from .mail.parse_body import body_text, parse_bytes
-from .models import Game, GameMaster, InboundRow, OutboxRow, PhaseRow, Seat, User
+from .models import (
+    Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User,
+)
 
 log = logging.getLogger(__name__)
 
@@ -62,18 +65,13 @@ def fit_key(key: str, limit: int = 400) -> str:
     return "sha256:" + hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def store(factory: sessionmaker[Session], mail: IncomingMail, now: datetime) -> int | None:
-    """Keep the raw message; return the id of a row still to be applied, or
-    None if this message was already applied (same source key or same
-    Message-ID). A row stored by a run that died before applying it is
-    returned again, so ingest alone never loses it."""
-    return store_many(factory, [mail], now)[0]
-
-
 def store_many(factory: sessionmaker[Session], mails: list[IncomingMail],
                now: datetime) -> list[int | None]:
-    """``store`` for a batch, in one commit: the commit that must reach the
-    disk before anything else happens is paid once per batch, not per message."""
+    """Keep the raw messages, in one commit (the commit that must reach the disk
+    before anything else happens is paid once per batch, not per message); for
+    each, the id of a row still to be applied, or None if this message was
+    already applied (same source key or same Message-ID). A row stored by a run
+    that died before applying it is returned again, so ingest alone never loses it."""
     try:
         return _store_many(factory, mails, now)
     except IntegrityError:
@@ -274,13 +272,10 @@ def _refuse_oversized(session: Session, config: dict[str, Any], row: InboundRow,
         _receipt(session, config, row, ParsedMessage(), to=user.email, lang=user.lang, now=now,
                  game=seat.game if seat is not None else None, seat=None, context={
                      "phase_label": None, "deadline": None, "applied": [], "ignored": [],
-                     "errors": [_t(user.lang,
-                                   f"Il messaggio è troppo grande ({_mb(size)} MB; il massimo è "
-                                   f"{_mb(cap)} MB): non è stato letto. Rimanda i comandi in un "
-                                   "messaggio breve, senza allegati.",
-                                   f"The message is too large ({_mb(size)} MB; at most "
-                                   f"{_mb(cap)} MB): it was not read. Send the commands again in a "
-                                   "short message, without attachments.")]},
+                     "errors": [gettext_in(user.lang,
+                                           "The message is too large (%(size)s MB; at most %(cap)s MB): it "
+                                           "was not read. Send the commands again in a short message, "
+                                           "without attachments.", size=_mb(size), cap=_mb(cap))]},
                  is_error=True, proven=False)
     return Outcome("refused", errors=[f"too large: {size} bytes (at most {cap})"])
 
@@ -417,7 +412,7 @@ def _mark_bounced(session: Session, raw: bytes, now: datetime) -> list[str]:
         if not user.address_failing:
             user.address_failing = True
             for seat in session.scalars(select(Seat).where(Seat.user_id == user.id)):
-                if seat.game.status == "running":
+                if seat.game.status == GameStatus.RUNNING:
                     operations.log(session, seat.game, None, "address_failing", now,
                                    player=seat.name, address=user.email)
     return failing
@@ -455,7 +450,7 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
     for command in parsed.commands:
         what = "; ".join(operations.describe_submission(_abridged(command), lang))
         if closed:
-            outcome.errors.append(f"{what}: " + texts.rejection("phase_closed", {}, game.ruleset, lang))
+            outcome.errors.append(f"{what}: " + render.rejection("phase_closed", {}, game.ruleset, lang))
             continue
         try:
             with session.begin_nested():
@@ -465,7 +460,7 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
                                   inbound_id=row.id, arrived_at=row.received_at)
             outcome.applied.append(what)
         except Rejected as exc:
-            outcome.errors.append(f"{what}: " + texts.rejection(exc.code, exc.params, game.ruleset, lang)
+            outcome.errors.append(f"{what}: " + render.rejection(exc.code, exc.params, game.ruleset, lang)
                                   + _valid_hint(game, phase, seat, command, lang))
     tz = operations.game_tz(game)
     shown = aimed if closed else phase
@@ -473,7 +468,7 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
              game=game, seat=seat if by is None else None, context={
                  "phase_label": render.phase_label(shown, lang, tz) if shown else None,
                  "deadline": (render.deadline_text(shown.ends_at, lang, tz)
-                              if shown is not None and shown.status == "open" else None),
+                              if shown is not None and shown.status == PhaseStatus.OPEN else None),
                  "applied": outcome.applied, "errors": outcome.errors,
                  "ignored": [_abridge(line) for line in parsed.ignored_lines[:20]],
              }, is_error=bool(outcome.errors) and not outcome.applied)
@@ -496,9 +491,8 @@ def _valid_hint(game: Game, phase: PhaseRow | None, seat: Seat, command: dict[st
         if valid is None:
             continue
         if not valid:
-            return _t(lang, " Ora non hai scelte valide per questo comando.",
-                      " You have no valid choice for this command now.")
-        return _t(lang, " Scelte valide: ", " Valid choices: ") + ", ".join(valid) + "."
+            return " " + gettext_in(lang, "You have no valid choice for this command now.")
+        return " " + gettext_in(lang, "Valid choices: %(choices)s.", choices=", ".join(valid))
     return ""
 
 
@@ -510,15 +504,14 @@ def _from_master(session: Session, config: dict[str, Any], row: InboundRow, gm: 
     lang = master.lang
     row.game_id = game.id
     parsed = _parse_for(row, game)
-    if game.status != "running":
-        errors = [_t(lang, "La partita non è in corso: nessun comando è stato registrato.",
-                     "The game is not running: no command was recorded.")]
+    if game.status != GameStatus.RUNNING:
+        errors = [gettext_in(lang, "The game is not running: no command was recorded.")]
         _master_receipt(session, config, row, parsed, master, game, errors, now)
         return Outcome("refused", errors=errors)
     target = game.seat_by_name(parsed.on_behalf_of) if parsed.on_behalf_of else None
     if target is None:
-        errors = [_t(lang, "Non trovo per quale giocatore: inoltra la mail del giocatore o scrivi PER: Nome sopra l'SMS.",
-                     "I cannot find which player this is for: forward the player's mail or write FOR: Name above the SMS.")]
+        errors = [gettext_in(lang, "I cannot find which player this is for: forward the player's mail "
+                                 "or write FOR: Name above the SMS.")]
         _master_receipt(session, config, row, parsed, master, game, errors, now)
         return Outcome("refused", errors=errors)
     return _apply(session, config, row, parsed, game, target, now, by=master,
@@ -542,16 +535,12 @@ def _refuse_master_without_token(session: Session, config: dict[str, Any], row: 
     which address each of their running games takes commands at."""
     lang = master.lang
     games = [gm for gm in session.scalars(select(GameMaster).where(GameMaster.user_id == master.id))
-             if gm.game.status == "running"]
+             if gm.game.status == GameStatus.RUNNING]
     lines = "; ".join(f"{gm.game.name}: {mailer.master_address(config, gm)}" for gm in games)
-    errors = [_t(lang,
-                 "I comandi di un Master per posta valgono solo se mandati al tuo indirizzo della partita "
-                 "(rispondi a una mail della partita, o scrivi all'indirizzo indicato nella tua scrivania): "
-                 "questo messaggio non è stato applicato.",
-                 "A Master's commands by mail count only when sent to your own address for the game "
-                 "(reply to a mail of the game, or write to the address shown on your desk): "
-                 "this message was not applied.")
-              + (_t(lang, " I tuoi indirizzi: ", " Your addresses: ") + lines + "." if lines else "")]
+    errors = [gettext_in(lang, "A Master's commands by mail count only when sent to your own address for "
+                               "the game (reply to a mail of the game, or write to the address shown on "
+                               "your desk): this message was not applied.")
+              + (" " + gettext_in(lang, "Your addresses: %(addresses)s.", addresses=lines) if lines else "")]
     _master_receipt(session, config, row, parsed, master, None, errors, now, proven=False)
     return Outcome("refused", errors=["master without token"])
 
@@ -561,12 +550,9 @@ def _refuse_master_spoof(session: Session, config: dict[str, Any], row: InboundR
     """A Master's reply address from another address: refused; the Master is told."""
     master, game = gm.user, gm.game
     row.game_id = game.id
-    _master_receipt(session, config, row, parsed, master, game, [_t(
-        master.lang,
-        f"È arrivato un messaggio al tuo indirizzo di Master da un indirizzo diverso dal tuo ({row.from_addr}): "
-        "non è stato applicato.",
-        f"A message to your Master's address came from an address that is not yours ({row.from_addr}): "
-        "it was not applied.")], now, proven=False)
+    _master_receipt(session, config, row, parsed, master, game, [gettext_in(
+        master.lang, "A message to your Master's address came from an address that is not yours "
+                     "(%(address)s): it was not applied.", address=row.from_addr)], now, proven=False)
     operations.log(session, game, None, "refused_spoof", now, player=master.name, role="master",
                    sender=row.from_addr)
     return Outcome("refused", errors=["master token from another address"])
@@ -580,9 +566,10 @@ def _refuse_spoof(session: Session, config: dict[str, Any], row: InboundRow, par
     row.game_id = seat.game_id
     _receipt(session, config, row, parsed, to=seat.user.email, lang=lang, now=now, game=seat.game,
              seat=seat, context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
-                                 "errors": [_t(lang,
-                                               f"È arrivato un messaggio con il tuo codice da un indirizzo diverso dal tuo ({row.from_addr}): non è stato applicato. Usa il tuo indirizzo registrato.",
-                                               f"A message with your code came from an address that is not yours ({row.from_addr}): it was not applied. Use your registered address.")]},
+                                 "errors": [gettext_in(lang,
+                                               "A message with your code came from an address that is not "
+                                               "yours (%(address)s): it was not applied. Use your registered "
+                                               "address.", address=row.from_addr)]},
              is_error=True, proven=False)
     operations.log(session, seat.game, None, "refused_spoof", now, player=seat.name, sender=row.from_addr)
     return Outcome("refused")
@@ -622,9 +609,9 @@ def _refuse_forged(session: Session, config: dict[str, Any], row: InboundRow, pa
                        sender=row.from_addr, reason="dmarc")
     _receipt(session, config, row, parsed, to=user.email, lang=lang, now=now, game=game, seat=seat,
              context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
-                      "errors": [_t(lang,
-                                    f"È arrivato un messaggio a nome di {row.from_addr} che il server di posta giudica falsificato: non è stato applicato.",
-                                    f"A message in the name of {row.from_addr} arrived that the mail server found forged: it was not applied.")]},
+                      "errors": [gettext_in(lang,
+                                    "A message in the name of %(address)s arrived that the mail server "
+                                    "found forged: it was not applied.", address=row.from_addr)]},
              is_error=True, proven=False)
     return Outcome("refused", errors=["dmarc fail"])
 
@@ -636,15 +623,11 @@ def _refuse_unknown(session: Session, config: dict[str, Any], row: InboundRow, p
     if user is not None:
         _receipt(session, config, row, parsed, to=user.email, lang=user.lang, now=now, game=None,
                  seat=None, context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
-                                     "errors": [_t(user.lang,
-                                                   "Non riconosco la partita: rispondi a una mail che hai ricevuto dalla partita, senza cambiare l'indirizzo di risposta.",
-                                                   "I cannot tell the game: reply to a mail you received from the game, without changing the reply address.")]},
+                                     "errors": [gettext_in(user.lang,
+                                                   "I cannot tell the game: reply to a mail you received from "
+                                                   "the game, without changing the reply address.")]},
                  is_error=True, proven=False)
     return Outcome("refused")
-
-
-def _t(lang: str, it: str, en: str) -> str:
-    return en if lang == "en" else it
 
 
 def _receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage, *,

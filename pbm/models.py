@@ -1,14 +1,20 @@
 """Database models (SQLAlchemy 2.x typed ORM).
 
-Submitted actions, resolved events and inbound mail are append-only: the game's
-current state is derived from them and cached per phase as JSON snapshots, so
-a phase can be replayed, previewed and rolled back.
+Each phase keeps the state it opened with (``state_before``, updated by the
+Masters' interventions, which are stored as events with their own seed) and the
+state it resolved to (``state_after``): a phase can be re-resolved, previewed and
+replayed from them. Submissions, events and inbound mail are only added to, with
+one exception: the Masters' roll-back, a correction, removes the phase opened by
+the rolled-back publication (its submissions are copied into the Masters' log
+first) and the events of the resolution it undoes.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from datetime import datetime, timezone
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
@@ -36,12 +42,46 @@ class UTCDateTime(TypeDecorator[datetime]):
         return None if value is None else value.replace(tzinfo=timezone.utc)
 
 
+class GameStatus(StrEnum):
+    """A game's life: players join in set-up, then it runs until it is over."""
+
+    SETUP = "setup"
+    RUNNING = "running"
+    OVER = "over"
+
+
+class PhaseStatus(StrEnum):
+    """A phase: open for submissions -> resolving (claimed by one worker) -> draft
+    (resolved, waiting for the Masters) or straight to published. A roll-back
+    turns the last published phase back into a draft."""
+
+    OPEN = "open"
+    RESOLVING = "resolving"
+    DRAFT = "draft"
+    PUBLISHED = "published"
+
+
 class Base(DeclarativeBase):
     type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
 
 
 # werkzeug's default (scrypt). Tests lower it: they create hundreds of accounts.
 PASSWORD_METHOD = "scrypt"
+
+_dummy_hashes: dict[str, str] = {}
+
+
+def check_dummy_password(password: str) -> bool:
+    """Spend the time a real check takes, for an address with no usable account:
+    a login must not tell by its timing whether an address exists."""
+    if PASSWORD_METHOD not in _dummy_hashes:
+        _dummy_hashes[PASSWORD_METHOD] = generate_password_hash(secrets.token_hex(16), method=PASSWORD_METHOD)
+    check_password_hash(_dummy_hashes[PASSWORD_METHOD], password)
+    return False
+
+
+def new_session_token() -> str:
+    return secrets.token_urlsafe(16)
 
 
 class User(Base):
@@ -55,12 +95,28 @@ class User(Base):
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
     reminders: Mapped[bool] = mapped_column(Boolean, default=True)
     address_failing: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The zone the times in this user's mail are written in ("": the game's own).
+    tz: Mapped[str] = mapped_column(String(64), default="")
+    # Part of every login's identity (session and remember cookie): a new one
+    # at logout and at a password change ends every session opened before.
+    session_token: Mapped[str] = mapped_column(String(64), default=new_session_token)
 
     def set_password(self, password: str) -> None:
         self.password_hash = generate_password_hash(password, method=PASSWORD_METHOD)
+        self.end_sessions()
 
     def check_password(self, password: str) -> bool:
-        return bool(self.password_hash) and check_password_hash(self.password_hash, password)
+        if not self.password_hash:  # an account still waiting for its password
+            return check_dummy_password(password)
+        return check_password_hash(self.password_hash, password)
+
+    def end_sessions(self) -> None:
+        self.session_token = new_session_token()
+
+    def password_fingerprint(self) -> str:
+        """Changes whenever the password does (a new salt every time): a
+        set-password link carrying it works once."""
+        return hashlib.sha256(f"{self.email}|{self.password_hash}".encode()).hexdigest()[:24]
 
     # flask-login's user protocol
     is_active = True
@@ -71,7 +127,7 @@ class User(Base):
         return True
 
     def get_id(self) -> str:
-        return str(self.id)
+        return f"{self.id}:{self.session_token}"
 
 
 class Game(Base):
@@ -81,19 +137,19 @@ class Game(Base):
     slug: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     name: Mapped[str] = mapped_column(String(120))
     ruleset: Mapped[str] = mapped_column(String(40))
-    status: Mapped[str] = mapped_column(String(16), default="setup")  # setup|running|over
+    status: Mapped[str] = mapped_column(String(16), default=GameStatus.SETUP)  # GameStatus
     seed: Mapped[str] = mapped_column(String(64))
     schedule: Mapped[dict[str, Any]] = mapped_column(default=dict)
     auto_publish: Mapped[bool] = mapped_column(Boolean, default=True)
-    # Hold a resolution for the Masters when the engine had to settle a
-    # contradiction at random (tempo-reale-7 §3.9), even if nothing else is pending.
+    # A game option the ruleset reads in ``holds`` (operations.game_options): hold a
+    # resolution for the Masters when the rules settled a contradiction at random.
     review_contradictions: Mapped[bool] = mapped_column(Boolean, default=False)
     # The latest published state of the engine (a cache of the phase snapshots).
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     composition: Mapped[dict[str, Any]] = mapped_column(default=dict)
     # Roles drawn but not yet dealt: {"seating": [[name, role]...], "mayor", "options"}.
-    # The Masters review it (and edit what the rules let them, such as the
-    # Divinatore's propositions) before the game starts.
+    # The Masters review it (and edit what the ruleset lets them: its
+    # ``prepared_options``) before the game starts.
     prepared: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     # While set, no boundary fires; on resume the open phase keeps the time it had left.
     paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
@@ -113,6 +169,33 @@ class Game(Base):
 def new_reply_token() -> str:
     """16 random URL-safe characters: what a forger of a From address lacks."""
     return secrets.token_urlsafe(12)
+class AuthAttempt(Base):
+    """What throttles logins and the mail anyone may ask for: wrong passwords,
+    password-reset and sign-up mails, by address asked for and by client."""
+
+    __tablename__ = "auth_attempts"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+    kind: Mapped[str] = mapped_column(String(16))  # login | reset | signup
+    email: Mapped[str] = mapped_column(String(254), index=True)
+    client: Mapped[str] = mapped_column(String(64), index=True)
+
+
+class Signup(Base):
+    """A game's open sign-up: whoever has the link may ask for a seat."""
+
+    __tablename__ = "signups"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), unique=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    is_open: Mapped[bool] = mapped_column(Boolean, default=True)
+    closes_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # The most players the game takes, however they were seated.
+    max_players: Mapped[int] = mapped_column(Integer)
+
+    game: Mapped["Game"] = relationship()
 
 
 class GameMaster(Base):
@@ -163,9 +246,7 @@ class PhaseRow(Base):
     starts_at: Mapped[datetime] = mapped_column(UTCDateTime())
     ends_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
     long: Mapped[bool] = mapped_column(Boolean, default=False)
-    # open -> draft (resolved, waiting for the Masters) -> published;
-    # rolled_back: a published phase undone by the Masters (kept for the record).
-    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    status: Mapped[str] = mapped_column(String(16), default=PhaseStatus.OPEN, index=True)  # PhaseStatus
     state_before: Mapped[dict[str, Any]] = mapped_column(JSON)
     state_after: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     pending: Mapped[list[Any]] = mapped_column(default=list)

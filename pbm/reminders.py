@@ -12,7 +12,7 @@ from engine.interface import WINDOW
 from engine.registry import get_ruleset
 
 from . import mailer, operations, render
-from .models import ActionRow, Game, PhaseRow
+from .models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus
 
 def who_must_act(state: GameState, ruleset_key: str, player: str) -> set[str]:
     """The kinds of action this player is expected to send this moment (the
@@ -28,8 +28,8 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
     # Locked, and read as they are now: a second worker sending reminders at
     # the same moment waits, then sees who was reminded instead of mailing them again.
     phases = session.scalars(select(PhaseRow).join(Game, Game.id == PhaseRow.game_id).where(
-        PhaseRow.status == "open", PhaseRow.ends_at > now, PhaseRow.ends_at <= now + before,
-        Game.status == "running", Game.paused_at.is_(None))
+        PhaseRow.status == PhaseStatus.OPEN, PhaseRow.ends_at > now, PhaseRow.ends_at <= now + before,
+        Game.status == GameStatus.RUNNING, Game.paused_at.is_(None))
         .with_for_update(of=PhaseRow).execution_options(populate_existing=True)).all()
     sent = 0
     for phase in phases:
@@ -40,7 +40,6 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
         acted = {(r.seat_id, r.kind) for r in session.scalars(
             select(ActionRow).where(ActionRow.phase_id == phase.id))}
         reminded = set(phase.reminded or [])
-        tz = operations.game_tz(game)
         for seat in game.seats:
             if seat.id in reminded or seat.disqualified or not seat.user.reminders:
                 continue
@@ -50,12 +49,13 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
             missing = {k for k in who_must_act(state, game.ruleset, seat.name) if (seat.id, k) not in acted}
             if not missing:
                 continue
-            lang = seat.user.lang
+            lang, tz = seat.user.lang, operations.reader_tz(game, seat.user)
+            rules = get_ruleset(game.ruleset)
             mailer.queue(session, config, to=seat.user.email, template="reminder", lang=lang, now=now,
                          game=game, seat=seat, phase_id=phase.id, context={
                              "phase_label": render.phase_label(phase, lang, tz),
                              "deadline": render.deadline_text(phase.ends_at, lang, tz),
-                             "missing": sorted(missing)})
+                             "missing": [rules.describe_action(k, lang) for k in sorted(missing)]})
             reminded.add(seat.id)
             sent += 1
         phase.reminded = sorted(reminded)

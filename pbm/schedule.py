@@ -8,7 +8,7 @@ Model
 A :class:`Schedule` is a time zone plus a weekly cycle of *turns*: each turn says
 "on this weekday, at this wall-clock time, a phase of this kind starts" (and whether
 the rulebook calls it *long*). A phase lasts until the next turn, wrapping round the
-week. So lupus-live-12 is::
+week. So a calendar of days from 9 to 21 with a long weekend is::
 
     {"tz": "Europe/Rome",
      "week": ["mon 09:00 day", "mon 21:00 night", ..., "thu 21:00 night",
@@ -43,38 +43,32 @@ earlier turn's phase would be empty and is dropped.
 
 Names
 -----
-Phases are named by the local date on which they end (lupus-live-12-principale
-§1.2): "notte di venerdì 2 dicembre". A phase ending exactly at 00:00 ends on the
-previous date (at 24:00). Overrides never rename a phase: the name comes from the
-end the schedule gave it (``nominal_end``).
+Phases are named by the local date on which they end, as the rulebooks name them:
+"notte di venerdì 2 dicembre". A phase ending exactly at 00:00 ends on the
+previous date (at 24:00).
 
-Overrides (pause, extension)
-----------------------------
-``Extension(phase_end, new_end)``: the phase whose end is currently ``phase_end``
-ends at ``new_end`` instead (later, or earlier if still after its start).
-``Pause(from_, until)``: nothing turns over in ``[from_, until)``; the phase in
-progress at ``from_`` keeps the time it had left, so it ends at
-``until + (end - from_)``. ``until=None`` is a pause not yet lifted: callers pass
-``now`` and the phase's end is a projection (``provisional=True``) that never fires.
-Overrides apply in the order given (the order the Masters made them); overlapping
-pauses count once.
-
-After a phase whose end was moved, the sequence goes on with the kind the schedule
-had next, and that phase ends at the first scheduled end of a phase of that kind
-after the moved end (so nights still end in the morning). It may therefore be
-shorter or longer than usual; the Master can extend it too.
+Pauses and moved deadlines
+--------------------------
+Not here: the calendar is what the schedule says. A game's open phase keeps its own
+deadline in the database, and the Masters' pause and "move the deadline" change that
+row (``pbm.operations.desk``); the next phase is then placed on the calendar again
+from where the previous one ended (``pbm.operations.timing``).
 """
 from __future__ import annotations
 
 import functools
 import json
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta, timezone
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Iterator
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from babel.dates import format_date
+
 from engine.registry import available, get_ruleset
+
+from .i18n import gettext_in
 
 UTC = timezone.utc
 DEFAULT_TZ = "Europe/Rome"
@@ -297,7 +291,7 @@ def _turn_from_dict(d: dict) -> Turn:
 # own default calendar (``BaseRuleset.schedule_spec``), and these move there with it.
 PLANNED_SCHEDULES: dict[str, Schedule] = {
     # Lupus Noctis is played at a table in one evening; by mail, one night and one day
-    # per calendar day, every day of the week, on the tempo-reale hours.
+    # per calendar day, every day of the week, from 8 to 22.
     "lupus-noctis": parse_schedule({"day_start": "08:00", "day_end": "22:00", "days": "all"}),
     # Complots has no night: by mail, one 24-hour round a day, closing at 21:00. Its
     # rounds are "day" phases; the ruleset gives them meaning.
@@ -414,12 +408,10 @@ class Phase:
     start: datetime
     end: datetime
     long: bool = False
-    nominal_end: datetime | None = None  # the end the schedule gave it (names it)
-    provisional: bool = False  # end projected through a pause not yet lifted
 
     @property
     def name(self) -> PhaseName:
-        local = (self.nominal_end or self.end).astimezone(self.end.tzinfo)
+        local = self.end.astimezone(self.end.tzinfo)
         day = local.date()
         if local.time() == time(0):  # ends at 24:00 of the day before
             day -= timedelta(days=1)
@@ -456,13 +448,9 @@ class _Span:
     start: datetime
     end: datetime
     long: bool
-    nominal_end: datetime
-    index: int = 0  # which scheduled phase it stands for
-    provisional: bool = False
 
     def out(self, zone: ZoneInfo) -> Phase:
-        return Phase(self.kind, self.start.astimezone(zone), self.end.astimezone(zone),
-                     self.long, self.nominal_end.astimezone(zone), self.provisional)
+        return Phase(self.kind, self.start.astimezone(zone), self.end.astimezone(zone), self.long)
 
 
 def _nominal_spans(sched: Schedule, t: datetime) -> Iterator[_Span]:
@@ -475,216 +463,59 @@ def _nominal_spans(sched: Schedule, t: datetime) -> Iterator[_Span]:
     prev_t, prev_turn = next(it)
     for b, turn in it:
         if b > t:
-            yield _Span(prev_turn.kind, prev_t, b, prev_turn.long, b)
+            yield _Span(prev_turn.kind, prev_t, b, prev_turn.long)
         prev_t, prev_turn = b, turn
 
 
-# --------------------------------------------------------------------------- overrides
+# --------------------------------------------------------------------------- queries
 
-@dataclass(frozen=True)
-class Extension:
-    """The phase whose end is currently ``phase_end`` ends at ``new_end`` instead
-    (later; or earlier, if still after the phase's start)."""
-
-    phase_end: datetime
-    new_end: datetime
-
-    def __post_init__(self) -> None:
-        _require_aware(self.phase_end, "phase_end")
-        _require_aware(self.new_end, "new_end")
-
-    def to_dict(self) -> dict:
-        return {"extend": self.phase_end.isoformat(), "to": self.new_end.isoformat()}
-
-
-@dataclass(frozen=True)
-class Pause:
-    """No boundary in ``[from_, until)``; ``until=None``: not lifted yet."""
-
-    from_: datetime
-    until: datetime | None = None
-
-    def __post_init__(self) -> None:
-        _require_aware(self.from_, "from_")
-        if self.until is not None:
-            _require_aware(self.until, "until")
-            if _u(self.until) < _u(self.from_):
-                raise ValueError("a pause cannot end before it starts")
-
-    def to_dict(self) -> dict:
-        return {"pause": self.from_.isoformat(),
-                "until": self.until.isoformat() if self.until else None}
-
-
-Override = Extension | Pause
-
-
-def override_from_dict(d: dict) -> Override:
-    """Inverse of ``Extension.to_dict`` / ``Pause.to_dict`` (for a JSON column)."""
-    if "extend" in d:
-        return Extension(datetime.fromisoformat(d["extend"]), datetime.fromisoformat(d["to"]))
-    if "pause" in d:
-        until = d.get("until")
-        return Pause(datetime.fromisoformat(d["pause"]),
-                     datetime.fromisoformat(until) if until else None)
-    raise ValueError(f"not an override: {d!r}")
-
-
-@dataclass(eq=False)  # removed from lists by identity
-class _PauseSpan:
-    start: datetime
-    end: datetime
-    open: bool
-
-
-def _prepare(overrides: Sequence[Override], now: datetime | None) -> list:
-    """Overrides in the order given, in UTC; overlapping pauses merged into one that
-    takes the place of the first of them."""
-    ops: list = []
-    pauses: list[_PauseSpan] = []
-    for o in overrides:
-        if isinstance(o, Extension):
-            ops.append(Extension(_u(o.phase_end), _u(o.new_end)))
-        elif isinstance(o, Pause):
-            if o.until is None:
-                if now is None:
-                    raise ValueError("a pause not yet lifted needs `now`")
-                _require_aware(now, "now")
-                span = _PauseSpan(_u(o.from_), max(_u(now), _u(o.from_)), True)
-            else:
-                span = _PauseSpan(_u(o.from_), _u(o.until), False)
-            pauses.append(span)
-            ops.append(span)
-        else:
-            raise TypeError(f"not an override: {o!r}")
-    merged = True
-    while merged:  # a pause overlapping another: one pause covering both
-        merged = False
-        for i, a in enumerate(pauses):
-            for b in pauses[i + 1:]:
-                if b.start <= a.end and a.start <= b.end:
-                    a.start, a.end, a.open = min(a.start, b.start), max(a.end, b.end), a.open or b.open
-                    pauses.remove(b)
-                    ops.remove(b)
-                    merged = True
-                    break
-            if merged:
-                break
-    for e in ops:
-        if isinstance(e, Extension) and any(p.start < e.new_end < p.end for p in pauses):
-            raise ValueError("an extension cannot end inside a pause")
-    return ops
-
-
-class _Lazy:
-    """Scheduled phases by index, generated on demand."""
-
-    def __init__(self, it: Iterator[_Span]):
-        self._it, self._items = it, []
-
-    def __getitem__(self, i: int) -> _Span:
-        while len(self._items) <= i:
-            self._items.append(next(self._it))
-        return self._items[i]
-
-
-def _walk(sched: Schedule, t: datetime, overrides: Sequence[Override],
-          now: datetime | None) -> Iterator[_Span]:
-    """Effective phases (UTC spans), the first being the one that contains ``t``."""
+def _walk(sched: Schedule, t: datetime) -> Iterator[_Span]:
+    """Scheduled phases (UTC spans), the first being the one that contains ``t``."""
     _require_aware(t)
-    t = _u(t)
-    ops = _prepare(overrides, now)
-    # Before the earliest override the calendar is the scheduled one. Start just
-    # before it: an extension concerns the phase that ends at its phase_end.
-    anchor = min([t] + [op.start if isinstance(op, _PauseSpan)
-                        else min(op.phase_end, op.new_end) for op in ops])
-    anchor -= timedelta(microseconds=1)
-    scheduled = _Lazy(_nominal_spans(sched, anchor))
-    c = scheduled[0]
-    cur = _Span(c.kind, c.start, c.end, c.long, c.nominal_end, 0)
-    pending = list(ops)
-    while True:
-        applied = True
-        while applied:  # apply, in the order given, whatever concerns this phase
-            applied = False
-            for op in pending:
-                if isinstance(op, _PauseSpan) and cur.start <= op.start < cur.end:
-                    cur.end = op.end + (cur.end - op.start)  # keeps the time left (UTC)
-                    cur.provisional |= op.open
-                elif isinstance(op, Extension) and op.phase_end == cur.end:
-                    if op.new_end <= cur.start:
-                        raise ValueError("an extension cannot end a phase before it starts")
-                    cur.end = op.new_end
-                else:
-                    continue
-                pending.remove(op)
-                applied = True
-                break
-        for op in pending:
-            if isinstance(op, Extension) and op.phase_end < cur.start:
-                raise ValueError(f"extension of {op.phase_end.isoformat()} matches no phase end")
-        if cur.end > t:
-            yield cur
-        # Next: the kind the schedule has next, ending at the first scheduled end of
-        # that kind after this phase's (possibly moved) end.
-        kind = scheduled[cur.index + 1].kind
-        j = cur.index + 1
-        while not (scheduled[j].kind == kind and scheduled[j].end > cur.end):
-            j += 1
-        n = scheduled[j]
-        # after a projected end, everything is a projection
-        cur = _Span(kind, cur.end, n.end, n.long, n.end, j, cur.provisional)
+    return _nominal_spans(sched, t)
 
 
-def phases_from(schedule: Schedule, start: datetime, count: int,
-                overrides: Sequence[Override] = (), now: datetime | None = None) -> list[Phase]:
+def phases_from(schedule: Schedule, start: datetime, count: int) -> list[Phase]:
     """``count`` consecutive phases, the first containing ``start`` (phases are
     ``[start, end)``: on a boundary, the phase that starts there)."""
     out: list[Phase] = []
     if count <= 0:
         return out
-    for span in _walk(schedule, start, overrides, now):
+    for span in _walk(schedule, start):
         out.append(span.out(schedule.zone))
         if len(out) == count:
             return out
     raise AssertionError("unreachable: the calendar never ends")
 
 
-def phases_between(schedule: Schedule, t0: datetime, t1: datetime,
-                   overrides: Sequence[Override] = (), now: datetime | None = None) -> list[Phase]:
+def phases_between(schedule: Schedule, t0: datetime, t1: datetime) -> list[Phase]:
     """Every phase overlapping ``[t0, t1)`` (e.g. for a calendar feed)."""
     _require_aware(t1)
     out = []
-    for span in _walk(schedule, t0, overrides, now):
+    for span in _walk(schedule, t0):
         if span.start >= _u(t1):
             return out
         out.append(span.out(schedule.zone))
     raise AssertionError("unreachable")
 
 
-def phase_at(schedule: Schedule, t: datetime,
-             overrides: Sequence[Override] = (), now: datetime | None = None) -> Phase:
+def phase_at(schedule: Schedule, t: datetime) -> Phase:
     """The phase in progress at ``t``."""
-    return next(_walk(schedule, t, overrides, now)).out(schedule.zone)
+    return next(_walk(schedule, t)).out(schedule.zone)
 
 
-def next_boundary(schedule: Schedule, t: datetime, overrides: Sequence[Override] = (),
-                  now: datetime | None = None) -> datetime | None:
-    """The first boundary strictly after ``t``, in the schedule's zone; None while a
-    pause not yet lifted holds the phase in progress (nothing is due until resumed)."""
-    ph = phase_at(schedule, t, overrides, now)
-    return None if ph.provisional else ph.end
+def next_boundary(schedule: Schedule, t: datetime) -> datetime:
+    """The first boundary strictly after ``t``, in the schedule's zone."""
+    return phase_at(schedule, t).end
 
 
-def boundaries_between(schedule: Schedule, t0: datetime, t1: datetime,
-                       overrides: Sequence[Override] = (), now: datetime | None = None) -> list[datetime]:
+def boundaries_between(schedule: Schedule, t0: datetime, t1: datetime) -> list[datetime]:
     """Boundaries ``b`` with ``t0 < b <= t1``, oldest first, in the schedule's zone:
-    what a worker that last ran at ``t0`` must process at ``t1``. Stops at a pause
-    not yet lifted."""
+    what a worker that last ran at ``t0`` must process at ``t1``."""
     _require_aware(t1)
     out = []
-    for span in _walk(schedule, t0, overrides, now):
-        if span.provisional or span.end > _u(t1):
+    for span in _walk(schedule, t0):
+        if span.end > _u(t1):
             return out
         out.append(span.end.astimezone(schedule.zone))
     raise AssertionError("unreachable")
@@ -692,16 +523,19 @@ def boundaries_between(schedule: Schedule, t0: datetime, t1: datetime,
 
 # --------------------------------------------------------------------------- display
 
-_IT_DAYS = ("lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato", "domenica")
-_IT_MONTHS = ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio",
-              "agosto", "settembre", "ottobre", "novembre", "dicembre")
-_EN_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_EN_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-              "September", "October", "November", "December")
-_IT_KIND = {("night", False): "notte", ("night", True): "notte lunga",
-            ("day", False): "giorno", ("day", True): "giorno lungo"}
-_EN_KIND = {("night", False): "night", ("night", True): "long night",
-            ("day", False): "day", ("day", True): "long day"}
+def _lang(code: str) -> str:
+    """"en", "en_GB" -> English; anything else Italian (the service's first language)."""
+    return "en" if code.lower().startswith("en") else "it"
+
+
+def _phase_words(kind: str, long: bool, when: str, lang: str) -> str:
+    if kind == "night":
+        return (gettext_in(lang, "long night of %(date)s", date=when) if long
+                else gettext_in(lang, "night of %(date)s", date=when))
+    if kind == "day":
+        return (gettext_in(lang, "long day of %(date)s", date=when) if long
+                else gettext_in(lang, "day of %(date)s", date=when))
+    return f"{kind} {when}"
 
 
 def phase_label(phase: Phase | PhaseName, lang: str = "it", *, year: bool = False) -> str:
@@ -711,12 +545,14 @@ def phase_label(phase: Phase | PhaseName, lang: str = "it", *, year: bool = Fals
     starting with "en", Italian (the service's first language) otherwise.
     """
     name = phase.name if isinstance(phase, Phase) else phase
-    d = name.date
-    if lang.lower().startswith("en"):
-        text = f"{_EN_KIND[name.kind, name.long]} of {_EN_DAYS[d.weekday()]} {d.day} {_EN_MONTHS[d.month - 1]}"
-    else:
-        text = f"{_IT_KIND[name.kind, name.long]} di {_IT_DAYS[d.weekday()]} {d.day} {_IT_MONTHS[d.month - 1]}"
-    return f"{text} {d.year}" if year else text
+    return _label(name.kind, name.long, name.date, _lang(lang), year)
+
+
+@functools.lru_cache(maxsize=4096)
+def _label(kind: str, long: bool, day: date, lang: str, year: bool) -> str:
+    # Cached: a boundary words the same few phases for every player's mail.
+    when = format_date(day, "EEEE d MMMM y" if year else "EEEE d MMMM", locale=lang)
+    return _phase_words(kind, long, when, lang)
 
 
 @dataclass(frozen=True)
@@ -786,15 +622,14 @@ def to_ics(phases: Iterable[Phase], game_name: str, url: str | None = None, *,
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Lupus PBM//calendar//IT",
              "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
              f"X-WR-CALNAME:{_ics_escape(game_name)}"]
-    en = lang.lower().startswith("en")
     for ph in phases:
         summary = f"{game_name}: {phase_label(ph, lang)}"
         zone_name = getattr(ph.end.tzinfo, "key", None)
         where = f" ({zone_label(zone_name, ph.end)})" if zone_name else ""
         deadline = ph.end.strftime("%H:%M")
-        desc = f"Deadline {deadline}{where}" if en else f"Scadenza ore {deadline}{where}"
+        desc = gettext_in(_lang(lang), "Deadline %(time)s%(where)s", time=deadline, where=where)
         lines += ["BEGIN:VEVENT",
-                  f"UID:{prefix}-{ph.kind}-{_ics_utc(ph.nominal_end or ph.end)}@lupus-pbm",
+                  f"UID:{prefix}-{ph.kind}-{_ics_utc(ph.end)}@lupus-pbm",
                   f"DTSTAMP:{_ics_utc(dtstamp)}",
                   f"DTSTART:{_ics_utc(ph.start)}",
                   f"DTEND:{_ics_utc(ph.end)}",

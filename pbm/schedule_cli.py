@@ -1,6 +1,6 @@
 """`pbm calendar`: print a game's coming phases (or an iCalendar feed of them).
 
-    pbm calendar --ruleset lupus-live-12 --from 2026-03-26T20:00 --count 5
+    pbm calendar --ruleset <key> --from 2026-03-26T20:00 --count 5
 
 prints one phase per line, ``night|day START END`` in ISO 8601 local time with the
 UTC offset; the first line is the phase in progress at --from. See docs/calendar.md.
@@ -11,6 +11,8 @@ import argparse
 import sys
 from datetime import datetime, timezone
 
+from engine.registry import available
+
 from pbm import schedule as sch
 
 
@@ -20,8 +22,8 @@ def register(subparsers) -> None:
         help="print the coming nights and days of a schedule",
         description="Print the phases of a schedule: one line per phase, "
                     "'night|day START END', the first being the phase in progress at --from.")
-    p.add_argument("--ruleset", help="lupus-live-12, tempo-reale-7, lupus-noctis or complots: "
-                                     "its default schedule (default lupus-live-12)")
+    p.add_argument("--ruleset", help="a ruleset's key (see `pbm scenario` or engine/registry.py): "
+                                     "its default schedule (default: the first registered)")
     p.add_argument("--schedule", metavar="JSON",
                    help="a schedule in JSON (compact or 'week' form); replaces the default")
     p.add_argument("--tz", help="time zone of the schedule, e.g. Europe/Rome")
@@ -41,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         if args.schedule:
             schedule = sch.parse_schedule(args.schedule, tz=args.tz)
         else:
-            schedule = sch.default_schedule(args.ruleset or "lupus-live-12")
+            schedule = sch.default_schedule(args.ruleset or available()[0])
             if args.tz:
                 schedule = schedule.with_tz(args.tz)
         if args.from_:

@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbm import schedule as sch
-from pbm.schedule import Extension, Pause
 
 UTC = timezone.utc
 LIVE = sch.default_schedule("lupus-live-12")
@@ -319,111 +318,6 @@ def test_bad_schedules_are_refused(bad):
         sch.parse_schedule(bad)
 
 
-# --------------------------------------------------------------------------- overrides
-
-TUE_DAY_END = Z(2026, 3, 31, 19)  # Tuesday 31 March 2026 21:00 CEST
-
-
-def test_extension_moves_the_deadline_and_the_night_still_ends_in_the_morning():
-    ext = [Extension(TUE_DAY_END, Z(2026, 3, 31, 21))]
-    got = sch.phases_from(LIVE, Z(2026, 3, 31, 12), 3, ext)
-    assert spans(got) == [("day", Z(2026, 3, 31, 7), Z(2026, 3, 31, 21)),
-                          ("night", Z(2026, 3, 31, 21), Z(2026, 4, 1, 7)),
-                          ("day", Z(2026, 4, 1, 7), Z(2026, 4, 1, 19))]
-    assert sch.phase_label(got[0], "it") == "giorno di martedì 31 marzo"
-    assert got[0].nominal_end.astimezone(UTC) == TUE_DAY_END
-    assert sch.next_boundary(LIVE, Z(2026, 3, 31, 20), ext).astimezone(UTC) == Z(2026, 3, 31, 21)
-
-
-def test_extension_past_the_next_night():
-    ext = [Extension(TUE_DAY_END, Z(2026, 4, 1, 8))]  # to Wednesday 10:00
-    got = sch.phases_from(LIVE, Z(2026, 3, 31, 12), 3, ext)
-    assert spans(got) == [("day", Z(2026, 3, 31, 7), Z(2026, 4, 1, 8)),
-                          ("night", Z(2026, 4, 1, 8), Z(2026, 4, 2, 7)),
-                          ("day", Z(2026, 4, 2, 7), Z(2026, 4, 2, 19))]
-    assert sch.phase_label(got[1], "it") == "notte di giovedì 2 aprile"
-
-
-def test_shortening_and_chained_extensions():
-    shorter = [Extension(TUE_DAY_END, Z(2026, 3, 31, 15))]
-    assert spans(sch.phases_from(LIVE, Z(2026, 3, 31, 12), 2, shorter)) == [
-        ("day", Z(2026, 3, 31, 7), Z(2026, 3, 31, 15)),
-        ("night", Z(2026, 3, 31, 15), Z(2026, 4, 1, 7))]
-    chain = [Extension(TUE_DAY_END, Z(2026, 3, 31, 20)),
-             Extension(Z(2026, 3, 31, 20), Z(2026, 3, 31, 22))]
-    assert sch.phase_at(LIVE, Z(2026, 3, 31, 12), chain).end.astimezone(UTC) == Z(2026, 3, 31, 22)
-    # extending the night that follows an extended day
-    night = chain + [Extension(Z(2026, 4, 1, 7), Z(2026, 4, 1, 9))]
-    assert spans(sch.phases_from(LIVE, Z(2026, 3, 31, 23), 2, night)) == [
-        ("night", Z(2026, 3, 31, 22), Z(2026, 4, 1, 9)),
-        ("day", Z(2026, 4, 1, 9), Z(2026, 4, 1, 19))]
-
-
-def test_bad_extensions():
-    with pytest.raises(ValueError):  # matches no phase end
-        sch.phases_from(LIVE, Z(2026, 3, 31, 12), 3, [Extension(Z(2026, 3, 31, 18), Z(2026, 3, 31, 20))])
-    with pytest.raises(ValueError):  # before the phase starts
-        sch.phase_at(LIVE, Z(2026, 3, 31, 12), [Extension(TUE_DAY_END, Z(2026, 3, 31, 6))])
-
-
-def test_pause_keeps_the_time_left():
-    # Tuesday's day paused at 15:00 CEST with 6 hours left, resumed Thursday 12:00.
-    ov = [Pause(Z(2026, 3, 31, 13), Z(2026, 4, 2, 10))]
-    got = sch.phases_from(LIVE, Z(2026, 3, 31, 12), 3, ov)
-    assert spans(got) == [("day", Z(2026, 3, 31, 7), Z(2026, 4, 2, 16)),
-                          ("night", Z(2026, 4, 2, 16), Z(2026, 4, 3, 7)),
-                          ("day", Z(2026, 4, 3, 7), Z(2026, 4, 5, 19))]
-    assert sch.boundaries_between(LIVE, Z(2026, 3, 31, 12), Z(2026, 4, 2, 15), ov) == []
-    assert sch.phase_label(got[0], "it") == "giorno di martedì 31 marzo"
-    # the phase in progress during the pause is still Tuesday's day
-    assert sch.phase_at(LIVE, Z(2026, 4, 1, 12), ov).start.astimezone(UTC) == Z(2026, 3, 31, 7)
-
-
-def test_pause_across_dst_counts_real_hours():
-    # Night Sat 28 -> Sun 29 March 2026 (20:00Z -> 07:00Z). Paused at 23:00 CET
-    # (22:00Z): 9 real hours left (the wall clock would say 10). Resumed Sunday
-    # 14:00 CEST (12:00Z): the night ends 21:00Z.
-    ov = [Pause(Z(2026, 3, 28, 22), Z(2026, 3, 29, 12))]
-    ph = sch.phase_at(DAILY, Z(2026, 3, 29, 13), ov)
-    assert spans([ph]) == [("night", Z(2026, 3, 28, 20), Z(2026, 3, 29, 21))]
-
-
-def test_open_pause():
-    ov = [Pause(Z(2026, 3, 31, 13))]
-    now = Z(2026, 4, 1, 13)
-    ph = sch.phase_at(LIVE, now, ov, now=now)
-    assert ph.provisional
-    assert ph.end.astimezone(UTC) == Z(2026, 4, 1, 19)  # as if resumed now
-    assert sch.next_boundary(LIVE, now, ov, now=now) is None
-    after = sch.phases_from(LIVE, now, 3, ov, now=now)
-    assert [p.provisional for p in after] == [True, True, True]
-    # lifted: the same pause with an end is no longer provisional
-    lifted = sch.phases_from(LIVE, now, 2, [Pause(Z(2026, 3, 31, 13), now)])
-    assert spans(lifted) == [("day", Z(2026, 3, 31, 7), Z(2026, 4, 1, 19)),
-                             ("night", Z(2026, 4, 1, 19), Z(2026, 4, 2, 7))]
-    assert not any(p.provisional for p in lifted)
-    assert sch.boundaries_between(LIVE, Z(2026, 3, 31, 12), Z(2026, 4, 9), ov, now=now) == []
-    with pytest.raises(ValueError):
-        sch.phase_at(LIVE, now, ov)
-
-
-def test_overlapping_pauses_count_once_and_a_pause_on_a_boundary():
-    ov = [Pause(Z(2026, 3, 31, 10), Z(2026, 3, 31, 12)), Pause(Z(2026, 3, 31, 11), Z(2026, 3, 31, 13))]
-    assert sch.phase_at(LIVE, Z(2026, 3, 31, 9), ov).end.astimezone(UTC) == Z(2026, 3, 31, 22)
-    # a pause starting exactly on a boundary holds the phase that starts there
-    ov = [Pause(TUE_DAY_END, Z(2026, 3, 31, 21))]
-    got = sch.phases_from(LIVE, Z(2026, 3, 31, 12), 2, ov)
-    assert spans(got) == [("day", Z(2026, 3, 31, 7), TUE_DAY_END),
-                          ("night", TUE_DAY_END, Z(2026, 4, 1, 9))]
-
-
-def test_overrides_serialise():
-    ov = [Extension(TUE_DAY_END, Z(2026, 3, 31, 21)), Pause(Z(2026, 3, 31, 13), None),
-          Pause(Z(2026, 3, 31, 13), Z(2026, 4, 2, 10))]
-    back = [sch.override_from_dict(json.loads(json.dumps(o.to_dict()))) for o in ov]
-    assert back == ov
-
-
 # --------------------------------------------------------------------------- display
 
 def test_zone_label():
@@ -484,13 +378,6 @@ def test_ics():
     assert events[0]["URL"] == "https://lupus.example/g/1"
     assert "21:00" in events[1]["DESCRIPTION"] and "Europe/Rome" in events[1]["DESCRIPTION"]
 
-
-def test_ics_uid_stable_under_extension():
-    plain = sch.phases_from(LIVE, Z(2026, 3, 31, 12), 1)
-    moved = sch.phases_from(LIVE, Z(2026, 3, 31, 12), 1, [Extension(TUE_DAY_END, Z(2026, 3, 31, 21))])
-    uid = [next(l for l in _unfold(sch.to_ics(p, "g", dtstamp=Z(2026, 1, 1))) if l.startswith("UID:"))
-           for p in (plain, moved)]
-    assert uid[0] == uid[1]
 
 
 # --------------------------------------------------------------------------- properties

@@ -155,6 +155,3 @@ def canonical_power(name: str) -> str:
             return power
     raise KeyError(f"unknown supernatural power {name!r}")
 
-
-def role_of(name: str) -> Role:
-    return SPETTRO_ROLE if name == SPETTRO else ROLES[name]

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 class Pipeline:
     votes: dict[str, str | None]  # every living voter -> effective target (None: no vote)
     failed_hypnotists: list[str] = field(default_factory=list)
-    scrutatori_order: list[str] = field(default_factory=list)
 
 
 def run_pipeline(voters: list[str], submitted: dict[str, str], amnesia: set[str],
@@ -60,7 +59,7 @@ def run_pipeline(voters: list[str], submitted: dict[str, str], amnesia: set[str]
         for v in vote:
             if vote[v] == x:
                 vote[v] = target
-    return Pipeline(vote, failed, [s for s, _ in order])
+    return Pipeline(vote, failed)
 
 
 def _find_cycle(master: dict[str, str]) -> list[str]:

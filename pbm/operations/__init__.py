@@ -1,11 +1,16 @@
-"""Everything that changes a game. The only package that calls the engine.
+"""Everything that changes a game: the only package that writes one, asking its
+ruleset (engine/interface.py) for every rule.
 
-Every way in (web form, mail, a Master on a player's behalf) ends in
-``actions.submit``; every phase boundary ends in ``boundary.resolve_phase``;
-what the Masters do beyond that is in ``desk``.
+- ``games``: create a game, seat its players, draw and deal the roles, open phases;
+- ``actions``: every way in (web form, mail, a Master on a player's behalf) ends
+  in ``submit``;
+- ``boundary``: every deadline ends in ``resolve_phase``, then ``publish``;
+- ``timing``: when a moment ends (calendar, answer window, narrator);
+- ``desk``: what the Masters do beyond that (answers, close now, pause, preview,
+  roll back, interventions).
+
 Functions take a session and the current time from their caller and never
-commit, except ``resolve_phase`` (and ``close_now``) which are their own unit
-of work.
+commit, except ``resolve_phase`` and ``close_now``, which are their own unit of work.
 
 The names below are the package's public face: callers write
 ``from pbm import operations; operations.submit(...)``.
@@ -13,15 +18,16 @@ The names below are the package's public face: callers write
 from __future__ import annotations
 
 from engine.core import Rejected
-from ..models import Game
 
+from ..models import Game
+from . import desk, timing
 from .actions import (
     Submitted, describe_submission, engine_actions, latest_actions, legal_choices, lock_game,
     open_phase_for, submit,
 )
 from .base import (
     MAIL_SOURCES, OperationError, _mail_context, _store_events, current_phase, current_state,
-    game_options, game_schedule, game_tz, log,
+    game_options, game_schedule, game_tz, log, reader_tz,
 )
 from .boundary import (
     LATE_AFTER, _needs_masters, _resolve_into, due_phase_ids, publish, resolve_due, resolve_phase,
@@ -35,8 +41,8 @@ from .games import (
 __all__ = [
     "LATE_AFTER", "MAIL_SOURCES", "Game", "OperationError", "Rejected",
     "Submitted", "add_player", "answer_pending", "close_now", "create_game", "current_phase",
-    "current_state", "describe_submission", "draw_roles", "due_phase_ids", "edit_prepared",
+    "current_state", "describe_submission", "desk", "draw_roles", "due_phase_ids", "edit_prepared",
     "engine_actions", "ensure_user", "game_options", "game_schedule", "game_tz", "latest_actions",
-    "legal_choices", "lock_game", "log", "open_phase_for", "prepare_game",
-    "publish", "resolve_due", "resolve_phase", "slugify", "start_game", "submit",
+    "legal_choices", "lock_game", "log", "open_phase_for", "reader_tz", "prepare_game",
+    "publish", "resolve_due", "resolve_phase", "slugify", "start_game", "submit", "timing",
 ]

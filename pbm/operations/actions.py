@@ -12,9 +12,10 @@ from engine.core import Action, GameState, Rejected, keep_last
 from engine.registry import get_ruleset
 
 from .. import limits, mailer
-from ..models import ActionRow, Game, PhaseRow, Seat, User
+from ..models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from . import timing
 from .base import MAIL_SOURCES, _mail_context, current_phase, log
+
 
 @dataclass
 class Submitted:
@@ -31,9 +32,9 @@ def open_phase_for(session: Session, game: Game, now: datetime, correcting: bool
     mailbox during the phase still counts after the deadline, until the phase
     is resolved."""
     phase = current_phase(session, game)
-    if correcting and phase is not None and phase.status == "draft":
+    if correcting and phase is not None and phase.status == PhaseStatus.DRAFT:
         return phase
-    if game.status != "running" or phase is None or phase.status != "open":
+    if game.status != GameStatus.RUNNING or phase is None or phase.status != PhaseStatus.OPEN:
         raise Rejected("phase_closed")
     in_time = now < phase.ends_at or (
         arrived_at is not None and phase.starts_at <= arrived_at < phase.ends_at)
@@ -111,7 +112,7 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
                          context=_mail_context(game, phase, seat.user.lang, {
                              "master": by_user.name, "source": source_detail,
                              "lines": describe_submission(submission, seat.user.lang),
-                         }))
+                         }, reader=seat.user))
     return done
 
 
@@ -121,7 +122,7 @@ _KIND_OF_KEY = {"vote": "vote", "target": "power", "target2": "power", "elect": 
 
 def legal_choices(game: Game, phase: PhaseRow | None, seat: Seat, key: str) -> list[str] | None:
     """The names the engine would accept for this key now (for error replies)."""
-    if phase is None or phase.status != "open":
+    if phase is None or phase.status != PhaseStatus.OPEN:
         return None
     kind = _KIND_OF_KEY.get(key)
     state = GameState.from_dict(phase.state_before)

@@ -9,21 +9,24 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from engine.core import GameState, Phase, phase_rng
+from engine.interface import PRIVATE, PUBLIC, Viewer
 from engine.registry import get_ruleset
 
-from .. import mailer, render
-from ..models import EventRow, Game, GameMaster, OutboxRow, PhaseRow, Seat, User
+from .. import mailer, render, visibility
+from ..models import EventRow, Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from .actions import engine_actions
 from .base import (
-    OperationError, _mail_context, _store_events, current_phase, game_options, game_tz, log,
+    OperationError, _mail_context, _store_events, game_options, log,
+    reader_tz,
 )
 from .games import _open_phase
+
 
 def due_phase_ids(session: Session, now: datetime) -> list[int]:
     """Open phases whose deadline has passed, oldest first (paused games wait)."""
     return list(session.scalars(
         select(PhaseRow.id).join(Game, Game.id == PhaseRow.game_id)
-        .where(PhaseRow.status == "open", PhaseRow.ends_at <= now, Game.status == "running",
+        .where(PhaseRow.status == PhaseStatus.OPEN, PhaseRow.ends_at <= now, Game.status == GameStatus.RUNNING,
                Game.paused_at.is_(None))
         .order_by(PhaseRow.ends_at, PhaseRow.id)))
 
@@ -54,8 +57,8 @@ def resolve_phase(factory: sessionmaker[Session], config: dict[str, Any], phase_
     with factory() as session:
         with session.begin():
             claimed = session.execute(
-                update(PhaseRow).where(PhaseRow.id == phase_id, PhaseRow.status == "open")
-                .values(status="resolving")).rowcount
+                update(PhaseRow).where(PhaseRow.id == phase_id, PhaseRow.status == PhaseStatus.OPEN)
+                .values(status=PhaseStatus.RESOLVING)).rowcount
             if claimed != 1:
                 return False
             phase = session.get(PhaseRow, phase_id)
@@ -87,16 +90,16 @@ def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: P
     phase.state_after = result.state.to_dict()
     phase.pending = [{"kind": p.kind, "data": p.data, "blocking": p.blocking} for p in result.pending]
     phase.resolved_at = now
-    if phase.resolved_at - phase.ends_at > LATE_AFTER and phase.status == "resolving":
+    if phase.resolved_at - phase.ends_at > LATE_AFTER and phase.status == PhaseStatus.RESOLVING:
         _tell_masters_late(session, config, game, phase, now)
     if game.auto_publish and not _needs_masters(game, phase, result):
         publish(session, config, game, phase, now)
     else:
-        phase.status = "draft"
+        phase.status = PhaseStatus.DRAFT
         for m in game.masters:
             mailer.queue(session, config, to=m.user.email, template="draft_ready", lang=m.user.lang,
                          now=now, game=game, context=_mail_context(game, phase, m.user.lang, {
-                             "pending": phase.pending}))
+                             "pending": phase.pending}, reader=m.user))
 
 
 def _needs_masters(game: Game, phase: PhaseRow, result: Any) -> bool:
@@ -119,24 +122,25 @@ def _tell_masters_late(session: Session, config: dict[str, Any], game: Game, pha
     for m in game.masters:
         mailer.queue(session, config, to=m.user.email, template="late_boundary", lang=m.user.lang,
                      now=now, game=game, context=_mail_context(game, phase, m.user.lang, {
-                         "resolved": render.deadline_text(now, m.user.lang, game_tz(game))}))
+                         "resolved": render.deadline_text(now, m.user.lang, reader_tz(game, m.user))},
+                         reader=m.user))
 
 
 def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
             now: datetime, by: User | None = None) -> PhaseRow | None:
     """Make a resolved phase public, mail everyone, open the next phase."""
-    if phase.status not in ("draft", "resolving"):
+    if phase.status not in (PhaseStatus.DRAFT, PhaseStatus.RESOLVING):
         raise OperationError("not_a_draft")
     if any(p.get("blocking") for p in phase.pending or []):
         raise OperationError("pending_items")
     state = GameState.from_dict(phase.state_after)
     session.execute(update(EventRow).where(EventRow.phase_id == phase.id).values(published=True))
-    phase.status = "published"
+    phase.status = PhaseStatus.PUBLISHED
     phase.published_at = now
     game.state = phase.state_after
     next_phase = None
     if state.over:
-        game.status = "over"
+        game.status = GameStatus.OVER
     else:
         next_phase = _open_phase(session, game, state, index=phase.index + 1,
                                  after=phase.ends_at, now=now)
@@ -152,34 +156,34 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
     # The resolution's events: the Masters' interventions were announced when made.
     rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id, EventRow.seq >= 0)
                            .order_by(EventRow.seq)).all()
-    public_rows = [r for r in rows if r.visibility == "public"]
     for seat in game.seats:
         lang = seat.user.lang
-        mine = [r for r in rows if r.visibility == "private" and seat.name in (r.recipients or [])]
+        seen = visibility.seen(rows, Viewer(player=seat.name), game.ruleset, lang)
+        public = [s for s in seen if s.visibility == PUBLIC]
         mailer.queue(session, config, to=seat.user.email, template="phase_results", lang=lang,
                      now=now, game=game, seat=seat,
                      phase_id=next_phase.id if next_phase else None, context=_mail_context(game, phase, lang, {
                          "correction": bool((phase.gm_input or {}).get("correction")),
-                         "private_lines": render.lines_for(mine, game.ruleset, lang),
-                         "public_lines": render.lines_for(public_rows, game.ruleset, lang),
-                         "vote_lines": _vote_lines(public_rows),
+                         "private_lines": [s.text for s in seen if s.visibility == PRIVATE and s.text],
+                         "public_lines": [s.text for s in public if s.text],
+                         "vote_lines": _vote_lines(public),
                          "next_phase": next_phase,
-                         "next_label": render.phase_label(next_phase, lang, game_tz(game)) if next_phase else None,
-                         "next_deadline": render.deadline_text(next_phase.ends_at, lang, game_tz(game)) if next_phase else None,
-                     }))
+                         "next_label": render.phase_label(next_phase, lang, reader_tz(game, seat.user)) if next_phase else None,
+                         "next_deadline": render.deadline_text(next_phase.ends_at, lang, reader_tz(game, seat.user)) if next_phase else None,
+                     }, reader=seat.user))
     for m in game.masters:
         lang = m.user.lang
         mailer.queue(session, config, to=m.user.email, template="master_report", lang=lang,
                      now=now, game=game, context=_mail_context(game, phase, lang, {
-                         "lines": [f"[{r.visibility}{' → ' + ', '.join(r.recipients) if r.recipients else ''}] "
-                                   f"{render.describe(r.kind, r.data, game.ruleset, lang) or r.kind}"
-                                   for r in rows],
-                     }))
+                         "lines": [f"[{s.visibility}{' → ' + ', '.join(s.event.to) if s.event.to else ''}] "
+                                   f"{s.text or s.event.kind}"
+                                   for s in visibility.seen(rows, Viewer(master=True), game.ruleset, lang)],
+                     }, reader=m.user))
 
 
-def _vote_lines(rows: list[EventRow]) -> list[str]:
-    for r in rows:
-        if r.kind == "pyre":
-            return render.vote_lines(r.data)
+def _vote_lines(public: list[visibility.Seen]) -> list[str]:
+    for s in public:
+        if s.event.kind == "pyre":
+            return render.vote_lines(s.event.data)
     return []
 

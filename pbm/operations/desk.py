@@ -19,18 +19,22 @@ import random
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import ColumnElement, and_, delete, func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from engine.core import (
     Event, GameState, Phase, Rejected, Resolution, master, phase_rng, public, setup_rng,
 )
+from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import mailer, render
-from ..models import ActionRow, EventRow, Game, OutboxRow, PhaseRow, User
+from .. import mailer, render, visibility
+from ..models import ActionRow, EventRow, Game, GameStatus, OutboxRow, PhaseRow, PhaseStatus, User
 from .actions import engine_actions
-from .base import OperationError, _store_events, current_phase, current_state, game_tz, log
+from . import timing
+from .base import (
+    OperationError, current_phase, current_state, log, reader_tz,
+)
 from .boundary import _resolve_into, resolve_phase
 
 # The record of an intervention, and where its events sit in the phase: before
@@ -47,7 +51,7 @@ def answer_pending(session: Session, config: dict[str, Any], game: Game, phase: 
 
     The phase's seed is unchanged, so every other outcome stays as previewed.
     """
-    if phase.status != "draft":
+    if phase.status != PhaseStatus.DRAFT:
         raise OperationError("not_a_draft")
     merged = dict(phase.gm_input or {})
     for key, value in gm_input.items():
@@ -57,8 +61,8 @@ def answer_pending(session: Session, config: dict[str, Any], game: Game, phase: 
             merged[key] = value
     phase.gm_input = merged
     _resolve_into(session, config, game, phase, now)
-    if phase.status != "published":
-        phase.status = "draft"
+    if phase.status != PhaseStatus.PUBLISHED:
+        phase.status = PhaseStatus.DRAFT
     if by is not None:
         log(session, game, by, "answer_pending", now, phase=phase.index, gm_input=gm_input)
 
@@ -69,7 +73,7 @@ def close_now(factory: sessionmaker[Session], config: dict[str, Any], game_id: i
     with factory() as session, session.begin():
         game = session.get(Game, game_id)
         phase = current_phase(session, game)
-        if phase is None or phase.status != "open":
+        if phase is None or phase.status != PhaseStatus.OPEN:
             return False
         phase.ends_at = min(phase.ends_at, now)
         user = session.get(User, by_user_id) if by_user_id else None
@@ -79,7 +83,7 @@ def close_now(factory: sessionmaker[Session], config: dict[str, Any], game_id: i
 
 
 def pause(session: Session, game: Game, now: datetime, by: User) -> None:
-    if game.status != "running" or game.paused_at is not None:
+    if game.status != GameStatus.RUNNING or game.paused_at is not None:
         raise OperationError("not_running")
     game.paused_at = now
     log(session, game, by, "pause", now)
@@ -90,7 +94,8 @@ def resume(session: Session, game: Game, now: datetime, by: User) -> None:
     if game.paused_at is None:
         raise OperationError("not_paused")
     phase = current_phase(session, game)
-    if phase is not None and phase.status == "open" and phase.ends_at > game.paused_at:
+    if (phase is not None and phase.status == PhaseStatus.OPEN and phase.ends_at > game.paused_at
+            and timing.has_deadline(phase)):
         phase.ends_at = phase.ends_at + (now - game.paused_at)
     log(session, game, by, "resume", now, paused_at=game.paused_at.isoformat())
     game.paused_at = None
@@ -98,7 +103,7 @@ def resume(session: Session, game: Game, now: datetime, by: User) -> None:
 
 def extend(session: Session, game: Game, new_end: datetime, now: datetime, by: User) -> None:
     phase = current_phase(session, game)
-    if phase is None or phase.status != "open":
+    if phase is None or phase.status != PhaseStatus.OPEN:
         raise OperationError("no_open_phase")
     if new_end <= now:
         raise OperationError("deadline_in_past")
@@ -112,7 +117,7 @@ def extend(session: Session, game: Game, new_end: datetime, now: datetime, by: U
 def preview(session: Session, game: Game) -> Resolution | None:
     """What the open phase would resolve to with the actions so far (same seed)."""
     phase = current_phase(session, game)
-    if phase is None or phase.status not in ("open", "draft"):
+    if phase is None or phase.status not in (PhaseStatus.OPEN, PhaseStatus.DRAFT):
         return None
     state = GameState.from_dict(phase.state_before)
     actions = engine_actions(session, phase)
@@ -133,7 +138,7 @@ def rollback(session: Session, game: Game, now: datetime, by: User) -> PhaseRow:
     """
     phases = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id)
                              .order_by(PhaseRow.index.desc())).all()
-    last = next((p for p in phases if p.status == "published"), None)
+    last = next((p for p in phases if p.status == PhaseStatus.PUBLISHED), None)
     if last is None:
         raise OperationError("nothing_to_roll_back")
     following = [p for p in phases if p.index > last.index]
@@ -149,11 +154,11 @@ def rollback(session: Session, game: Game, now: datetime, by: User) -> PhaseRow:
         session.delete(p)
     session.execute(update(EventRow).where(EventRow.phase_id == last.id, EventRow.seq >= 0)
                     .values(published=False))
-    last.status = "draft"
+    last.status = PhaseStatus.DRAFT
     last.published_at = None
     game.state = last.state_before
-    if game.status == "over":
-        game.status = "running"
+    if game.status == GameStatus.OVER:
+        game.status = GameStatus.RUNNING
     last.gm_input = {**(last.gm_input or {}), "correction": True}
     log(session, game, by, "rollback", now, phase=last.index)
     session.flush()
@@ -163,12 +168,17 @@ def rollback(session: Session, game: Game, now: datetime, by: User) -> PhaseRow:
 def reresolve(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
               now: datetime, by: User) -> None:
     """Resolve a draft again after the Masters corrected its submissions."""
-    if phase.status != "draft":
+    if phase.status != PhaseStatus.DRAFT:
         raise OperationError("not_a_draft")
     answer_pending(session, config, game, phase, {}, now, by=by)
 
 
 # --------------------------------------------------------------------------- interventions
+
+def is_remedy_record() -> ColumnElement[bool]:
+    """The condition on EventRow that picks the records of interventions."""
+    return and_(EventRow.kind == REMEDY, EventRow.seq < 0)
+
 
 def remedy_rng(game_seed: str, seed: str) -> random.Random:
     """The generator of one intervention: the game's seed and the remedy's own."""
@@ -192,7 +202,7 @@ def intervene(session: Session, config: dict[str, Any], game: Game, action: str,
     and the seat may no longer act), applied to the open phase's state and
     announced to everyone at once."""
     phase = current_phase(session, game)
-    if phase is None or phase.status != "open" or game.status != "running":
+    if phase is None or phase.status != PhaseStatus.OPEN or game.status != GameStatus.RUNNING:
         raise OperationError("no_open_phase")
     state = GameState.from_dict(phase.state_before)
     for name in names:
@@ -203,7 +213,7 @@ def intervene(session: Session, config: dict[str, Any], game: Game, action: str,
     if remedy not in {r.key for r in get_ruleset(game.ruleset).remedies()}:
         raise OperationError("unknown_action", action=action)
     made = session.scalar(select(func.count()).select_from(EventRow).where(
-        EventRow.game_id == game.id, EventRow.kind == REMEDY))
+        EventRow.game_id == game.id, is_remedy_record()))
     seed = f"remedy{made + 1}"  # the n-th intervention of the game, whatever else happened
     record = master(REMEDY, remedy=remedy, args=args, seed=seed, before=state.to_dict())
     state, events = _apply(game, state, remedy, args, seed)
@@ -215,10 +225,10 @@ def intervene(session: Session, config: dict[str, Any], game: Game, action: str,
     phase.state_before = state.to_dict()
     game.state = state.to_dict()
     if state.over:
-        phase.status = "published"
+        phase.status = PhaseStatus.PUBLISHED
         phase.state_after = state.to_dict()
         phase.published_at = now
-        game.status = "over"
+        game.status = GameStatus.OVER
     log(session, game, by, action, now, players=names, reason=reason)
     _announce(session, config, game, phase, events, now)
     return events
@@ -241,9 +251,8 @@ def replay_interventions(session: Session, game: Game, phase: PhaseRow) -> GameS
     """The phase's state rebuilt from its intervention events alone (None if it had
     none): each remedy applied again with its stored seed to the state it was
     applied to, checking that each starts where the previous one ended."""
-    rows = session.scalars(select(EventRow).where(
-        EventRow.phase_id == phase.id, EventRow.kind == REMEDY, EventRow.seq < 0)
-        .order_by(EventRow.seq)).all()
+    rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id, is_remedy_record())
+                           .order_by(EventRow.seq)).all()
     state: GameState | None = None
     for row in rows:
         before = GameState.from_dict(row.data["before"])
@@ -264,13 +273,11 @@ def disqualify_faction(session: Session, config: dict[str, Any], game: Game, fac
 
 def _announce(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
               events: list[Event], now: datetime) -> None:
-    tz = game_tz(game)
     for seat in game.seats:
-        lang = seat.user.lang
-        lines = [render.describe(e.kind, e.data, game.ruleset, lang) for e in events
-                 if e.visibility == "public" or (e.visibility == "private" and seat.name in e.to)]
+        lang, tz = seat.user.lang, reader_tz(game, seat.user)
+        lines = visibility.lines(events, Viewer(player=seat.name), game.ruleset, lang)
         mailer.queue(session, config, to=seat.user.email, template="announcement", lang=lang, now=now,
-                     game=game, seat=seat, phase_id=phase.id if phase.status == "open" else None,
+                     game=game, seat=seat, phase_id=phase.id if phase.status == PhaseStatus.OPEN else None,
                      context={"lines": [x for x in lines if x],
                               "phase_label": render.phase_label(phase, lang, tz),
                               "deadline": render.deadline_text(phase.ends_at, lang, tz)})

@@ -13,16 +13,20 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.core import Event, GameState, SetupError, UnknownRole, setup_rng
+from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import mailer, render, schedule
-from ..models import Game, GameMaster, PhaseRow, Seat, User
+from .. import mailer, schedule, tokens, visibility
+from ..accounts import create_user, password_link
+from ..models import Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from . import timing
 from .base import OperationError, _mail_context, _store_events, log
+
 
 def slugify(text: str) -> str:
     plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:50] or "game"
+
 
 def create_game(session: Session, *, name: str, ruleset: str, master: User, now: datetime,
                 slug: str | None = None, schedule_spec: dict[str, Any] | None = None,
@@ -43,7 +47,7 @@ def create_game(session: Session, *, name: str, ruleset: str, master: User, now:
         schedule.parse_schedule(calendar)  # validate before storing
     if answer_window is not None:
         stored[schedule.ANSWER_WINDOW] = timing.checked_window(answer_window)
-    game = Game(slug=candidate, name=name, ruleset=ruleset, status="setup",
+    game = Game(slug=candidate, name=name, ruleset=ruleset, status=GameStatus.SETUP,
                 seed=seed or secrets.token_hex(8), schedule=stored,
                 auto_publish=auto_publish, review_contradictions=review_contradictions,
                 created_at=now)
@@ -53,43 +57,42 @@ def create_game(session: Session, *, name: str, ruleset: str, master: User, now:
     log(session, game, master, "create_game", now, name=name, ruleset=ruleset)
     return game
 
-def ensure_user(session: Session, *, email: str, name: str, lang: str = "it") -> tuple[User, str | None]:
-    """The user with this address, created with a fresh password if new."""
-    email = email.strip().lower()
-    user = session.scalar(select(User).where(User.email == email))
-    if user is not None:
-        return user, None
-    password = secrets.token_urlsafe(9)
-    user = User(email=email, name=name, lang=lang)
-    user.set_password(password)
-    session.add(user)
-    session.flush()
-    return user, password
+
+def ensure_user(session: Session, *, email: str, name: str, lang: str = "it") -> tuple[User, bool]:
+    """The user with this address (created without a password if new), and
+    whether it was created: a new account chooses its password through a link."""
+    return create_user(session, email=email, name=name, lang=lang)
 
 
 def add_player(session: Session, config: dict[str, Any], game: Game, *, name: str, email: str,
                now: datetime, by: User | None = None, lang: str = "it",
                password: str | None = None) -> Seat:
+    """Seat a player. The welcome mail never carries a password: a new account
+    gets a link to choose one. ``password`` sets one directly (the demo's
+    accounts, tests) and is never mailed."""
     name = " ".join(name.split())
-    if game.status != "setup":
+    if game.status != GameStatus.SETUP:
         raise OperationError("game_started")
     if not name:
         raise OperationError("name_required")
     if any(s.name.casefold() == name.casefold() for s in game.seats):
         raise OperationError("name_taken", name=name)
-    user, new_password = ensure_user(session, email=email, name=name, lang=lang)
+    user, _created = ensure_user(session, email=email, name=name, lang=lang)
     if password:
         user.set_password(password)
-        new_password = password
     if any(s.user_id == user.id for s in game.seats):
         raise OperationError("email_taken", email=email)
+    if game.is_master(user):
+        raise OperationError("master_plays")
     seat = Seat(game_id=game.id, user_id=user.id, name=name, position=len(game.seats),
                 token=secrets.token_urlsafe(12))
     session.add(seat)
     game.seats.append(seat)
     session.flush()
+    link = None if user.password_hash else password_link(config, user, now, "set")
     mailer.queue(session, config, to=user.email, template="welcome", lang=user.lang, now=now,
-                 game=game, seat=seat, context={"user": user, "password": new_password})
+                 game=game, seat=seat, context={"user": user, "password_link": link,
+                                                   "days": tokens.MAX_AGE["set"] // 86400})
     log(session, game, by, "add_player", now, name=name, email=user.email)
     return seat
 
@@ -112,11 +115,12 @@ def prepare_game(session: Session, game: Game, *, now: datetime,
                  by: User | None = None) -> dict[str, Any]:
     """Draw the roles (and what the ruleset draws at setup) for the Masters to
     review before anything is dealt; drawing again replaces the previous draw."""
-    if game.status != "setup":
+    if game.status != GameStatus.SETUP:
         raise OperationError("game_started")
     names = [s.name for s in game.seats]
-    if len(names) < 3:
-        raise OperationError("too_few_players", players=len(names))
+    minimum = get_ruleset(game.ruleset).min_players
+    if len(names) < minimum:
+        raise OperationError("too_few_players", players=len(names), minimum=minimum)
     draws = int((game.prepared or {}).get("draws", 0)) + 1
     rng = setup_rng(f"{game.seed}|draw{draws}")  # each draw its own, replayable
     if roles:
@@ -140,7 +144,7 @@ def prepare_game(session: Session, game: Game, *, now: datetime,
 def edit_prepared(session: Session, game: Game, *, now: datetime, options: dict[str, Any],
                   by: User | None = None) -> dict[str, Any]:
     """Change set-up options of the prepared draw (checked by the engine now)."""
-    if game.status != "setup" or not game.prepared:
+    if game.status != GameStatus.SETUP or not game.prepared:
         raise OperationError("not_prepared")
     merged = {**game.prepared["options"], **options}
     _setup_engine(game, [tuple(x) for x in game.prepared["seating"]], _draw_rng(game), merged)
@@ -169,7 +173,7 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
                mayor: str | None = None, by: User | None = None,
                options: dict[str, Any] | None = None) -> PhaseRow:
     """Deal the roles (the prepared draw, or a new one), open night 1, mail every role letter."""
-    if game.status != "setup":
+    if game.status != GameStatus.SETUP:
         raise OperationError("game_started")
     if composition or roles or not game.prepared:
         prepare_game(session, game, now=now, composition=composition, roles=roles, mayor=mayor,
@@ -177,20 +181,18 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
     seating = [tuple(x) for x in game.prepared["seating"]]
     state, events = _setup_engine(game, seating, _draw_rng(game), game.prepared["options"])
     game.composition = dict(Counter(role for _, role in seating))
-    game.status = "running"
+    game.status = GameStatus.RUNNING
     game.state = state.to_dict()
     game.prepared = None
     _store_events(session, game, None, events, published=True)
     phase = _open_phase(session, game, state, index=0, after=now, now=now)
     for seat in game.seats:
-        mine = [e for e in events if seat.name in e.to]
+        lang = seat.user.lang
         mailer.queue(session, config, to=seat.user.email, template="role_letter",
-                     lang=seat.user.lang, now=now, game=game, seat=seat, phase_id=phase.id,
-                     context=_mail_context(game, phase, seat.user.lang, {
-                         "lines": [render.describe(e.kind, e.data, game.ruleset, seat.user.lang)
-                                   for e in mine],
-                         "mayor": state.mayor,
-                     }))
+                     lang=lang, now=now, game=game, seat=seat, phase_id=phase.id,
+                     context=_mail_context(game, phase, lang, {
+                         "lines": visibility.lines(events, Viewer(player=seat.name), game.ruleset, lang),
+                     }, reader=seat.user))
     log(session, game, by, "start_game", now, composition=game.composition)
     return phase
 
@@ -200,7 +202,7 @@ def _open_phase(session: Session, game: Game, state: GameState, *, index: int,
     """Open the engine's next moment, with its deadline as its timing says (timing.span)."""
     when = timing.span(game, state, first=index == 0, after=after, now=now)
     row = PhaseRow(game_id=game.id, index=index, kind=state.phase.kind, number=state.phase.number,
-                   starts_at=when.starts_at, ends_at=when.ends_at, long=when.long, status="open",
+                   starts_at=when.starts_at, ends_at=when.ends_at, long=when.long, status=PhaseStatus.OPEN,
                    state_before=state.to_dict(), pending=[], gm_input={}, reminded=[])
     session.add(row)
     session.flush()

@@ -53,6 +53,12 @@ def has_deadline(phase: PhaseRow) -> bool:
     return phase.ends_at < NO_DEADLINE
 
 
+def on_calendar(game: Game) -> bool:
+    """Whether the game's coming moments follow its calendar (a feed can list them)."""
+    state = GameState.from_dict(game.state) if game.state else None
+    return state is None or get_ruleset(game.ruleset).timing(state).kind == CALENDAR
+
+
 def span(game: Game, state: GameState, *, first: bool, after: datetime, now: datetime) -> Span:
     """When the moment the state is at opens and ends.
 

@@ -1,38 +1,110 @@
-"""Login with hashed passwords, logout, language choice."""
+"""Logging in and out, the account's settings, passwords (change, reset by mail).
+
+A login's identity is the user's id and session token together (``User.get_id``):
+a new token at logout and at a password change ends every session and
+remember cookie made before. Wrong passwords are throttled per account and
+per client address; a login takes the same time whether or not the address
+has an account.
+"""
 from __future__ import annotations
 
+import hmac
+import math
+from datetime import timedelta
 from urllib.parse import urlsplit
 
-from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, Flask, flash, redirect, render_template, request, session, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user, logout_user
-from sqlalchemy import select
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from ..models import User
-from . import db
-from .forms import AccountForm, LoginForm
+from .. import accounts, tokens
+from ..models import User, check_dummy_password
+from . import config, db, now
+from .account_forms import AccountForm, ChangePasswordForm, ChoosePasswordForm, ResetRequestForm
+from .forms import LoginForm
 
 bp = Blueprint("auth", __name__)
+
+
+def init_app(app: Flask) -> None:
+    """Cookies: SameSite=Lax always; Secure when the site is served over HTTPS
+    (BASE_URL https://, or SESSION_COOKIE_SECURE set); a remember cookie of
+    30 days unless configured otherwise."""
+    https = str(app.config.get("BASE_URL", "")).startswith("https://")
+    for prefix in ("SESSION_COOKIE", "REMEMBER_COOKIE"):
+        app.config[f"{prefix}_SAMESITE"] = app.config.get(f"{prefix}_SAMESITE") or "Lax"
+        app.config[f"{prefix}_SECURE"] = bool(app.config.get(f"{prefix}_SECURE")) or https
+        app.config[f"{prefix}_HTTPONLY"] = True
+    app.config.setdefault("REMEMBER_COOKIE_DURATION", timedelta(days=30))
+    # Behind N reverse proxies, the client is the address they forward: without
+    # this every visitor would share the proxy's address, and one guesser's
+    # wrong passwords would lock everyone out.
+    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
+    check_dummy_password("")  # hashed now, not during the first login for an unknown address
+
+
+def load_user(user_id: str) -> User | None:
+    """flask-login's loader: the id and the session token must both match."""
+    uid, _, token = (user_id or "").partition(":")
+    if not uid.isdigit() or not token:
+        return None
+    user = db().get(User, int(uid))
+    if user is None or not hmac.compare_digest(user.session_token.encode(), token.encode()):
+        return None
+    return user
+
+
+def client_address() -> str:
+    """The client's address (behind proxies, set TRUSTED_PROXIES: see init_app)."""
+    return request.remote_addr or "unknown"
+
+
+def _safe_next(target: str) -> str:
+    if not target.startswith("/") or target.startswith("//") or urlsplit(target).netloc:
+        return url_for("public.index")
+    return target
+
+
+def _minutes_until(when) -> int:  # noqa: ANN001
+    return max(1, math.ceil((when - now()).total_seconds() / 60))
 
 
 @bp.route("/login", methods=["GET", "POST"])
 def login():
     form = LoginForm()
     if form.validate_on_submit():
-        user = db().scalar(select(User).where(User.email == form.email.data.strip().lower()))
-        if user is not None and user.check_password(form.password.data):
+        email = accounts.normalize_email(form.email.data)
+        client = client_address()
+        blocked = accounts.login_blocked_until(db(), config(), email, client, now())
+        if blocked is not None:
+            # Even the right password is refused: guessing must stop here.
+            flash(_("Too many wrong passwords for this account or from your connection: try again "
+                    "in %(minutes)s minutes, or reset your password by mail.",
+                    minutes=_minutes_until(blocked)), "error")
+            return render_template("login.html", form=form), 429
+        user = accounts.find_user(db(), email)
+        ok = user.check_password(form.password.data) if user else check_dummy_password(form.password.data)
+        if ok and user is not None:
+            accounts.forget_failures(db(), user.email)  # a typo or two earlier no longer count
+            db().commit()
             login_user(user, remember=True)
-            target = request.args.get("next", "")
-            if not target.startswith("/") or urlsplit(target).netloc:
-                target = url_for("public.index")
-            return redirect(target)
+            return redirect(_safe_next(request.args.get("next", "")))
+        accounts.record(db(), "login", email, client, now())
+        db().commit()
         flash(_("Wrong email or password."), "error")
     return render_template("login.html", form=form)
 
 
 @bp.route("/logout", methods=["POST"])
 def logout():
+    if current_user.is_authenticated:
+        user = db().get(User, current_user.id)
+        user.end_sessions()  # the remember cookie, wherever it was copied, stops working
+        db().commit()
     logout_user()
     return redirect(url_for("public.index"))
 
@@ -53,11 +125,12 @@ def set_lang(code: str):
 @bp.route("/account", methods=["GET", "POST"])
 @login_required
 def account():
-    """A player's own settings: reminders before deadlines, language."""
+    """A user's own settings: language, time zone of their mail, reminders."""
     form = AccountForm(obj=current_user)
     if form.validate_on_submit():
         current_user.reminders = form.reminders.data
         current_user.lang = form.lang.data
+        current_user.tz = form.tz.data
         session["lang"] = form.lang.data
         db().commit()
         flash(_("Settings saved."), "receipt")
@@ -67,3 +140,93 @@ def account():
         # logging in): saving must not silently switch the site back to the other one.
         form.lang.data = str(get_locale() or current_user.lang)
     return render_template("account.html", form=form)
+
+
+def account_error(exc: accounts.AccountError) -> str:
+    messages = {
+        "password_mismatch": _("The two passwords differ."),
+        "password_short": _("The password needs at least %(min)s characters.", min=exc.params.get("min")),
+        "password_long": _("The password may have at most %(max)s characters.", max=exc.params.get("max")),
+        "password_is_email": _("The password cannot be your email address."),
+        "throttled_client": _("Too many requests from your connection: try again in an hour."),
+    }
+    return messages.get(exc.code, exc.code)
+
+
+def token_error(exc: tokens.TokenError) -> str:
+    return {
+        "expired": _("This link has expired: ask for a new one below."),
+        "used": _("This link has already been used: ask for a new one below if you need it."),
+    }.get(exc.code, _("This link is not valid: ask for a new one below."))
+
+
+@bp.route("/account/password", methods=["GET", "POST"])
+@login_required
+def change_password():
+    form = ChangePasswordForm()
+    if form.validate_on_submit():
+        user = db().get(User, current_user.id)
+        client = client_address()
+        blocked = accounts.login_blocked_until(db(), config(), user.email, client, now())
+        if blocked is not None:
+            flash(_("Too many wrong passwords for this account or from your connection: try again "
+                    "in %(minutes)s minutes, or reset your password by mail.",
+                    minutes=_minutes_until(blocked)), "error")
+        elif not user.check_password(form.current.data):
+            accounts.record(db(), "login", user.email, client, now())
+            db().commit()
+            flash(_("The current password is wrong."), "error")
+        else:
+            try:
+                accounts.check_new_password(user.email, form.password.data, form.confirm.data)
+            except accounts.AccountError as exc:
+                flash(account_error(exc), "error")
+            else:
+                user.set_password(form.password.data)  # ends every other session
+                db().commit()
+                login_user(user, remember=True)  # this one goes on, under the new token
+                flash(_("Password changed. Every other device where you were logged in is logged out."),
+                      "receipt")
+                return redirect(url_for("auth.account"))
+    return render_template("password_change.html", form=form)
+
+
+@bp.route("/password-reset", methods=["GET", "POST"])
+def password_reset():
+    """Ask for a reset link. The answer is the same page whether or not the
+    address has an account (and the same work: a mail is queued either way)."""
+    form = ResetRequestForm()
+    if form.validate_on_submit():
+        try:
+            accounts.request_reset(db(), config(), form.email.data, client_address(), now(),
+                                   lang=str(get_locale() or "it"))
+        except accounts.AccountError as exc:
+            db().rollback()
+            flash(account_error(exc), "error")
+            return render_template("password_reset.html", form=form), 429
+        db().commit()
+        return render_template("password_reset.html", form=form, sent=True)
+    return render_template("password_reset.html", form=form)
+
+
+@bp.route("/password-reset/<token>", methods=["GET", "POST"])
+def password_choose(token: str):
+    """Choose a password through a link from a mail (welcome, reset, new account).
+    Opening the link changes nothing (mail scanners open links); saving does."""
+    try:
+        user = accounts.user_for_password_token(db(), config(), token, now())
+    except tokens.TokenError as exc:
+        flash(token_error(exc), "error")
+        return redirect(url_for("auth.password_reset"))
+    form = ChoosePasswordForm()
+    if form.validate_on_submit():
+        try:
+            accounts.choose_password(db(), user, form.password.data, form.confirm.data)
+        except accounts.AccountError as exc:
+            flash(account_error(exc), "error")
+        else:
+            db().commit()
+            login_user(user, remember=True)
+            flash(_("Password saved: you are logged in."), "receipt")
+            return redirect(url_for("public.index"))
+    return render_template("password_choose.html", form=form, user=user)

@@ -14,11 +14,12 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from engine.core import Event
+from engine.core import MASTER, Event
+from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import operations, render
-from ..models import EventRow, Game, InboundRow, MasterLog, PhaseRow
+from .. import operations, render, visibility
+from ..models import EventRow, Game, InboundRow, MasterLog, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
 from ..operations import timing
 from .public import ruleset_name
@@ -45,6 +46,10 @@ def _visibility_label(visibility: str, to: list[str] | None = None) -> str:
     return f"[{label}{' → ' + ', '.join(to) if to else ''}] "
 
 
+def _master_lines(events: Any, game: Game, lang: str) -> list[str]:
+    """Every event, as the Masters read it (causes, weights), marked with who else sees it."""
+    return [_visibility_label(s.visibility, s.event.to) + (s.text or s.event.kind)
+            for s in visibility.seen(events, Viewer(master=True), game.ruleset, lang)]
 
 
 def desk(session: Session, game: Game, lang: str, now: datetime,
@@ -55,19 +60,17 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
     phase = operations.current_phase(session, game)
     state = operations.current_state(game)
     drafts = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id,
-                                                    PhaseRow.status == "draft")
+                                                    PhaseRow.status == PhaseStatus.DRAFT)
                              .order_by(PhaseRow.index)).all()
     draft_views = []
     for d in drafts:
-        events = session.scalars(select(EventRow).where(EventRow.phase_id == d.id)
+        # The record of an intervention is for replaying it; its events tell what it did.
+        events = session.scalars(select(EventRow).where(EventRow.phase_id == d.id,
+                                                        ~desk_ops.is_remedy_record())
                                  .order_by(EventRow.seq)).all()
         draft_views.append({"phase": d, "label": render.phase_label(d, lang, tz),
-                            "lines": [_visibility_label(e.visibility, e.recipients)
-                                      + (render.describe(e.kind, e.data, game.ruleset, lang) or e.kind)
-                                      for e in events],
-                            "pending": d.pending,
-                            "pending_texts": [_pending_text(x) for x in d.pending
-                                              if x["kind"] != "profeta_question"]})
+                            "lines": _master_lines(events, game, lang),
+                            "pending": [_pending_view(game, x, lang) for x in d.pending or []]})
     actions = []
     if phase is not None:
         actions = [(r.seat.name, operations.describe_submission(r.args, lang), _how(r))
@@ -82,23 +85,23 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
     composition = (typed
                    or (dict(Counter(role for _n, role in prepared["seating"])) if prepared else None)
                    or game.composition or {})
-    preview = desk_ops.preview(session, game) if phase is not None and phase.status == "open" else None
-    preview_lines = [_visibility_label(e.visibility, e.to)
-                     + (render.describe(e.kind, e.data, game.ruleset, lang) or e.kind)
-                     for e in preview.events] if preview else []
+    preview = desk_ops.preview(session, game) if phase is not None and phase.status == PhaseStatus.OPEN else None
+    preview_lines = _master_lines(preview.events, game, lang) if preview else []
     pending_items = _pending_items(session, game, phase, draft_views)
     troubled_mail = session.scalars(select(InboundRow).where(
         InboundRow.game_id == game.id, InboundRow.status.in_(["error", "refused", "ignored"]))
         .order_by(InboundRow.id.desc()).limit(30)).all()
     can_roll_back = session.scalar(select(PhaseRow.id).where(
-        PhaseRow.game_id == game.id, PhaseRow.status == "published").limit(1)) is not None
+        PhaseRow.game_id == game.id, PhaseRow.status == PhaseStatus.PUBLISHED).limit(1)) is not None
     return {
         "can_roll_back": can_roll_back,
         "troubled_mail": troubled_mail,
         "preview_lines": preview_lines, "pending_items": pending_items,
         "prepared": prepared, "all_roles": all_roles, "composition": composition,
         "seat_roles": dict((n, r) for n, r in prepared["seating"]) if prepared else {},
-        "remaining": _remaining(phase.ends_at - now) if phase is not None and phase.status == "open"
+        "prepared_parts": _prepared_parts(game, prepared, lang),
+        **_remedies(game, lang),
+        "remaining": _remaining(phase.ends_at - now) if phase is not None and phase.status == PhaseStatus.OPEN
         and timing.has_deadline(phase) else None,
         "factions": get_ruleset(game.ruleset).factions,
         "tz": operations.game_tz(game),
@@ -109,11 +112,42 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
     }
 
 
+def _remedies(game: Game, lang: str) -> dict[str, Any]:
+    """What the ruleset lets the Masters do (BaseRuleset.remedies): the remedies on
+    ticked players or on nobody in one form, ending the game in its own; a player
+    (or a faction) is disqualified through the ruleset's kill."""
+    offered = get_ruleset(game.ruleset).remedies()
+    keys = {r.key for r in offered}
+    return {"remedies": [(r.key, r.label.get(lang) or r.label.get("it") or r.key) for r in offered
+                         if r.key != "end"],
+            "can_disqualify": "kill" in keys, "can_end": "end" in keys}
 
-def _pending_text(item: dict[str, Any]) -> str:
-    if item["kind"] == "stall":
-        return _("Stall: no deaths for %(n)s phases (§2.1).", n=item["data"].get("quiet_phases"))
-    return item["kind"]
+
+def _prepared_parts(game: Game, prepared: dict[str, Any] | None, lang: str) -> list[dict[str, Any]]:
+    """The parts of a draw the Masters may edit: every prepared option shaped
+    ``{subject: [{"player", "role"}...]}`` (BaseRuleset.prepared_options)."""
+    if not prepared:
+        return []
+    ruleset = get_ruleset(game.ruleset)
+    parts = []
+    for key, value in (prepared.get("options") or {}).items():
+        if not isinstance(value, dict):
+            continue
+        for subject, items in value.items():
+            if isinstance(items, list) and all(isinstance(x, dict) for x in items):
+                parts.append({"key": key, "subject": subject, "items": items,
+                              "title": ruleset.describe_prepared(key, subject, lang)})
+    return parts
+
+
+def _pending_view(game: Game, item: dict[str, Any], lang: str) -> dict[str, Any]:
+    """What a draft waits for, worded by the ruleset. A blocking item about one
+    player is a question the Masters answer yes or no (``gm["answers"][player]``,
+    docs/rulesets.md)."""
+    data = item.get("data") or {}
+    text = get_ruleset(game.ruleset).describe(Event(item["kind"], data, MASTER), lang, Viewer(master=True))
+    return {"text": text or item["kind"],
+            "player": data.get("player") if item.get("blocking") else None}
 
 
 def _counts(counts: dict[str, int] | None) -> str:
@@ -151,8 +185,13 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
         "create_game": lambda d: _("created the game %(name)s (%(ruleset)s)", name=d.get("name"),
                                    ruleset=ruleset_name(d.get("ruleset", ""))),
         "add_player": lambda d: _("added %(name)s (%(email)s)", name=d.get("name"), email=d.get("email")),
+        "add_master": lambda d: _("made %(email)s a Master of the game", email=d.get("email")),
+        "open_signups": lambda d: _("opened the sign-ups until %(when)s, at most %(n)s players",
+                                    when=when(d.get("closes_at")), n=d.get("max_players")),
+        "close_signups": lambda d: _("closed the sign-ups"),
+        "new_signup_link": lambda d: _("made a new sign-up link (the old one stopped working)"),
         "draw_roles": lambda d: _("drew the roles: %(roles)s", roles=_counts(d.get("roles"))),
-        "edit_setup": lambda d: _("edited the set-up (the Divinatore's propositions)"),
+        "edit_setup": lambda d: _("edited the set-up"),
         "start_game": lambda d: _("started the game: %(roles)s", roles=_counts(d.get("composition"))),
         "submit_on_behalf": lambda d: _("entered for %(name)s (%(source)s): %(what)s", name=d.get("player"),
                                         source=_source_label(d.get("source")),
@@ -212,12 +251,7 @@ def _pending_items(session, game, phase, drafts) -> list[str]:
     """What needs a Master's eye: questions, bounces, spoofing, entries on behalf."""
     items = []
     for d in drafts:
-        for p in d["pending"]:
-            if p["kind"] == "profeta_question":
-                items.append(_("Question from %(name)s waits for an answer: %(q)s",
-                               name=p["data"].get("player"), q=p["data"].get("question")))
-            elif p["kind"] == "stall":
-                items.append(_("Stall: no deaths for %(n)s phases (§2.1).", n=p["data"].get("quiet_phases")))
+        items += [p["text"] for p in d["pending"]]
     for s in game.seats:
         if s.user.address_failing:
             items.append(_("Mail to %(name)s bounces (%(email)s).", name=s.name, email=s.user.email))
@@ -234,7 +268,6 @@ def _pending_items(session, game, phase, drafts) -> list[str]:
                                name=r.seat.name, master=r.by_user.name if r.by_user else "?",
                                source=_source_label(r.source_detail)))
     return items
-
 
 
 def panels(session: Session, game: Game, lang: str) -> list[Any]:

@@ -1,6 +1,7 @@
 """The Masters' pages: create a game, add players, start it, publish, act on behalf."""
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
@@ -13,9 +14,9 @@ from sqlalchemy import select
 from engine.core import Rejected
 from engine.registry import available, get_ruleset
 
-from .. import mailer, operations, texts
+from .. import mailer, operations, render
 from ..mail.commands import describe_error, parse_commands
-from ..models import InboundRow, PhaseRow
+from ..models import InboundRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
 from . import config, db, desk_view, game_or_404, now, require_master
 from .public import ruleset_name
@@ -28,16 +29,18 @@ def _lang() -> str:
     return str(get_locale() or "it")
 
 
-def _op_error(exc: operations.OperationError) -> str:
+def _op_error(exc: operations.OperationError, game=None) -> str:  # noqa: ANN001
     messages = {
         "game_started": _("The game has already started."),
         "name_taken": _("That name is already taken in this game."),
         "email_taken": _("That address already plays in this game."),
+        "master_plays": _("A Master of the game cannot also play in it."),
         "composition_size": _("The composition has %(roles)s roles for %(players)s players.",
                               roles=exc.params.get("roles"), players=exc.params.get("players")),
-        "too_few_players": _("At least three players are needed."),
+        "too_few_players": _("At least %(minimum)s players are needed.", minimum=exc.params.get("minimum")),
         "setup_failed": _("The rules refuse this set-up: %(reason)s",
-                          reason=_setup_reason(exc.params)),
+                          reason=_setup_reason(exc.params, game.ruleset if game is not None else None)),
+        "answer_window": _("The answer window must last from one minute to two days."),
         "pending_items": _("Answer the pending items first."),
         "not_a_draft": _("This phase is not waiting for the Masters."),
         "not_running": _("The game is not running."),
@@ -53,23 +56,13 @@ def _op_error(exc: operations.OperationError) -> str:
     return messages.get(exc.code, exc.code)
 
 
-def _setup_reason(params: dict) -> str:
-    """Why the rules refuse a set-up, from the engine's code; a refusal the
-    service does not know yet is shown as the engine wrote it."""
-    why, name, role = params.get("why"), params.get("name"), params.get("role")
-    words = {
-        "factions_missing": lambda: _("every faction must be in the game; missing: %(missing)s",
-                                      missing=", ".join(params.get("missing") or [])),
-        "not_dealt_at_start": lambda: _("%(role)s cannot be dealt at the start of a game", role=role),
-        "divinatore_propositions": lambda: _(
-            "the Divinatore %(name)s needs four propositions, exactly two of them true", name=name),
-        "proposition_unknown_player": lambda: _(
-            "a proposition of the Divinatore names %(name)s, who is not in the game", name=name),
-        "mayor_not_a_player": lambda: _("the mayor %(name)s is not a player", name=name),
-        "seated_twice": lambda: _("%(name)s is seated twice", name=name),
-        "unknown_role": lambda: _("unknown role %(role)s", role=role),
-    }
-    return words[why]() if why in words else str(params.get("reason", ""))
+def _setup_reason(params: dict, ruleset: str | None) -> str:
+    """Why the rules refuse a set-up, in the ruleset's words for the engine's code
+    (engine/texts.py and the ruleset's texts); one without a code is shown as the
+    engine wrote it."""
+    why = params.get("why")
+    worded = get_ruleset(ruleset).describe_rejection(why, params, _lang()) if why and ruleset else None
+    return worded or str(params.get("reason", ""))
 
 
 @bp.route("/master/new", methods=["GET", "POST"])
@@ -83,7 +76,9 @@ def new_game():
         game = operations.create_game(db(), name=form.name.data, ruleset=form.ruleset.data,
                                       master=current_user, now=now(),
                                       auto_publish=form.auto_publish.data,
-                                      review_contradictions=form.review_contradictions.data)
+                                      review_contradictions=form.review_contradictions.data,
+                                      answer_window=timedelta(minutes=form.answer_window.data)
+                                      if form.answer_window.data else None)
         db().commit()
         return redirect(url_for("master.desk", slug=game.slug))
     return render_template("master_new.html", form=form)
@@ -126,7 +121,7 @@ def add_player(slug: str):
         return redirect(url_for("master.desk", slug=slug))
     return _attempt(slug, lambda: operations.add_player(
         db(), config(), game, name=form.name.data, email=form.email.data, lang=form.lang.data,
-        now=now(), by=current_user), _("Player added; the credentials were mailed."))
+        now=now(), by=current_user), _("Player added; a welcome mail is on its way."))
 
 
 def _field_errors(form) -> list[str]:  # noqa: ANN001
@@ -138,13 +133,14 @@ def _field_errors(form) -> list[str]:  # noqa: ANN001
 def _attempt(slug: str, change, success: str):
     """Run one change of the desk in the request's transaction: commit and say
     so, or roll back and say why, then back to the desk."""
+    game = game_or_404(slug)
     try:
-        operations.lock_game(db(), game_or_404(slug))
+        operations.lock_game(db(), game)
         change()
         db().commit()
     except operations.OperationError as exc:
         db().rollback()
-        flash(_op_error(exc), "error")
+        flash(_op_error(exc, game), "error")
     else:
         flash(success, "receipt")
     return redirect(url_for("master.desk", slug=slug))
@@ -191,20 +187,23 @@ def draw(slug: str):
 @bp.route("/g/<slug>/master/setup-options", methods=["POST"])
 @login_required
 def setup_options(slug: str):
-    """The Masters edit what the set-up drew (the Divinatore's propositions)."""
+    """The Masters edit what the set-up drew (the ruleset's ``prepared_options``):
+    fields ``prepared|<option>|<subject>|<index>|<player or role>``."""
     game = game_or_404(slug)
     require_master(game)
     if not PublishForm().validate_on_submit():
         abort(400)
-    propositions: dict[str, list[dict[str, str]]] = {}
+    edited: dict[str, dict[str, dict[int, dict[str, str]]]] = {}
     for key, value in request.form.items():
-        parts = key.split("|")  # prop|Diviner|index|player-or-role
-        if len(parts) == 4 and parts[0] == "prop":
-            item = propositions.setdefault(parts[1], [{} for _ in range(4)])[int(parts[2])]
-            item[parts[3]] = value
+        parts = key.split("|")
+        if len(parts) == 5 and parts[0] == "prepared" and parts[3].isdigit():
+            _tag, option, subject, index, field = parts
+            edited.setdefault(option, {}).setdefault(subject, {}).setdefault(int(index), {})[field] = value
+    options = {option: {subject: [items.get(i, {}) for i in range(max(items) + 1)]
+                        for subject, items in subjects.items()}
+               for option, subjects in edited.items()}
     return _attempt(slug, lambda: operations.edit_prepared(
-        db(), game, now=now(), by=current_user, options={"divinatore_propositions": propositions}),
-        _("Propositions saved."))
+        db(), game, now=now(), by=current_user, options=options), _("Changes saved."))
 
 
 @bp.route("/g/<slug>/master/start", methods=["POST"])
@@ -250,7 +249,7 @@ def publish(slug: str, phase_id: int):
         if answers:
             operations.answer_pending(session, config(), game, phase, {"answers": answers}, now(),
                                       by=current_user)
-        if phase.status == "draft":
+        if phase.status == PhaseStatus.DRAFT:
             operations.publish(session, config(), game, phase, now(), by=current_user)
     return _attempt(slug, answer_and_publish, _("Published."))
 
@@ -280,7 +279,7 @@ def on_behalf(slug: str):
                     what="; ".join(operations.describe_submission(command, lang))), "receipt")
         except Rejected as exc:
             session.rollback()
-            flash(_("Not recorded: %(why)s", why=texts.rejection(exc.code, exc.params, game.ruleset, lang)),
+            flash(_("Not recorded: %(why)s", why=render.rejection(exc.code, exc.params, game.ruleset, lang)),
                   "error")
     return redirect(url_for("master.desk", slug=slug))
 

@@ -5,11 +5,14 @@ from collections import defaultdict
 
 from flask import Blueprint, Response, render_template
 from flask_babel import get_locale
-from flask_babel import gettext as _
 from sqlalchemy import select
 
-from .. import operations, render
-from ..models import EventRow, Game, PhaseRow
+from engine.interface import Viewer
+from engine.registry import get_ruleset
+
+from .. import operations, render, visibility
+from ..models import EventRow, Game, GameStatus, PhaseRow, PhaseStatus
+from ..visibility import Seen
 from . import config, db, game_or_404, my_seat, now
 
 bp = Blueprint("public", __name__)
@@ -27,10 +30,12 @@ def local_time(when, tz: str) -> str:
 
 @bp.app_template_filter("ruleset_name")
 def ruleset_name(key: str) -> str:
-    """A ruleset as people call it, not its key."""
-    names = {"lupus-live-12": _("Lupus LIVE!, 12th edition"),
-             "tempo-reale-7": _("Lupus in tempo reale, 7th edition")}
-    return names.get(key, key)
+    """A ruleset as people call it, in the reader's language, not its key."""
+    try:
+        names = get_ruleset(key).names
+    except KeyError:
+        return key
+    return names.get(str(get_locale() or "it")) or names.get("it") or key
 
 
 @bp.route("/")
@@ -46,22 +51,20 @@ def game_home(slug: str):
     tz = operations.game_tz(game)
     phase = operations.current_phase(db(), game)
     phases = db().scalars(select(PhaseRow).where(PhaseRow.game_id == game.id,
-                                                 PhaseRow.status == "published")
+                                                 PhaseRow.status == PhaseStatus.PUBLISHED)
                           .order_by(PhaseRow.index.desc())).all()
-    rows = db().scalars(select(EventRow).where(EventRow.game_id == game.id,
-                                               EventRow.visibility == "public",
-                                               EventRow.published.is_(True))
+    rows = db().scalars(select(EventRow).where(EventRow.game_id == game.id)
                         .order_by(EventRow.phase_id, EventRow.seq)).all()
-    by_phase: dict[int | None, list[EventRow]] = defaultdict(list)
-    for r in rows:
-        by_phase[r.phase_id].append(r)
+    by_phase: dict[int | None, list[Seen]] = defaultdict(list)
+    for seen in visibility.seen(rows, Viewer(), game.ruleset, lang):
+        by_phase[seen.phase_id].append(seen)
     bulletins = []
     for ph in phases:
         events = by_phase.get(ph.id, [])
-        pyre = next((e for e in events if e.kind == "pyre"), None)
+        pyre = next((s.event for s in events if s.event.kind == "pyre"), None)
         bulletins.append({
             "phase": ph, "label": render.phase_label(ph, lang, tz),
-            "lines": render.lines_for(events, game.ruleset, lang),
+            "lines": [s.text for s in events if s.text],
             "votes": render.vote_lines(pyre.data) if pyre else [],
         })
     state = operations.current_state(game)
@@ -84,13 +87,14 @@ def calendar_feed(slug: str):
     """The game's deadlines as an iCalendar feed: past phases as they were,
     the coming ones as the calendar schedules them."""
     from .. import schedule
+    from ..operations import timing
     game = game_or_404(slug)
     sched = operations.game_schedule(game)
     rows = db().scalars(select(PhaseRow).where(PhaseRow.game_id == game.id)
                         .order_by(PhaseRow.index)).all()
     phases = [schedule.Phase(r.kind, r.starts_at.astimezone(sched.zone), r.ends_at.astimezone(sched.zone),
-                             r.long, r.ends_at.astimezone(sched.zone)) for r in rows]
-    if game.status != "over":
+                             r.long) for r in rows if timing.has_deadline(r)]
+    if game.status != GameStatus.OVER and timing.on_calendar(game):
         # A boundary belongs to the phase that starts there: the next phase.
         phases += schedule.phases_from(sched, rows[-1].ends_at if rows else now(), 14)
     lang = str(get_locale() or "it")

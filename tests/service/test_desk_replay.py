@@ -67,3 +67,20 @@ def test_a_resolution_keeps_the_interventions_of_its_phase(app, factory, clock):
         night = s.get(PhaseRow, night_id)
         assert night.status in ("published", "draft")
         assert desk.replay_interventions(s, s.get(Game, game_id), night).to_dict() == night.state_before
+
+
+def test_the_desk_offers_the_rulesets_remedies_and_applies_them(app, factory, clock):
+    from ..conftest import csrf_from
+    from .helpers import login, make_game
+    gid = make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
+    client = login(app, "master@example.org", "master")
+    page = client.get("/g/test-game/master").get_data(as_text=True)
+    offered = [v for v in ("kill", "resurrect", "draw", "disqualify") if f'<option value="{v}">' in page]
+    assert offered == ["kill", "resurrect", "draw", "disqualify"] and "Dichiara il pareggio" in page
+    r = client.post("/g/test-game/master/intervene", data={
+        "csrf_token": csrf_from(page), "action": "kill", "players": ["Elena"], "reason": ""})
+    assert r.status_code == 302
+    with factory() as s:
+        alive = {p["name"]: p["alive"] for p in s.get(Game, gid).state["players"]}
+        assert not alive["Elena"] and alive["Bruno"]
+        assert s.query(EventRow).filter_by(game_id=gid, kind=desk.REMEDY).count() == 1

@@ -42,13 +42,13 @@ def test_draw_edit_propositions_and_start(app, factory, clock):
               (others[2], wrong[seating[others[2]]]), (others[3], wrong[seating[others[3]]])]
     form = {"csrf_token": token}
     for i, (name, role) in enumerate(chosen):
-        form[f"prop|{diviner}|{i}|player"] = name
-        form[f"prop|{diviner}|{i}|role"] = role
-    too_true = dict(form, **{f"prop|{diviner}|2|role": seating[others[2]]})
+        form[f"prepared|divinatore_propositions|{diviner}|{i}|player"] = name
+        form[f"prepared|divinatore_propositions|{diviner}|{i}|role"] = role
+    too_true = dict(form, **{f"prepared|divinatore_propositions|{diviner}|2|role": seating[others[2]]})
     r = client.post("/g/tempo-reale/master/setup-options", data=too_true, follow_redirects=True)
     assert "esattamente due vere" in r.get_data(as_text=True)  # the engine's reason, in Italian
     r = client.post("/g/tempo-reale/master/setup-options", data=form, follow_redirects=True)
-    assert "Proposizioni salvate" in r.get_data(as_text=True)
+    assert "Modifiche salvate" in r.get_data(as_text=True)
 
     client.post("/g/tempo-reale/master/start", data={"csrf_token": token, "mayor": ""})
     with factory() as s:

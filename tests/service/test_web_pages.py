@@ -41,7 +41,8 @@ def test_master_creates_a_game_adds_players_and_starts_it(app, factory):
         assert game.state["mayor"] in {"Anna", "Bruno", "Carla", "Dario"}
         welcome = s.query(OutboxRow).filter_by(kind="welcome").all()
         assert sorted(m.to_addr for m in welcome) == ["anna@x.test", "bruno@x.test", "carla@x.test", "dario@x.test"]
-        assert all("Password: " in m.body for m in welcome)
+        # No password in any mail: a link to choose one (kept in the outbox, it works once).
+        assert all("/password-reset/" in m.body and "Password" not in m.body for m in welcome)
         letters = {m.to_addr: m.body for m in s.query(OutboxRow).filter_by(kind="role_letter")}
         for p in game.state["players"]:
             assert f"Il tuo ruolo: {p['role']}" in letters[f"{p['name'].lower()}@x.test"]

@@ -5,7 +5,7 @@ each Master now has a reply token per game, as each player has per seat.
 Existing Masters get a fresh random token.
 
 Revision ID: 5e3c1a9d7b20
-Revises: c36f18d6b636
+Revises: 5e1f0a7c9d21
 Create Date: 2026-11-25 09:10:00
 """
 import secrets
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '5e3c1a9d7b20'
-down_revision = 'c36f18d6b636'
+down_revision = '5e1f0a7c9d21'
 branch_labels = None
 depends_on = None
 

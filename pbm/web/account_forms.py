@@ -1,0 +1,88 @@
+"""Forms of accounts: settings, passwords, sign-ups, co-Masters (Flask-WTF, CSRF)."""
+from __future__ import annotations
+
+from functools import lru_cache
+from zoneinfo import available_timezones
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField, DateTimeLocalField, EmailField, IntegerField, PasswordField, SelectField, StringField,
+)
+from wtforms.validators import DataRequired, Length, NumberRange, Optional, ValidationError
+
+from ..accounts import PASSWORD_MAX, is_plain_address
+from .forms import options
+
+LANGUAGES = [("it", "Italiano"), ("en", "English")]
+
+
+def plain_address(_form: FlaskForm, field: EmailField) -> None:
+    if not is_plain_address((field.data or "").strip()):
+        raise ValidationError(_l("This is not a valid email address."))
+
+
+@lru_cache(maxsize=1)
+def time_zones() -> list[str]:
+    return sorted(z for z in available_timezones() if "/" in z and not z.startswith(("Etc/", "SystemV/")))
+
+
+def tz_choices():
+    return options([("", _l("The game's own"))] + [(z, z) for z in time_zones()])
+
+
+def _password(label):  # noqa: ANN001, ANN202
+    return PasswordField(label, validators=[DataRequired(), Length(max=PASSWORD_MAX)])
+
+
+class AccountForm(FlaskForm):
+    reminders = BooleanField(_l("Mail me a reminder before a deadline when I have not played yet"))
+    lang = SelectField(_l("Language"), choices=options(LANGUAGES))
+    tz = SelectField(_l("Time zone of the times in my mail"), choices=[], validate_choice=True)
+
+    def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003
+        super().__init__(*args, **kwargs)
+        self.tz.choices = tz_choices()
+
+
+class ChangePasswordForm(FlaskForm):
+    current = _password(_l("Current password"))
+    password = _password(_l("New password"))
+    confirm = _password(_l("New password again"))
+
+
+class ChoosePasswordForm(FlaskForm):
+    password = _password(_l("New password"))
+    confirm = _password(_l("New password again"))
+
+
+class ResetRequestForm(FlaskForm):
+    email = EmailField(_l("Email"), validators=[DataRequired(), Length(max=254), plain_address])
+
+
+class JoinForm(FlaskForm):
+    name = StringField(_l("Name in the game"), validators=[DataRequired(), Length(max=80)])
+    email = EmailField(_l("Email"), validators=[DataRequired(), Length(max=254), plain_address])
+    lang = SelectField(_l("Language"), choices=options(LANGUAGES))
+
+
+class TakeSeatForm(FlaskForm):
+    """Confirming a sign-up; the password fields only for an account without one."""
+    password = PasswordField(_l("Choose a password"), validators=[Optional(), Length(max=PASSWORD_MAX)])
+    confirm = PasswordField(_l("The password again"), validators=[Optional(), Length(max=PASSWORD_MAX)])
+
+
+class SignupForm(FlaskForm):
+    closes_at = DateTimeLocalField(_l("Closing date"), validators=[DataRequired()])
+    max_players = IntegerField(_l("Most players in the game"),
+                               validators=[DataRequired(), NumberRange(min=3, max=200)])
+
+
+class CoMasterForm(FlaskForm):
+    email = EmailField(_l("Email"), validators=[DataRequired(), Length(max=254), plain_address])
+    name = StringField(_l("Name"), validators=[Optional(), Length(max=120)])
+    lang = SelectField(_l("Language"), choices=options(LANGUAGES))
+
+
+class PlainForm(FlaskForm):
+    """A button with its CSRF token."""
