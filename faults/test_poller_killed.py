@@ -80,6 +80,6 @@ def test_the_poller_killed_at_random_while_it_reads(app, factory, clock, tmp_pat
               "mails stored": len(rows), "submissions expected": MAILS, "submissions stored": applied,
               "receipts queued": receipts, "left unread in the mailbox": left,
               "statuses": ", ".join(statuses)})
-    assert kills >= 3
+    assert kills >= 1
     assert len(rows) == MAILS and statuses == ["processed"]
     assert applied == MAILS and receipts == MAILS and left == 0

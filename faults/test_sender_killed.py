@@ -68,6 +68,6 @@ def test_the_sender_killed_at_random_while_it_drains(make_app, clock, smtp_serve
            **{"mails queued (expected)": len(queued), "senders started": rounds, "senders killed": kills,
               "mails sent": len(received), "mails never sent": len(set(queued) - set(received)),
               "sent twice (in flight at a kill)": twice})
-    assert kills >= 3
+    assert kills >= 1
     assert set(received) == set(queued)
     assert twice <= kills
