@@ -3,7 +3,7 @@ VENV ?= .venv
 PYTHON ?= python3
 BIN = $(VENV)/bin
 
-.PHONY: run test venv system-deps bench translations clean
+.PHONY: run test faults venv system-deps bench translations clean
 
 venv: $(VENV)/.installed
 
@@ -23,6 +23,10 @@ system-deps:
 
 test: venv system-deps
 	$(BIN)/pytest
+
+# The fault suite (minutes, not part of `make test`): prints what each fault did.
+faults: venv system-deps
+	$(BIN)/pytest faults -p no:cacheprovider -q
 
 bench: venv system-deps
 	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -19,6 +19,16 @@
 # MAIL_USERNAME = "lupus@example.org"
 # MAIL_PASSWORD = "..."
 # MAIL_DEFAULT_SENDER = "lupus@example.org"
+# The authority that signed the relay's or the IMAP server's certificate, when
+# the system does not trust it already (TLS is always verified).
+# MAIL_CA_FILE = "/etc/ssl/private-ca.pem"
+
+# Signs sessions and forms (or PBM_SECRET_KEY); without it a random key is
+# kept in instance/secret_key, readable by the service's user only.
+# SECRET_KEY = "..."
+
+# A larger incoming message is kept, answered once, and never read.
+# INBOUND_MAX_BYTES = 5_000_000
 
 # Behind reverse proxies (nginx, a load balancer): how many, so that logins are
 # throttled per real client and not per proxy (docs/accounts.md).

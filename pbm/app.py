@@ -55,10 +55,13 @@ def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = 
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
 
-    from .web import auth, join, master, narrator, player, public, window_page
+    from .web import auth, demo_mailbox, headers, join, master, narrator, player, public, window_page
     auth.init_app(app)
     for module in (auth, public, player, master, join, window_page, narrator):
         app.register_blueprint(module.bp)
+    if demo_mailbox.embedded_mail(app.config):
+        app.register_blueprint(demo_mailbox.bp)
+    headers.init_app(app)
 
     @app.teardown_appcontext
     def _close_session(_exc: BaseException | None) -> None:
@@ -71,7 +74,8 @@ def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = 
     @app.context_processor
     def _globals() -> dict[str, Any]:
         from flask_babel import get_locale
-        return {"current_locale": str(get_locale() or "it")}
+        return {"current_locale": str(get_locale() or "it"),
+                "has_mailbox": "mailbox.index" in app.view_functions}
 
     return app
 

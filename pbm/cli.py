@@ -28,9 +28,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .config import ConfigError
     parser = build_parser()
     args = parser.parse_args(argv)
-    result = args.func(args)
+    try:
+        result = args.func(args)
+    except ConfigError as exc:
+        print(f"pbm: configuration error: {exc}", file=sys.stderr)
+        return 2
     return int(result or 0)
 
 

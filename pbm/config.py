@@ -7,6 +7,7 @@ MAIL_SERVER relay in instance/config.py (see instance/config.example.py).
 """
 from __future__ import annotations
 
+import json
 import os
 import secrets
 from pathlib import Path
@@ -28,6 +29,9 @@ def defaults(instance: Path) -> dict[str, Any]:
         "MAIL_USE_SSL": False,
         "MAIL_USERNAME": None,
         "MAIL_PASSWORD": None,
+        # The authority that signed the relay's (and the IMAP server's) certificate,
+        # when it is not one the system trusts; TLS is always verified.
+        "MAIL_CA_FILE": None,
         "MAIL_DEFAULT_SENDER": "lupus@lupus.localhost",
         # Flask-Mail would silently drop mail whenever TESTING is on; the
         # outbox decides what is sent, and tests use a real SMTP server.
@@ -39,6 +43,8 @@ def defaults(instance: Path) -> dict[str, Any]:
         "LOCAL_MAILBOX": str(instance / "sent-mail"),
         "DEFAULT_TIMEZONE": "Europe/Rome",
         "ERROR_REPLIES_PER_DAY": 10,
+        # A larger message is kept, raw, and answered once, but never parsed.
+        "INBOUND_MAX_BYTES": 5_000_000,
         "REMINDER_BEFORE_MINUTES": 120,
         "BABEL_DEFAULT_LOCALE": "it",
         "BABEL_DEFAULT_TIMEZONE": "Europe/Rome",
@@ -46,29 +52,101 @@ def defaults(instance: Path) -> dict[str, Any]:
     }
 
 
+# Keys with no embedded default that the environment may still set.
+EXTRA_KEYS = ("SECRET_KEY",)
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+class ConfigError(ValueError):
+    """A setting of the wrong type: the service refuses to start rather than
+    guess (``bool("false")`` is True: TLS would have been on when asked off)."""
+
+
 def secret_key(instance: Path) -> str:
+    """The key that signs sessions and forms, kept in instance/secret_key,
+    readable by the service's own user only."""
     path = instance / "secret_key"
-    if path.exists():
-        return path.read_text().strip()
     instance.mkdir(parents=True, exist_ok=True)
+    try:
+        # Created 0600 from the first byte: a key written and then chmod'ed
+        # could be read by anyone in between.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        if path.stat().st_mode & 0o077:
+            os.chmod(path, 0o600)  # an older install left it world-readable
+        return path.read_text().strip()
     key = secrets.token_hex(32)
-    path.write_text(key)
+    with os.fdopen(fd, "w") as file:
+        file.write(key)
     return key
 
 
+def from_environment(key: str, text: str, default: Any) -> Any:
+    """A PBM_* variable read as the type of the setting's default."""
+    name = f"PBM_{key}"
+    if isinstance(default, bool):
+        word = text.strip().lower()
+        if word in _TRUE:
+            return True
+        if word in _FALSE:
+            return False
+        raise ConfigError(f"{name}={text!r} is not a yes or no: write true or false (also 1/0, yes/no, on/off).")
+    if isinstance(default, int):
+        try:
+            return int(text.strip())
+        except ValueError:
+            raise ConfigError(f"{name}={text!r} is not a whole number.") from None
+    if isinstance(default, (dict, list)):
+        try:
+            value = json.loads(text)
+        except ValueError as exc:
+            raise ConfigError(f"{name} is not valid JSON ({exc}).") from None
+        if not isinstance(value, type(default)):
+            raise ConfigError(f"{name} must be a JSON {'object' if isinstance(default, dict) else 'list'}.")
+        return value
+    return text
+
+
+def check_types(config: dict[str, Any], defaults_: dict[str, Any]) -> None:
+    """Every setting of instance/config.py or the overrides has its default's
+    type (None stays allowed where the default is None)."""
+    for key, default in defaults_.items():
+        value = config.get(key)
+        if default is None:
+            continue
+        if isinstance(default, bool):
+            ok = isinstance(value, bool)
+            wanted = "True or False"
+        elif isinstance(default, int):
+            ok = isinstance(value, int) and not isinstance(value, bool)
+            wanted = "a whole number"
+        elif isinstance(default, (dict, list, str)):
+            ok = isinstance(value, type(default))
+            wanted = {dict: "a dict", list: "a list", str: "a text"}[type(default)]
+        else:
+            continue
+        if not ok:
+            raise ConfigError(f"{key} = {value!r} should be {wanted}.")
+
+
 def load(instance: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The configuration without Flask, for the worker and the CLI too."""
-    config = defaults(instance)
+    """The configuration without Flask, for the worker and the CLI too:
+    defaults, then instance/config.py, then PBM_* variables, then overrides."""
+    base = defaults(instance)
+    config = dict(base)
     file = instance / "config.py"
     if file.exists():
         namespace: dict[str, Any] = {}
         exec(compile(file.read_text(), str(file), "exec"), namespace)
         config.update({k: v for k, v in namespace.items() if k.isupper()})
-    for key, value in os.environ.items():
-        if key.startswith("PBM_") and key[4:] in config:
-            config[key[4:]] = type(config[key[4:]])(value) if isinstance(config[key[4:]], int) else value
+    for name, text in os.environ.items():
+        key = name[4:]
+        if name.startswith("PBM_") and (key in base or key in EXTRA_KEYS):
+            config[key] = from_environment(key, text, base.get(key))
     config.update(overrides or {})
-    config.setdefault("SECRET_KEY", None)
+    check_types(config, base)
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = secret_key(instance)
     return config

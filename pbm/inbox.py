@@ -17,6 +17,7 @@ import email.utils
 import hashlib
 import logging
 import re
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -34,6 +35,7 @@ from .i18n import gettext_in
 from .mail.commands import describe_error, examples
 from .mail.mailbox import IncomingMail, MailSource
 from .mail.parse import ParsedMessage, extract_token, parse_message, without_reply_prefix
+from .mail.parse_body import body_text, parse_bytes
 from .models import (
     Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User,
 )
@@ -120,27 +122,54 @@ def arrival(mail: IncomingMail, now: datetime) -> datetime:
     return min(mail.arrived_at, now) if mail.arrived_at is not None else now
 
 
-STORE_BATCH = 50
+# Messages fetched, stored and applied together: a mailbox of 10,000 unread
+# messages is read 50 at a time, never all into memory at once.
+FETCH_BATCH = 50
 
 
 def ingest(factory: sessionmaker[Session], config: dict[str, Any], source: MailSource,
-           now: datetime) -> int:
-    """Read every new message from the source; return how many new (not
-    duplicate) messages were processed, whatever their outcome.
+           now: datetime, lock: AbstractContextManager[Any] | None = None) -> int:
+    """Read every new message from the source, a batch at a time; return how
+    many new (not duplicate) messages were processed, whatever their outcome.
 
-    Per batch: store every raw message (one commit); then for each message,
-    apply it (one commit) and only then mark it processed in the mailbox.
+    Per batch: fetch it and turn its HTML into text (the slow part, with a time
+    budget) outside ``lock``, the lock a boundary waits on to read the mail
+    first; then, holding it, store every raw message (one commit), apply each
+    (one commit) and only then mark it processed in the mailbox.
     """
+    lock = lock or nullcontext()
     count = 0
-    mails = source.fetch_new()
-    for start in range(0, len(mails), STORE_BATCH):
-        batch = mails[start:start + STORE_BATCH]
-        for mail, inbound_id in zip(batch, store_many(factory, batch, now)):
-            if inbound_id is not None:
-                process(factory, config, inbound_id, now)
-                count += 1
-            source.mark_processed(mail)
-    return count
+    seen: set[str] = set()
+    while True:
+        fetched = source.fetch_new(limit=FETCH_BATCH)
+        batch = [m for m in fetched if m.source_key not in seen]
+        if not batch:
+            return count  # nothing new (or only what could not be marked: next round)
+        seen.update(m.source_key for m in batch)
+        for mail in batch:
+            prepare(mail.raw, config)
+        with lock:
+            for mail, inbound_id in zip(batch, store_many(factory, batch, now)):
+                if inbound_id is not None:
+                    process(factory, config, inbound_id, now)
+                    count += 1
+                source.mark_processed(mail)
+        if len(fetched) < FETCH_BATCH:
+            return count
+
+
+def prepare(raw: bytes, config: dict[str, Any]) -> None:
+    """Do the slow part of reading a message (HTML to text, within its time
+    budget) ahead of the parse, which then finds the text converted."""
+    if len(raw) > int(config["INBOUND_MAX_BYTES"]):
+        return
+    try:
+        msg = parse_bytes(raw)
+        _, attached, _ = body_text(msg)
+        for inner in attached[:2]:
+            body_text(inner)
+    except Exception:  # the parse proper will meet it again, and deal with it
+        log.debug("could not prepare a message", exc_info=True)
 
 
 def process_stored(factory: sessionmaker[Session], config: dict[str, Any], now: datetime) -> int:
@@ -192,6 +221,8 @@ def process(factory: sessionmaker[Session], config: dict[str, Any], inbound_id: 
 # --------------------------------------------------------------------------- who speaks
 
 def _process(session: Session, config: dict[str, Any], row: InboundRow, now: datetime) -> Outcome:
+    if len(row.raw) > int(config["INBOUND_MAX_BYTES"]):
+        return _refuse_oversized(session, config, row, now)
     # The token in the headers names the game before the parse, so the
     # common case (a player's reply) is parsed once, with that game's names.
     hinted = _seat_by_token(session, _header_token(row.raw, config))
@@ -203,7 +234,7 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
     row.from_addr = (first.from_address or "").strip().lower()[:254]
     if first.ignored:
         if first.ignored == "bounce":
-            failing = _mark_bounced(session, row.raw, first.bounced_recipients, now)
+            failing = _mark_bounced(session, row.raw, now)
             return Outcome("ignored", errors=["bounce"] + [f"failing: {a}" for a in failing])
         return Outcome("ignored", errors=[first.ignored])
     sender = row.from_addr
@@ -213,12 +244,19 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
         # The receipts' address takes no commands, even with a token in the subject.
         return Outcome("ignored", errors=["to no-reply"])
     seat = hinted if hinted is not None and hinted.token == first.token else _seat_by_token(session, first.token)
+    by_token = _game_master_by_token(session, first.token) if seat is None else None
     if _failed_dmarc(row.raw):
-        return _refuse_forged(session, config, row, first, seat, now)
+        return _refuse_forged(session, config, row, first, seat, now, master=by_token)
+    if by_token is not None:
+        if not _same_address(by_token.user.email, sender):
+            return _refuse_master_spoof(session, config, row, first, by_token, now)
+        return _from_master(session, config, row, by_token, now)
     own_reply = seat is not None and seat.mailable and _same_address(seat.user.email, sender)
     master = None if own_reply else _master_user(session, sender)
     if master is not None:
-        return _from_master(session, config, row, master, seat, now)
+        # A From is no proof: a Master's commands count only through their
+        # own reply address for the game, which only their mailbox receives.
+        return _refuse_master_without_token(session, config, row, first, master, now)
     if seat is None or not seat.mailable:  # a table player's seat takes no mail
         return _refuse_unknown(session, config, row, first, now)
     if not _same_address(seat.user.email, sender):
@@ -227,6 +265,34 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
     row.game_id = game.id
     parsed = first if seat is hinted else _parse_for(row, game)
     return _apply(session, config, row, parsed, game, seat, now, by=None)
+
+
+def _refuse_oversized(session: Session, config: dict[str, Any], row: InboundRow, now: datetime) -> Outcome:
+    """A message over INBOUND_MAX_BYTES is kept, raw, and never parsed (a 67 MB
+    message took 630 MB to parse): its sender, if registered, is told once."""
+    head = row.raw[:64 * 1024].split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
+    headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(head)
+    row.from_addr = email.utils.parseaddr(str(headers.get("From", "")))[1].strip().lower()[:254]
+    seat = _seat_by_token(session, _header_token(head, config))
+    if seat is not None:
+        row.game_id = seat.game_id
+    size, cap = len(row.raw), int(config["INBOUND_MAX_BYTES"])
+    user = _user_by_address(session, row.from_addr) if row.from_addr else None
+    if user is not None and not (row.from_addr == config["NOREPLY_ADDRESS"].lower()
+                                 or _is_master(row.from_addr, config)):
+        _receipt(session, config, row, ParsedMessage(), to=user.email, lang=user.lang, now=now,
+                 game=seat.game if seat is not None else None, seat=None, context={
+                     "phase_label": None, "deadline": None, "applied": [], "ignored": [],
+                     "errors": [gettext_in(user.lang,
+                                           "The message is too large (%(size)s MB; at most %(cap)s MB): it "
+                                           "was not read. Send the commands again in a short message, "
+                                           "without attachments.", size=_mb(size), cap=_mb(cap))]},
+                 is_error=True, proven=False)
+    return Outcome("refused", errors=[f"too large: {size} bytes (at most {cap})"])
+
+
+def _mb(size: int) -> str:
+    return f"{size / 1_000_000:.1f}"
 
 
 def _same_address(a: str, b: str) -> bool:
@@ -304,6 +370,17 @@ def _seat_by_token(session: Session, token: str | None) -> Seat | None:
     return matches[0] if len(matches) == 1 else None
 
 
+def _game_master_by_token(session: Session, token: str | None) -> GameMaster | None:
+    if not token:
+        return None
+    master = session.scalar(select(GameMaster).where(GameMaster.token == token))
+    if master is not None:
+        return master
+    matches = list(session.scalars(select(GameMaster).where(func.lower(GameMaster.token) == token.lower())
+                                   .limit(2)))
+    return matches[0] if len(matches) == 1 else None
+
+
 def _user_by_address(session: Session, address: str) -> User | None:
     return session.scalar(select(User).where(func.lower(User.email) == address.strip().lower()))
 
@@ -320,17 +397,19 @@ def _master_user(session: Session, address: str) -> User | None:
 _INNER_MESSAGE_ID = re.compile(rb"^Message-ID:[ \t]*(<[^<>\s]+>)", re.IGNORECASE | re.MULTILINE)
 
 
-def _mark_bounced(session: Session, raw: bytes, recipients: list[str], now: datetime) -> list[str]:
-    """Mark the addresses a bounce reports as failing, so the Masters see it.
+def _mark_bounced(session: Session, raw: bytes, now: datetime) -> list[str]:
+    """Mark as failing the address of the mail a bounce returns, so the Masters see it.
 
-    Two sources: the recipients the delivery report names, and the Message-ID
-    of our own mail returned inside the bounce (which names exactly the
-    address we sent to, even when the report names a forwarded address).
+    A bounce is believed only when it quotes the Message-ID of a mail the
+    service sent (a random identifier nobody else has seen), and then names
+    exactly the address that mail went to. The recipients the delivery report
+    lists are not believed on their own: anyone can write a delivery report,
+    and one naming a player would mark their address as failing.
     """
-    addresses = {a.strip().lower() for a in recipients if a}
     top = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw).get("Message-ID")
     returned = {m.decode("ascii", "replace") for m in _INNER_MESSAGE_ID.findall(raw)}
     returned.discard(" ".join(str(top).split()) if top else "")
+    addresses: set[str] = set()
     if returned:
         for sent in session.scalars(select(OutboxRow).where(OutboxRow.message_id.in_(returned))):
             addresses.add(sent.to_addr.lower())
@@ -380,7 +459,7 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
     aimed = _aimed_phase(session, parsed, game)
     closed = aimed is not None and phase is not None and aimed.id != phase.id
     for command in parsed.commands:
-        what = "; ".join(operations.describe_submission(command, lang, game.ruleset))
+        what = "; ".join(operations.describe_submission(_abridged(command), lang, game.ruleset))
         if closed:
             outcome.errors.append(f"{what}: " + render.rejection(
                 "moment_passed" if operations.windowed(game) else "phase_closed", {}, game.ruleset, lang))
@@ -414,10 +493,19 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
                  "deadline": (render.deadline_text(shown.ends_at, lang, tz)
                               if shown is not None and shown.status == PhaseStatus.OPEN else None),
                  "applied": outcome.applied, "errors": outcome.errors,
-                 "ignored": parsed.ignored_lines[:20],
+                 "ignored": [_abridge(line) for line in parsed.ignored_lines[:20]],
                  "examples": [] if outcome.applied else _examples(game, phase, seat, lang),
              }, is_error=bool(outcome.errors) and not outcome.applied)
     return outcome
+
+
+def _abridge(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[:limit].rstrip() + "…"
+
+
+def _abridged(command: dict[str, Any]) -> dict[str, Any]:
+    """The command as the receipt quotes it: a 200 KB shout is refused, not mailed back."""
+    return {k: _abridge(v) if isinstance(v, str) else v for k, v in command.items()}
 
 
 def _examples(game: Game, phase: PhaseRow | None, seat: Seat, lang: str) -> list[str]:
@@ -442,33 +530,66 @@ def _valid_hint(game: Game, phase: PhaseRow | None, seat: Seat, command: dict[st
     return ""
 
 
-def _from_master(session: Session, config: dict[str, Any], row: InboundRow, master: User,
-                 seat_hint: Seat | None, now: datetime) -> Outcome:
-    games = [gm.game for gm in session.scalars(select(GameMaster).where(GameMaster.user_id == master.id))
-             if gm.game.status == GameStatus.RUNNING]
-    game = seat_hint.game if seat_hint is not None and seat_hint.game in games else (
-        games[0] if len(games) == 1 else None)
+def _from_master(session: Session, config: dict[str, Any], row: InboundRow, gm: GameMaster,
+                 now: datetime) -> Outcome:
+    """A Master's mail through their own reply address: a forwarded player's
+    mail or an SMS under 'PER: Nome', recorded in the Master's name."""
+    master, game = gm.user, gm.game
     lang = master.lang
-    if game is None:
-        _receipt(session, config, row, parse_message(row.raw, []), to=master.email, lang=lang, now=now,
-                 game=None, seat=None, context={
-                     "phase_label": None, "deadline": None, "applied": [], "ignored": [],
-                     "errors": [gettext_in(lang, "I cannot tell which game this is for: reply to a mail of the game.")]},
-                 is_error=True)
-        return Outcome("refused")
     row.game_id = game.id
     parsed = _parse_for(row, game)
+    if game.status != GameStatus.RUNNING:
+        errors = [gettext_in(lang, "The game is not running: no command was recorded.")]
+        _master_receipt(session, config, row, parsed, master, game, errors, now)
+        return Outcome("refused", errors=errors)
     target = game.seat_by_name(parsed.on_behalf_of) if parsed.on_behalf_of else None
     if target is None:
         errors = [gettext_in(lang, "I cannot find which player this is for: forward the player's mail "
                                  "or write FOR: Name above the SMS.")]
-        _receipt(session, config, row, parsed, to=master.email, lang=lang, now=now, game=game,
-                 seat=None, context={"phase_label": None, "deadline": None, "applied": [],
-                                     "errors": errors, "ignored": parsed.ignored_lines[:20]},
-                 is_error=True)
+        _master_receipt(session, config, row, parsed, master, game, errors, now)
         return Outcome("refused", errors=errors)
     return _apply(session, config, row, parsed, game, target, now, by=master,
                   reply_to_addr=master.email, reply_lang=lang)
+
+
+def _master_receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
+                    master: User, game: Game | None, errors: list[str], now: datetime,
+                    proven: bool = True) -> None:
+    ignored = [_abridge(x) for x in parsed.ignored_lines[:20]] if proven else []
+    _receipt(session, config, row, parsed, to=master.email, lang=master.lang, now=now, game=game,
+             seat=None, context={"phase_label": None, "deadline": None, "applied": [],
+                                 "errors": errors, "ignored": ignored},
+             is_error=True, proven=proven)
+
+
+def _refuse_master_without_token(session: Session, config: dict[str, Any], row: InboundRow,
+                                 parsed: ParsedMessage, master: User, now: datetime) -> Outcome:
+    """From a Master's address but not through their reply address: refused,
+    and the Master (at the registered address, never the sender) is told
+    which address each of their running games takes commands at."""
+    lang = master.lang
+    games = [gm for gm in session.scalars(select(GameMaster).where(GameMaster.user_id == master.id))
+             if gm.game.status == GameStatus.RUNNING]
+    lines = "; ".join(f"{gm.game.name}: {mailer.master_address(config, gm)}" for gm in games)
+    errors = [gettext_in(lang, "A Master's commands by mail count only when sent to your own address for "
+                               "the game (reply to a mail of the game, or write to the address shown on "
+                               "your desk): this message was not applied.")
+              + (" " + gettext_in(lang, "Your addresses: %(addresses)s.", addresses=lines) if lines else "")]
+    _master_receipt(session, config, row, parsed, master, None, errors, now, proven=False)
+    return Outcome("refused", errors=["master without token"])
+
+
+def _refuse_master_spoof(session: Session, config: dict[str, Any], row: InboundRow,
+                         parsed: ParsedMessage, gm: GameMaster, now: datetime) -> Outcome:
+    """A Master's reply address from another address: refused; the Master is told."""
+    master, game = gm.user, gm.game
+    row.game_id = game.id
+    _master_receipt(session, config, row, parsed, master, game, [gettext_in(
+        master.lang, "A message to your Master's address came from an address that is not yours "
+                     "(%(address)s): it was not applied.", address=row.from_addr)], now, proven=False)
+    operations.log(session, game, None, "refused_spoof", now, player=master.name, role="master",
+                   sender=row.from_addr)
+    return Outcome("refused", errors=["master token from another address"])
 
 
 def _refuse_spoof(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
@@ -483,7 +604,7 @@ def _refuse_spoof(session: Session, config: dict[str, Any], row: InboundRow, par
                                                "A message with your code came from an address that is not "
                                                "yours (%(address)s): it was not applied. Use your registered "
                                                "address.", address=row.from_addr)]},
-             is_error=True)
+             is_error=True, proven=False)
     operations.log(session, seat.game, None, "refused_spoof", now, player=seat.name, sender=row.from_addr)
     return Outcome("refused")
 
@@ -503,24 +624,29 @@ def _failed_dmarc(raw: bytes) -> bool:
 
 
 def _refuse_forged(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
-                   seat: Seat | None, now: datetime) -> Outcome:
+                   seat: Seat | None, now: datetime, master: GameMaster | None = None) -> Outcome:
     """A From that the mail server says is forged speaks for nobody, Masters
     included; the registered address it claims is told, never the sender."""
-    user = seat.user if seat is not None and seat.mailable else _user_by_address(session, row.from_addr)
+    user = (seat.user if seat is not None and seat.mailable else master.user if master is not None
+            else _user_by_address(session, row.from_addr))
     if user is None:
         return Outcome("refused", errors=["dmarc fail"])
     lang = user.lang
-    game = seat.game if seat is not None else None
+    game = seat.game if seat is not None else master.game if master is not None else None
     if seat is not None:
         row.game_id = seat.game_id
         operations.log(session, seat.game, None, "refused_spoof", now, player=seat.name,
+                       sender=row.from_addr, reason="dmarc")
+    elif master is not None:
+        row.game_id = master.game_id
+        operations.log(session, master.game, None, "refused_spoof", now, player=user.name, role="master",
                        sender=row.from_addr, reason="dmarc")
     _receipt(session, config, row, parsed, to=user.email, lang=lang, now=now, game=game, seat=seat,
              context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
                       "errors": [gettext_in(lang,
                                     "A message in the name of %(address)s arrived that the mail server "
                                     "found forged: it was not applied.", address=row.from_addr)]},
-             is_error=True)
+             is_error=True, proven=False)
     return Outcome("refused", errors=["dmarc fail"])
 
 
@@ -534,21 +660,27 @@ def _refuse_unknown(session: Session, config: dict[str, Any], row: InboundRow, p
                                      "errors": [gettext_in(user.lang,
                                                    "I cannot tell the game: reply to a mail you received from "
                                                    "the game, without changing the reply address.")]},
-                 is_error=True)
+                 is_error=True, proven=False)
     return Outcome("refused")
 
 
 def _receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage, *,
              to: str, lang: str, now: datetime, game: Game | None, seat: Seat | None,
-             context: dict[str, Any], is_error: bool) -> None:
+             context: dict[str, Any], is_error: bool, proven: bool = True) -> None:
+    """Queue the answer. ``proven``: the message came from ``to`` itself (its
+    token and its address). Otherwise the answer tells the registered owner
+    of an address about a message someone else may have written: it neither
+    repeats that message's subject nor threads under it, so a forger cannot
+    make the service mail a player words of the forger's choosing."""
     if is_error and _error_replies_today(session, to, now) >= int(config["ERROR_REPLIES_PER_DAY"]):
         log.info("error replies to %s capped for today", to)
         return
     mailer.queue(session, config, to=to, template="receipt", lang=lang, now=now, game=game,
                  kind="receipt_error" if is_error else "receipt", auto_reply=True,
-                 in_reply_to=parsed.message_id, references=" ".join(parsed.references or []) or None,
-                 context={"original_subject": without_reply_prefix(parsed.subject or ""), "seat": seat,
-                          "examples": [], **context})
+                 in_reply_to=parsed.message_id if proven else None,
+                 references=(" ".join(parsed.references or []) or None) if proven else None,
+                 context={"original_subject": without_reply_prefix(parsed.subject or "") if proven else "",
+                          "seat": seat, "examples": [], **context})
 
 
 def _error_replies_today(session: Session, address: str, now: datetime) -> int:

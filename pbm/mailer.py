@@ -15,7 +15,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from sqlalchemy.orm import Session
 
-from .models import Game, OutboxRow, Seat
+from .models import Game, GameMaster, OutboxRow, Seat
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "mail_templates"
 _env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined,
@@ -43,8 +43,27 @@ def player_address(config: dict[str, Any], seat: Seat) -> str:
     return f"{local}+{seat.token}@{domain}"
 
 
+def master_address(config: dict[str, Any], master: GameMaster) -> str:
+    """A Master's reply address for one game: their commands by mail count
+    only when they come back through it (a From alone proves nothing)."""
+    local, domain = config["MASTER_ADDRESS"].split("@", 1)
+    return f"{local}+{master.token}@{domain}"
+
+
+def master_of(game: Game | None, address: str) -> GameMaster | None:
+    """The game's Master whose registered address this is, if any."""
+    if game is None:
+        return None
+    wanted = address.strip().lower()
+    return next((m for m in game.masters if m.user.email.strip().lower() == wanted), None)
+
+
 def token_tag(seat: Seat) -> str:
     return f"[lupus:{seat.token}]"
+
+
+def _one_line(address: str) -> bool:
+    return not any(c in address for c in "\r\n\x00")
 
 
 def queue(session: Session, config: dict[str, Any], *, to: str, template: str, lang: str,
@@ -53,7 +72,12 @@ def queue(session: Session, config: dict[str, Any], *, to: str, template: str, l
           references: str | None = None, context: dict[str, Any] | None = None,
           phase_id: int | None = None) -> OutboxRow:
     """Queue one message. Mail to a player carries their reply token, so their
-    answer can be tied to them; receipts come from the no-reply address."""
+    answer can be tied to them, and so does mail to a Master of the game
+    (their own reply address, without a subject tag: a Master forwards mail,
+    and a tag would travel with it); receipts come from the no-reply address."""
+    if not _one_line(to):
+        # Whatever let it in, an address with a line break would write headers of its own.
+        raise ValueError(f"not a mail address: {to!r}")
     ctx = {"game": game, "seat": seat, "base_url": config["BASE_URL"], **(context or {})}
     subject, body = render(template, lang, **ctx)
     # Exchange and Outlook send no out-of-office answers to mail carrying this:
@@ -63,6 +87,9 @@ def queue(session: Session, config: dict[str, Any], *, to: str, template: str, l
         subject = f"{subject} {token_tag(seat)}"
         from_addr = formataddr((f"Lupus – {game.name}" if game else "Lupus", player_address(config, seat)))
         reply_to = player_address(config, seat)
+    elif (master := master_of(game, to)) is not None:
+        from_addr = formataddr((f"Lupus – {game.name}", master_address(config, master)))
+        reply_to = master_address(config, master)
     else:
         from_addr = formataddr(("Lupus", config["MASTER_ADDRESS"]))
         reply_to = None

@@ -166,6 +166,9 @@ class Game(Base):
         return bool(user) and any(m.user_id == user.id for m in self.masters)
 
 
+def new_reply_token() -> str:
+    """16 random URL-safe characters: what a forger of a From address lacks."""
+    return secrets.token_urlsafe(12)
 class AuthAttempt(Base):
     """What throttles logins and the mail anyone may ask for: wrong passwords,
     password-reset and sign-up mails, by address asked for and by client."""
@@ -202,6 +205,10 @@ class GameMaster(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    # The Master's reply token for this game, as a seat's is for a player:
+    # mail to the Master comes from and answers to lupus+TOKEN@..., and a
+    # Master's command by mail counts only when it comes back through it.
+    token: Mapped[str] = mapped_column(String(64), unique=True, index=True, default=new_reply_token)
 
     game: Mapped[Game] = relationship(back_populates="masters")
     user: Mapped[User] = relationship()

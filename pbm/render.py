@@ -52,7 +52,24 @@ def _service_rejection(code: str, params: dict[str, Any], lang: str) -> str | No
         return gettext_in(lang, "Invalid form: %(errors)s.", errors=params.get("errors", ""))
     if code == "bad_submission":
         return gettext_in(lang, "Invalid request (%(reason)s).", reason=params.get("reason", ""))
+    if code.endswith("_too_long"):  # pbm/limits.py: what a player writes, in forms and mail alike
+        return _too_long(code, params, lang)
     return None
+
+
+def _too_long(code: str, params: dict[str, Any], lang: str) -> str:
+    sizes = {"length": params.get("length"), "limit": params.get("limit")}
+    if code == "shout_too_long":
+        return gettext_in(lang, "The shout is too long (%(length)s characters, at most %(limit)s): it was "
+                                "not recorded. Shorten it and send it again.", **sizes)
+    if code == "question_too_long":
+        return gettext_in(lang, "The question is too long (%(length)s characters, at most %(limit)s): it "
+                                "was not recorded. Shorten it and send it again.", **sizes)
+    if code == "notes_too_long":
+        return gettext_in(lang, "The notes are too long (%(length)s characters, at most %(limit)s): they "
+                                "were not recorded. Shorten them and send them again.", **sizes)
+    return gettext_in(lang, "A text is too long (%(length)s characters, at most %(limit)s): it was not "
+                            "recorded.", **sizes)
 
 
 def phase_label(phase: PhaseRow, lang: str, tz: str) -> str:

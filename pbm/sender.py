@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import smtplib
 import socket
+import ssl
 import time
 from datetime import datetime, timedelta
 from email.utils import parseaddr
@@ -26,6 +27,7 @@ from flask_mail import Mail, Message
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from . import tls
 from .models import OutboxRow, User
 
 log = logging.getLogger(__name__)
@@ -84,19 +86,35 @@ def _release(session: Session, rows: list[OutboxRow], now: datetime) -> None:
         session.commit()
 
 
-def connect(mail: Mail, timeout: float = SMTP_TIMEOUT) -> smtplib.SMTP:
-    """An SMTP connection with Flask-Mail's settings and a timeout."""
-    cls = smtplib.SMTP_SSL if mail.use_ssl else smtplib.SMTP
-    host = cls(mail.server, mail.port, timeout=timeout)
+def connect(mail: Mail, timeout: float = SMTP_TIMEOUT, ca_file: str | None = None) -> smtplib.SMTP:
+    """An SMTP connection with Flask-Mail's settings and a timeout; TLS (SMTPS
+    or STARTTLS) verified against the system's authorities or ``ca_file``."""
+    context = tls.client_context(ca_file)
+    try:
+        if mail.use_ssl:
+            host = smtplib.SMTP_SSL(mail.server, mail.port, timeout=timeout, context=context)
+        else:
+            host = smtplib.SMTP(mail.server, mail.port, timeout=timeout)
+    except ssl.SSLCertVerificationError as exc:
+        raise _unverified(mail, exc) from exc
     try:
         if mail.use_tls:
-            host.starttls()
+            host.starttls(context=context)
         if mail.username and mail.password:
             host.login(mail.username, mail.password)
+    except ssl.SSLCertVerificationError as exc:
+        host.close()
+        raise _unverified(mail, exc) from exc
     except BaseException:
         host.close()
         raise
     return host
+
+
+def _unverified(mail: Mail, exc: ssl.SSLCertVerificationError) -> tls.CertificateNotVerified:
+    error = tls.not_verified("SMTP relay", mail.server, mail.port, exc, "MAIL_CA_FILE")
+    log.error("%s", error)
+    return error
 
 
 class _ServerGone(Exception):
@@ -115,7 +133,7 @@ def drain(app: Flask, factory: sessionmaker[Session], now: datetime) -> int:
         started = time.monotonic()
         try:
             with app.app_context():
-                host = connect(mail)
+                host = connect(mail, ca_file=app.config.get("MAIL_CA_FILE"))
                 try:
                     for row in rows:
                         if time.monotonic() - started > LEASE.total_seconds() / 2:

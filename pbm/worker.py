@@ -55,12 +55,13 @@ class Worker:
     def mail_once(self, source: Any) -> int:
         with self.mail_lock:
             inbox.process_stored(self.factory, self.config, self.clock.now())
-            return inbox.ingest(self.factory, self.config, source, self.clock.now())
+        # ingest takes the lock itself, around storing and applying only.
+        return inbox.ingest(self.factory, self.config, source, self.clock.now(), lock=self.mail_lock)
 
     def mail_round(self) -> int:
         """Read the mailbox on a connection of its own (the poller's may be idling)."""
         try:
-            source = open_source(self.config["MAIL_SOURCE"])
+            source = open_source(self.config["MAIL_SOURCE"], self.config.get("MAIL_CA_FILE"))
         except (MailSourceError, OSError) as exc:
             log.warning("mailbox unavailable before a boundary: %s", exc)
             return 0
@@ -74,7 +75,7 @@ class Worker:
         while not self.stopping.is_set():
             try:
                 if source is None:
-                    source = open_source(self.config["MAIL_SOURCE"])
+                    source = open_source(self.config["MAIL_SOURCE"], self.config.get("MAIL_CA_FILE"))
                 self.mail_once(source)
                 source.wait_for_mail(timeout=30)
             except MailSourceError as exc:

@@ -11,12 +11,14 @@ from datetime import datetime, timezone
 
 import logging
 import socket
+import ssl as ssl_lib
 import time
 from typing import Callable, TypeVar
 
 from imapclient import IMAPClient
 from imapclient import exceptions as imap_errors
 
+from pbm import tls
 from pbm.mail.mailbox import PROCESSED_KEYWORD, IncomingMail, MailSourceError
 
 log = logging.getLogger("pbm.mail.imap")
@@ -38,8 +40,11 @@ def _is_connection_error(exc: BaseException) -> bool:
                         imap_errors.ProtocolError, imap_errors.IllegalStateError)):
         return True
     if isinstance(exc, imap_errors.LoginError):
-        # A server that is still starting may refuse logins for a moment.
-        return "UNAVAILABLE" in str(exc).upper()
+        # A server that is still starting may refuse logins for a moment, and
+        # one that is stopping (a restart) answers LOGIN with "Shutting down";
+        # a wrong password (AUTHENTICATIONFAILED) is no reason to retry.
+        text = str(exc).upper()
+        return "UNAVAILABLE" in text or "SHUTTING DOWN" in text
     if isinstance(exc, imap_errors.IMAPClientError):
         # imaplib's way of saying the server sent BYE and the session is over.
         return "illegal in state" in str(exc)
@@ -74,6 +79,7 @@ class ImapSource:
         backoff_initial: float = 0.2,
         backoff_max: float = 10.0,
         ssl_context=None,
+        ca_file: str | None = None,
     ) -> None:
         self.host = host
         self.port = port or (993 if ssl else 143)
@@ -91,7 +97,8 @@ class ImapSource:
         self.reconnect_timeout = reconnect_timeout
         self.backoff_initial = backoff_initial
         self.backoff_max = backoff_max
-        self._ssl_context = ssl_context
+        # Verified TLS: the system's authorities, or only ca_file when given.
+        self._ssl_context = ssl_context or (tls.client_context(ca_file) if ssl else None)
         self._client: IMAPClient | None = None
         self.uidvalidity: int | None = None
         # Highest UID handed out by fetch_new, per UIDVALIDITY; wait_for_mail
@@ -138,6 +145,13 @@ class ImapSource:
                 if self._client is None:
                     self._client = self._connect()
                 return operation(self._client)
+            except ssl_lib.SSLCertVerificationError as exc:
+                # Not a network blip: retrying cannot help until someone acts.
+                self._drop()
+                error = tls.not_verified("IMAP server", self.host, self.port, exc, "MAIL_CA_FILE "
+                                         "(or \"ca_file\" in MAIL_SOURCE)")
+                log.error("%s", error)
+                raise MailSourceError(str(error)) from exc
             except Exception as exc:
                 if not _is_connection_error(exc):
                     raise

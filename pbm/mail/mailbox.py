@@ -81,16 +81,19 @@ class MailSource(Protocol):
         ...
 
 
-def open_source(config: dict) -> MailSource:
+def open_source(config: dict, ca_file: str | None = None) -> MailSource:
     """Build a source from a config dict.
 
     IMAP: {"kind": "imap", "host", "port", "username", "password", "ssl": bool,
     "folder": "INBOX", "processed_folder": None, ...optional tuning keys of
-    ImapSource}.  Maildir: {"kind": "maildir", "path": ...}.
+    ImapSource}.  Maildir: {"kind": "maildir", "path": ...}.  ``ca_file``
+    (the service's MAIL_CA_FILE) is the IMAP source's unless it names its own.
     """
     options = dict(config)
     kind = options.pop("kind", None)
     if kind == "imap":
+        if ca_file and not options.get("ca_file"):
+            options["ca_file"] = ca_file
         from pbm.mail.imap import ImapSource
 
         return ImapSource(**options)

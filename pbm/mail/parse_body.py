@@ -14,6 +14,8 @@ import re
 
 import html2text
 
+from . import html_budget
+
 FALLBACK_CHARSETS = ("utf-8", "cp1252", "latin-1")
 
 
@@ -235,7 +237,7 @@ def body_text(msg: email.message.Message) -> tuple[str, list[email.message.Messa
         if text.strip() or not html:
             return normalise_newlines(text), attached, "plain"
     if html:
-        return normalise_newlines(html_to_text(part_text(html[0]))), attached, "html"
+        return normalise_newlines(html_budget.convert(part_text(html[0]), html_to_text)), attached, "html"
     return "", attached, "none"
 
 

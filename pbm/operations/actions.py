@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session, selectinload
 from engine.core import Action, GameState, Rejected, keep_last
 from engine.registry import get_ruleset
 
-from .. import mailer
+from .. import limits, mailer
 from ..models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from . import timing
 from .base import MAIL_SOURCES, OperationError, _mail_context, current_phase, log
@@ -86,6 +86,7 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
         raise ValueError(source)
     if seat.disqualified:
         raise Rejected("disqualified")
+    limits.check_lengths(submission)
     try:
         phase = open_phase_for(session, game, now, correcting=source == "master",
                                arrived_at=arrived_at)

@@ -226,6 +226,7 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
                                      taps=", ".join(d.get("taps") or []) or "—"),
         "narrator_vote": lambda d: _("recorded the vote of %(voter)s for %(choice)s",
                                      voter=d.get("voter"), choice=d.get("choice")),
+        "mailbox_reply": lambda d: _("replied as %(email)s from the demo's local mailbox", email=d.get("to")),
     }
     lines = []
     for entry in logs:

@@ -1,14 +1,7 @@
 """The Masters' pages: create a game, add players, start it, publish, act on behalf."""
 from __future__ import annotations
 
-import email
-import email.message
-import email.policy
-import email.utils
-import mailbox
-import smtplib
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
@@ -21,9 +14,9 @@ from sqlalchemy import select
 from engine.core import Rejected
 from engine.registry import available, get_ruleset
 
-from .. import operations, render
+from .. import mailer, operations, render
 from ..mail.commands import describe_error, parse_commands
-from ..models import InboundRow, OutboxRow, PhaseRow, PhaseStatus
+from ..models import InboundRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
 from ..operations import table
 from . import config, db, desk_view, game_or_404, now, require_master
@@ -107,8 +100,14 @@ def _desk_context(game) -> dict[str, Any]:
     return {**desk_view.desk(db(), game, _lang(), now(), typed=flask_session.get(_composition_key(game))),
             "add_form": AddPlayerForm(), "start_form": start_form, "behalf_form": behalf,
             "setup_options": setup_option_fields(game, _lang()),
-            "publish_form": PublishForm(), "narrated": table.narrated(game.ruleset)}
+            "publish_form": PublishForm(), "narrated": table.narrated(game.ruleset),
+            "my_mail_address": _my_mail_address(game)}
 
+
+def _my_mail_address(game) -> str | None:
+    """The viewing Master's own reply address for this game (their commands by mail)."""
+    mine = next((m for m in game.masters if m.user_id == current_user.id), None)
+    return mailer.master_address(config(), mine) if mine is not None else None
 
 
 @bp.route("/g/<slug>/master")
@@ -316,59 +315,6 @@ def on_behalf(slug: str):
     return redirect(url_for("master.desk", slug=slug))
 
 
-@bp.route("/master/mailbox")
-@login_required
-def local_mailbox():
-    """The embedded SMTP server's copy of every outgoing message (default set-up only)."""
-    if not current_user.is_admin:
-        abort(403)
-    path = Path(config()["LOCAL_MAILBOX"])
-    messages = []
-    if path.exists():
-        box = mailbox.Maildir(str(path), create=False)
-        for key in box.keys():
-            msg = email.message_from_bytes(box.get_bytes(key), policy=email.policy.default)
-            part = msg.get_body(("plain",))
-            messages.append({"key": key, "date": msg.get("Date", ""), "to": msg.get("To", ""),
-                             "from": msg.get("From", ""), "subject": msg.get("Subject", ""),
-                             "reply_to": msg.get("Reply-To", ""),
-                             "body": part.get_content() if part is not None else ""})
-    messages.sort(key=lambda m: m["key"], reverse=True)  # Maildir keys start with the time
-    outbox = db().scalars(select(OutboxRow).order_by(OutboxRow.id.desc()).limit(100)).all()
-    return render_template("mailbox.html", messages=messages[:200], outbox=outbox,
-                           can_reply=config()["MAIL_SOURCE"].get("kind") == "maildir",
-                           reply_form=PublishForm())
-
-
-@bp.route("/master/mailbox/reply", methods=["POST"])
-@login_required
-def local_reply():
-    """Answer a message of the local mailbox as its recipient would, through the
-    embedded SMTP server: the demo's way to play by mail from the browser."""
-    if not current_user.is_admin or config()["MAIL_SOURCE"].get("kind") != "maildir":
-        abort(403)
-    if not PublishForm().validate_on_submit():
-        abort(400)
-    box = mailbox.Maildir(str(Path(config()["LOCAL_MAILBOX"])), create=False)
-    try:
-        original = email.message_from_bytes(box.get_bytes(request.form["key"]), policy=email.policy.default)
-    except KeyError:
-        abort(404)
-    reply = email.message.EmailMessage()
-    reply["From"] = original["To"]
-    reply["To"] = original.get("Reply-To") or original["From"]
-    reply["Subject"] = "Re: " + str(original.get("Subject", ""))
-    reply["Message-ID"] = email.utils.make_msgid(domain="lupus.localhost")
-    reply["In-Reply-To"] = original["Message-ID"]
-    reply["References"] = original["Message-ID"]
-    quoted = "\n".join("> " + line for line in (original.get_body(("plain",)).get_content()).splitlines())
-    reply.set_content(f"{request.form.get('body', '')}\n\n{original.get('Date', '')}, Lupus ha scritto:\n{quoted}\n")
-    with smtplib.SMTP(config()["EMBEDDED_SMTP_HOST"], int(config()["EMBEDDED_SMTP_PORT"]), timeout=10) as smtp:
-        smtp.send_message(reply)
-    flash(_("Reply sent as %(who)s; the worker reads it within a few seconds.", who=str(reply["From"])), "receipt")
-    return redirect(url_for("master.local_mailbox"))
-
-
 def _factory():
     from flask import current_app
     return current_app.extensions["pbm_sessions"]
@@ -473,7 +419,14 @@ def inbound_raw(slug: str, inbound_id: int):
     row = db().get(InboundRow, inbound_id)
     if row is None or row.game_id != game.id:
         abort(404)
-    return Response(row.raw, mimetype="text/plain")
+    # A stranger wrote these bytes: the browser must show them as text and
+    # never guess HTML (nosniff), run nothing even if it did (a sandbox with
+    # no sources), and offer a file name that opens as text when saved.
+    response = Response(row.raw, content_type="text/plain; charset=utf-8")
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    response.headers["Content-Disposition"] = f'inline; filename="message-{row.id}.txt"'
+    return response
 
 
 @bp.route("/g/<slug>/master/clear-bounce/<name>", methods=["POST"])

@@ -24,7 +24,7 @@ from engine.core import POWER, PRIVATE, ActionForm, GameState, Rejected
 from engine.interface import BaseRuleset, Viewer
 from engine.registry import get_ruleset
 
-from .. import operations, render, visibility
+from .. import limits, operations, render, visibility
 from ..models import EventRow, Game, PhaseStatus, Seat
 from . import config, db, game_or_404, my_seat, now
 from .forms import ActionFormBase, options
@@ -132,6 +132,8 @@ def _field(rules: BaseRuleset, spec: ActionForm, f: Any, prefix: str, lang: str)
         if f.max is not None:
             render_kw["max"] = f.max
         return StringField(label, description=description, render_kw=render_kw)
+    # The browser stops at the limit the service enforces (pbm/limits.py) for mail too.
+    render_kw["maxlength"] = limits.limit_of(f.name)
     if f.type == "text" and f.name in ("notes", "question"):
         return TextAreaField(label, description=description, render_kw={"rows": 2, **render_kw})
     return StringField(label, description=description, render_kw=render_kw)

@@ -280,3 +280,14 @@ def test_uidvalidity_change_relists_only_unprocessed_mail(imap_account, source_f
     assert again.message_id in committed
     assert source.mark_processed(again) is True
     assert source.fetch_new() == []
+
+
+def test_a_login_refused_by_a_server_shutting_down_is_retried_a_wrong_password_is_not():
+    """Found by the fault suite (faults/test_imap_restarted.py): Dovecot answers
+    LOGIN with "Shutting down" while it restarts; that passes, a bad password does not."""
+    from imapclient.exceptions import LoginError
+
+    from pbm.mail.imap import _is_connection_error
+    assert _is_connection_error(LoginError("command: LOGIN => Shutting down"))
+    assert _is_connection_error(LoginError("command: LOGIN => [UNAVAILABLE] Temporary failure"))
+    assert not _is_connection_error(LoginError("command: LOGIN => [AUTHENTICATIONFAILED] Authentication failed."))

@@ -4,6 +4,7 @@ mark the player's address failing; error replies to one address are capped
 per day."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -66,10 +67,23 @@ def test_automatic_mail_gets_no_answer_and_applies_nothing(app, factory, game, h
         assert [r.status for r in s.query(InboundRow)] == ["ignored"]
 
 
-def corpus_bounce(path: Path, failed: str, player: str) -> bytes:
+_MESSAGE_ID = re.compile(rb"^(Message-I[dD]:[ \t]*)(<[^>]+>)", re.MULTILINE | re.IGNORECASE)
+
+
+def corpus_bounce(path: Path, failed: str, player: str, ours: str | None = None) -> bytes:
+    """A real bounce naming ``player``, made (given ``ours``) to return our mail
+    with that Message-ID, as a bounce of a mail we sent does."""
     raw = path.read_bytes()
     assert failed.encode() in raw
-    return raw.replace(failed.encode(), player.encode())
+    raw = raw.replace(failed.encode(), player.encode())
+    if ours is None:
+        return raw
+    end_of_headers = re.search(rb"\r?\n\r?\n", raw).end()
+    returned = [m for m in _MESSAGE_ID.finditer(raw) if m.start() > end_of_headers]
+    if not returned:  # the bounce kept no copy of the message: append its headers
+        return raw.rstrip() + b"\n\nMessage-ID: " + ours.encode() + b"\n\n"
+    last = returned[-1]
+    return raw[:last.start(2)] + ours.encode() + raw[last.end(2):]
 
 
 @pytest.mark.parametrize("path,failed", [
@@ -84,7 +98,7 @@ def test_real_bounces_mark_the_players_address_and_get_no_answer(app, factory, g
     _, worker = game
     dario, _ = seat(factory, "Dario")
     before = last_outbox_id(factory)
-    deliver(app, corpus_bounce(path, failed, "Dario@players.test"))
+    deliver(app, corpus_bounce(path, failed, "Dario@players.test", latest_sent(factory, dario).message_id))
     run_mail(app, worker)
     assert failing(factory) == [dario]
     assert all_outbox_since(factory, before) == []
@@ -121,7 +135,8 @@ def test_bounce_is_traced_to_the_player_by_the_returned_message_id(app, factory,
 def test_bounce_after_alias_expansion_names_the_address_we_sent_to(app, factory, game):
     _, worker = game
     elena, _ = seat(factory, "Elena")
-    deliver(app, corpus_bounce(SISIMAI / "lhost-postfix-01.eml", "kijitora@example.org", elena))
+    deliver(app, corpus_bounce(SISIMAI / "lhost-postfix-01.eml", "kijitora@example.org", elena,
+                               latest_sent(factory, elena).message_id))
     run_mail(app, worker)
     assert failing(factory) == [elena]
 
@@ -185,3 +200,27 @@ def test_real_auto_replies_from_a_players_address_get_nothing(app, factory, game
     with factory() as s:
         (row,) = s.query(InboundRow).all()
         assert (row.from_addr, row.status) == (dario, "ignored")
+
+
+def test_a_strangers_fake_bounce_naming_a_player_marks_nobody(app, factory, game):
+    """The attack: a delivery report written by anyone, naming Dario."""
+    _, worker = game
+    dario, _ = seat(factory, "Dario")
+    raw = corpus_bounce(SISIMAI / "lhost-gmail-01.eml", "userunknown@example.jp", dario,
+                        "<made-up-1234@lupus.localhost>")
+    deliver(app, raw)
+    deliver(app, corpus_bounce(FLANKER / "office365.eml", "noname@example.com", dario,
+                               "<another-guess@example.com>"))
+    run_mail(app, worker)
+    assert failing(factory) == []
+
+
+def test_a_bounce_quoting_our_mail_marks_only_the_address_that_mail_went_to(app, factory, game):
+    """A player returning their own mail in a forged report naming another player."""
+    _, worker = game
+    carla, _ = seat(factory, "Carla")
+    dario, _ = seat(factory, "Dario")
+    deliver(app, corpus_bounce(SISIMAI / "lhost-exim-01.eml", "kijitora@example.ed.jp", dario,
+                               latest_sent(factory, carla).message_id))
+    run_mail(app, worker)
+    assert failing(factory) == [carla]

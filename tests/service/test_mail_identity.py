@@ -140,3 +140,40 @@ def test_a_forged_master_is_refused_too(app, factory, game):
     assert votes(factory) == []
     (body,) = receipts(factory, "master@example.org")
     assert "falsificato" in body
+
+
+PHISH = "Il tuo account scade oggi: accedi su http://evil.test/lupus"
+
+
+def _answers(factory, address):
+    from pbm.models import OutboxRow
+    with factory() as s:
+        return [(r.subject, r.body, r.headers) for r in s.query(OutboxRow).filter(
+            OutboxRow.to_addr == address, OutboxRow.kind.in_(["receipt", "receipt_error"]))]
+
+
+def test_no_answer_to_a_forged_from_repeats_the_forgers_subject(app, factory, game):
+    """The attack: the service mails the real player words of a stranger's choosing."""
+    _, worker = game
+    dario, _ = seat(factory, "Dario")
+    carla_reply = latest_sent(factory, seat(factory, "Carla")[0]).reply_to
+    deliver(app, message(dario, app.config["MASTER_ADDRESS"], "VOTO Anna", subject=PHISH))  # no token
+    deliver(app, message("mallory@evil.test", latest_sent(factory, dario).reply_to, "VOTO Anna",
+                         subject=PHISH))  # Dario's token, another address
+    deliver(app, message(dario, carla_reply, "VOTO Anna", subject="Re: " + PHISH))  # Carla's token
+    run_mail(app, worker)
+    answers = _answers(factory, dario) + _answers(factory, seat(factory, "Carla")[0])
+    assert len(answers) == 3
+    for subject, body, headers in answers:
+        assert "evil.test/lupus" not in subject and "evil.test/lupus" not in body
+        assert "In-Reply-To" not in headers
+
+
+def test_the_players_own_reply_is_answered_in_its_thread(app, factory, game):
+    _, worker = game
+    dario, _ = seat(factory, "Dario")
+    sent = latest_sent(factory, dario)
+    deliver(app, message(dario, sent.reply_to, "VOTO Anna", reply_to_row=sent, subject="Re: la mia mossa"))
+    run_mail(app, worker)
+    ((subject, _, headers),) = _answers(factory, dario)
+    assert subject == "Re: la mia mossa" and "In-Reply-To" in headers

@@ -180,7 +180,9 @@ def test_auto_replies_get_no_answer(app, factory, game):
 def test_master_forwards_an_sms_on_behalf_of_a_player(app, factory, game):
     _, worker = game
     dario, _ = seat(factory, "Dario")
-    deliver(app, message("master@example.org", app.config["MASTER_ADDRESS"],
+    # The Master writes to their own address for the game, from the mail they received.
+    own_address = latest_sent(factory, "master@example.org", kind="master_report").reply_to
+    deliver(app, message("master@example.org", own_address,
                          "Ciao, questo è arrivato per SMS alle 20:58.\n\nPER: dario\nvoto anna\n"))
     run_mail(app, worker)
     with factory() as s:

@@ -53,10 +53,15 @@ def app(make_app, imap_account):
     return make_app(MAIL_SOURCE=imap_account.source_config(timeout=10))
 
 
-def from_master(subject, body):
+def master_reply_address(factory):
+    """The Master's own address for the game, as the mail they received gives it."""
+    return latest_sent(factory, MASTER_USER, kind="master_report").reply_to
+
+
+def from_master(factory, subject, body, to=None):
     msg = EmailMessage()
     msg["From"] = f"Master Mara <{MASTER_USER}>"
-    msg["To"] = "lupus@lupus.localhost"
+    msg["To"] = to or master_reply_address(factory)
     msg["Subject"] = subject
     msg["Message-ID"] = make_msgid(domain="example.org")
     msg.set_content(body)
@@ -77,7 +82,7 @@ def test_forwarded_mail_counts_for_the_player_by_the_master(app, factory, game, 
     bulletin = latest_sent(factory, dario)
     subject = "Re: " + bulletin.subject
     body = FORMATS[fmt].format(addr=dario, subject=subject, reply_to=bulletin.reply_to, text=PLAYER_TEXT)
-    imap_account.deliver(from_master("Fwd: " + subject, body))
+    imap_account.deliver(from_master(factory, "Fwd: " + subject, body))
     assert ingest(app, factory, clock) == 1
 
     with factory() as s:
@@ -98,7 +103,7 @@ def test_forward_of_a_player_writing_from_another_address(app, factory, game, cl
     subject = "Re: " + latest_sent(factory, dario).subject
     body = FORMATS["gmail"].format(addr="sorella.di.dario@example.net", subject=subject,
                                    reply_to="lupus@lupus.localhost", text=PLAYER_TEXT)
-    imap_account.deliver(from_master("Fwd: " + subject, body))
+    imap_account.deliver(from_master(factory, "Fwd: " + subject, body))
     ingest(app, factory, clock)
     with factory() as s:
         assert [(a.seat.name, a.args, a.by_user.email) for a in s.query(ActionRow)] == [
@@ -106,7 +111,7 @@ def test_forward_of_a_player_writing_from_another_address(app, factory, game, cl
 
 
 def test_sms_pasted_under_for_name(app, factory, game, clock, imap_account):
-    imap_account.deliver(from_master("sms", "Carla mi ha mandato un SMS alle 20:58:\n\nFOR: carla\nvote bruno\n"))
+    imap_account.deliver(from_master(factory, "sms", "Carla mi ha mandato un SMS alle 20:58:\n\nFOR: carla\nvote bruno\n"))
     ingest(app, factory, clock)
     with factory() as s:
         (row,) = s.query(ActionRow).all()
@@ -139,7 +144,7 @@ def test_forward_from_a_phone_with_a_signature_above(app, factory, game, clock, 
     subject = "Re: " + latest_sent(factory, dario).subject
     body = signature + "\n\n" + FORMATS["apple"].format(addr=dario, subject=subject,
                                                         reply_to="lupus@lupus.localhost", text=PLAYER_TEXT)
-    imap_account.deliver(from_master("Fwd: " + subject, body))
+    imap_account.deliver(from_master(factory, "Fwd: " + subject, body))
     ingest(app, factory, clock)
     with factory() as s:
         assert [(a.seat.name, a.args) for a in s.query(ActionRow)] == [("Dario", {"vote": "Anna"})]

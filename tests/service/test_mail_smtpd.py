@@ -114,3 +114,22 @@ def test_mail_to_the_noreply_address_never_reaches_the_inbox(embedded, clock):
         app.config["NOREPLY_ADDRESS"]]
     assert smtpd.is_master_address("Lupus+AbC@Lupus.Localhost", app.config["MASTER_ADDRESS"])
     assert not smtpd.is_master_address(app.config["NOREPLY_ADDRESS"], app.config["MASTER_ADDRESS"])
+
+
+def test_the_embedded_server_relays_nothing_for_strangers(embedded):
+    """Any local user could otherwise drop mail for anyone into the local
+    mailbox the Masters read, as if the service had sent it."""
+    app, _ = embedded
+    msg = EmailMessage()
+    msg["From"] = "mallory@evil.test"
+    msg["To"] = "anna@players.test"
+    msg["Subject"] = "Il tuo ruolo"
+    msg["Message-ID"] = make_msgid(domain="evil.test")
+    msg.set_content("Sei il Lupo.")
+    with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
+        submit(app, "mallory@evil.test", ["anna@players.test"], bytes(msg))
+    assert next(iter(refused.value.recipients.values()))[0] == 550
+    assert local_mailbox(app) == []
+    # The service's own addresses take mail from anyone: players reply to them.
+    submit(app, "mallory@evil.test", [app.config["MASTER_ADDRESS"]], bytes(msg))
+    submit(app, "mallory@evil.test", [app.config["NOREPLY_ADDRESS"]], bytes(msg))

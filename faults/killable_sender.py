@@ -1,0 +1,49 @@
+"""A sender process for the fault suite, killed at random while it drains the
+outbox. A fork server, like tests/service/killable_worker.py: each line
+``go NOW`` forks a sender that prints ``ready PID`` and drains what is due at
+NOW, and ``exit PID STATUS`` is printed when it ends (-9: killed)."""
+from __future__ import annotations
+
+import os
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy.orm import configure_mappers
+
+from pbm import sender
+from pbm.app import create_service_app
+from pbm.clock import FixedClock
+
+
+def work(database_url: str, instance: str, port: int, now_iso: str) -> int:
+    now = datetime.fromisoformat(now_iso)
+    app = create_service_app({"DATABASE_URL": database_url, "MAIL_PORT": port},
+                             instance=Path(instance), clock=FixedClock(now))
+    print(f"ready {os.getpid()}", flush=True)
+    while sender.drain(app, app.extensions["pbm_sessions"], now):
+        pass
+    return 0
+
+
+def serve(database_url: str, instance: str, port: str) -> int:
+    configure_mappers()
+    print("serving", flush=True)
+    for line in sys.stdin:
+        now_iso = line.split()[1]
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                code = work(database_url, instance, int(port), now_iso)
+            finally:
+                sys.stdout.flush()
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+        print(f"exit {pid} {code}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(serve(*sys.argv[1:4]))
