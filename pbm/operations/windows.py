@@ -92,6 +92,8 @@ def set_standing(session: Session, config: dict[str, Any], game: Game, seat: Sea
     """Store the player's standing answers (keys the ruleset offers) and apply them
     to the window open now, if it asks this player and they have not answered."""
     offered = [k for k, _label in get_ruleset(game.ruleset).standing_answers()]
+    if not offered:  # a game without answer windows has nothing to answer for anyone
+        raise Rejected("not_now")
     unknown = [k for k in keys if k not in offered]
     if unknown:
         raise Rejected("unknown_standing", keys=unknown)

@@ -72,7 +72,9 @@ def concrete_paths(app, factory, game_id: int, slug: str) -> list[tuple[str, str
     with factory() as s:
         phase_id = s.scalar(select(PhaseRow.id).where(PhaseRow.game_id == game_id))
         inbound_id = s.scalar(select(InboundRow.id).where(InboundRow.game_id == game_id))
+        seat_id = s.scalar(select(Seat.id).where(Seat.game_id == game_id))
     values = {"slug": slug, "name": "Carla", "phase_id": phase_id, "inbound_id": inbound_id,
+              "seat_id": seat_id,
               "code": "en", "filename": "style.css", "token": "not-a-real-token", "signed": "not-signed"}
     out = []
     for rule in app.url_map.iter_rules():
