@@ -7,6 +7,7 @@ waits on the Master's mailbox (IMAP IDLE or Maildir polling) and ingests mail.
 from __future__ import annotations
 
 import logging
+import signal
 import threading
 from typing import Any
 
@@ -86,6 +87,9 @@ class Worker:
                 self.stopping.wait(5)
 
     def run(self) -> None:
+        """Until SIGINT or SIGTERM (in the main thread): then the jobs running and
+        the mail round in progress finish, and the process ends. A second signal
+        ends it at once (nothing is lost either way: see docs/mailbox.md)."""
         scheduler = BlockingScheduler(timezone="UTC")
         scheduler.add_job(self.boundaries, "interval", seconds=10, id="boundaries",
                           kwargs={"read_mail": True},
@@ -95,7 +99,28 @@ class Worker:
         scheduler.add_job(self.remind, "interval", seconds=60, id="reminders",
                           max_instances=1, coalesce=True)
         threading.Thread(target=self.poll_forever, name="mail-poller", daemon=True).start()
+        previous = {}
+        if threading.current_thread() is threading.main_thread():
+            previous = {sig: signal.signal(sig, _stop_requested) for sig in (signal.SIGINT, signal.SIGTERM)}
         try:
             scheduler.start()
+        except _StopRequested:
+            log.info("stopping: waiting for the jobs running")
         finally:
             self.stopping.set()
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+            if scheduler.running:
+                scheduler.shutdown(wait=True)
+            if self.mail_lock.acquire(timeout=60):  # a mail round in progress ends first
+                self.mail_lock.release()
+
+
+class _StopRequested(Exception):
+    pass
+
+
+def _stop_requested(_signum: int, _frame: Any) -> None:
+    # Raised in the main thread, out of the scheduler's wait: its jobs run in
+    # threads of their own and are waited for, not interrupted.
+    raise _StopRequested
