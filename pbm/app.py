@@ -55,8 +55,8 @@ def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = 
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
 
-    from .web import auth, master, player, public
-    for module in (auth, public, player, master):
+    from .web import auth, health, master, player, public
+    for module in (auth, public, player, master, health):
         app.register_blueprint(module.bp)
 
     @app.teardown_appcontext

@@ -47,6 +47,9 @@ def defaults(instance: Path) -> dict[str, Any]:
         # process costs ~60 MB; threads are cheap and wait on the database.
         "WEB_WORKERS": 2,
         "WEB_THREADS": 4,
+        # GET /healthz fails when no worker has beaten for this many seconds
+        # (a worker beats every 10 s, also during a long boundary).
+        "HEALTH_WORKER_MAX_AGE": 60,
     }
 
 

@@ -14,12 +14,15 @@ from typing import Any
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
 
-from . import inbox, operations, reminders, sender
+from . import health, inbox, operations, reminders, sender
 from .db import transaction
 from .clock import Clock
 from .mail.mailbox import MailSourceError, open_source
 
 log = logging.getLogger(__name__)
+
+# In a thread of its own, so a long boundary does not make the worker look dead.
+HEARTBEAT_SECONDS = 10
 
 
 class Worker:
@@ -31,6 +34,8 @@ class Worker:
         self.stopping = threading.Event()
         # One mail round at a time: the poller thread's and the one before a boundary.
         self.mail_lock = threading.Lock()
+        self.name = health.worker_name()
+        self.started_at = self.clock.now()
 
     # one pass of each job, also used by tests with an injected clock
     def boundaries(self, read_mail: bool = False) -> list[int]:
@@ -45,6 +50,9 @@ class Worker:
         if done:
             log.info("resolved phases %s", done)
         return done
+
+    def heartbeat(self) -> None:
+        health.beat(self.factory, self.name, self.started_at, self.clock.now())
 
     def remind(self) -> int:
         with transaction(self.factory) as session:
@@ -98,6 +106,8 @@ class Worker:
                           max_instances=1, coalesce=True)
         scheduler.add_job(self.remind, "interval", seconds=60, id="reminders",
                           max_instances=1, coalesce=True)
+        scheduler.add_job(self.heartbeat, "interval", seconds=HEARTBEAT_SECONDS, id="heartbeat",
+                          max_instances=1, coalesce=True, next_run_time=self.clock.now())
         threading.Thread(target=self.poll_forever, name="mail-poller", daemon=True).start()
         previous = {}
         if threading.current_thread() is threading.main_thread():
@@ -114,6 +124,10 @@ class Worker:
                 scheduler.shutdown(wait=True)
             if self.mail_lock.acquire(timeout=60):  # a mail round in progress ends first
                 self.mail_lock.release()
+            try:
+                health.forget(self.factory, self.name)
+            except Exception:  # the database is gone: the heartbeat will simply age
+                log.exception("could not remove this worker's heartbeat")
 
 
 class _StopRequested(Exception):

@@ -1,6 +1,7 @@
-"""`pbm run` as a supervisor runs it: the demo is served by gunicorn, and one
-SIGTERM (or SIGINT) to `pbm run` stops the SMTP server, the worker and every
-web process, leaving nothing of its process group behind."""
+"""`pbm run` as a supervisor runs it: the demo is served by gunicorn, the
+worker's heartbeat makes /healthz answer 200, and one SIGTERM (or SIGINT) to
+`pbm run` stops the SMTP server, the worker and every web process, leaving
+nothing of its process group behind (and the worker says it has gone)."""
 from __future__ import annotations
 
 import os
@@ -8,10 +9,12 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine, text
 
 from ..fixtures.smtp import free_port
 
@@ -38,20 +41,26 @@ def group_members(pgid: int) -> list[str]:
 
 
 def get(url: str) -> tuple[int, str, dict]:
-    with urllib.request.urlopen(url, timeout=5) as response:
-        return response.status, response.read().decode(), dict(response.headers)
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, response.read().decode(), dict(response.headers)
+    except urllib.error.HTTPError as error:  # a 503 is an answer too
+        return error.code, error.read().decode(), dict(error.headers)
 
 
-def wait_for_page(url: str, process: subprocess.Popen, timeout: float = 60.0) -> tuple[int, str, dict]:
+def wait_for_page(url: str, process: subprocess.Popen, status: int = 200,
+                  timeout: float = 60.0) -> tuple[int, str, dict]:
     deadline = time.monotonic() + timeout
     while True:
         assert process.poll() is None, f"pbm run exited with {process.returncode}"
         try:
-            return get(url)
+            answer = get(url)
+            if answer[0] == status or time.monotonic() > deadline:
+                return answer
         except OSError:
             if time.monotonic() > deadline:
                 raise
-            time.sleep(0.2)
+        time.sleep(0.2)
 
 
 @pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT])
@@ -73,6 +82,8 @@ def test_pbm_run_serves_through_gunicorn_and_stops_every_child(tmp_path, stop_si
         # pbm run, smtpd, worker, the gunicorn arbiter and its two workers
         assert len(members) >= 6, members
         assert any(" smtpd" in m for m in members) and any(" worker" in m for m in members)
+        status, report, _ = wait_for_page(f"http://127.0.0.1:{web_port}/healthz", run, timeout=30)
+        assert status == 200, report
 
         run.send_signal(stop_signal)
         assert run.wait(timeout=40) == 0, run.stderr.read().decode()
@@ -82,6 +93,10 @@ def test_pbm_run_serves_through_gunicorn_and_stops_every_child(tmp_path, stop_si
         assert group_members(run.pid) == []
         with pytest.raises(OSError):
             get(f"http://127.0.0.1:{web_port}/g/demo/")
+        engine = create_engine(f"sqlite:///{tmp_path / 'instance' / 'pbm.sqlite3'}")
+        with engine.connect() as conn:
+            assert conn.scalar(text("SELECT count(*) FROM worker_heartbeats")) == 0
+        engine.dispose()
     finally:
         if run.poll() is None or group_members(run.pid):
             os.killpg(run.pid, signal.SIGKILL)
