@@ -19,3 +19,14 @@
 # MAIL_USERNAME = "lupus@example.org"
 # MAIL_PASSWORD = "..."
 # MAIL_DEFAULT_SENDER = "lupus@example.org"
+
+# Behind HTTPS (docs/deploy.md): the login cookie only ever travels encrypted.
+# SESSION_COOKIE_SECURE = True
+
+# The web server (gunicorn): processes, and threads in each (or PBM_WEB_WORKERS,
+# PBM_WEB_THREADS, or `pbm web --workers N --threads N`).
+# WEB_WORKERS = 2
+# WEB_THREADS = 4
+
+# GET /healthz fails when no worker has sent a heartbeat for this many seconds.
+# HEALTH_WORKER_MAX_AGE = 60

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 from . import config as config_module
 
@@ -24,6 +25,17 @@ def _db_upgrade(_args: argparse.Namespace) -> int:
     from .migrate import upgrade
     upgrade(_config()["DATABASE_URL"])
     print("database up to date")
+    return 0
+
+
+def _db_backup(args: argparse.Namespace) -> int:
+    from .backup import BackupError, backup
+    try:
+        backup(_config()["DATABASE_URL"], Path(args.path))
+    except BackupError as exc:
+        print(f"backup failed: {exc}", file=sys.stderr)
+        return 1
+    print(f"database backed up to {args.path}")
     return 0
 
 
@@ -153,6 +165,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     db = subparsers.add_parser("db", help="database")
     db_sub = db.add_subparsers(dest="db_command", required=True)
     db_sub.add_parser("upgrade", help="apply migrations").set_defaults(func=_db_upgrade)
+    backup = db_sub.add_parser("backup", help="a consistent copy of the database, while the service runs "
+                                              "(SQLite: a database file; PostgreSQL: pg_dump's custom format)")
+    backup.add_argument("path")
+    backup.set_defaults(func=_db_backup)
     subparsers.add_parser("seed-demo", help="seed the demo game on an empty database").set_defaults(func=_seed_demo)
     subparsers.add_parser("smtpd", help="the embedded SMTP server").set_defaults(func=_smtpd)
     subparsers.add_parser("worker", help="the scheduler: boundaries, outbox, mail").set_defaults(func=_worker)
