@@ -25,7 +25,7 @@ test: venv system-deps
 	$(BIN)/pytest
 
 bench: venv system-deps
-	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+	for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 translations: venv
 	$(BIN)/python scripts/update_translations.py

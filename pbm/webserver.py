@@ -28,6 +28,9 @@ def options(host: str, port: int, workers: int, threads: int) -> dict[str, Any]:
         # gthread keeps connections alive (a reverse proxy reuses them);
         # the sync worker closes each one after its request.
         "worker_class": "gthread",
+        # Longer than nginx's upstream keepalive_timeout (60 s), so the proxy
+        # closes an idle connection first and never sends on one being closed.
+        "keepalive": 75,
         "preload_app": True,
         "graceful_timeout": 20,
         "proc_name": "pbm-web",
