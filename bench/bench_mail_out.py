@@ -17,15 +17,18 @@ from __future__ import annotations
 import argparse
 import mailbox
 import os
+import smtplib
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from _support import MONDAY_10_ROME, ROOT, fast_passwords, median, open_day_one, record, scratch, service_app  # noqa: E402 (sets the path)
+from _support import MONDAY_10_ROME, ROOT, Timers, fast_passwords, median, open_day_one, record, scratch, service_app  # noqa: E402 (sets the path)
 
+from flask_mail import Message  # noqa: E402
 from sqlalchemy import delete, func, insert, select  # noqa: E402
+from sqlalchemy.orm import Session  # noqa: E402
 
 from pbm import mailer, sender  # noqa: E402
 from pbm.clock import FixedClock  # noqa: E402
@@ -62,7 +65,7 @@ def start_smtpd(folder: Path, port: int) -> subprocess.Popen:
             time.sleep(0.05)
 
 
-def one_run(messages: int) -> tuple[float, int]:
+def one_run(messages: int) -> tuple[float, int, dict[str, float]]:
     folder = scratch()
     port = free_port()
     clock = FixedClock(MONDAY_10_ROME)
@@ -81,6 +84,11 @@ def one_run(messages: int) -> tuple[float, int]:
         return real_connect(*args, **kwargs)
 
     sender.connect = counting_connect
+    timers = Timers()
+    wrapped = [(owner, name, timers.wrap(owner, name, label)) for owner, name, label in (
+        (Message, "as_bytes", "build each message (Flask-Mail, email package)"),
+        (smtplib.SMTP, "sendmail", "SMTP exchange (MAIL, RCPT, DATA; server writes it)"),
+        (Session, "commit", "database commits (claims, one per message sent)"))]
     try:
         worker = Worker(app, clock)
         began = time.perf_counter()
@@ -90,6 +98,8 @@ def one_run(messages: int) -> tuple[float, int]:
         seconds = time.perf_counter() - began
     finally:
         sender.connect = real_connect
+        for owner, name, real in wrapped:
+            setattr(owner, name, real)
         server.terminate()
         server.wait(10)
     with factory() as s:
@@ -100,7 +110,9 @@ def one_run(messages: int) -> tuple[float, int]:
     app.extensions["pbm_engine"].dispose()
     rate = messages / seconds
     print(f"  {messages} messages in {seconds:.2f} s = {rate:.0f} messages/s over {connections} SMTP connections")
-    return rate, connections
+    for label, spent in sorted(timers.seconds.items(), key=lambda kv: -kv[1]):
+        print(f"    {label:52s} {spent * 1000 / messages:5.2f} ms a message ({100 * spent / seconds:4.1f}%)")
+    return rate, connections, {label: spent * 1000 / messages for label, spent in timers.seconds.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -114,13 +126,15 @@ def main(argv: list[str] | None = None) -> int:
     fast_passwords()
     print(f"outbox -> embedded SMTP server (aiosmtpd, own process), {args.messages} messages a run")
     results = [one_run(args.messages) for _ in range(args.runs)]
-    rate = median([r for r, _ in results])
-    connections = max(c for _, c in results)
+    rate = median([r for r, _, _ in results])
+    connections = max(c for _, c, _ in results)
     print(f"mail out: median {rate:.0f} messages/s over {args.runs} runs, "
           f"{args.messages / connections:.0f} messages per SMTP connection (target: at least 300/s)")
     record("mail_out", {"messages": args.messages, "runs": args.runs,
                         "messages_per_second_median": round(rate, 1),
-                        "messages_per_connection": round(args.messages / connections, 1)})
+                        "messages_per_connection": round(args.messages / connections, 1),
+                        "ms_a_message": {label: round(median([split[label] for _, _, split in results]), 2)
+                                         for label in results[0][2]}})
     return 0
 
 
