@@ -34,6 +34,10 @@ def options(host: str, port: int, workers: int, threads: int) -> dict[str, Any]:
         "preload_app": True,
         "graceful_timeout": 20,
         "proc_name": "pbm-web",
+        # gunicorn's runtime control socket (one path per user by default, so
+        # two servers of one user would take it from each other): systemd and
+        # signals manage this server.
+        "control_socket_disable": True,
     }
 
 
