@@ -166,6 +166,8 @@ def vote_count(url: str) -> int:
 def add_votes(url: str, count: int) -> None:
     """``count`` more votes in the open phase, spread over every seat, as if
     the players had changed their minds that often."""
+    if count <= 0:
+        return
     engine = create_engine(url)
     try:
         with engine.begin() as conn:
