@@ -127,8 +127,11 @@ Press Ctrl-C to stop.
         _stop_all(children)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-    # Each child stops cleanly on SIGTERM (exit 0); anything else is worth a look.
-    failed = [f"{' '.join(child.args[3:4])} ({child.returncode})" for child in children if child.returncode]
+    # Each child stops cleanly on SIGTERM (exit 0), or dies of it while still
+    # starting up, before it could install its handler; anything else (a crash,
+    # the SIGKILL of _stop_all) is worth a look.
+    failed = [f"{' '.join(child.args[3:4])} ({child.returncode})" for child in children
+              if child.returncode not in (0, -signal.SIGTERM)]
     if failed:
         print(f"stopped; not cleanly: {', '.join(failed)}", file=sys.stderr, flush=True)
     return 1 if failed else 0
