@@ -79,8 +79,9 @@ def test_pbm_run_serves_through_gunicorn_and_stops_every_child(tmp_path, stop_si
         assert status == 200 and "Demo" in page
         assert headers.get("Server", "").startswith("gunicorn")
         members = group_members(run.pid)
-        # pbm run, smtpd, worker, the gunicorn arbiter and its two workers
-        assert len(members) >= 6, members
+        # pbm run, smtpd, worker, and gunicorn: its arbiter and the PBM_WEB_WORKERS it forked
+        assert sum(" web --host" in m for m in members) == 1 + 2, members
+        assert len(members) == 6, members
         assert any(" smtpd" in m for m in members) and any(" worker" in m for m in members)
         status, report, _ = wait_for_page(f"http://127.0.0.1:{web_port}/healthz", run, timeout=30)
         assert status == 200, report
