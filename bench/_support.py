@@ -5,8 +5,10 @@ Not a benchmark itself (`make bench` runs bench/bench_*.py).
 """
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -47,7 +49,10 @@ def fast_passwords() -> None:
 
 
 def scratch() -> Path:
-    return Path(tempfile.mkdtemp(prefix="pbm-bench-"))
+    """A folder of its own for a run, removed when the benchmark ends."""
+    folder = Path(tempfile.mkdtemp(prefix="pbm-bench-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 def service_app(folder: Path, clock: FixedClock | None = None, **config: Any) -> Flask:
