@@ -103,6 +103,9 @@ def measure(url: str, folder: Path, games: int, label: str) -> None:
     assert len(resolved) == games, (len(resolved), games)
     print(f"[{label}] boundary: {games} games, {mails} mails stored, {elapsed:.1f} s "
           f"({elapsed / games * 1000:.1f} ms a game); target for 1,000 games: under 60 s")
+    from _support import record
+    record(f"boundary_{games}_games_{label}", {"games": games, "players": PLAYERS, "mails": mails,
+                                               "seconds": round(elapsed, 1)})
     app.extensions["pbm_engine"].dispose()  # let go of the connections before the database goes away
 
 

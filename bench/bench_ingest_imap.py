@@ -127,7 +127,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="fetch_new(limit=...) per round; 0 for everything at once")
     parser.add_argument("--kind", choices=("imap", "maildir"), default="imap")
     args = parser.parse_args(argv)
-    run_benchmark(args.messages, args.runs, args.batch or None, args.kind)
+    median = run_benchmark(args.messages, args.runs, args.batch or None, args.kind)
+    from _support import record
+    record(f"mail_source_{args.kind}", {"messages": args.messages, "runs": args.runs, "batch": args.batch,
+                                        "messages_per_second_median": round(median, 1)})
     return 0
 
 

@@ -18,68 +18,25 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import defaultdict
-from datetime import datetime, timezone
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from _support import MONDAY_10_ROME, NAMES, Timers, fast_passwords, open_day_one, record, service_app  # noqa: E402 (sets the path)
 
-from werkzeug.security import generate_password_hash  # noqa: E402
-
-from pbm import inbox, mailer, models, operations  # noqa: E402
-from pbm.app import create_app  # noqa: E402
+from pbm import inbox, mailer, operations  # noqa: E402
 from pbm.clock import FixedClock  # noqa: E402
-from pbm.db import transaction  # noqa: E402
 from pbm.mail.mailbox import open_source  # noqa: E402
-from pbm.migrate import upgrade  # noqa: E402
-from pbm.models import ActionRow, InboundRow, OutboxRow, Seat, User  # noqa: E402
-from pbm.worker import Worker  # noqa: E402
+from pbm.models import ActionRow, InboundRow, OutboxRow, Seat  # noqa: E402
 from tests.fixtures.dovecot import DovecotServer  # noqa: E402
-
-MONDAY_10_ROME = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)
-TUESDAY_0930_ROME = datetime(2026, 11, 24, 8, 30, tzinfo=timezone.utc)
-NAMES = [
-    "Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia", "Ivo", "Laura", "Marco",
-    "Nadia", "Oscar", "Paola", "Quirino", "Rita", "Sergio", "Tina", "Ugo", "Vera", "Walter",
-    "Zeno", "Alba", "Bice", "Cesare", "Dora", "Enzo", "Flavia", "Gino", "Ilaria", "Lino",
-    "Mirella", "Nino", "Ornella", "Piero", "Rosa", "Silvio", "Teresa", "Umberto", "Viola", "Yuri",
-]
-
-
-def roles_for(names: list[str]) -> dict[str, str]:
-    roles = {n: "Contadino" for n in names}
-    for n in names[:6]:
-        roles[n] = "Lupo Mannaro"
-    roles[names[6]] = "Veggente"
-    roles[names[7]] = "Guardia del corpo"
-    return roles
 
 
 def set_up_game(root: Path, imap_config: dict):
     """A fresh database and a 40-player game on day 1 (setup time not measured)."""
-    url = f"sqlite:///{root / 'bench.sqlite3'}"
-    upgrade(url)
     clock = FixedClock(MONDAY_10_ROME)
-    app = create_app({"DATABASE_URL": url, "MAIL_SOURCE": imap_config, "BASE_URL": "http://lupus.test",
-                      "LOCAL_MAILBOX": str(root / "sent"), "MASTER_ADDRESS": "lupus@lupus.test",
-                      "NOREPLY_ADDRESS": "noreply@lupus.test"}, instance=root, clock=clock)
-    factory = app.extensions["pbm_sessions"]
-    with transaction(factory) as s:
-        master, _ = operations.ensure_user(s, email="master@example.org", name="Master Mara")
-        game = operations.create_game(s, name="Bench game", ruleset="lupus-live-12", master=master,
-                                      now=clock.now())
-        for name in NAMES:
-            operations.add_player(s, app.config, game, name=name, email=f"{name.lower()}@players.test",
-                                  now=clock.now(), by=master)
-        operations.start_game(s, app.config, game, roles=roles_for(NAMES), mayor=NAMES[10],
-                              now=clock.now(), by=master)
-    clock.set(TUESDAY_0930_ROME)
-    Worker(app, clock).boundaries()  # night 1 -> day 1, bulletins queued
-    return app, factory, clock
+    app = service_app(root, clock, MAIL_SOURCE=imap_config)
+    open_day_one(app, clock)
+    return app, app.extensions["pbm_sessions"], clock
 
 
 def vote_replies(factory, count: int) -> list[bytes]:
@@ -106,26 +63,6 @@ def vote_replies(factory, count: int) -> list[bytes]:
                         f"Il giorno mar 24 nov 2026 alle ore 09:30 Lupus ha scritto:\n{quoted}\n")
         out.append(bytes(msg))
     return out
-
-
-class Timers:
-    """Wall time spent inside the steps of the ingest loop."""
-
-    def __init__(self) -> None:
-        self.seconds: dict[str, float] = defaultdict(float)
-
-    def wrap(self, owner, name: str, label: str):
-        real = getattr(owner, name)
-
-        def timed(*args, **kwargs):
-            began = time.perf_counter()
-            try:
-                return real(*args, **kwargs)
-            finally:
-                self.seconds[label] += time.perf_counter() - began
-
-        setattr(owner, name, timed)
-        return real
 
 
 def one_run(server: DovecotServer, messages: int, out) -> tuple[float, dict[str, float]]:
@@ -183,8 +120,7 @@ def main(argv: list[str] | None = None) -> float:
     parser.add_argument("--messages", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args(argv)
-    # Setting up 40 players hashes 80 passwords; nobody logs in here.
-    models.generate_password_hash = lambda pw, *a, **k: generate_password_hash(pw, "pbkdf2:sha256:1000")
+    fast_passwords()
     out = sys.stdout
     rates, splits = [], []
     with DovecotServer() as server:
@@ -212,6 +148,8 @@ def main(argv: list[str] | None = None) -> float:
             continue
         value = statistics.median(s.get(label, 0.0) for s in splits)
         print(f"  {label:48s} {value:6.2f}s  {100 * value / total:5.1f}%", file=out)
+    record("mail_in_dovecot", {"messages": args.messages, "runs": args.runs,
+                               "messages_per_second_median": round(median, 1)})
     return median
 
 

@@ -98,6 +98,10 @@ def main() -> None:
           f"in rituals, {len(acts)} night actions, {rituals} ritual successes told):")
     print(f"  night: median {statistics.median(night) * 1000:.2f} ms over {RUNS} runs")
     print(f"  day ({len(votes)} votes): median {statistics.median(day) * 1000:.2f} ms over {RUNS} runs")
+    from _support import record
+    record("engine_lupus_live_12_rituals", {"players": N, "runs": RUNS,
+                                            "night_ms_median": round(statistics.median(night) * 1000, 3),
+                                            "day_ms_median": round(statistics.median(day) * 1000, 3)})
 
 
 if __name__ == "__main__":

@@ -59,6 +59,9 @@ def main() -> int:
     print("slowest:")
     for path, t in sorted(medians.items(), key=lambda kv: -kv[1])[:5]:
         print(f"  {t * 1000:8.1f} ms  {path}")
+    from _support import record
+    record("mail_parse", {"messages": len(messages), "rounds": args.rounds,
+                          "ms_per_message_median": round(overall * 1000, 3)})
     return 0
 
 

@@ -114,3 +114,6 @@ if __name__ == "__main__":
     boundary = bench_service()
     print(f"service boundary on SQLite, {N} players (resolve + events + {N + 1} mails queued + next phase): "
           f"{boundary * 1000:.1f} ms (median of 10)")
+    from _support import record
+    record("resolve_40", {"engine_night_ms_median": round(night * 1000, 3), "engine_day_ms_median": round(day * 1000, 3),
+                          "service_boundary_ms_median": round(boundary * 1000, 1)})

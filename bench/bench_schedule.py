@@ -18,9 +18,16 @@ def per_call(stmt, n=2000):
     return min(timeit.repeat(stmt, number=n, repeat=3)) / n * 1e6
 
 
-print(f"phase_at                     {per_call(lambda: sch.phase_at(LIVE, T)):8.1f} µs")
-print(f"next_boundary                {per_call(lambda: sch.next_boundary(LIVE, T)):8.1f} µs")
-print(f"phases_from 20               {per_call(lambda: sch.phases_from(LIVE, T, 20), 500):8.1f} µs")
-print(f"boundaries_between 1 week    {per_call(lambda: sch.boundaries_between(LIVE, T, T + timedelta(days=7)), 500):8.1f} µs")
 ph = sch.phases_from(LIVE, T, 60)
-print(f"to_ics 60 phases             {per_call(lambda: sch.to_ics(ph, 'g', dtstamp=T), 100):8.1f} µs")
+figures = {
+    "phase_at": per_call(lambda: sch.phase_at(LIVE, T)),
+    "next_boundary": per_call(lambda: sch.next_boundary(LIVE, T)),
+    "phases_from 20": per_call(lambda: sch.phases_from(LIVE, T, 20), 500),
+    "boundaries_between 1 week": per_call(lambda: sch.boundaries_between(LIVE, T, T + timedelta(days=7)), 500),
+    "to_ics 60 phases": per_call(lambda: sch.to_ics(ph, 'g', dtstamp=T), 100),
+}
+for label, micros in figures.items():
+    print(f"{label:28s} {micros:8.1f} µs")
+
+from _support import record  # noqa: E402
+record("schedule_us", {label: round(micros, 1) for label, micros in figures.items()})

@@ -67,7 +67,7 @@ def mixed_rings(n: int) -> tuple[GameState, list[Action]]:
     return state, actions
 
 
-def measure(label: str, build, n: int, repeat: int = 5) -> None:
+def measure(label: str, build, n: int, repeat: int = 5) -> float:
     state, actions = build(n)
     acts = acts_from(state, actions)
     edges = blocking_edges(acts, state)
@@ -81,20 +81,21 @@ def measure(label: str, build, n: int, repeat: int = 5) -> None:
     print(f"{label:<44} blockers={blockers:>3}  night={best * 1000:8.2f} ms  "
           f"searched={outcome.searched:>5}  forced={len(outcome.forced):>3}  "
           f"naive subsets=2^{blockers} = {2 ** blockers:.3e}")
+    return best
 
 
 def main() -> None:
     print("Lupus in tempo reale 7: resolving nights of mutually blocking characters")
-    for n in (6, 15, 30, 60, 120):
-        measure(f"{n} Sequestratori in rings of 3 (odd: none)", lambda k: cycles_of_sequestratori(k, 3), n)
-    for n in (6, 30, 60, 120):
-        measure(f"{n} Sequestratori in rings of 2 (two outcomes)", lambda k: cycles_of_sequestratori(k, 2), n)
-    for n in (15, 60, 121):
-        measure(f"{n} Sequestratori in one ring", lambda k: cycles_of_sequestratori(k, k), n)
-    for n in (10, 30, 60):
-        measure(f"{n} Stregoni on one house (complete tangle)", stregoni_on_one_house, n)
-    for n in (12, 60):
-        measure(f"{n} Sequestratori/Stregoni in mixed rings", mixed_rings, n)
+    cases = [(f"{n} Sequestratori in rings of 3 (odd: none)", lambda k: cycles_of_sequestratori(k, 3), n)
+             for n in (6, 15, 30, 60, 120)]
+    cases += [(f"{n} Sequestratori in rings of 2 (two outcomes)", lambda k: cycles_of_sequestratori(k, 2), n)
+              for n in (6, 30, 60, 120)]
+    cases += [(f"{n} Sequestratori in one ring", lambda k: cycles_of_sequestratori(k, k), n) for n in (15, 60, 121)]
+    cases += [(f"{n} Stregoni on one house (complete tangle)", stregoni_on_one_house, n) for n in (10, 30, 60)]
+    cases += [(f"{n} Sequestratori/Stregoni in mixed rings", mixed_rings, n) for n in (12, 60)]
+    figures = {label: measure(label, build, n) for label, build, n in cases}
+    from _support import record
+    record("engine_tempo_reale_7_night_ms", {label: round(best * 1000, 3) for label, best in figures.items()})
 
 
 if __name__ == "__main__":

@@ -38,3 +38,14 @@
 # LOGIN_WINDOW_MINUTES = 15
 # LOGIN_FAILURES_PER_ACCOUNT = 10
 # LOGIN_FAILURES_PER_CLIENT = 30
+
+# Behind HTTPS (docs/deploy.md): the login cookie only ever travels encrypted.
+# SESSION_COOKIE_SECURE = True
+
+# The web server (gunicorn): processes, and threads in each (or PBM_WEB_WORKERS,
+# PBM_WEB_THREADS, or `pbm web --workers N --threads N`).
+# WEB_WORKERS = 2
+# WEB_THREADS = 4
+
+# GET /healthz fails when no worker has sent a heartbeat for this many seconds.
+# HEALTH_WORKER_MAX_AGE = 60

@@ -55,9 +55,11 @@ def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = 
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
 
-    from .web import auth, demo_mailbox, headers, join, master, narrator, player, public, window_page
+    from .web import (
+        auth, demo_mailbox, headers, health, join, master, narrator, player, public, window_page,
+    )
     auth.init_app(app)
-    for module in (auth, public, player, master, join, window_page, narrator):
+    for module in (auth, public, player, master, join, window_page, narrator, health):
         app.register_blueprint(module.bp)
     if demo_mailbox.embedded_mail(app.config):
         app.register_blueprint(demo_mailbox.bp)

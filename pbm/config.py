@@ -49,6 +49,13 @@ def defaults(instance: Path) -> dict[str, Any]:
         "BABEL_DEFAULT_LOCALE": "it",
         "BABEL_DEFAULT_TIMEZONE": "Europe/Rome",
         "LANGUAGES": ["it", "en"],
+        # The web server (gunicorn): processes, and threads in each. A worker
+        # process costs ~60 MB; threads are cheap and wait on the database.
+        "WEB_WORKERS": 2,
+        "WEB_THREADS": 4,
+        # GET /healthz fails when no worker has beaten for this many seconds
+        # (a worker beats every 10 s, also during a long boundary).
+        "HEALTH_WORKER_MAX_AGE": 60,
     }
 
 

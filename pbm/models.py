@@ -379,5 +379,17 @@ class MasterLog(Base):
     user: Mapped[User | None] = relationship()
 
 
+class WorkerHeartbeat(Base):
+    """Each running worker's last sign of life, read by GET /healthz: a row in
+    the shared database, so a web server on another machine sees it too."""
+
+    __tablename__ = "worker_heartbeats"
+
+    # host:pid, one row per worker process.
+    worker: Mapped[str] = mapped_column(String(300), primary_key=True)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    beat_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+
+
 def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)

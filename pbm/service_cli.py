@@ -5,11 +5,16 @@ import argparse
 import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
+from pathlib import Path
 
 from . import config as config_module
+
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
 def _config() -> dict:
@@ -20,6 +25,17 @@ def _db_upgrade(_args: argparse.Namespace) -> int:
     from .migrate import upgrade
     upgrade(_config()["DATABASE_URL"])
     print("database up to date")
+    return 0
+
+
+def _db_backup(args: argparse.Namespace) -> int:
+    from .backup import BackupError, backup
+    try:
+        backup(_config()["DATABASE_URL"], Path(args.path))
+    except BackupError as exc:
+        print(f"backup failed: {exc}", file=sys.stderr)
+        return 1
+    print(f"database backed up to {args.path}")
     return 0
 
 
@@ -37,10 +53,13 @@ def _seed_demo(_args: argparse.Namespace) -> int:
 def _smtpd(_args: argparse.Namespace) -> int:
     from .smtpd import start
     cfg = _config()
+    # Blocked before the server's threads start (they inherit the mask), so
+    # SIGINT and SIGTERM reach only sigwait below, and the server stops cleanly.
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     controller = start(cfg)
     print(f"embedded SMTP server on {cfg['EMBEDDED_SMTP_HOST']}:{cfg['EMBEDDED_SMTP_PORT']}", flush=True)
     try:
-        signal.sigwait({signal.SIGINT, signal.SIGTERM})
+        signal.sigwait(STOP_SIGNALS)
     finally:
         controller.stop()
     return 0
@@ -56,14 +75,22 @@ def _worker(_args: argparse.Namespace) -> int:
 
 
 def _web(args: argparse.Namespace) -> int:
-    from .app import create_app
-    create_app().run(host=args.host, port=args.port, debug=False, use_reloader=False)
+    from .webserver import serve
+    cfg = _config()
+    serve(args.host, args.port, workers=args.workers or int(cfg["WEB_WORKERS"]),
+          threads=args.threads or int(cfg["WEB_THREADS"]))
     return 0
 
 
 def _run(args: argparse.Namespace) -> int:
-    """Everything for a laptop: migrate, seed the demo, start SMTP, worker and web."""
+    """Everything for a laptop: migrate, seed the demo, start SMTP, worker and web.
+
+    Until SIGINT (Ctrl-C) or SIGTERM, or until one of the three exits: then
+    each of the others is sent SIGTERM and waited for, so nothing is left
+    running (a supervisor stopping `pbm run` stops all of it)."""
     from . import demo
+    stop = threading.Event()
+    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in STOP_SIGNALS}
     # Mails written while seeding carry links: give them the address being served.
     os.environ.setdefault("PBM_BASE_URL", f"http://{args.host}:{args.port}")
     _db_upgrade(args)
@@ -72,10 +99,21 @@ def _run(args: argparse.Namespace) -> int:
     pbm = [sys.executable, "-m", "pbm.cli"]
     env = {**os.environ, "PBM_INSTANCE": str(config_module.instance_path()),
            "PBM_BASE_URL": f"http://{args.host}:{args.port}"}
-    children = [subprocess.Popen(pbm + ["smtpd"], env=env)]
-    time.sleep(1)
-    children.append(subprocess.Popen(pbm + ["worker"], env=env))
-    print(f"""
+    web_options = ["--host", args.host, "--port", str(args.port)]
+    for flag, value in (("--workers", args.workers), ("--threads", args.threads)):
+        if value:
+            web_options += [flag, str(value)]
+    children: list[subprocess.Popen] = []
+    if stop.is_set():  # told to stop while migrating
+        return 0
+    try:
+        children.append(subprocess.Popen(pbm + ["smtpd"], env=env))
+        _wait_for_port(cfg["EMBEDDED_SMTP_HOST"], int(cfg["EMBEDDED_SMTP_PORT"]), children[0], stop)
+        children.append(subprocess.Popen(pbm + ["worker"], env=env))
+        children.append(subprocess.Popen(pbm + ["web"] + web_options, env=env))
+        _wait_for_port(args.host, args.port, children[-1], stop)
+        if not stop.is_set() and all(child.poll() is None for child in children):
+            print(f"""
 Lupus PBM is running at http://{args.host}:{args.port}/
   Master:  {demo.MASTER[1]} / {demo.MASTER[2]}
   Players: {', '.join(demo.player_email(p) for p in demo.PLAYERS)} / {demo.PLAYER_PASSWORD}
@@ -83,27 +121,57 @@ Lupus PBM is running at http://{args.host}:{args.port}/
            locally and shown at http://{args.host}:{args.port}/master/mailbox
 Press Ctrl-C to stop.
 """, flush=True)
-    try:
-        web = subprocess.Popen(pbm + ["web", "--host", args.host, "--port", str(args.port)], env=env)
-        children.append(web)
-        web.wait()
-    except KeyboardInterrupt:
-        pass
+        while not stop.is_set() and all(child.poll() is None for child in children):
+            stop.wait(0.2)
     finally:
-        for child in children:
+        _stop_all(children)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    # Each child stops cleanly on SIGTERM (exit 0), or dies of it while still
+    # starting up, before it could install its handler; anything else (a crash,
+    # the SIGKILL of _stop_all) is worth a look.
+    failed = [f"{' '.join(child.args[3:4])} ({child.returncode})" for child in children
+              if child.returncode not in (0, -signal.SIGTERM)]
+    if failed:
+        print(f"stopped; not cleanly: {', '.join(failed)}", file=sys.stderr, flush=True)
+    return 1 if failed else 0
+
+
+def _wait_for_port(host: str, port: int, child: subprocess.Popen, stop: threading.Event,
+                   timeout: float = 30.0) -> None:
+    """Until the child listens on the port (or dies, or we are told to stop)."""
+    deadline = time.monotonic() + timeout
+    while not stop.is_set() and child.poll() is None and time.monotonic() < deadline:
+        try:
+            socket.create_connection((host, port), timeout=1).close()
+            return
+        except OSError:
+            stop.wait(0.1)
+
+
+def _stop_all(children: list[subprocess.Popen], patience: float = 25.0) -> None:
+    """SIGTERM to every child still running (the last started first), then wait;
+    one that outlives the patience (longer than gunicorn's graceful 20 s) is killed."""
+    for child in reversed(children):
+        if child.poll() is None:
             child.terminate()
-        for child in children:
-            try:
-                child.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                child.kill()
-    return 0
+    deadline = time.monotonic() + patience
+    for child in reversed(children):
+        try:
+            child.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     db = subparsers.add_parser("db", help="database")
     db_sub = db.add_subparsers(dest="db_command", required=True)
     db_sub.add_parser("upgrade", help="apply migrations").set_defaults(func=_db_upgrade)
+    backup = db_sub.add_parser("backup", help="a consistent copy of the database, while the service runs "
+                                              "(SQLite: a database file; PostgreSQL: pg_dump's custom format)")
+    backup.add_argument("path")
+    backup.set_defaults(func=_db_backup)
     subparsers.add_parser("seed-demo", help="seed the demo game on an empty database").set_defaults(func=_seed_demo)
     subparsers.add_parser("smtpd", help="the embedded SMTP server").set_defaults(func=_smtpd)
     subparsers.add_parser("worker", help="the scheduler: boundaries, outbox, mail").set_defaults(func=_worker)
@@ -111,4 +179,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         p = subparsers.add_parser(name, help="the web server" if name == "web" else "everything, on the embedded default")
         p.add_argument("--host", default="127.0.0.1")
         p.add_argument("--port", type=int, default=5000)
+        p.add_argument("--workers", type=int, default=None,
+                       help="web server processes (default: WEB_WORKERS, 2)")
+        p.add_argument("--threads", type=int, default=None,
+                       help="threads in each web process (default: WEB_THREADS, 4)")
         p.set_defaults(func=func)

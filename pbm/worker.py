@@ -7,18 +7,22 @@ waits on the Master's mailbox (IMAP IDLE or Maildir polling) and ingests mail.
 from __future__ import annotations
 
 import logging
+import signal
 import threading
 from typing import Any
 
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
 
-from . import inbox, operations, reminders, sender
+from . import health, inbox, operations, reminders, sender
 from .db import transaction
 from .clock import Clock
 from .mail.mailbox import MailSourceError, open_source
 
 log = logging.getLogger(__name__)
+
+# In a thread of its own, so a long boundary does not make the worker look dead.
+HEARTBEAT_SECONDS = 10
 
 
 class Worker:
@@ -30,6 +34,8 @@ class Worker:
         self.stopping = threading.Event()
         # One mail round at a time: the poller thread's and the one before a boundary.
         self.mail_lock = threading.Lock()
+        self.name = health.worker_name()
+        self.started_at = self.clock.now()
 
     # one pass of each job, also used by tests with an injected clock
     def boundaries(self, read_mail: bool = False) -> list[int]:
@@ -44,6 +50,9 @@ class Worker:
         if done:
             log.info("resolved phases %s", done)
         return done
+
+    def heartbeat(self) -> None:
+        health.beat(self.factory, self.name, self.started_at, self.clock.now())
 
     def remind(self) -> int:
         with transaction(self.factory) as session:
@@ -87,6 +96,9 @@ class Worker:
                 self.stopping.wait(5)
 
     def run(self) -> None:
+        """Until SIGINT or SIGTERM (in the main thread): then the jobs running and
+        the mail round in progress finish, and the process ends. A second signal
+        ends it at once (nothing is lost either way: see docs/mailbox.md)."""
         scheduler = BlockingScheduler(timezone="UTC")
         scheduler.add_job(self.boundaries, "interval", seconds=10, id="boundaries",
                           kwargs={"read_mail": True},
@@ -95,8 +107,35 @@ class Worker:
                           max_instances=1, coalesce=True)
         scheduler.add_job(self.remind, "interval", seconds=60, id="reminders",
                           max_instances=1, coalesce=True)
+        scheduler.add_job(self.heartbeat, "interval", seconds=HEARTBEAT_SECONDS, id="heartbeat",
+                          max_instances=1, coalesce=True, next_run_time=self.clock.now())
         threading.Thread(target=self.poll_forever, name="mail-poller", daemon=True).start()
+        previous = {}
+        if threading.current_thread() is threading.main_thread():
+            previous = {sig: signal.signal(sig, _stop_requested) for sig in (signal.SIGINT, signal.SIGTERM)}
         try:
             scheduler.start()
+        except _StopRequested:
+            log.info("stopping: waiting for the jobs running")
         finally:
             self.stopping.set()
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+            if scheduler.running:
+                scheduler.shutdown(wait=True)
+            if self.mail_lock.acquire(timeout=60):  # a mail round in progress ends first
+                self.mail_lock.release()
+            try:
+                health.forget(self.factory, self.name)
+            except Exception:  # the database is gone: the heartbeat will simply age
+                log.exception("could not remove this worker's heartbeat")
+
+
+class _StopRequested(Exception):
+    pass
+
+
+def _stop_requested(_signum: int, _frame: Any) -> None:
+    # Raised in the main thread, out of the scheduler's wait: its jobs run in
+    # threads of their own and are waited for, not interrupted.
+    raise _StopRequested

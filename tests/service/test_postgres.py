@@ -25,6 +25,11 @@ from .test_desk import (  # noqa: F401
 )
 from .test_desk_race import test_two_masters_publishing_one_draft_at_once_publish_it_once  # noqa: F401
 from .test_full_day import test_a_day_by_web_and_mail  # noqa: F401
+from .test_healthz import (  # noqa: F401
+    test_a_schema_behind_the_code_says_to_upgrade,
+    test_a_silent_worker_makes_it_unhealthy,
+    test_one_live_worker_of_two_is_enough_and_dead_ones_are_forgotten,
+)
 from .test_kill_worker import (  # noqa: F401
     test_killing_the_worker_mid_boundary_never_doubles_or_loses_anything,
 )
