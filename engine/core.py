@@ -24,7 +24,7 @@ MASTER = "master"
 # except "failed" which is the bare string.
 RESULT_KINDS = (
     "failed", "aura", "mystic", "role", "answer", "acted_on", "visitors",
-    "others", "visited_by", "spettro", "ritual",
+    "others", "visited_by", "spettro", "ritual", "partners",
 )
 
 

@@ -8,7 +8,9 @@ from .core import Ruleset
 
 _MODULES = {
     "lupus-live-12": "engine.lupus_live_12",
+    "lupus-noctis": "engine.lupus_noctis",
     "tempo-reale-7": "engine.tempo_reale_7",
+    "complots": "engine.complots",
 }
 
 

@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from .core import (
-    POWER, RESULT_KINDS, Action, GameState, Phase, Rejected, Resolution,
+    POWER, RESULT_KINDS, Action, GameState, Phase, Rejected, Resolution, SetupError,
     phase_rng, setup_rng,
 )
 from .registry import get_ruleset
@@ -182,8 +182,18 @@ class _Checker:
                 out += self._m(f"spettro.{name}", power, got if not p.alive else "alive")
         return out
 
+    def _runoff(self) -> Any:
+        return next((e for e in self.res.events if e.kind == "runoff"), None)
+
+    def _k_runoff(self, expected: Any) -> list[Mismatch]:
+        """lupus-noctis: the two players the morning vote sent to the run-off."""
+        event = self._runoff()
+        got = list(event.data.get("players", [])) if event else []
+        return self._names_eq("runoff", expected, got)
+
     def _k_votes(self, expected: dict[str, Any]) -> list[Mismatch]:
-        pyre = self.res.pyre()
+        # The pyre's tally; on a morning of lupus-noctis, the tally that chose the run-off.
+        pyre = self.res.pyre() or self._runoff()
         got = {n: _num(v) for n, v in (pyre.data.get("tally", {}) if pyre else {}).items()
                if _num(v) != 0}
         want = {n: _num(v) for n, v in (expected or {}).items() if _num(v) != 0}
@@ -315,6 +325,8 @@ def run_scenario(data: dict[str, Any]) -> Outcome:
         return Outcome(False, [f"scenario error: {exc}"])
     except KeyError as exc:
         return Outcome(False, [f"scenario error: {exc}"])
+    except SetupError as exc:  # a set-up the rules refuse is the file's error, not a crash
+        return Outcome(False, [f"scenario error: set-up refused: {exc}"])
     failures = []
     for index, step in enumerate(data.get("steps") or []):
         expect = step.get("expect") or {}

@@ -52,3 +52,53 @@ def test_cli_prints_pass_and_fail_and_exit_code(tmp_path, capsys) -> None:
     assert f"PASS {good}" in out
     assert any(line.startswith(f"FAIL {bad}: ") for line in out)
     assert main(["scenario", "run", str(good)]) == 0
+
+
+NOCTIS = """
+ruleset: lupus-noctis
+players:
+  Anna: Licantropo
+  Bruno: Contadino
+  Carla: Procione Mannaro
+  Dario: Veggente
+setup:
+  unlucky: UNLUCKY
+steps:
+  - phase: night 1
+  - phase: morning 1
+    act:
+      Bruno: {vote: Anna}
+      Dario: {vote: Bruno}
+    expect:
+      runoff: [Anna, RUNOFF]
+  - phase: afternoon 1
+    act:
+      Carla: {vote: Anna}
+    expect:
+      burned: Anna
+      winner: WINNER
+"""
+
+
+def _noctis(unlucky: str = "Carla", runoff: str = "Bruno", winner: str = "Carla"):
+    text = NOCTIS.replace("UNLUCKY", unlucky).replace("RUNOFF", runoff).replace("WINNER", winner)
+    return run_scenario(yaml.safe_load(text))
+
+
+def test_noctis_runoff_and_a_player_as_winner() -> None:
+    assert _noctis().passed
+
+
+def test_noctis_wrong_runoff_fails_and_says_so() -> None:
+    outcome = _noctis(runoff="Dario")
+    assert not outcome.passed and "runoff" in outcome.summary()
+
+
+def test_noctis_wrong_winner_fails() -> None:
+    outcome = _noctis(winner="Villaggio")
+    assert not outcome.passed and "winner" in outcome.summary()
+
+
+def test_a_refused_set_up_is_an_error_of_the_file() -> None:
+    outcome = _noctis(unlucky="Zeno")
+    assert not outcome.passed and "set-up refused" in outcome.summary()

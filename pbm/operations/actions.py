@@ -16,6 +16,7 @@ from ..models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus, Seat, U
 from . import timing
 from .base import MAIL_SOURCES, _mail_context, current_phase, log
 
+
 @dataclass
 class Submitted:
     """What was recorded, for the receipt."""

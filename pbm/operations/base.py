@@ -25,7 +25,6 @@ class OperationError(Exception):
         self.params = params
 
 
-
 def game_schedule(game: Game) -> schedule.Schedule:
     return schedule.game_schedule(game.ruleset, game.schedule or None)
 
@@ -37,6 +36,7 @@ def game_options(game: Game) -> dict[str, Any]:
 
 def game_tz(game: Game) -> str:
     return game_schedule(game).tz
+
 
 def log(session: Session, game: Game, user: User | None, action: str, now: datetime,
         **details: Any) -> None:
@@ -51,6 +51,7 @@ def current_phase(session: Session, game: Game) -> PhaseRow | None:
 
 def current_state(game: Game) -> GameState | None:
     return GameState.from_dict(game.state) if game.state else None
+
 
 def reader_tz(game: Game, reader: User | None) -> str:
     """The zone a reader's mail shows times in: theirs if they chose one, else the game's."""

@@ -12,14 +12,14 @@ from engine.core import GameState, Phase, phase_rng
 from engine.registry import get_ruleset
 
 from .. import mailer, render
-from ..models import (
-    EventRow, Game, GameMaster, GameStatus, OutboxRow, PhaseRow, PhaseStatus, Seat, User,
-)
+from ..models import EventRow, Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from .actions import engine_actions
 from .base import (
-    OperationError, _mail_context, _store_events, current_phase, game_options, log, reader_tz,
+    OperationError, _mail_context, _store_events, game_options, log,
+    reader_tz,
 )
 from .games import _open_phase
+
 
 def due_phase_ids(session: Session, now: datetime) -> list[int]:
     """Open phases whose deadline has passed, oldest first (paused games wait)."""

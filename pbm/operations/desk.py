@@ -30,7 +30,10 @@ from engine.registry import get_ruleset
 from .. import mailer, render
 from ..models import ActionRow, EventRow, Game, GameStatus, OutboxRow, PhaseRow, PhaseStatus, User
 from .actions import engine_actions
-from .base import OperationError, _store_events, current_phase, current_state, log, reader_tz
+from . import timing
+from .base import (
+    OperationError, current_phase, current_state, log, reader_tz,
+)
 from .boundary import _resolve_into, resolve_phase
 
 # The record of an intervention, and where its events sit in the phase: before
@@ -90,7 +93,8 @@ def resume(session: Session, game: Game, now: datetime, by: User) -> None:
     if game.paused_at is None:
         raise OperationError("not_paused")
     phase = current_phase(session, game)
-    if phase is not None and phase.status == PhaseStatus.OPEN and phase.ends_at > game.paused_at:
+    if (phase is not None and phase.status == PhaseStatus.OPEN and phase.ends_at > game.paused_at
+            and timing.has_deadline(phase)):
         phase.ends_at = phase.ends_at + (now - game.paused_at)
     log(session, game, by, "resume", now, paused_at=game.paused_at.isoformat())
     game.paused_at = None

@@ -21,9 +21,11 @@ from ..models import Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, 
 from . import timing
 from .base import OperationError, _mail_context, _store_events, log
 
+
 def slugify(text: str) -> str:
     plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:50] or "game"
+
 
 def create_game(session: Session, *, name: str, ruleset: str, master: User, now: datetime,
                 slug: str | None = None, schedule_spec: dict[str, Any] | None = None,
@@ -53,6 +55,7 @@ def create_game(session: Session, *, name: str, ruleset: str, master: User, now:
     session.add(GameMaster(game_id=game.id, user_id=master.id))
     log(session, game, master, "create_game", now, name=name, ruleset=ruleset)
     return game
+
 
 def ensure_user(session: Session, *, email: str, name: str, lang: str = "it") -> tuple[User, bool]:
     """The user with this address (created without a password if new), and

@@ -45,8 +45,6 @@ def _visibility_label(visibility: str, to: list[str] | None = None) -> str:
     return f"[{label}{' → ' + ', '.join(to) if to else ''}] "
 
 
-
-
 def desk(session: Session, game: Game, lang: str, now: datetime,
          typed: dict[str, int] | None = None) -> dict[str, Any]:
     """Everything the desk page shows; ``typed``: the composition the Master typed
@@ -109,7 +107,6 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
         "phase_label": render.phase_label(phase, lang, tz) if phase else None,
         "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase and timing.has_deadline(phase) else None,
     }
-
 
 
 def _remedies(game: Game, lang: str) -> dict[str, Any]:
@@ -266,7 +263,6 @@ def _pending_items(session, game, phase, drafts) -> list[str]:
                                name=r.seat.name, master=r.by_user.name if r.by_user else "?",
                                source=_source_label(r.source_detail)))
     return items
-
 
 
 def panels(session: Session, game: Game, lang: str) -> list[Any]:

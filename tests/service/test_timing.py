@@ -2,7 +2,7 @@
 with the test-only "guess who" ruleset registered for the occasion."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta, timezone
 
 import pytest
 

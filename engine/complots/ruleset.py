@@ -1,0 +1,451 @@
+"""Complots (the Italian "Coup"): the ruleset object the service and the scenarios call.
+
+Every moment is an answer window (``Timing(WINDOW, answerers)``); the window kinds, who
+answers them and the submissions they take are listed in ``engine/complots/game.py``.
+Silence is the default answer of a window (docs/rulings-complots.md R1): a turn not
+taken is Reddito (a coup on a random opponent at 10+ coins, or at 7+ when the treasury
+is empty), a challenge or block not sent is a pass, a card to lose or show not chosen
+is drawn at random (a public event says so), an exchange not chosen keeps the old
+hand, an examined card not discarded is returned. Form headings: ``describe_form``.
+
+Every submission may carry ``moment`` (the ``phase.number`` it answers): an answer
+aimed at a window that has closed is then refused as ``not_your_moment`` instead of
+landing in a later window (a late mail).
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from ..core import (
+    Action, ActionForm, Event, FormField, GameState, Rejected, Resolution, acting_player,
+    private,
+)
+from ..interface import (
+    WINDOW, BaseRuleset, Keyword, Panel, Timing, Viewer, Vocabulary, word,
+)
+from . import game
+from .cards import (
+    ACTIONS, ASSASSIN_COST, ASSASSINATE, CHARACTERS, COUP, COUP_COST, ENGLISH,
+    EXAMINE, FORCED_COUP_AT, TARGETED, VARIANTS, blockers, canonical_action, canonical_card,
+    card_name, fold, in_play,
+)
+from .texts import ACTION_NAMES, CHOICE_NAMES, EVENTS, FORMS, REJECTIONS
+
+# The submission kind each window takes.
+KIND_OF_WINDOW = {
+    "choose": "choose", "turn": "turn", "answer": "answer", "block": "answer",
+    "block_challenge": "answer", "lose": "lose", "exchange": "keep", "show": "show",
+    "inspect": "discard",
+}
+# What each answer window allows.
+ANSWERS_OF_WINDOW = {
+    "answer": ("pass", "challenge", "block"),
+    "block": ("pass", "block"),
+    "block_challenge": ("pass", "challenge"),
+}
+_TRUE = {"true", "yes", "si", "sì", "1", "discard", "scarto", "scarta"}
+_FALSE = {"false", "no", "0", "return", "restituisco", "restituisci", "keep"}
+
+
+class Complots(BaseRuleset):
+    key = game.KEY
+    names = {"it": "Complots", "en": "Complots (Coup)"}
+    factions = ()
+    min_players = 2
+    max_players = 8
+    EVENTS = EVENTS
+    REJECTIONS = REJECTIONS
+
+    # -- set-up ----------------------------------------------------------------------
+    def options(self) -> list[Any]:
+        return [FormField("variant", "choice", list(VARIANTS), required=False)]
+
+    def setup(self, seating: list[tuple[str, str]], rng: random.Random,
+              options: dict[str, Any] | None = None) -> tuple[GameState, list[Event]]:
+        return game.setup_game(seating, rng, options)
+
+    def play_scenario(self, data: dict[str, Any], seed: int, seen: dict[int, set[int]]) -> list[str]:
+        """A Complots scenario file (SCENARIOS.md, Complots): a step is a turn."""
+        from .scenario import play_scenario
+        return play_scenario(self, data, seed, seen)
+
+    # -- moments -------------------------------------------------------------------------
+    def timing(self, state: GameState) -> Timing:
+        if state.over:
+            return Timing(WINDOW, answerers=())
+        return Timing(WINDOW, answerers=tuple(game.window(state).get("answerers", ())))
+
+    def complete(self, state: GameState, actions: list[Action]) -> bool:
+        """All answerers have answered, or a first challenge (later ones cannot count) or
+        a first block of foreign aid (only its challenge follows) has come in."""
+        if state.over:
+            return True
+        answered = self._answers(state, actions)
+        kind = state.phase.kind
+        if kind in ("answer", "block_challenge") and any(
+                a.args["answer"] == "challenge" for a in answered):
+            return True
+        if kind == "answer" and game.turn(state).get("action") == "foreign_aid" and any(
+                a.args["answer"] == "block" for a in answered):
+            return True
+        return set(game.window(state).get("answerers", ())) <= {a.player for a in answered}
+
+    def _answers(self, state: GameState, actions: list[Action]) -> list[Action]:
+        """The valid submissions, the last per player, in the order they were made."""
+        last: dict[str, tuple[int, Action]] = {}
+        for i, a in enumerate(actions):
+            try:
+                last[a.player] = (i, self.validate(state, a))
+            except Rejected:
+                continue
+        return [a for _, a in sorted(last.values(), key=lambda t: t[0])]
+
+    # -- actions ---------------------------------------------------------------------------
+    def forms(self, state: GameState, player: str) -> list[ActionForm]:
+        if state.over or player not in game.window(state).get("answerers", ()):
+            return []
+        kind = state.phase.kind
+        w, p = game.window(state), state.player(player)
+        if kind == "choose":
+            return [ActionForm("choose", [FormField("card", "choice", sorted(set(w["bundles"][player])))],
+                               "complots_choose")]
+        if kind == "turn":
+            legal = self._legal_actions(state, p)
+            targets = game.others(state, player)
+            return [ActionForm("turn", [
+                FormField("action", "choice", legal),
+                FormField("target", "player", targets, required=False,
+                          depends={"action": {a: (targets if a in TARGETED else []) for a in legal}}),
+            ], "complots_turn")]
+        if kind in ANSWERS_OF_WINDOW:
+            allowed = [a for a in ANSWERS_OF_WINDOW[kind] if self._answer_allowed(state, player, a)]
+            fields = [FormField("answer", "choice", allowed)]
+            if "block" in allowed:
+                chars = list(blockers(game.turn(state)["action"], game.variant(state)))
+                fields.append(FormField("as", "choice", chars, required=False,
+                                        depends={"answer": {"block": chars}}))
+            return [ActionForm("answer", fields, f"complots_{kind}")]
+        if kind == "lose":
+            return [ActionForm("lose", [FormField("card", "choice", sorted(set(game.hand(p))))],
+                               "complots_lose")]
+        if kind == "exchange":
+            pool = game.hand(p) + w["drawn"]
+            return [ActionForm("keep", [FormField("cards", "cards", sorted(pool), min=w["keep"],
+                                                  max=w["keep"])], "complots_keep")]
+        if kind == "show":
+            return [ActionForm("show", [FormField("card", "choice", sorted(set(game.hand(p))))],
+                               "complots_show")]
+        if kind == "inspect":
+            return [ActionForm("discard", [FormField("discard", "choice", ["return", "discard"])],
+                               "complots_inspect")]
+        return []
+
+    def _legal_actions(self, state: GameState, p: Any) -> list[str]:
+        coins = game.coins(p)
+        if coins >= FORCED_COUP_AT:
+            return [COUP]
+        out = []
+        for a in ACTIONS:
+            if a == EXAMINE and game.variant(state) != "inquisitore":
+                continue
+            if (a == COUP and coins < COUP_COST) or (a == ASSASSINATE and coins < ASSASSIN_COST):
+                continue
+            out.append(a)
+        return out
+
+    def _answer_allowed(self, state: GameState, player: str, answer: str) -> bool:
+        if answer == "pass":
+            return True
+        if state.phase.kind == "block_challenge":
+            return answer == "challenge" and player != game.turn(state)["blocker"]
+        if answer == "challenge":
+            return state.phase.kind == "answer" and game.can_challenge(state, player)
+        return game.can_block(state, player)
+
+    def validate(self, state: GameState, action: Action) -> Action:
+        p = acting_player(state, action)
+        if not p.alive:
+            raise Rejected("eliminated")
+        w = game.window(state)
+        waiting = ", ".join(w.get("answerers", ()))
+        moment = action.args.get("moment")
+        if moment is not None and str(moment) != str(state.phase.number):
+            raise Rejected("not_your_moment", waiting=waiting)
+        if p.name not in w.get("answerers", ()) or KIND_OF_WINDOW.get(state.phase.kind) != action.kind:
+            raise Rejected("not_your_moment", waiting=waiting)
+        args = getattr(self, "_v_" + action.kind)(state, p, action.args)
+        if moment is not None:
+            args["moment"] = state.phase.number
+        return Action(p.name, action.kind, args)
+
+    def _card(self, value: Any) -> str:
+        try:
+            return canonical_card(value)
+        except KeyError:
+            raise Rejected("unknown_card", card=str(value)) from None
+
+    def _v_choose(self, state: GameState, p: Any, args: dict[str, Any]) -> dict[str, Any]:
+        card = self._card(args.get("card"))
+        if card not in game.window(state)["bundles"][p.name]:
+            raise Rejected("not_in_hand", card=card)
+        return {"card": card}
+
+    def _v_turn(self, state: GameState, p: Any, args: dict[str, Any]) -> dict[str, Any]:
+        try:
+            action = canonical_action(args.get("action"))
+        except KeyError:
+            raise Rejected("unknown_action", action=str(args.get("action"))) from None
+        coins = game.coins(p)
+        if action == EXAMINE and game.variant(state) != "inquisitore":
+            raise Rejected("not_in_game", character="Inquisitore")
+        if coins >= FORCED_COUP_AT and action != COUP:
+            raise Rejected("must_coup", coins=coins)
+        need = {COUP: COUP_COST, ASSASSINATE: ASSASSIN_COST}.get(action, 0)
+        if coins < need:
+            raise Rejected("not_enough_coins", need=need, have=coins)
+        if action not in TARGETED:
+            return {"action": action}
+        target = args.get("target")
+        if not target:
+            raise Rejected("no_target")
+        target = str(target)
+        if not state.has_player(target):
+            raise Rejected("unknown_player", player=target)
+        if target == p.name:
+            raise Rejected("target_self")
+        if not state.player(target).alive:
+            raise Rejected("target_eliminated", player=target)
+        return {"action": action, "target": target}
+
+    def _v_answer(self, state: GameState, p: Any, args: dict[str, Any]) -> dict[str, Any]:
+        answer = fold(str(args.get("answer", "")))
+        if answer not in ("pass", "challenge", "block"):
+            raise Rejected("bad_answer", answer=str(args.get("answer")))
+        if not self._answer_allowed(state, p.name, answer):
+            raise Rejected("cannot_challenge" if answer == "challenge" else "cannot_block")
+        if answer != "block":
+            return {"answer": answer}
+        allowed = blockers(game.turn(state)["action"], game.variant(state))
+        if not args.get("as") and len(allowed) == 1:
+            as_ = allowed[0]  # "BLOCCO" against foreign aid can only mean the Duchessa
+        elif not args.get("as"):
+            raise Rejected("block_needs_character", blockers=list(allowed))
+        else:
+            as_ = self._card(args.get("as"))
+        if as_ not in in_play(game.variant(state)):
+            raise Rejected("not_in_game", character=as_)
+        if as_ not in allowed:
+            raise Rejected("cannot_block_as", character=as_, blockers=list(allowed))
+        return {"answer": "block", "as": as_}
+
+    def _v_lose(self, state: GameState, p: Any, args: dict[str, Any]) -> dict[str, Any]:
+        card = self._card(args.get("card"))
+        if card not in game.hand(p):
+            raise Rejected("not_in_hand", card=card)
+        return {"card": card}
+
+    _v_show = _v_lose
+
+    def _v_keep(self, state: GameState, p: Any, args: dict[str, Any]) -> dict[str, Any]:
+        cards = args.get("cards")
+        if isinstance(cards, str):
+            cards = cards.replace(",", " ").split()
+        cards = [self._card(c) for c in cards or []]
+        w = game.window(state)
+        if len(cards) != w["keep"]:
+            raise Rejected("keep_count", count=w["keep"])
+        pool = Counter(game.hand(p) + w["drawn"])
+        for c, n in Counter(cards).items():
+            if pool[c] < n:
+                raise Rejected("not_in_hand", card=c)
+        return {"cards": cards}
+
+    def _v_discard(self, state: GameState, p: Any, args: dict[str, Any]) -> dict[str, Any]:
+        value = args.get("discard")
+        if isinstance(value, bool):
+            return {"discard": value}
+        text = fold(str(value))
+        if text in _TRUE:
+            return {"discard": True}
+        if text in _FALSE:
+            return {"discard": False}
+        raise Rejected("bad_choice", value=str(value))
+
+    def resolve(self, state: GameState, actions: list[Action], rng: random.Random,
+                gm: dict[str, Any] | None = None) -> Resolution:
+        state = state.copy()
+        events: list[Event] = []
+        if state.over:
+            return Resolution(state, events, [])
+        valid: list[Action] = []
+        for a in actions:
+            try:
+                valid.append(self.validate(state, a))
+            except Rejected as exc:
+                events.append(private(a.player, "rejected_at_resolution", code=exc.code))
+        answers = self._answers(state, valid)
+        kind, number = state.phase.kind, state.phase.number
+        first = answers[0].args if answers else None
+        if kind == "choose":
+            game.resolve_choose(state, {a.player: a.args["card"] for a in answers}, rng, events)
+            return Resolution(state, events, [])
+        if kind == "turn":
+            game.take_turn(state, first or game.default_turn(state, rng), events,
+                           defaulted=first is None)
+        elif kind == "answer":
+            game.resolve_answer(state, [(a.player, a.args) for a in answers], rng, events)
+        elif kind == "block":
+            game.resolve_block(state, [(a.player, a.args) for a in answers], rng, events)
+        elif kind == "block_challenge":
+            game.resolve_block_challenge(state, [(a.player, a.args) for a in answers], rng, events)
+        elif kind == "lose":
+            game.resolve_lose(state, first["card"] if first else None, rng, events)
+        elif kind == "exchange":
+            game.resolve_exchange(state, first["cards"] if first else None, rng, events)
+        elif kind == "show":
+            game.resolve_show(state, first["card"] if first else None, rng, events)
+        elif kind == "inspect":
+            game.resolve_inspect(state, bool(first and first["discard"]), rng, events)
+        if state.phase.number == number:  # the answers opened no window of their own
+            game.advance(state, rng, events)
+        return Resolution(state, events, [])
+
+    # -- words -------------------------------------------------------------------------------
+    def vocabulary(self) -> Vocabulary:
+        """The mail and paste-box words of Complots.
+
+        Contract for the parser: ``Keyword.key`` is the argument the rest of the line
+        fills (``target``: a player's name; ``as`` / ``card``: one of
+        ``choices["card"]``; ``cards``: several of them, ``value="choices"``; nothing
+        for ``value="none"``), and ``fixed`` holds ``kind`` (the ``Action`` kind to
+        submit) plus the arguments the word implies. So ``BLOCCO Contessa`` becomes
+        ``Action(player, "answer", {"answer": "block", "as": "Contessa"})`` and
+        ``TENGO Duchessa Capitano`` ``Action(player, "keep", {"cards": [...]})``;
+        ``submission_action`` does that assembly. A reply may add ``moment`` (the
+        window's number, e.g. from the subject) so a late answer is refused.
+        """
+        def kw(kind: str, it: tuple[str, ...], en: tuple[str, ...], key: str = "", value: str = "none",
+               ex_it: str = "", ex_en: str = "", **args: Any) -> Keyword:
+            return Keyword(key or kind, it, en, value, ex_it or it[0], ex_en or en[0],
+                           {"kind": kind, **args})
+
+        keywords = [
+            kw("turn", ("REDDITO",), ("INCOME",), action="income"),
+            kw("turn", ("AIUTI", "AIUTI STRANIERI"), ("FOREIGN AID", "AID"), action="foreign_aid"),
+            kw("turn", ("COLPO", "COLPO DI STATO"), ("COUP",), "target", "name",
+               "COLPO Bruno", "COUP Bruno", action="coup"),
+            kw("turn", ("TASSA", "DUCHESSA"), ("TAX", "DUCHESS"), action="tax"),
+            kw("turn", ("ASSASSINO", "ASSASSINIO"), ("ASSASSINATE", "ASSASSIN"), "target", "name",
+               "ASSASSINO Bruno", "ASSASSINATE Bruno", action="assassinate"),
+            kw("turn", ("CAPITANO", "RUBO"), ("STEAL", "CAPTAIN"), "target", "name",
+               "CAPITANO Bruno", "STEAL Bruno", action="steal"),
+            # No AMBASCIATORE / INQUISITORE keywords: the variant decides what an exchange
+            # claims, and the Inquisitore both exchanges and examines.
+            kw("turn", ("SCAMBIO",), ("EXCHANGE",), action="exchange"),
+            kw("turn", ("ESAMINO",), ("EXAMINE",), "target", "name",
+               "ESAMINO Bruno", "EXAMINE Bruno", action="examine"),
+            kw("answer", ("SFIDO", "DUBITO"), ("CHALLENGE",), answer="challenge"),
+            kw("answer", ("BLOCCO",), ("BLOCK",), "as", "choice", "BLOCCO Contessa",
+               "BLOCK Countess", answer="block"),
+            kw("answer", ("PASSO",), ("PASS",), answer="pass"),
+            kw("lose", ("PERDO", "SCOPRO"), ("LOSE", "REVEAL"), "card", "choice",
+               "PERDO Contessa", "LOSE Countess"),
+            kw("keep", ("TENGO",), ("KEEP",), "cards", "choices", "TENGO Duchessa Capitano",
+               "KEEP Duchess Captain"),
+            kw("show", ("MOSTRO",), ("SHOW",), "card", "choice", "MOSTRO Contessa", "SHOW Countess"),
+            kw("discard", ("SCARTO",), ("DISCARD",), discard=True),
+            kw("discard", ("RESTITUISCO",), ("RETURN",), discard=False),
+            kw("choose", ("SCELGO",), ("CHOOSE",), "card", "choice", "SCELGO Duchessa",
+               "CHOOSE Duchess"),
+        ]
+        cards = {alias: canonical for alias, canonical in
+                 {**{c: c for c in CHARACTERS}, **{e: c for c, e in ENGLISH.items()},
+                  "Duke": "Duchessa"}.items()}
+        return Vocabulary(keywords, {"card": cards}, {"submission": "Complots.submission_action"})
+
+    def submission_action(self, player: str, submission: dict[str, Any]) -> Action:
+        """An ``Action`` from a parsed vocabulary line: ``{**keyword.fixed, keyword.key: value}``."""
+        args = dict(submission)
+        kind = args.pop("kind")
+        return Action(player, kind, args)
+
+    def describe_form(self, label: str, lang: str) -> str | None:
+        """The heading of a form (``ActionForm.label``) in ``lang``."""
+        return word(FORMS, label, lang)
+
+    def describe_choice(self, key: str, value: Any, lang: str) -> str:
+        if key == "action" and str(value) in ACTION_NAMES:
+            return ACTION_NAMES[str(value)]["en" if lang == "en" else "it"]
+        if key in ("card", "as", "cards", "character"):
+            return card_name(str(value), lang)
+        if key in ("answer", "discard", "variant") and str(value) in CHOICE_NAMES:
+            return CHOICE_NAMES[str(value)]["en" if lang == "en" else "it"]
+        return str(value)
+
+    def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:
+        params = dict(event.data)
+        for key in ("card", "character", "saw", "dealt"):
+            if key in params:
+                params[key] = card_name(str(params[key]), lang)
+        for key in ("cards", "drew", "returned"):
+            if isinstance(params.get(key), list):
+                params[key] = [card_name(str(c), lang) for c in params[key]] or ["—"]
+        if "action" in params:
+            params["action"] = self.describe_choice("action", params["action"], lang)
+        if event.kind in ("action", "turn_not_taken"):
+            target = event.data.get("target")
+            params["on"] = (f" su {target}" if lang != "en" else f" on {target}") if target else ""
+        if isinstance(params.get("coins"), dict):
+            params["coins"] = ", ".join(f"{n} {c}" for n, c in params["coins"].items())
+        kind = event.kind
+        if 1 in (params.get("amount"), params.get("count")) and kind + "_one" in self.EVENTS:
+            kind += "_one"
+        return word(self.EVENTS, kind, lang, params)
+
+    def public_table(self, state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
+        """Coins, face-up cards and face-down counts of everyone, the court and the
+        treasury, whose answer is awaited; the viewer's own hand only to the viewer."""
+        en = lang == "en"
+        lines = []
+        for p in state.players:
+            revealed = ", ".join(card_name(c, lang) for c in p.data["revealed"]) or "—"
+            status = "" if p.alive else (" (out)" if en else " (eliminato)")
+            lines.append(
+                f"{p.name}{status}: {game.coins(p)} {'coins' if en else 'monete'}, "
+                f"{len(game.hand(p))} {'face down' if en else 'coperte'}, "
+                f"{'face up' if en else 'scoperte'}: {revealed}")
+        lines.append(f"{'Court' if en else 'Corte'}: {len(game.court(state))} "
+                     f"{'cards' if en else 'carte'}; {'Treasury' if en else 'Tesoro'}: "
+                     f"{state.data['treasury']}")
+        if state.over:
+            lines.append(f"{'Winner' if en else 'Vincitore'}: {state.winner}")
+        else:
+            waiting = ", ".join(game.window(state).get("answerers", ()))
+            lines.append(f"{'Waiting for' if en else 'Si attende'}: {waiting}")
+        panels = [Panel("Table" if en else "Tavolo", lines)]
+        if viewer.player and state.has_player(viewer.player):
+            me = state.player(viewer.player)
+            cards = ", ".join(card_name(c, lang) for c in game.hand(me)) or "—"
+            panels.append(Panel("Your hand" if en else "Le tue carte", [cards]))
+        return panels
+
+
+    def panels(self, state: GameState, events: Any, lang: str) -> list[Panel]:
+        """The Masters' view: every hand, the court in order (top first), the open window."""
+        en = lang == "en"
+        lines = [f"{p.name}: {', '.join(card_name(c, lang) for c in game.hand(p)) or '—'}"
+                 for p in state.players]
+        court = ", ".join(card_name(c, lang) for c in game.court(state)) or "—"
+        lines.append(f"{'Court (top first)' if en else 'Corte (dalla cima)'}: {court}")
+        w = game.window(state)
+        if w.get("drawn"):
+            lines.append(f"{'Drawn' if en else 'Pescate'}: "
+                         f"{', '.join(card_name(c, lang) for c in w['drawn'])}")
+        if w.get("card"):
+            lines.append(f"{'Shown' if en else 'Mostrata'}: {card_name(w['card'], lang)}")
+        return [Panel("Hands" if en else "Mani", lines)]
+
+
+RULESET = Complots()

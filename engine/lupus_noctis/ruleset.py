@@ -1,0 +1,143 @@
+"""Lupus Noctis: the ruleset object the service and the scenarios call."""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+from ..core import (
+    Action, ActionForm, Event, GameState, Pending, Rejected, Resolution, RoleInfo, keep_last,
+    private,
+)
+from ..interface import NARRATOR, BaseRuleset, Panel, Timing, Viewer, word
+from . import forms as _forms
+from .night import resolve_night
+from .phases import AFTERNOON, MORNING, NIGHT, next_moment
+from .roles import (
+    BUONA, FACTIONS, KEY, MALVAGIA, MIN_PLAYERS, ROLES, canonical, default_composition,
+)
+from .script import night_frame, night_script
+from .setup import identify, setup_game
+from .texts import EVENTS, REJECTIONS, SCRIPT
+from .votes import resolve_afternoon, resolve_morning
+
+_AURAS = {"buona": BUONA, "good": BUONA, "buono": BUONA,
+          "malvagia": MALVAGIA, "evil": MALVAGIA, "malvagio": MALVAGIA}
+
+
+class LupusNoctis(BaseRuleset):
+    key = KEY
+    names = {"it": "Lupus Noctis", "en": "Lupus Noctis"}
+    factions = FACTIONS
+    min_players = MIN_PLAYERS
+    max_players = 40
+    moments = (NIGHT, MORNING, AFTERNOON)
+    EVENTS = EVENTS
+    REJECTIONS = REJECTIONS
+    SCRIPT = SCRIPT
+
+    # -- set-up ----------------------------------------------------------------
+    def roles(self) -> list[RoleInfo]:
+        return [RoleInfo(r.name, r.faction, r.aura,
+                         {"target": r.target, "once": r.once, "alone_if_alive": r.alone_if_alive})
+                for r in ROLES.values()]
+
+    def canonical_role(self, name: str) -> str:
+        return canonical(name)
+
+    def canonical_result(self, kind: str, value: Any) -> Any:
+        if kind == "aura":
+            return _AURAS.get(str(value).casefold(), value)
+        return value
+
+    def default_composition(self, players: int) -> dict[str, int] | None:
+        return default_composition(players)
+
+    def setup(self, seating: list[tuple[str, str]], rng: random.Random,
+              options: dict[str, Any] | None = None) -> tuple[GameState, list[Event]]:
+        return setup_game(seating, rng, options)
+
+    # -- moments -----------------------------------------------------------------
+    def timing(self, state: GameState) -> Timing:
+        return Timing(NARRATOR)
+
+    def night_script(self, state: GameState) -> list[dict[str, Any]]:
+        return night_script(state)
+
+    def night_frame(self) -> dict[str, dict[str, str]]:
+        return night_frame()
+
+    # -- actions -------------------------------------------------------------------
+    def forms(self, state: GameState, player: str) -> list[ActionForm]:
+        return _forms.forms(state, player)
+
+    def required_kinds(self, state: GameState, player: str) -> set[str]:
+        """The Apprendista Necromante's once-per-game power is never owed."""
+        return {f.kind for f in self.forms(state, player) if all(x.required for x in f.fields)}
+
+    def validate(self, state: GameState, action: Action) -> Action:
+        return _forms.validate(state, action)
+
+    def resolve(self, state: GameState, actions: list[Action], rng: random.Random,
+                gm: dict[str, Any] | None = None) -> Resolution:
+        """Close the open moment. Nothing here draws at random: the unlucky seat, drawn
+        at set-up, settles every tie, so ``rng`` is unused. ``gm["identify"]``: the
+        narrator's first-night taps when the village was dealt on paper (raises
+        ``Rejected`` when they do not match the composition)."""
+        state = state.copy()
+        events: list[Event] = []
+        valid: list[Action] = []
+        for a in keep_last(actions):
+            try:
+                valid.append(self.validate(state, a))
+            except Rejected as exc:
+                events.append(private(a.player, "rejected_at_resolution", code=exc.code,
+                                      params=exc.params))
+        kind = state.phase.kind
+        if not state.data.get("identified", True):
+            # The narrator's first-night taps (ruling N13); without them the night waits.
+            taps = (gm or {}).get("identify")
+            if taps is None:
+                return Resolution(state, [], [Pending("identify", {"calls": night_script(state)})])
+            identify(state, taps)
+            events += [private(p.name, "role_card", role=p.role) for p in state.players]
+        if kind == NIGHT:
+            resolve_night(state, valid, events)
+        elif kind == MORNING:
+            resolve_morning(state, valid, events)
+        else:
+            resolve_afternoon(state, valid, events)
+        state.phase = next_moment(state.phase)
+        return Resolution(state, events, [])
+
+    # -- what each viewer may see ----------------------------------------------------
+    def visible(self, event: Event, viewer: Viewer) -> Event | None:
+        seen = super().visible(event, viewer)
+        if seen is None or viewer.master:
+            return seen
+        # Deaths at dawn are announced without their cause; only the stake is public.
+        if seen.kind == "death" and seen.data.get("cause") not in (None, "pyre"):
+            data = {k: v for k, v in seen.data.items() if k != "cause"}
+            seen = replace(seen, data=data)
+        return seen
+
+    def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:
+        none = "nessuno" if lang == "it" else "nobody"
+        if event.kind == "rejected_at_resolution":
+            return self.describe_rejection(event.data.get("code", ""), event.data.get("params") or {}, lang)
+        if event.kind == "dawn" and not event.data.get("died") and not event.data.get("revived"):
+            return word(EVENTS, "quiet_dawn", lang, event.data)
+        if event.kind == "dawn":
+            data = {**event.data, "died": event.data.get("died") or none,
+                    "revived": event.data.get("revived") or none}
+            return word(EVENTS, "dawn", lang, data)
+        return word(EVENTS, event.kind, lang, event.data)
+
+    def public_table(self, state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
+        alive = [p.name for p in state.players if p.alive]
+        dead = [p.name for p in state.players if not p.alive]
+        title = {"it": ("Vivi", "Morti"), "en": ("Alive", "Dead")}.get(lang, ("Vivi", "Morti"))
+        return [Panel(title[0], alive), Panel(title[1], dead)]
+
+
+RULESET = LupusNoctis()

@@ -1,0 +1,106 @@
+"""The wording of Lupus Noctis, Italian first: events, refusals, and what the narrator
+reads aloud at night. Placeholders are the events' data keys."""
+from __future__ import annotations
+
+from .roles import AMANTE, APPRENDISTA, LICANTROPO, MEDIUM, PROCIONE, VEGGENTE
+
+EVENTS: dict[str, dict[str, str]] = {
+    "dawn": {"it": "Alba della notte {night}: morti {died}; risorti {revived}.",
+             "en": "Dawn after night {night}: died {died}; came back to life {revived}."},
+    "quiet_dawn": {"it": "Alba della notte {night}: nessuno è morto né risorto.",
+                   "en": "Dawn after night {night}: nobody died or came back to life."},
+    "death": {"it": "{player} è morto.", "en": "{player} died."},
+    "revive": {"it": "{player} è tornato in vita.", "en": "{player} came back to life."},
+    "runoff": {"it": "Vanno al ballottaggio {players}.", "en": "In the run-off: {players}."},
+    "pyre": {"it": "{burned} viene condannato al rogo.", "en": "{burned} is burned at the stake."},
+    "game_over": {"it": "La partita è finita: vince {winner}.", "en": "The game is over: {winner} wins."},
+    "partners": {"it": "Vi riconoscete a vicenda: {partners}.",
+                 "en": "You recognise each other: {partners}."},
+    "aura": {"it": "L'aura di {player} è {aura}.", "en": "{player}'s aura is {aura}."},
+    "failed": {"it": "Il tuo potere non ha avuto effetto.", "en": "Your power had no effect."},
+    "night_kill": {"it": "I Licantropi hanno sbranato {player}.",
+                   "en": "The Licantropi devoured {player}."},
+    "night_kill_failed": {"it": "I Licantropi hanno attaccato {player}, che non può essere sbranato.",
+                          "en": "The Licantropi attacked {player}, who cannot be devoured."},
+    "pack_split": {"it": "I Licantropi non si sono accordati su una vittima: nessuno è sbranato.",
+                   "en": "The Licantropi did not agree on a victim: nobody is devoured."},
+    "raised": {"it": "{by} ha riportato in vita {player}.", "en": "{by} brought {player} back to life."},
+    "role_card": {"it": "Il tuo ruolo: {role}.", "en": "Your role: {role}."},
+}
+
+REJECTIONS: dict[str, dict[str, str]] = {
+    "game_over": {"it": "La partita è finita.", "en": "The game is over."},
+    "not_a_player": {"it": "{player} non gioca in questa partita.",
+                     "en": "{player} is not in this game."},
+    "not_in_ruleset": {"it": "In Lupus Noctis non si può fare.", "en": "Lupus Noctis has no such action."},
+    "not_now": {"it": "Non è il momento di farlo.", "en": "This is not the moment for that."},
+    "first_night": {"it": "La prima notte serve solo a riconoscersi: nessun potere.",
+                    "en": "The first night is for recognition only: no powers."},
+    "dead_cannot_vote": {"it": "I morti non votano.", "en": "The dead do not vote."},
+    "dead_no_power": {"it": "I poteri funzionano solo da vivi.", "en": "Powers only work while alive."},
+    "no_power": {"it": "{role} non ha poteri notturni.", "en": "{role} has no night power."},
+    "already_used": {"it": "Il potere si usa una volta sola per partita.",
+                     "en": "This power can be used once per game."},
+    "unknown_player": {"it": "Nessun giocatore si chiama {target}.", "en": "No player is called {target}."},
+    "target_not_alive": {"it": "{target} non è vivo.", "en": "{target} is not alive."},
+    "target_not_dead": {"it": "{target} non è morto.", "en": "{target} is not dead."},
+    "self_target": {"it": "Non puoi scegliere te stesso.", "en": "You cannot choose yourself."},
+    "target_is_licantropo": {"it": "I Licantropi non sbranano un Licantropo.",
+                             "en": "The Licantropi do not devour a Licantropo."},
+    "in_runoff": {"it": "Chi è al ballottaggio non vota.", "en": "Players in the run-off do not vote."},
+    "identify_missing": {"it": "Tocca i volti dei giocatori di ogni ruolo chiamato.",
+                         "en": "Tap the faces of the players of each role called."},
+    "identify_unknown_role": {"it": "{role} non è un ruolo di Lupus Noctis.",
+                              "en": "{role} is not a Lupus Noctis role."},
+    "identify_count": {"it": "{role}: servono {expected} giocatori, ne hai indicati {got}.",
+                       "en": "{role}: {expected} players are needed, you tapped {got}."},
+    "identify_twice": {"it": "{player} è già stato indicato come {other}.",
+                       "en": "{player} was already tapped as {other}."},
+    "identify_not_dealt": {"it": "{role} non è nella composizione del villaggio.",
+                           "en": "{role} is not in the village's composition."},
+    "not_in_runoff": {"it": "{target} non è al ballottaggio.", "en": "{target} is not in the run-off."},
+}
+
+ROLE_NAMES: dict[str, dict[str, str]] = {
+    LICANTROPO: {"it": "Licantropi", "en": "Werewolves", "it.one": "Licantropo", "en.one": "Werewolf"},
+    APPRENDISTA: {"it": "Apprendista Necromante", "en": "Apprentice Necromancer"},
+    VEGGENTE: {"it": "Veggente", "en": "Seer"},
+    MEDIUM: {"it": "Medium", "en": "Medium"},
+    AMANTE: {"it": "Amanti Segreti", "en": "Secret Lovers", "it.one": "Amante Segreto",
+             "en.one": "Secret Lover"},
+    PROCIONE: {"it": "Procione Mannaro", "en": "Were-raccoon"},
+}
+
+# What the narrator reads aloud at night: script.<part>.<role>. Every call reads the
+# same words whether its holders are alive or dead, so the table learns nothing.
+SCRIPT: dict[str, dict[str, str]] = {
+    "script.sleep": {"it": "Scende la notte sul villaggio: tutti chiudono gli occhi.",
+                     "en": "Night falls on the village: everybody closes their eyes."},
+    "script.wake": {"it": "Sorge l'alba: tutti aprono gli occhi.",
+                    "en": "Dawn breaks: everybody opens their eyes."},
+    # The number of copies is public (the narrator announces the village), so the
+    # call may be singular or plural; it never depends on who is alive.
+    "script.open": {"it": "{role}, aprite gli occhi.", "en": "{role}, open your eyes."},
+    "script.close": {"it": "{role}, chiudete gli occhi.", "en": "{role}, close your eyes."},
+    "script.open.one": {"it": "{role}, apri gli occhi.", "en": "{role}, open your eyes."},
+    "script.close.one": {"it": "{role}, chiudi gli occhi.", "en": "{role}, close your eyes."},
+    f"script.recognise.{LICANTROPO}": {
+        "it": "Fatevi riconoscere dal Narratore e riconoscetevi tra voi.",
+        "en": "Show yourselves to the narrator and recognise each other."},
+    f"script.recognise.{AMANTE}": {
+        "it": "Fatevi riconoscere dal Narratore e riconoscetevi tra voi.",
+        "en": "Show yourselves to the narrator and recognise each other."},
+    "script.recognise": {"it": "Fatti riconoscere dal Narratore.",
+                         "en": "Show yourself to the narrator."},
+    f"script.power.{LICANTROPO}": {"it": "Indicate chi volete sbranare stanotte.",
+                                   "en": "Point at whom you want to devour tonight."},
+    f"script.power.{LICANTROPO}.one": {"it": "Indica chi vuoi sbranare stanotte.",
+                                       "en": "Point at whom you want to devour tonight."},
+    f"script.power.{VEGGENTE}": {"it": "Indica un giocatore vivo: ti mostro la sua aura.",
+                                 "en": "Point at a living player: I will show you their aura."},
+    f"script.power.{MEDIUM}": {"it": "Indica un giocatore morto: ti mostro la sua aura.",
+                               "en": "Point at a dead player: I will show you their aura."},
+    f"script.power.{APPRENDISTA}": {
+        "it": "Se vuoi, indica un giocatore morto da riportare in vita (una volta per partita).",
+        "en": "If you wish, point at a dead player to bring back to life (once per game)."},
+}
