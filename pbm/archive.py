@@ -80,6 +80,24 @@ def tally(rows: list[Any], viewer: Viewer, ruleset: str, lang: str) -> Tally | N
     return None
 
 
+def bars(t: Tally, lang: str = "it") -> list[dict[str, Any]]:
+    """Each candidate's bar of the vote picture: its share of the longest (0-1), and
+    who voted for them (the same facts, in the same order, as the tables beside it)."""
+    top = max((c for _n, c in t.counts), default=0) or 1
+    voters: dict[str, list[str]] = {}
+    for voter, target in t.votes:
+        voters.setdefault(target, []).append(voter)
+    return [{"name": name, "count": count, "shown": shown_count(count, lang),
+             "share": count / top, "percent": round(100 * count / top),
+             "voters": voters.get(name, []), "chosen": name == t.chosen} for name, count in t.counts]
+
+
+def shown_count(value: float, lang: str) -> str:
+    """A vote count as people write it: 2, 1,25 in Italian, 1.25 in English."""
+    text = f"{value:g}"
+    return text if lang == "en" else text.replace(".", ",")
+
+
 def phase_views(session: Session, game: Game, lang: str, tz: str,
                 phases: list[PhaseRow] | None = None) -> list[PhaseView]:
     """The public bulletin of each published phase (all of them, or those given)."""

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 from engine.core import GameState, Phase, phase_rng
 from engine.registry import get_ruleset
 
-from .. import mailer, render
+from .. import archive, mailer, render
 from ..models import EventRow, Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from .actions import engine_actions
 from .base import (
@@ -156,8 +156,12 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
     rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id, EventRow.seq >= 0)
                            .order_by(EventRow.seq)).all()
     public_rows = [r for r in rows if r.visibility == "public"]
+    # The vote as the public sees it, for the HTML alternative's table of bars.
+    tallies = {lang: archive.tally(rows, archive.PUBLIC, game.ruleset, lang) for lang in ("it", "en")}
+    phase_url = f"{config['BASE_URL'].rstrip('/')}/g/{game.slug}/phases/{archive.number_of(phase)}"
     for seat in game.seats:
         lang = seat.user.lang
+        t = tallies.get(lang, tallies["it"])
         mine = [r for r in rows if r.visibility == "private" and seat.name in (r.recipients or [])]
         mailer.queue(session, config, to=seat.user.email, template="phase_results", lang=lang,
                      now=now, game=game, seat=seat,
@@ -166,6 +170,7 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
                          "private_lines": render.lines_for(mine, game.ruleset, lang),
                          "public_lines": render.lines_for(public_rows, game.ruleset, lang),
                          "vote_lines": _vote_lines(public_rows),
+                         "tally": t, "bars": archive.bars(t, lang) if t else [], "phase_url": phase_url,
                          "next_phase": next_phase,
                          "next_label": render.phase_label(next_phase, lang, reader_tz(game, seat.user)) if next_phase else None,
                          "next_deadline": render.deadline_text(next_phase.ends_at, lang, reader_tz(game, seat.user)) if next_phase else None,

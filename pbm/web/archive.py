@@ -59,26 +59,15 @@ def votes_svg(slug: str, n: int):
     if view.tally is None:
         abort(404)
     body = render_template("votes.svg", game=game, view=view, t=view.tally,
-                           bars=_bars(view.tally), lang=_lang())
+                           bars=archive.bars(view.tally, _lang()), lang=_lang())
     return Response(body, mimetype="image/svg+xml",
                     headers={"Cache-Control": "public, max-age=300"})
-
-
-def _bars(tally) -> list[dict]:
-    """Each candidate's bar: its share of the longest, and who voted for them."""
-    top = max((c for _n, c in tally.counts), default=0) or 1
-    voters: dict[str, list[str]] = {}
-    for voter, target in tally.votes:
-        voters.setdefault(target, []).append(voter)
-    return [{"name": name, "count": count, "share": count / top, "voters": voters.get(name, []),
-             "chosen": name == tally.chosen} for name, count in tally.counts]
 
 
 @bp.app_template_filter("votecount")
 def count_filter(value: float) -> str:
     """A vote count as people write it: 2, 1,25 (Italian) or 1.25."""
-    text = f"{value:g}"
-    return text.replace(".", ",") if _lang() == "it" else text
+    return archive.shown_count(value, _lang())
 
 
 @bp.route("/g/<slug>/bulletin.atom")

@@ -24,11 +24,11 @@ VOTES = [("Anna", "Carla"), ("Bruno", "Carla"), ("Elena", "Carla"), ("Carla", "A
          ("Dario", "Giulia")]
 
 
-def played_a_day(app, clock, roles=LIVE, mayor="Fabio") -> str:
-    """Night 1 and day 1 published; Carla burned by four votes to one and one."""
+def played_a_day(app, clock, roles=LIVE, mayor="Fabio", votes=VOTES) -> str:
+    """Night 1 and day 1 published; Carla burned by three votes to one and one."""
     slug = new_game(app, clock, roles, mayor=mayor)
     pass_boundary(app, clock, TUESDAY_0930_ROME)
-    for voter, target in VOTES:
+    for voter, target in votes:
         submit(app, clock, slug, voter, {"vote": target})
     pass_boundary(app, clock, TUESDAY_2130_ROME)
     return slug
