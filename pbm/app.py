@@ -55,9 +55,9 @@ def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = 
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
 
-    from .web import archive, auth, join, master, player, public
+    from .web import archive, auth, join, master, player, public, seats
     auth.init_app(app)
-    for module in (auth, public, player, master, join, archive):
+    for module in (auth, public, player, master, join, archive, seats):
         app.register_blueprint(module.bp)
 
     @app.teardown_appcontext

@@ -215,6 +215,15 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
         "refused_spoof": lambda d: _("refused a mail for %(name)s from %(sender)s", name=d.get("player"),
                                      sender=d.get("sender")),
         "late_boundary": lambda d: _("resolved %(phase)s late (the worker was down)", phase=phase(d)),
+        "substitute": lambda d: _("handed the seat of %(name)s from %(old)s to %(new)s", name=d.get("player"),
+                                  old=d.get("old"), new=d.get("new")),
+        "volunteer": lambda d: _("%(email)s volunteered as substitute", email=d.get("email")),
+        "volunteer_withdrawn": lambda d: _("%(email)s left the list of substitutes", email=d.get("email")),
+        "absence": lambda d: _("%(name)s will be away from %(first)s to %(last)s", name=d.get("player"),
+                               first=d.get("first_day"), last=d.get("last_day"))
+        + (f" («{d['note']}»)" if d.get("note") else ""),
+        "absence_withdrawn": lambda d: _("%(name)s withdrew the absence from %(first)s to %(last)s",
+                                         name=d.get("player"), first=d.get("first_day"), last=d.get("last_day")),
     }
     lines = []
     for entry in logs:
