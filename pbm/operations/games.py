@@ -117,8 +117,9 @@ def prepare_game(session: Session, game: Game, *, now: datetime,
     if game.status != GameStatus.SETUP:
         raise OperationError("game_started")
     names = [s.name for s in game.seats]
-    if len(names) < 3:
-        raise OperationError("too_few_players", players=len(names))
+    minimum = get_ruleset(game.ruleset).min_players
+    if len(names) < minimum:
+        raise OperationError("too_few_players", players=len(names), minimum=minimum)
     draws = int((game.prepared or {}).get("draws", 0)) + 1
     rng = setup_rng(f"{game.seed}|draw{draws}")  # each draw its own, replayable
     if roles:

@@ -7,7 +7,7 @@ from wtforms import (
     BooleanField, EmailField, IntegerField, PasswordField, SelectField, StringField, TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, Length, Optional, ValidationError
+from wtforms.validators import DataRequired, Length, NumberRange, Optional, ValidationError
 
 
 def address(_form: FlaskForm, field: EmailField) -> None:
@@ -36,6 +36,10 @@ class NewGameForm(FlaskForm):
                                 default=True)
     review_contradictions = BooleanField(
         _l("Hold the results for us when the rules settle a contradiction at random"), default=False)
+    # For games whose moments end by an answer window (operations.timing.WINDOW).
+    answer_window = IntegerField(
+        _l("Time to answer, in minutes, for games played in turns (1 to 2880)"),
+        validators=[Optional(), NumberRange(min=1, max=2880, message=_l("From 1 to 2880 minutes (two days)."))])
 
 
 class AddPlayerForm(FlaskForm):

@@ -7,6 +7,7 @@ import email.policy
 import email.utils
 import mailbox
 import smtplib
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ def _op_error(exc: operations.OperationError, game=None) -> str:  # noqa: ANN001
         "master_plays": _("A Master of the game cannot also play in it."),
         "composition_size": _("The composition has %(roles)s roles for %(players)s players.",
                               roles=exc.params.get("roles"), players=exc.params.get("players")),
-        "too_few_players": _("At least three players are needed."),
+        "too_few_players": _("At least %(minimum)s players are needed.", minimum=exc.params.get("minimum")),
         "setup_failed": _("The rules refuse this set-up: %(reason)s",
                           reason=_setup_reason(exc.params, game)),
         "answer_window": _("The answer window must last from one minute to two days."),
@@ -93,7 +94,9 @@ def new_game():
         game = operations.create_game(db(), name=form.name.data, ruleset=form.ruleset.data,
                                       master=current_user, now=now(),
                                       auto_publish=form.auto_publish.data,
-                                      review_contradictions=form.review_contradictions.data)
+                                      review_contradictions=form.review_contradictions.data,
+                                      answer_window=timedelta(minutes=form.answer_window.data)
+                                      if form.answer_window.data else None)
         db().commit()
         return redirect(url_for("master.desk", slug=game.slug))
     return render_template("master_new.html", form=form)

@@ -1,6 +1,6 @@
 """The smallest ruleset, for tests only: "guess who".
 
-Three or more players; the set-up draws one of them as the secret; each moment
+Two or more players; the set-up draws one of them as the secret; each moment
 every player names who they think it is; the first (in seating order) to guess
 right wins, otherwise another moment begins. Its moments end by an answer window
 (WINDOW) or, with the set-up option ``narrator``, when the narrator confirms them
@@ -25,6 +25,7 @@ class Guess(BaseRuleset):
     key = KEY
     names = {"it": "Indovina chi", "en": "Guess who"}
     factions = (FACTION,)
+    min_players = 2
     EVENTS = {"round_over": {"it": "Nessuno ha indovinato: si riprova.", "en": "Nobody guessed: again."}}
 
     def roles(self) -> list[RoleInfo]:

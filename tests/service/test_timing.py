@@ -28,16 +28,17 @@ def guess_registered():
     registry._MODULES.pop(guess_ruleset.KEY, None)
 
 
-def start(app, factory, now, *, narrator: bool = False, window: timedelta | None = WINDOW) -> int:
+def start(app, factory, now, *, narrator: bool = False, window: timedelta | None = WINDOW,
+          names: tuple[str, ...] = NAMES) -> int:
     master_id = make_master(factory)
     with transaction(factory) as s:
         master = s.get(User, master_id)
         game = operations.create_game(s, name="Guess", ruleset=guess_ruleset.KEY, master=master, now=now,
                                       answer_window=window)
-        for name in NAMES:
+        for name in names:
             operations.add_player(s, app.config, game, name=name, email=f"{name.lower()}@players.test",
                                   now=now, by=master)
-        operations.start_game(s, app.config, game, roles={n: guess_ruleset.GUESSER for n in NAMES},
+        operations.start_game(s, app.config, game, roles={n: guess_ruleset.GUESSER for n in names},
                               options={"narrator": narrator}, now=now, by=master)
         return game.id
 
@@ -127,3 +128,30 @@ def test_the_window_is_reminded_only_when_longer_than_the_notice(app, factory, c
         sent = reminders.send_due(s, app.config, t0 + timedelta(days=1) - timedelta(minutes=5))
     assert sent == len(NAMES)
     del gid
+
+
+def test_the_ruleset_says_how_few_may_play(app, factory, clock):
+    gid = start(app, factory, clock.now(), names=NAMES[:2])  # two guessers are a game
+    with factory() as s:
+        assert s.get(Game, gid).status == "running"
+    with pytest.raises(operations.OperationError) as refused:
+        start(app, factory, clock.now(), names=NAMES[:1])
+    assert refused.value.code == "too_few_players" and refused.value.params["minimum"] == 2
+
+
+def test_the_masters_set_the_answer_window_when_they_create_the_game(app, factory, clock):
+    from ..conftest import csrf_from
+    from .helpers import login
+    make_master(factory)
+    client = login(app, "master@example.org", "master")
+    page = client.get("/master/new").get_data(as_text=True)
+    token = csrf_from(page)
+    form = {"csrf_token": token, "name": "Turni", "ruleset": guess_ruleset.KEY, "auto_publish": "y"}
+    refused = client.post("/master/new", data={**form, "answer_window": "3000"}).get_data(as_text=True)
+    assert "Da 1 a 2880 minuti (due giorni)." in refused
+    with factory() as s:
+        assert s.query(Game).count() == 0
+    assert client.post("/master/new", data={**form, "answer_window": "15"}).status_code == 302
+    with factory() as s:
+        (game,) = s.query(Game).all()
+        assert timing.answer_window(game) == timedelta(minutes=15)
