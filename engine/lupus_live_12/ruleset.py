@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any, Iterable
 
 from .. import remedies as plain_remedies
@@ -10,7 +11,7 @@ from ..core import (
     Phase, Player, Rejected, Resolution, RoleInfo, SetupError, keep_last, master, private,
     public,
 )
-from ..interface import BaseRuleset, Panel, Remedy, Tally
+from ..interface import BaseRuleset, Panel, Remedy, Tally, Viewer
 from . import endgame
 from .tally import pyre_tally
 from .day import resolve_day, vote_weight
@@ -21,6 +22,10 @@ from .ritual_night import ritual_state
 from .rituals import RITUALS, canonical_ritual
 from .roles import EREDE_CHOICES, LUPI, ROLES, USURPATORE_CHOICES, VILLAGGIO, canonical
 from .validation import validate as _validate
+
+
+# Causes of death everybody saw happen (principale §1.5: the rest is secret).
+PUBLIC_CAUSES = ("pyre", "masters")
 
 
 class LupusLive12(BaseRuleset):
@@ -145,6 +150,33 @@ class LupusLive12(BaseRuleset):
         state.phase = next_phase
         return Resolution(state, events, pending)
 
+    # -- what each viewer may see, and how it reads ------------------------------
+    def visible(self, event: Event, viewer: Viewer) -> Event | None:
+        """The players' copy of an event keeps only what the rulebooks publish.
+
+        - A death (or a return to life) without its cause, except the pyre and the
+          Masters' own decision, which everybody saw: the cause would give away the
+          use of powers (principale §1.5) and the role of the dead (a "missile" death
+          names a Missile, an "usurpatore" one an Erede), which no power reveals.
+        - The pyre shows who was designated and who voted whom (§1.5: "I voti dati
+          sono pubblici"), with the count those votes make at the weights everybody
+          knows (1, the Sindaco's 1¼), not the real weighted totals: those would give
+          every voter's weight away, and so the Sabbino (weight 0, personaggi §2.5)
+          and the targets of the vote rituals (§4.5, §4.11); nor what spared the
+          designated (the Mannella, the Avvocato).
+        """
+        seen = super().visible(event, viewer)
+        if seen is None or viewer.master:
+            return seen
+        if seen.kind in ("death", "revive") and seen.data.get("cause") not in PUBLIC_CAUSES:
+            return replace(seen, data={k: v for k, v in seen.data.items() if k != "cause"})
+        if seen.kind == "pyre":
+            public = {k: seen.data.get(k) for k in ("burned", "quorum", "votes", "voters",
+                                                     "living", "mayor")}
+            return replace(seen, data={**public, "tally": public_tally(seen.data),
+                                       "declared": True})
+        return seen
+
     # -- the Masters ------------------------------------------------------------
     def holds(self, resolution: Resolution, options: dict[str, Any]) -> bool:
         """A question only the Masters answer holds the phase, and so does a stall
@@ -200,6 +232,16 @@ class LupusLive12(BaseRuleset):
             p.data.pop("cooldown", None)
             events.append(private(p.name, "became", role=new, was=old))
             events.append(master("became", player=p.name, role=new, was=old))
+
+
+def public_tally(data: dict[str, Any]) -> dict[str, float]:
+    """The count anybody can make from the published votes of a pyre: each vote weighs
+    1 and the Sindaco's 1¼ (principale §1.7, personaggi §3); no secret weight enters."""
+    out: dict[str, float] = {}
+    for voter, target in (data.get("votes") or {}).items():
+        out[target] = out.get(target, 0) + (1.25 if voter == data.get("mayor") else 1)
+    return out
+
 
 
 RULESET = LupusLive12()
