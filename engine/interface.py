@@ -33,8 +33,8 @@ from .core import (
     MASTER, PRIVATE, PUBLIC, RITUAL_KEYS, Action, ActionForm, Event, GameState, Rejected,
     Resolution, RoleInfo, actions_from_submission,
 )
-
-LANGS = ("it", "en")
+from . import texts
+from .texts import LANGS, word
 
 # How a moment ends (Timing.kind).
 CALENDAR, WINDOW, NARRATOR = "calendar", "window", "narrator"
@@ -125,21 +125,6 @@ class Remedy:
     fields: list[Any] = field(default_factory=list)  # FormField
 
 
-def word(table: dict[str, dict[str, str]], code: str, lang: str,
-         params: dict[str, Any] | None = None) -> str | None:
-    """A catalogue entry in ``lang`` (Italian when missing), formatted with ``params``."""
-    entry = table.get(code)
-    if not entry:
-        return None
-    template = entry.get(lang if lang in LANGS else "it") or entry.get("it") or ""
-    safe = {k: (", ".join(map(str, v)) if isinstance(v, (list, tuple)) else v)
-            for k, v in (params or {}).items()}
-    try:
-        return template.format(**safe)
-    except (KeyError, IndexError, ValueError):
-        return template
-
-
 def ranked(counts: dict[str, Any]) -> tuple[tuple[str, float], ...]:
     """Counts highest first, then by name (a stable order for pages and pictures)."""
     return tuple(sorted(((str(k), float(v)) for k, v in counts.items() if v),
@@ -157,9 +142,12 @@ class BaseRuleset:
     factions: tuple[str, ...] = ()
     min_players: int = 3
     max_players: int = 100
-    # Wording of this game's rejection codes and event kinds: {code: {"it", "en"}}.
-    REJECTIONS: dict[str, dict[str, str]] = {}
-    EVENTS: dict[str, dict[str, str]] = {}
+    # Wording of this game's rejection codes and event kinds: {code: {"it", "en"}};
+    # a ruleset extends the base catalogue (engine/texts.py): {**texts.EVENTS, ...}.
+    REJECTIONS: dict[str, dict[str, str]] = texts.REJECTIONS
+    EVENTS: dict[str, dict[str, str]] = texts.EVENTS
+    # The names of its submission kinds (a reminder's "vote, power"): {kind: {"it", "en"}}.
+    ACTIONS: dict[str, dict[str, str]] = texts.ACTIONS
 
     # -- set-up ----------------------------------------------------------------
     def roles(self) -> list[RoleInfo]:
@@ -250,6 +238,10 @@ class BaseRuleset:
 
     def describe_rejection(self, code: str, params: dict[str, Any], lang: str) -> str | None:
         return word(self.REJECTIONS, code, lang, params)
+
+    def describe_action(self, kind: str, lang: str) -> str:
+        """A submission kind as people call it ("voto", "rituale")."""
+        return word(self.ACTIONS, kind, lang) or kind
 
     def describe_choice(self, key: str, value: Any, lang: str) -> str:
         """A form choice as people read it (a power's Italian name, a character...)."""

@@ -66,8 +66,7 @@ def _rows(session: Session, game: Game, phases: list[PhaseRow]) -> dict[int, lis
 
 def public_lines(rows: list[EventRow], ruleset: str, lang: str) -> list[str]:
     """The bulletin's lines of these events: what the public may read."""
-    return visibility.lines(rows, PUBLIC, ruleset, lang) or render.lines_for(
-        [r for r in rows if render.can_see(r, render.Viewer())], ruleset, lang)
+    return visibility.lines(rows, PUBLIC, ruleset, lang)
 
 
 def tally(rows: list[Any], viewer: Viewer, ruleset: str, lang: str) -> Tally | None:
@@ -90,6 +89,11 @@ def bars(t: Tally, lang: str = "it") -> list[dict[str, Any]]:
     return [{"name": name, "count": count, "shown": shown_count(count, lang),
              "share": count / top, "percent": round(100 * count / top),
              "voters": voters.get(name, []), "chosen": name == t.chosen} for name, count in t.counts]
+
+
+def vote_lines(t: Tally | None) -> list[str]:
+    """Who voted whom, one line each: 'Anna → Carla' (as the ruleset published them)."""
+    return [f"{voter} → {target}" for voter, target in (t.votes if t else ())]
 
 
 def shown_count(value: float, lang: str) -> str:
@@ -155,7 +159,7 @@ def revealed(session: Session, game: Game, lang: str, tz: str) -> dict[str, Any]
     def events(items: list[EventRow]) -> list[dict[str, Any]]:
         return [{"kind": s.event.kind, "data": s.event.data, "visibility": s.event.visibility,
                  "to": list(s.event.to),
-                 "text": s.text or render.describe(s.event.kind, s.event.data, game.ruleset, lang)}
+                 "text": s.text}
                 for s in visibility.seen(items, MASTERS, game.ruleset, lang)]
 
     def submissions(items: list[ActionRow]) -> list[dict[str, Any]]:

@@ -1,10 +1,12 @@
 """Italian first, English too: the locale of a request and the compiled catalogs."""
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.support import Translations
 from flask import current_app, request, session
 from flask_login import current_user
 
@@ -33,3 +35,17 @@ def select_locale() -> str:
     if current_user.is_authenticated and current_user.lang in languages:
         return current_user.lang
     return request.accept_languages.best_match(languages) or current_app.config["BABEL_DEFAULT_LOCALE"]
+
+
+@lru_cache(maxsize=None)
+def _catalog(lang: str) -> Translations:
+    compile_catalogs()
+    return Translations.load(str(TRANSLATIONS), [lang], domain="messages")
+
+
+def gettext_in(lang: str, message: str, **params: object) -> str:
+    """The service's own words in ``lang`` outside a web request (mail, the worker):
+    the same catalogue as ``_()`` in pages, so one sentence is translated once.
+    ``message`` is the English msgid; ``params`` fill its %(name)s placeholders."""
+    text = _catalog(lang if lang in ("it", "en") else "it").gettext(message)
+    return text % params if params else text

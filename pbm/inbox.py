@@ -27,7 +27,8 @@ from sqlalchemy.orm import Session, object_session, sessionmaker
 
 from engine.core import Rejected
 
-from . import mailer, operations, render, texts
+from . import mailer, operations, render
+from .i18n import gettext_in
 from .mail.commands import describe_error
 from .mail.mailbox import IncomingMail, MailSource
 from .mail.parse import ParsedMessage, extract_token, parse_message, without_reply_prefix
@@ -370,7 +371,7 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
     for command in parsed.commands:
         what = "; ".join(operations.describe_submission(command, lang))
         if closed:
-            outcome.errors.append(f"{what}: " + texts.rejection("phase_closed", {}, game.ruleset, lang))
+            outcome.errors.append(f"{what}: " + render.rejection("phase_closed", {}, game.ruleset, lang))
             continue
         try:
             with session.begin_nested():
@@ -380,7 +381,7 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
                                   inbound_id=row.id, arrived_at=row.received_at)
             outcome.applied.append(what)
         except Rejected as exc:
-            outcome.errors.append(f"{what}: " + texts.rejection(exc.code, exc.params, game.ruleset, lang)
+            outcome.errors.append(f"{what}: " + render.rejection(exc.code, exc.params, game.ruleset, lang)
                                   + _valid_hint(game, phase, seat, command, lang))
     tz = operations.game_tz(game)
     shown = aimed if closed else phase
@@ -402,9 +403,8 @@ def _valid_hint(game: Game, phase: PhaseRow | None, seat: Seat, command: dict[st
         if valid is None:
             continue
         if not valid:
-            return _t(lang, " Ora non hai scelte valide per questo comando.",
-                      " You have no valid choice for this command now.")
-        return _t(lang, " Scelte valide: ", " Valid choices: ") + ", ".join(valid) + "."
+            return " " + gettext_in(lang, "You have no valid choice for this command now.")
+        return " " + gettext_in(lang, "Valid choices: %(choices)s.", choices=", ".join(valid))
     return ""
 
 
@@ -419,16 +419,15 @@ def _from_master(session: Session, config: dict[str, Any], row: InboundRow, mast
         _receipt(session, config, row, parse_message(row.raw, []), to=master.email, lang=lang, now=now,
                  game=None, seat=None, context={
                      "phase_label": None, "deadline": None, "applied": [], "ignored": [],
-                     "errors": [_t(lang, "Non so a quale partita si riferisce: rispondi a una mail della partita.",
-                                   "I cannot tell which game this is for: reply to a mail of the game.")]},
+                     "errors": [gettext_in(lang, "I cannot tell which game this is for: reply to a mail of the game.")]},
                  is_error=True)
         return Outcome("refused")
     row.game_id = game.id
     parsed = _parse_for(row, game)
     target = game.seat_by_name(parsed.on_behalf_of) if parsed.on_behalf_of else None
     if target is None:
-        errors = [_t(lang, "Non trovo per quale giocatore: inoltra la mail del giocatore o scrivi PER: Nome sopra l'SMS.",
-                     "I cannot find which player this is for: forward the player's mail or write FOR: Name above the SMS.")]
+        errors = [gettext_in(lang, "I cannot find which player this is for: forward the player's mail "
+                                 "or write FOR: Name above the SMS.")]
         _receipt(session, config, row, parsed, to=master.email, lang=lang, now=now, game=game,
                  seat=None, context={"phase_label": None, "deadline": None, "applied": [],
                                      "errors": errors, "ignored": parsed.ignored_lines[:20]},
@@ -446,9 +445,10 @@ def _refuse_spoof(session: Session, config: dict[str, Any], row: InboundRow, par
     row.game_id = seat.game_id
     _receipt(session, config, row, parsed, to=seat.user.email, lang=lang, now=now, game=seat.game,
              seat=seat, context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
-                                 "errors": [_t(lang,
-                                               f"È arrivato un messaggio con il tuo codice da un indirizzo diverso dal tuo ({row.from_addr}): non è stato applicato. Usa il tuo indirizzo registrato.",
-                                               f"A message with your code came from an address that is not yours ({row.from_addr}): it was not applied. Use your registered address.")]},
+                                 "errors": [gettext_in(lang,
+                                               "A message with your code came from an address that is not "
+                                               "yours (%(address)s): it was not applied. Use your registered "
+                                               "address.", address=row.from_addr)]},
              is_error=True)
     operations.log(session, seat.game, None, "refused_spoof", now, player=seat.name, sender=row.from_addr)
     return Outcome("refused")
@@ -483,9 +483,9 @@ def _refuse_forged(session: Session, config: dict[str, Any], row: InboundRow, pa
                        sender=row.from_addr, reason="dmarc")
     _receipt(session, config, row, parsed, to=user.email, lang=lang, now=now, game=game, seat=seat,
              context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
-                      "errors": [_t(lang,
-                                    f"È arrivato un messaggio a nome di {row.from_addr} che il server di posta giudica falsificato: non è stato applicato.",
-                                    f"A message in the name of {row.from_addr} arrived that the mail server found forged: it was not applied.")]},
+                      "errors": [gettext_in(lang,
+                                    "A message in the name of %(address)s arrived that the mail server "
+                                    "found forged: it was not applied.", address=row.from_addr)]},
              is_error=True)
     return Outcome("refused", errors=["dmarc fail"])
 
@@ -497,15 +497,11 @@ def _refuse_unknown(session: Session, config: dict[str, Any], row: InboundRow, p
     if user is not None:
         _receipt(session, config, row, parsed, to=user.email, lang=user.lang, now=now, game=None,
                  seat=None, context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
-                                     "errors": [_t(user.lang,
-                                                   "Non riconosco la partita: rispondi a una mail che hai ricevuto dalla partita, senza cambiare l'indirizzo di risposta.",
-                                                   "I cannot tell the game: reply to a mail you received from the game, without changing the reply address.")]},
+                                     "errors": [gettext_in(user.lang,
+                                                   "I cannot tell the game: reply to a mail you received from "
+                                                   "the game, without changing the reply address.")]},
                  is_error=True)
     return Outcome("refused")
-
-
-def _t(lang: str, it: str, en: str) -> str:
-    return en if lang == "en" else it
 
 
 def _receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage, *,

@@ -50,11 +50,12 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
             if not missing:
                 continue
             lang, tz = seat.user.lang, operations.reader_tz(game, seat.user)
+            rules = get_ruleset(game.ruleset)
             mailer.queue(session, config, to=seat.user.email, template="reminder", lang=lang, now=now,
                          game=game, seat=seat, phase_id=phase.id, context={
                              "phase_label": render.phase_label(phase, lang, tz),
                              "deadline": render.deadline_text(phase.ends_at, lang, tz),
-                             "missing": sorted(missing)})
+                             "missing": [rules.describe_action(k, lang) for k in sorted(missing)]})
             reminded.add(seat.id)
             sent += 1
         phase.reminded = sorted(reminded)

@@ -64,7 +64,11 @@ from datetime import date, datetime, time, timedelta, timezone
 from typing import Iterable, Iterator
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from babel.dates import format_date
+
 from engine.registry import available, get_ruleset
+
+from .i18n import gettext_in
 
 UTC = timezone.utc
 DEFAULT_TZ = "Europe/Rome"
@@ -519,16 +523,19 @@ def boundaries_between(schedule: Schedule, t0: datetime, t1: datetime) -> list[d
 
 # --------------------------------------------------------------------------- display
 
-_IT_DAYS = ("lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato", "domenica")
-_IT_MONTHS = ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio",
-              "agosto", "settembre", "ottobre", "novembre", "dicembre")
-_EN_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_EN_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-              "September", "October", "November", "December")
-_IT_KIND = {("night", False): "notte", ("night", True): "notte lunga",
-            ("day", False): "giorno", ("day", True): "giorno lungo"}
-_EN_KIND = {("night", False): "night", ("night", True): "long night",
-            ("day", False): "day", ("day", True): "long day"}
+def _lang(code: str) -> str:
+    """"en", "en_GB" -> English; anything else Italian (the service's first language)."""
+    return "en" if code.lower().startswith("en") else "it"
+
+
+def _phase_words(kind: str, long: bool, when: str, lang: str) -> str:
+    if kind == "night":
+        return (gettext_in(lang, "long night of %(date)s", date=when) if long
+                else gettext_in(lang, "night of %(date)s", date=when))
+    if kind == "day":
+        return (gettext_in(lang, "long day of %(date)s", date=when) if long
+                else gettext_in(lang, "day of %(date)s", date=when))
+    return f"{kind} {when}"
 
 
 def phase_label(phase: Phase | PhaseName, lang: str = "it", *, year: bool = False) -> str:
@@ -538,12 +545,14 @@ def phase_label(phase: Phase | PhaseName, lang: str = "it", *, year: bool = Fals
     starting with "en", Italian (the service's first language) otherwise.
     """
     name = phase.name if isinstance(phase, Phase) else phase
-    d = name.date
-    if lang.lower().startswith("en"):
-        text = f"{_EN_KIND[name.kind, name.long]} of {_EN_DAYS[d.weekday()]} {d.day} {_EN_MONTHS[d.month - 1]}"
-    else:
-        text = f"{_IT_KIND[name.kind, name.long]} di {_IT_DAYS[d.weekday()]} {d.day} {_IT_MONTHS[d.month - 1]}"
-    return f"{text} {d.year}" if year else text
+    return _label(name.kind, name.long, name.date, _lang(lang), year)
+
+
+@functools.lru_cache(maxsize=4096)
+def _label(kind: str, long: bool, day: date, lang: str, year: bool) -> str:
+    # Cached: a boundary words the same few phases for every player's mail.
+    when = format_date(day, "EEEE d MMMM y" if year else "EEEE d MMMM", locale=lang)
+    return _phase_words(kind, long, when, lang)
 
 
 @dataclass(frozen=True)
@@ -613,13 +622,12 @@ def to_ics(phases: Iterable[Phase], game_name: str, url: str | None = None, *,
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Lupus PBM//calendar//IT",
              "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
              f"X-WR-CALNAME:{_ics_escape(game_name)}"]
-    en = lang.lower().startswith("en")
     for ph in phases:
         summary = f"{game_name}: {phase_label(ph, lang)}"
         zone_name = getattr(ph.end.tzinfo, "key", None)
         where = f" ({zone_label(zone_name, ph.end)})" if zone_name else ""
         deadline = ph.end.strftime("%H:%M")
-        desc = f"Deadline {deadline}{where}" if en else f"Scadenza ore {deadline}{where}"
+        desc = gettext_in(_lang(lang), "Deadline %(time)s%(where)s", time=deadline, where=where)
         lines += ["BEGIN:VEVENT",
                   f"UID:{prefix}-{ph.kind}-{_ics_utc(ph.end)}@lupus-pbm",
                   f"DTSTAMP:{_ics_utc(dtstamp)}",

@@ -17,7 +17,7 @@ PO = ROOT / "pbm" / "translations" / "it" / "LC_MESSAGES" / "messages.po"
 
 def main() -> int:
     pybabel = [sys.executable, "-m", "babel.messages.frontend"]
-    subprocess.run(pybabel + ["extract", "-F", str(ROOT / "babel.cfg"), "-k", "_l", "-k", "lazy_gettext",
+    subprocess.run(pybabel + ["extract", "-F", str(ROOT / "babel.cfg"), "-k", "_l", "-k", "lazy_gettext", "-k", "gettext_in:2",
                               "--ignore-dirs=.venv tests", "--no-location", "--sort-output",
                               "-o", str(POT), str(ROOT)], check=True, cwd=ROOT)
     if PO.exists():

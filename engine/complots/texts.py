@@ -6,6 +6,8 @@ codes into the reader's language (``{character}``, ``{card}``, ``{action}``...).
 """
 from __future__ import annotations
 
+from .. import texts
+
 ACTION_NAMES = {
     "income": {"it": "Reddito", "en": "Income"},
     "foreign_aid": {"it": "Aiuti stranieri", "en": "Foreign aid"},
@@ -94,7 +96,20 @@ EVENTS = {
                                "en": "Your answer was no longer valid ({code})."},
 }
 
-REJECTIONS = {
+REJECTIONS = {**texts.REJECTIONS, **{
+    # -- set-up (the desk shows these after "the rules refuse this set-up:") --
+    "duplicate_player": {"it": "Due giocatori hanno lo stesso nome.",
+                         "en": "Two players share a name."},
+    "player_count": {"it": "Complots si gioca in 2-8, non in {count}.",
+                     "en": "Complots is for 2 to 8 players, not {count}."},
+    "unknown_variant": {"it": "Variante sconosciuta: «{variant}» (Ambasciatore o Inquisitore).",
+                        "en": "Unknown variant “{variant}” (Ambassador or Inquisitor)."},
+    "unknown_card": {"it": "Carta sconosciuta: «{card}».", "en": "Unknown card “{card}”."},
+    "hand_size": {"it": "{player} deve avere due carte.", "en": "{player} must hold two cards."},
+    "card_not_in_game": {"it": "{card} non è tra i personaggi di questa partita.",
+                         "en": "{card} is not among this game's characters."},
+    "card_not_available": {"it": "Non restano abbastanza carte nel mazzo ({card}).",
+                           "en": "Not enough cards left in the deck ({card})."},
     "game_over": {"it": "La partita è finita.", "en": "The game is over."},
     "not_a_player": {"it": "{player} non gioca in questa partita.", "en": "{player} is not in this game."},
     "eliminated": {"it": "Sei stato eliminato.", "en": "You are out of the game."},
@@ -123,7 +138,7 @@ REJECTIONS = {
     "not_in_hand": {"it": "Non hai {card} tra le carte coperte.", "en": "You hold no face-down {card}."},
     "keep_count": {"it": "Devi tenere {count} carte.", "en": "You must keep {count} cards."},
     "bad_choice": {"it": "Scelta non valida: {value}.", "en": "Invalid choice: {value}."},
-}
+}}
 
 # The labels of the forms (ActionForm.label), for the web pages and the mail's reminders.
 FORMS = {

@@ -11,8 +11,9 @@ from ..core import (
     Phase, Player, Rejected, Resolution, RoleInfo, SetupError, keep_last, master, private,
     public,
 )
+from .. import texts as base_texts
 from ..interface import BaseRuleset, Panel, Remedy, Tally, Viewer
-from . import endgame
+from . import endgame, texts
 from .tally import pyre_tally
 from .day import resolve_day, vote_weight
 from .forms import forms as _forms
@@ -30,8 +31,10 @@ PUBLIC_CAUSES = ("pyre", "masters")
 
 class LupusLive12(BaseRuleset):
     key = "lupus-live-12"
-    names = {"it": "Lupus LIVE!, 12ª edizione", "en": "Lupus LIVE!, 12th edition"}
+    names = texts.NAMES
     factions = (VILLAGGIO, LUPI)
+    EVENTS = texts.EVENTS
+    REJECTIONS = texts.REJECTIONS
     # §2.6: a ghost's ritual form carries the Satanista it names.
     RITUAL_KEYS = RITUAL_KEYS + ("satanista",)
     # §1.2: days 9-21 Mon-Thu, a long day from Friday 9 to Sunday 21.
@@ -177,6 +180,19 @@ class LupusLive12(BaseRuleset):
                                        "declared": True})
         return seen
 
+    def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:
+        data = event.data
+        if event.kind == "death":
+            return base_texts.death_line(self.EVENTS, texts.CAUSES, data, lang)
+        if event.kind == "pyre":
+            return base_texts.pyre_line(self.EVENTS, data, lang,
+                                        "pyre_declared" if data.get("declared") else "pyre_tally")
+        if event.kind == "rejected_at_resolution":
+            return base_texts.rejected_line(self, data, lang)
+        if event.kind == "answer" and data.get("answer") in base_texts.VALUES:
+            data = {**data, "answer": base_texts.word(base_texts.VALUES, data["answer"], lang)}
+        return base_texts.word(self.EVENTS, event.kind, lang, data)
+
     # -- the Masters ------------------------------------------------------------
     def holds(self, resolution: Resolution, options: dict[str, Any]) -> bool:
         """A question only the Masters answer holds the phase, and so does a stall
@@ -241,7 +257,6 @@ def public_tally(data: dict[str, Any]) -> dict[str, float]:
     for voter, target in (data.get("votes") or {}).items():
         out[target] = out.get(target, 0) + (1.25 if voter == data.get("mayor") else 1)
     return out
-
 
 
 RULESET = LupusLive12()

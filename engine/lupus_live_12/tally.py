@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from ..core import Event
-from ..interface import Tally, ranked, word
+from ..interface import Tally, ranked
+from ..texts import word
 
 NEEDED = {
     "valid": {

@@ -2,6 +2,7 @@
 reads aloud at night. Placeholders are the events' data keys."""
 from __future__ import annotations
 
+from .. import texts
 from .roles import AMANTE, APPRENDISTA, LICANTROPO, MEDIUM, PROCIONE, VEGGENTE
 
 EVENTS: dict[str, dict[str, str]] = {
@@ -28,7 +29,22 @@ EVENTS: dict[str, dict[str, str]] = {
     "role_card": {"it": "Il tuo ruolo: {role}.", "en": "Your role: {role}."},
 }
 
-REJECTIONS: dict[str, dict[str, str]] = {
+REJECTIONS: dict[str, dict[str, str]] = {**texts.REJECTIONS, **{
+    # -- set-up (the desk shows these after "the rules refuse this set-up:") --
+    "no_standard_village": {"it": "Non c'è un villaggio standard per {players} giocatori: "
+                                  "scegli tu la composizione.",
+                            "en": "There is no standard village for {players} players: "
+                                  "choose the composition yourself."},
+    "composition_size": {"it": "La composizione ha {roles} ruoli per {players} giocatori.",
+                         "en": "The composition has {roles} roles for {players} players."},
+    "seated_twice": {"it": "{name} siede due volte al tavolo.",
+                     "en": "{name} is seated twice at the table."},
+    "too_few_players": {"it": "Servono almeno {minimum} giocatori.",
+                        "en": "At least {minimum} players are needed."},
+    "unlucky_not_a_player": {"it": "Lo sfortunato ({name}) non è seduto al tavolo.",
+                             "en": "The unlucky player ({name}) is not seated at the table."},
+    "unknown_role": {"it": "Lupus Noctis non ha il ruolo «{role}».",
+                     "en": "Lupus Noctis has no role called “{role}”."},
     "game_over": {"it": "La partita è finita.", "en": "The game is over."},
     "not_a_player": {"it": "{player} non gioca in questa partita.",
                      "en": "{player} is not in this game."},
@@ -59,7 +75,7 @@ REJECTIONS: dict[str, dict[str, str]] = {
     "identify_not_dealt": {"it": "{role} non è nella composizione del villaggio.",
                            "en": "{role} is not in the village's composition."},
     "not_in_runoff": {"it": "{target} non è al ballottaggio.", "en": "{target} is not in the run-off."},
-}
+}}
 
 ROLE_NAMES: dict[str, dict[str, str]] = {
     LICANTROPO: {"it": "Licantropi", "en": "Werewolves", "it.one": "Licantropo", "en.one": "Werewolf"},

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any, Iterable
 
 from .. import remedies as plain_remedies
@@ -9,22 +10,28 @@ from ..core import (
     APPOINT, NOTES, SHOUT, Action, ActionForm, Event, GameState, Phase, Rejected, Resolution,
     RoleInfo, keep_last, private, public,
 )
-from ..interface import BaseRuleset, Panel, Remedy, Tally, word
+from .. import texts as base_texts
+from ..interface import BaseRuleset, Panel, Remedy, Tally, Viewer
 from . import forms as _forms
+from . import texts
 from .tally import pyre_tally
 from .day import resolve_day
 from .night import resolve_night
 from .panels import panels as _panels
 from .roles import FACTIONS, POWERS, ROLES, SPETTRO_ROLE, canonical, canonical_power
-from .setup import KEY, PREPARED, SETUP_REJECTIONS, setup_game
+from .setup import KEY, setup_game
+
+
+# Causes of death everybody saw happen; the rest would tell who used which power.
+PUBLIC_CAUSES = ("pyre", "masters")
 
 
 class TempoReale7(BaseRuleset):
     key = KEY
-    names = {"it": "Lupus in tempo reale, 7ª edizione", "en": "Lupus in tempo reale, 7th edition"}
+    names = texts.NAMES
     factions = FACTIONS
-    # The set-up's refusals (SetupError codes) that only this game has.
-    REJECTIONS = SETUP_REJECTIONS
+    EVENTS = texts.EVENTS
+    REJECTIONS = texts.REJECTIONS
     # §2.1: days 8-22 Mon-Thu, a long day from Friday 8 to Sunday 22.
     schedule_spec = {"day_start": "08:00", "day_end": "22:00", "long_day": {"from": "fri", "to": "sun"}}
     # Anyone may shout, write notes or name a deputy; nobody must.
@@ -69,7 +76,7 @@ class TempoReale7(BaseRuleset):
         return {"divinatore_propositions": drawn} if drawn else {}
 
     def describe_prepared(self, key: str, subject: str, lang: str) -> str:
-        return word(PREPARED, key, lang, {"name": subject}) or f"{subject}:"
+        return base_texts.word(texts.PREPARED, key, lang, {"name": subject}) or f"{subject}:"
 
     def forms(self, state: GameState, player: str) -> list[ActionForm]:
         return _forms.forms(state, player)
@@ -104,6 +111,52 @@ class TempoReale7(BaseRuleset):
             events.append(public("game_over", winner=state.winner))
         return Resolution(state, events, [])
 
+    # -- what each viewer may see, and how it reads ------------------------------
+    def visible(self, event: Event, viewer: Viewer) -> Event | None:
+        """A death is announced without its cause (except the pyre and the Masters'
+        decision, which everybody saw): the cause would tell who used a power, and the
+        role of the dead, which only the Medium learns (§3.7). Every vote weighs one
+        (§3.3), so the pyre's count says nothing new and is published as it is."""
+        seen = super().visible(event, viewer)
+        if seen is None or viewer.master:
+            return seen
+        if seen.kind in ("death", "revive") and seen.data.get("cause") not in PUBLIC_CAUSES:
+            return replace(seen, data={k: v for k, v in seen.data.items() if k != "cause"})
+        return seen
+
+    def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:
+        data, kind = event.data, event.kind
+        if kind == "death":
+            return base_texts.death_line(self.EVENTS, texts.CAUSES, data, lang)
+        if kind == "pyre":
+            return base_texts.pyre_line(self.EVENTS, data, lang)
+        if kind == "rejected_at_resolution":
+            return base_texts.rejected_line(self, data, lang)
+        if kind == "role_letter" and "mystic" in data:
+            mystic = base_texts.word(self.EVENTS, "mystic_yes" if data["mystic"] else "mystic_no", lang)
+            return f"{base_texts.word(self.EVENTS, kind, lang, data)} {mystic}"
+        if kind == "knows":
+            return base_texts.word(self.EVENTS, kind, lang, {"players": base_texts.listing(data.get("players"))})
+        if kind in ("propositions", "divinatore_propositions"):
+            lines = [self._proposition(p, lang) for p in data.get("propositions") or []]
+            return base_texts.word(self.EVENTS, kind, lang, {**data, "propositions": "; ".join(lines)})
+        if kind == "election":
+            return base_texts.word(self.EVENTS, kind, lang,
+                                   {"counts": base_texts.tally_line(data.get("counts") or {}, lang)})
+        return base_texts.word(self.EVENTS, kind, lang, data)
+
+    def public_table(self, state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
+        """A Spettro reads its power on its own page; the village is not told of the
+        awakening (§3.7), so nobody else does."""
+        me = state.player(viewer.player) if viewer.player and state.has_player(viewer.player) else None
+        power = me.data.get("spettro") if me is not None else None
+        if not power:
+            return []
+        return [Panel(base_texts.word(self.EVENTS, "spettro_power", lang) or "", [str(power)])]
+
+    def _proposition(self, p: dict[str, Any], lang: str) -> str:
+        code = "proposition" if "true" not in p else ("proposition_true" if p["true"] else "proposition_false")
+        return base_texts.word(self.EVENTS, code, lang, p) or ""
 
     # -- the Masters ------------------------------------------------------------
     def holds(self, resolution: Resolution, options: dict[str, Any]) -> bool:

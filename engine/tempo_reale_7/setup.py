@@ -10,21 +10,6 @@ from .roles import FACTIONS, KNOWLEDGE_GROUPS, ROLES, canonical
 
 KEY = "tempo-reale-7"
 
-SETUP_REJECTIONS = {
-    "divinatore_propositions": {
-        "it": "il Divinatore {name} deve avere quattro proposizioni, esattamente due vere",
-        "en": "the Divinatore {name} needs four propositions, exactly two of them true"},
-    "proposition_unknown_player": {
-        "it": "una proposizione del Divinatore nomina {name}, che non è in partita",
-        "en": "a proposition of the Divinatore names {name}, who is not in the game"},
-}
-# The titles of what the Masters may edit in a draw (``prepared_options``).
-PREPARED = {
-    "divinatore_propositions": {
-        "it": "Proposizioni per il Divinatore {name} (esattamente due vere):",
-        "en": "Propositions for the Divinatore {name} (exactly two true):"},
-}
-
 
 def deal(seating: list[tuple[str, str]]) -> list[Player]:
     players = []

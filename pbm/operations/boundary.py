@@ -9,9 +9,10 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from engine.core import GameState, Phase, phase_rng
+from engine.interface import PRIVATE, PUBLIC, Viewer
 from engine.registry import get_ruleset
 
-from .. import archive, mailer, render
+from .. import archive, mailer, render, visibility
 from ..models import EventRow, Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from .actions import engine_actions
 from .base import (
@@ -155,21 +156,21 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
     # The resolution's events: the Masters' interventions were announced when made.
     rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id, EventRow.seq >= 0)
                            .order_by(EventRow.seq)).all()
-    public_rows = [r for r in rows if r.visibility == "public"]
     # The vote as the public sees it, for the HTML alternative's table of bars.
     tallies = {lang: archive.tally(rows, archive.PUBLIC, game.ruleset, lang) for lang in ("it", "en")}
     phase_url = f"{config['BASE_URL'].rstrip('/')}/g/{game.slug}/phases/{archive.number_of(phase)}"
     for seat in game.seats:
         lang = seat.user.lang
+        seen = visibility.seen(rows, Viewer(player=seat.name), game.ruleset, lang)
+        public = [s for s in seen if s.visibility == PUBLIC]
         t = tallies.get(lang, tallies["it"])
-        mine = [r for r in rows if r.visibility == "private" and seat.name in (r.recipients or [])]
         mailer.queue(session, config, to=seat.user.email, template="phase_results", lang=lang,
                      now=now, game=game, seat=seat,
                      phase_id=next_phase.id if next_phase else None, context=_mail_context(game, phase, lang, {
                          "correction": bool((phase.gm_input or {}).get("correction")),
-                         "private_lines": render.lines_for(mine, game.ruleset, lang),
-                         "public_lines": render.lines_for(public_rows, game.ruleset, lang),
-                         "vote_lines": _vote_lines(public_rows),
+                         "private_lines": [s.text for s in seen if s.visibility == PRIVATE and s.text],
+                         "public_lines": [s.text for s in public if s.text],
+                         "vote_lines": archive.vote_lines(t),
                          "tally": t, "bars": archive.bars(t, lang) if t else [], "phase_url": phase_url,
                          "next_phase": next_phase,
                          "next_label": render.phase_label(next_phase, lang, reader_tz(game, seat.user)) if next_phase else None,
@@ -179,15 +180,7 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
         lang = m.user.lang
         mailer.queue(session, config, to=m.user.email, template="master_report", lang=lang,
                      now=now, game=game, context=_mail_context(game, phase, lang, {
-                         "lines": [f"[{r.visibility}{' → ' + ', '.join(r.recipients) if r.recipients else ''}] "
-                                   f"{render.describe(r.kind, r.data, game.ruleset, lang) or r.kind}"
-                                   for r in rows],
+                         "lines": [f"[{s.visibility}{' → ' + ', '.join(s.event.to) if s.event.to else ''}] "
+                                   f"{s.text or s.event.kind}"
+                                   for s in visibility.seen(rows, Viewer(master=True), game.ruleset, lang)],
                      }, reader=m.user))
-
-
-def _vote_lines(rows: list[EventRow]) -> list[str]:
-    for r in rows:
-        if r.kind == "pyre":
-            return render.vote_lines(r.data)
-    return []
-

@@ -25,9 +25,10 @@ from sqlalchemy.orm import Session, sessionmaker
 from engine.core import (
     Event, GameState, Phase, Rejected, Resolution, master, phase_rng, public, setup_rng,
 )
+from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import mailer, render
+from .. import mailer, render, visibility
 from ..models import ActionRow, EventRow, Game, GameStatus, OutboxRow, PhaseRow, PhaseStatus, User
 from .actions import engine_actions
 from . import timing
@@ -274,8 +275,7 @@ def _announce(session: Session, config: dict[str, Any], game: Game, phase: Phase
               events: list[Event], now: datetime) -> None:
     for seat in game.seats:
         lang, tz = seat.user.lang, reader_tz(game, seat.user)
-        lines = [render.describe(e.kind, e.data, game.ruleset, lang) for e in events
-                 if e.visibility == "public" or (e.visibility == "private" and seat.name in e.to)]
+        lines = visibility.lines(events, Viewer(player=seat.name), game.ruleset, lang)
         mailer.queue(session, config, to=seat.user.email, template="announcement", lang=lang, now=now,
                      game=game, seat=seat, phase_id=phase.id if phase.status == PhaseStatus.OPEN else None,
                      context={"lines": [x for x in lines if x],

@@ -13,9 +13,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.core import Event, GameState, SetupError, UnknownRole, setup_rng
+from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import mailer, render, schedule, tokens
+from .. import mailer, schedule, tokens, visibility
 from ..accounts import create_user, password_link
 from ..models import Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from . import timing
@@ -186,13 +187,11 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
     _store_events(session, game, None, events, published=True)
     phase = _open_phase(session, game, state, index=0, after=now, now=now)
     for seat in game.seats:
-        mine = [e for e in events if seat.name in e.to]
+        lang = seat.user.lang
         mailer.queue(session, config, to=seat.user.email, template="role_letter",
-                     lang=seat.user.lang, now=now, game=game, seat=seat, phase_id=phase.id,
-                     context=_mail_context(game, phase, seat.user.lang, {
-                         "lines": [render.describe(e.kind, e.data, game.ruleset, seat.user.lang)
-                                   for e in mine],
-                         "mayor": state.mayor,
+                     lang=lang, now=now, game=game, seat=seat, phase_id=phase.id,
+                     context=_mail_context(game, phase, lang, {
+                         "lines": visibility.lines(events, Viewer(player=seat.name), game.ruleset, lang),
                      }, reader=seat.user))
     log(session, game, by, "start_game", now, composition=game.composition)
     return phase

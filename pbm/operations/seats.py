@@ -135,7 +135,7 @@ def seat_history(session: Session, config: dict[str, Any], game: Game, seat: Sea
     letter: list[str] = []
     results: list[tuple[str, list[str]]] = []
     for seen in visibility.seen(mine, viewer, game.ruleset, lang):
-        text = seen.text or render.describe(seen.event.kind, seen.event.data, game.ruleset, lang)
+        text = seen.text
         if not text:
             continue
         if seen.phase_id is None:

@@ -14,10 +14,11 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from engine.core import Event
+from engine.core import MASTER, Event
+from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import operations, render
+from .. import operations, render, visibility
 from ..models import EventRow, Game, InboundRow, MasterLog, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
 from ..operations import timing
@@ -45,6 +46,12 @@ def _visibility_label(visibility: str, to: list[str] | None = None) -> str:
     return f"[{label}{' → ' + ', '.join(to) if to else ''}] "
 
 
+def _master_lines(events: Any, game: Game, lang: str) -> list[str]:
+    """Every event, as the Masters read it (causes, weights), marked with who else sees it."""
+    return [_visibility_label(s.visibility, s.event.to) + (s.text or s.event.kind)
+            for s in visibility.seen(events, Viewer(master=True), game.ruleset, lang)]
+
+
 def desk(session: Session, game: Game, lang: str, now: datetime,
          typed: dict[str, int] | None = None) -> dict[str, Any]:
     """Everything the desk page shows; ``typed``: the composition the Master typed
@@ -62,9 +69,7 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
                                                         ~desk_ops.is_remedy_record())
                                  .order_by(EventRow.seq)).all()
         draft_views.append({"phase": d, "label": render.phase_label(d, lang, tz),
-                            "lines": [_visibility_label(e.visibility, e.recipients)
-                                      + (render.describe(e.kind, e.data, game.ruleset, lang) or e.kind)
-                                      for e in events],
+                            "lines": _master_lines(events, game, lang),
                             "pending": [_pending_view(game, x, lang) for x in d.pending or []]})
     actions = []
     if phase is not None:
@@ -81,9 +86,7 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
                    or (dict(Counter(role for _n, role in prepared["seating"])) if prepared else None)
                    or game.composition or {})
     preview = desk_ops.preview(session, game) if phase is not None and phase.status == PhaseStatus.OPEN else None
-    preview_lines = [_visibility_label(e.visibility, e.to)
-                     + (render.describe(e.kind, e.data, game.ruleset, lang) or e.kind)
-                     for e in preview.events] if preview else []
+    preview_lines = _master_lines(preview.events, game, lang) if preview else []
     pending_items = _pending_items(session, game, phase, draft_views)
     troubled_mail = session.scalars(select(InboundRow).where(
         InboundRow.game_id == game.id, InboundRow.status.in_(["error", "refused", "ignored"]))
@@ -142,7 +145,8 @@ def _pending_view(game: Game, item: dict[str, Any], lang: str) -> dict[str, Any]
     player is a question the Masters answer yes or no (``gm["answers"][player]``,
     docs/rulesets.md)."""
     data = item.get("data") or {}
-    return {"text": render.describe(item["kind"], data, game.ruleset, lang) or item["kind"],
+    text = get_ruleset(game.ruleset).describe(Event(item["kind"], data, MASTER), lang, Viewer(master=True))
+    return {"text": text or item["kind"],
             "player": data.get("player") if item.get("blocking") else None}
 
 

@@ -21,7 +21,7 @@ from sqlalchemy import select
 from engine.core import Rejected
 from engine.registry import available, get_ruleset
 
-from .. import operations, texts
+from .. import operations, render
 from ..mail.commands import describe_error, parse_commands
 from ..models import InboundRow, OutboxRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
@@ -46,7 +46,7 @@ def _op_error(exc: operations.OperationError, game=None) -> str:  # noqa: ANN001
                               roles=exc.params.get("roles"), players=exc.params.get("players")),
         "too_few_players": _("At least %(minimum)s players are needed.", minimum=exc.params.get("minimum")),
         "setup_failed": _("The rules refuse this set-up: %(reason)s",
-                          reason=_setup_reason(exc.params, game)),
+                          reason=_setup_reason(exc.params, game.ruleset if game is not None else None)),
         "answer_window": _("The answer window must last from one minute to two days."),
         "pending_items": _("Answer the pending items first."),
         "not_a_draft": _("This phase is not waiting for the Masters."),
@@ -63,24 +63,13 @@ def _op_error(exc: operations.OperationError, game=None) -> str:  # noqa: ANN001
     return messages.get(exc.code, exc.code)
 
 
-def _setup_reason(params: dict, game=None) -> str:  # noqa: ANN001
-    """Why the rules refuse a set-up, from the engine's code: worded by the game's
-    ruleset when the refusal is its own, else here; one nobody words yet is shown
-    as the engine wrote it."""
-    why, name, role = params.get("why"), params.get("name"), params.get("role")
-    if why and game is not None:
-        own = get_ruleset(game.ruleset).describe_rejection(why, params, _lang())
-        if own:
-            return own
-    words = {
-        "factions_missing": lambda: _("every faction must be in the game; missing: %(missing)s",
-                                      missing=", ".join(params.get("missing") or [])),
-        "not_dealt_at_start": lambda: _("%(role)s cannot be dealt at the start of a game", role=role),
-        "mayor_not_a_player": lambda: _("the mayor %(name)s is not a player", name=name),
-        "seated_twice": lambda: _("%(name)s is seated twice", name=name),
-        "unknown_role": lambda: _("unknown role %(role)s", role=role),
-    }
-    return words[why]() if why in words else str(params.get("reason", ""))
+def _setup_reason(params: dict, ruleset: str | None) -> str:
+    """Why the rules refuse a set-up, in the ruleset's words for the engine's code
+    (engine/texts.py and the ruleset's texts); one without a code is shown as the
+    engine wrote it."""
+    why = params.get("why")
+    worded = get_ruleset(ruleset).describe_rejection(why, params, _lang()) if why and ruleset else None
+    return worded or str(params.get("reason", ""))
 
 
 @bp.route("/master/new", methods=["GET", "POST"])
@@ -291,7 +280,7 @@ def on_behalf(slug: str):
                     what="; ".join(operations.describe_submission(command, lang))), "receipt")
         except Rejected as exc:
             session.rollback()
-            flash(_("Not recorded: %(why)s", why=texts.rejection(exc.code, exc.params, game.ruleset, lang)),
+            flash(_("Not recorded: %(why)s", why=render.rejection(exc.code, exc.params, game.ruleset, lang)),
                   "error")
     return redirect(url_for("master.desk", slug=slug))
 

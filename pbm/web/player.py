@@ -6,7 +6,7 @@ The engine says which forms a player has now and which choices are legal
 sends what comes back through operations.submit, the one path of every action.
 The engine stays the authority: the choices here are a convenience, and a value
 outside them reaches the engine, which refuses it with a reason
-(pbm.texts.rejection), never with a bare "not a valid choice".
+(pbm.render.rejection), never with a bare "not a valid choice".
 """
 from __future__ import annotations
 
@@ -20,10 +20,11 @@ from flask_login import login_required
 from sqlalchemy import select
 from wtforms import HiddenField, SelectField, SelectMultipleField, StringField, TextAreaField, widgets
 
-from engine.core import NOTES, POWER, RITUAL, SHOUT, ActionForm, GameState, Rejected
+from engine.core import NOTES, POWER, PRIVATE, RITUAL, SHOUT, ActionForm, GameState, Rejected
+from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import operations, render, texts
+from .. import operations, render, visibility
 from ..models import EventRow, Game, PhaseStatus, Seat
 from . import config, db, game_or_404, my_seat, now
 from . import ruleset_panels
@@ -209,15 +210,14 @@ def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
     phase = operations.current_phase(session, game)
     state = operations.current_state(game)
     me = state.player(seat.name) if state else None
-    rows = session.scalars(select(EventRow).where(
-        EventRow.game_id == game.id, EventRow.visibility == "private",
-        EventRow.published.is_(True)).order_by(EventRow.phase_id, EventRow.seq)).all()
-    mine = [r for r in rows if seat.name in (r.recipients or [])]
+    rows = session.scalars(select(EventRow).where(EventRow.game_id == game.id)
+                           .order_by(EventRow.phase_id, EventRow.seq)).all()
     known, results = [], []
-    for r in mine:
-        text = (ruleset_panels.player_line(r.kind, r.data, game.ruleset)
-                or render.describe(r.kind, r.data, game.ruleset, lang) or r.kind)
-        (known if r.phase_id is None else results).append({"phase": r.phase_id, "text": text})
+    # What was told to this player alone; the public events are the bulletin's.
+    for seen in visibility.seen(rows, Viewer(player=seat.name), game.ruleset, lang):
+        if seen.visibility == PRIVATE:
+            (known if seen.phase_id is None else results).append(
+                {"phase": seen.phase_id, "text": seen.text or seen.event.kind})
     forms, current = [], []
     if phase is not None and phase.status == PhaseStatus.OPEN and now() < phase.ends_at:
         open_state = GameState.from_dict(phase.state_before)
@@ -229,13 +229,14 @@ def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
             forms.append((group[0], form, " · ".join(form_title(s) for s in group)))
         current = [(r.kind, operations.describe_submission(r.args, lang), r.source, r.submitted_at)
                    for r in latest]
-    spectre = me.data.get("spettro") if me is not None else None
+    # What the rules show this player of their own state at a glance (a power they hold...).
+    table = get_ruleset(game.ruleset).public_table(state, Viewer(player=seat.name), lang) if state else []
     return {
         "game": game, "seat": seat, "me": me, "state": state, "phase": phase,
         "phase_label": render.phase_label(phase, lang, tz) if phase else None,
         "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase else None,
         "known": known, "results": results, "forms": forms, "current": current,
-        "mayor": state.mayor if state else None, "spectre": spectre,
+        "mayor": state.mayor if state else None, "table": table,
     }
 
 
@@ -281,7 +282,7 @@ def act(slug: str):
               "receipt")
     except Rejected as exc:
         session.rollback()
-        flash(_("Not recorded: %(why)s", why=texts.rejection(exc.code, exc.params, game.ruleset, lang)),
+        flash(_("Not recorded: %(why)s", why=render.rejection(exc.code, exc.params, game.ruleset, lang)),
               "error")
     return redirect(url_for("player.reserved", slug=game.slug))
 

@@ -1,15 +1,14 @@
 """Public pages: the list of games and each game's home (the bulletin)."""
 from __future__ import annotations
 
-from collections import defaultdict
-
 from flask import Blueprint, Response, render_template
 from flask_babel import get_locale
-from flask_babel import gettext as _
 from sqlalchemy import select
 
-from .. import operations, render
-from ..models import EventRow, Game, GameStatus, PhaseRow, PhaseStatus
+from engine.registry import get_ruleset
+
+from .. import archive, operations, render
+from ..models import Game, GameStatus, PhaseRow
 from . import config, db, game_or_404, my_seat, now
 
 bp = Blueprint("public", __name__)
@@ -27,10 +26,12 @@ def local_time(when, tz: str) -> str:
 
 @bp.app_template_filter("ruleset_name")
 def ruleset_name(key: str) -> str:
-    """A ruleset as people call it, not its key."""
-    names = {"lupus-live-12": _("Lupus LIVE!, 12th edition"),
-             "tempo-reale-7": _("Lupus in tempo reale, 7th edition")}
-    return names.get(key, key)
+    """A ruleset as people call it, in the reader's language, not its key."""
+    try:
+        names = get_ruleset(key).names
+    except KeyError:
+        return key
+    return names.get(str(get_locale() or "it")) or names.get("it") or key
 
 
 @bp.route("/")
@@ -45,25 +46,10 @@ def game_home(slug: str):
     lang = str(get_locale() or "it")
     tz = operations.game_tz(game)
     phase = operations.current_phase(db(), game)
-    phases = db().scalars(select(PhaseRow).where(PhaseRow.game_id == game.id,
-                                                 PhaseRow.status == PhaseStatus.PUBLISHED)
-                          .order_by(PhaseRow.index.desc())).all()
-    rows = db().scalars(select(EventRow).where(EventRow.game_id == game.id,
-                                               EventRow.visibility == "public",
-                                               EventRow.published.is_(True))
-                        .order_by(EventRow.phase_id, EventRow.seq)).all()
-    by_phase: dict[int | None, list[EventRow]] = defaultdict(list)
-    for r in rows:
-        by_phase[r.phase_id].append(r)
-    bulletins = []
-    for ph in phases:
-        events = by_phase.get(ph.id, [])
-        pyre = next((e for e in events if e.kind == "pyre"), None)
-        bulletins.append({
-            "phase": ph, "label": render.phase_label(ph, lang, tz),
-            "lines": render.lines_for(events, game.ruleset, lang),
-            "votes": render.vote_lines(pyre.data) if pyre else [],
-        })
+    # Each published phase as the archive shows it (the public's view), newest first.
+    bulletins = [{"phase": v.phase, "number": v.number, "label": v.label, "lines": v.lines,
+                  "substitutes": v.substitutes, "votes": archive.vote_lines(v.tally)}
+                 for v in reversed(archive.phase_views(db(), game, lang, tz))]
     state = operations.current_state(game)
     dead = [p.name for p in state.players if not p.alive] if state else []
     return render_template(

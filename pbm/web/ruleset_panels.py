@@ -1,73 +1,18 @@
-"""What each ruleset adds to the pages: the player's knowledge from the start, and
-the labels that make the engine's form choices readable. (The Masters' panels are
-the rulesets' own: ``BaseRuleset.panels``, shown by ``desk_view.panels``.)
+"""What each ruleset adds to the pages: the labels that make the engine's form
+choices readable. (The Masters' panels are the rulesets' own, ``BaseRuleset.panels``,
+shown by ``desk_view.panels``; what a player was told is worded by the ruleset,
+through ``pbm.visibility``.)
 
 Pure presentation over the engine's state and events: nothing here decides a rule.
-``player_line`` words what one player was told and never reads the state of anyone else.
 """
 from __future__ import annotations
 
-from typing import Any
 
 from flask_babel import gettext as _
 
 from engine.core import ActionForm, GameState
 
 LUPUS_LIVE_12 = "lupus-live-12"
-
-
-# --------------------------------------------------------------------------- events
-
-def _get(row: Any, key: str, default: Any = None) -> Any:
-    if isinstance(row, dict):
-        return row.get(key, default)
-    return getattr(row, key, default)
-
-
-def _names(value: Any) -> str:
-    if isinstance(value, dict):
-        return ", ".join(f"{k} ({v})" for k, v in value.items()) or "—"
-    if isinstance(value, (list, tuple, set)):
-        return ", ".join(map(str, value)) or "—"
-    return "—" if value in (None, "") else str(value)
-
-
-def _truth(value: bool) -> str:
-    return _("true") if value else _("false")
-
-
-def _propositions(props: list[dict[str, Any]], with_truth: bool) -> list[str]:
-    out = []
-    for p in props:
-        line = _("%(player)s has the role %(role)s", player=p.get("player"), role=p.get("role"))
-        if with_truth and "true" in p:
-            line += f" ({_truth(bool(p['true']))})"
-        out.append(line)
-    return out
-
-
-# --------------------------------------------------------------------------- the player
-
-def player_line(kind: str, data: dict[str, Any], ruleset: str) -> str | None:
-    """Our wording of the private setup facts whose data the catalog cannot format
-    (dicts and lists of dicts); None for anything else (the caller words it)."""
-    if kind == "role_letter":
-        line = _("Your role: %(role)s (faction %(faction)s, aura %(aura)s).",
-                 role=data.get("role"), faction=data.get("faction"), aura=data.get("aura"))
-        if "mystic" in data:
-            line += " " + (_("You are a mystic.") if data["mystic"] else _("You are not a mystic."))
-        return line
-    if kind == "pack":
-        return _("Your pack (the Lupi, who know each other): %(members)s.",
-                 members=_names(data.get("members")))
-    if kind == "knows":
-        return _("You know from the start: %(players)s.", players=_names(data.get("players")))
-    if kind == "propositions":
-        return _("Your four propositions (exactly two true, two false): %(list)s.",
-                 list="; ".join(_propositions(data.get("propositions") or [], with_truth=False)))
-    if kind == "necromancers":
-        return _("The Negromanti who woke you: %(players)s.", players=_names(data.get("players")))
-    return None
 
 
 # --------------------------------------------------------------------------- forms

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pbm.texts import common, lupus_live_12
+from engine.lupus_live_12 import RULESET
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine" / "lupus_live_12"
 
@@ -20,11 +20,13 @@ def test_every_rejection_code_is_worded_in_both_languages() -> None:
     codes = _codes()
     assert len(codes) > 20
     for code in codes:
-        entry = lupus_live_12.REJECTIONS.get(code) or common.REJECTIONS.get(code)
-        assert entry and entry.get("it") and entry.get("en"), code
+        for lang in ("it", "en"):
+            worded = RULESET.describe_rejection(code, {"target": "X", "ritual": "R", "role": "R",
+                                                       "day": 2}, lang)
+            assert worded and worded != code and "{" not in worded, (code, lang)
 
 
 def test_result_events_are_worded() -> None:
     for kind in ("answer", "visited_by", "ritual", "failed", "corrupted", "became"):
-        entry = lupus_live_12.EVENTS.get(kind) or common.EVENTS.get(kind)
+        entry = RULESET.EVENTS.get(kind)
         assert entry and entry["it"] and entry["en"], kind

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import MASTER, PRIVATE, Action, Rejected, setup_rng
+from engine.core import MASTER, PRIVATE, Action, Event, Rejected, setup_rng
 from engine.registry import get_ruleset
-from pbm import texts
+from engine.interface import Viewer
 
 R = get_ruleset("tempo-reale-7")
 SEATING = [("Anna", "Lupo"), ("Bruno", "Lupo"), ("Dina", "Divinatore"), ("Carla", "Massone"),
@@ -93,12 +93,12 @@ def test_every_rejection_code_is_worded_in_both_languages():
     assert codes
     for code in codes:
         for lang in ("it", "en"):
-            worded = texts.rejection(code, {"target": "X", "power": "Morte", "role": "R", "kind": "k"},
-                                     "tempo-reale-7", lang)
-            assert worded != code, (code, lang)
+            worded = R.describe_rejection(code, {"target": "X", "power": "Morte", "role": "R",
+                                                       "kind": "k"}, lang)
+            assert worded and worded != code, (code, lang)
 
 
 def test_result_events_are_worded():
     for kind in ("aura", "mystic", "role", "acted_on", "visitors", "others", "visited_by", "spettro"):
         for lang in ("it", "en"):
-            assert texts.event(kind, {"target": "X", kind: "v"}, "tempo-reale-7", lang)
+            assert R.describe(Event(kind, {"target": "X", kind: "v"}), lang, Viewer(player="X"))

@@ -107,9 +107,9 @@ def test_every_refusal_of_a_setup_has_its_own_words(app, factory, clock):
     make_master(factory)
     attempts = [
         ("lupus-live-12", {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Lupo Ululante"}, None,
-         "ruolo sconosciuto: Lupo Ululante"),
+         "Non esiste un ruolo «Lupo Ululante»."),
         ("lupus-live-12", {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente"}, "Zeno",
-         "il sindaco Zeno non è un giocatore"),
+         "il Sindaco Zeno non è un giocatore"),
         ("tempo-reale-7", {"Anna": "Lupo", "Bruno": "Contadino", "Carla": "Contadino"}, None,
          "manca: Negromanti"),
     ]
@@ -123,5 +123,5 @@ def test_every_refusal_of_a_setup_has_its_own_words(app, factory, clock):
             with pytest.raises(operations.OperationError) as refused:
                 operations.start_game(s, app.config, game, roles=roles, mayor=mayor, now=clock.now())
         with app.test_request_context(), force_locale("it"):
-            worded = _setup_reason(refused.value.params)
+            worded = _setup_reason(refused.value.params, ruleset)
         assert expected in worded, (refused.value.params, worded)

@@ -68,7 +68,8 @@ def test_two_target_powers_get_two_choosers(app, factory, night, spectre):
     assert power in form.text
     assert form.options("power-target") == [n for n in first if n != spectre]  # never oneself (R5)
     assert form.options("power-target2") == [n for n in second if n != spectre]
-    assert f"Spettro ({power})" in page  # the role section says which power
+    role = page[page.index('<section class="role">'):page.index("</section>")]
+    assert f"Il tuo potere di Spettro:</strong> {power}</p>" in role  # the role section says which power
     target, target2 = "Anna", "Dario"
     assert "Registrato" in flash_of(post_form(client, "form-power", {"target": target, "target2": target2}))
     assert recorded(factory) == [(spectre, "power", {"target": target, "target2": target2})]

@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 
-from pbm import operations
+from engine.interface import Viewer
+from pbm import operations, visibility
 from pbm.db import transaction
-from pbm.models import Game, OutboxRow, PhaseRow
+from pbm.models import EventRow, Game, OutboxRow, PhaseRow
 from pbm.worker import Worker
 
 from .helpers import login, make_game
@@ -599,3 +600,66 @@ def test_live_substitute_sees_exactly_what_the_seat_saw(app, clock):
     # The others learn only that the seat changed hands: no role, no result, no address.
     for body in others:
         assert "Veggente" not in body and "nora@new.test" not in body and "Nora" not in body
+
+
+# --------------------------------------------------------------------------- the one filter
+
+def filtered(app, slug, viewer) -> list[tuple[str, str]]:
+    """What pbm.visibility lets ``viewer`` read of the whole game: (visibility, line)."""
+    factory = app.extensions["pbm_sessions"]
+    with factory() as s:
+        game = s.query(Game).filter_by(slug=slug).one()
+        rows = (s.query(EventRow).filter_by(game_id=game.id)
+                .order_by(EventRow.phase_id, EventRow.seq).all())
+        return [(x.visibility, x.text or x.event.kind)
+                for x in visibility.seen(rows, viewer, game.ruleset, "it")]
+
+
+def test_live_filter_gives_each_viewer_the_same_unless_the_rules_tell_them(app, clock):
+    """The filter every page and mail uses, asked directly for every kind of viewer: two
+    games that differ only in Dario's secret role (a Missile who dies for not choosing,
+    personaggi §1.10, or a Contadino killed by the wolves) read the same to the public and
+    to every player but Dario (principale §1.5: powers and roles stay secret); the Masters
+    read the cause in each."""
+    seen: dict[str, list] = {}
+    for dario in ("Missile", "Contadino"):
+        slug = new_game(app, clock, {**LIVE, "Dario": dario}, mayor="Fabio")
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+        pass_boundary(app, clock, TUESDAY_0930_ROME)
+        pass_boundary(app, clock, TUESDAY_2130_ROME)
+        if dario == "Contadino":
+            submit(app, clock, slug, "Anna", {"target": "Dario"})
+            submit(app, clock, slug, "Bruno", {"target": "Dario"})
+        pass_boundary(app, clock, WEDNESDAY_0930_ROME)
+        viewers = {"public": Viewer(), "masters": Viewer(master=True),
+                   **{n: Viewer(player=n) for n in LIVE if n != "Dario"}}
+        for who, viewer in viewers.items():
+            seen.setdefault(who, []).append(filtered(app, slug, viewer))
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+    assert ("public", "Muore Dario.") in seen["public"][0]
+    for who, (missile, contadino) in seen.items():
+        if who == "masters":
+            assert ("public", "Muore Dario (Missile).") in missile
+            assert ("public", "Muore Dario (sbranato dai Lupi).") in contadino
+        else:
+            assert missile == contadino, who
+            assert all(vis in ("public", "private") for vis, _ in missile), who
+    # A player reads the public events and their own, nobody else's.
+    assert {line for vis, line in seen["Carla"][0] if vis == "private"}.isdisjoint(
+        {line for vis, line in seen["Elena"][0] if vis == "private"})
+
+
+def test_live_filter_shows_a_draft_to_the_masters_only(app, clock):
+    """Principale §1.2: until the Masters publish, the phase's events are theirs alone,
+    whoever asks the filter (the public, the Profeta who asked, anybody else)."""
+    roles = {**LIVE, "Carla": "Profeta"}
+    slug = new_game(app, clock, roles, mayor="Giulia")
+    question = "Bruno è un lupo mannaro?"
+    submit(app, clock, slug, "Carla", {"question": question})
+    submit(app, clock, slug, "Fabio", {"shout": "Urlo della bozza"})
+    pass_boundary(app, clock, TUESDAY_0930_ROME)
+    masters = " ".join(line for _, line in filtered(app, slug, Viewer(master=True)))
+    assert question in masters and "Urlo della bozza" in masters
+    for viewer in [Viewer()] + [Viewer(player=n) for n in roles]:
+        text = " ".join(line for _, line in filtered(app, slug, viewer))
+        assert question not in text and "Urlo della bozza" not in text, viewer

@@ -1,6 +1,13 @@
-"""Wording of Lupus in tempo reale (7th edition) rejections and events, Italian and English."""
+"""Wording of Lupus in tempo reale (7th edition) rejections and events, Italian and English.
 
-REJECTIONS = {
+Placeholders are the rejection's params or the event's data. Codes shared by
+every ruleset live in engine/texts.py; what is here overrides or adds.
+"""
+from .. import texts
+
+NAMES = {"it": "Lupus in tempo reale, settima edizione", "en": "Lupus in tempo reale, 7th edition"}
+
+REJECTIONS = {**texts.REJECTIONS, **{
     "exiled": {"it": "La tua fazione ha perso ed è stata esiliata: non giochi più.",
                "en": "Your faction has lost and was exiled: you no longer play."},
     "target_exiled": {"it": "{target} è stato esiliato e non fa più parte del gioco.",
@@ -33,9 +40,20 @@ REJECTIONS = {
                       "en": "The dead use no power unless they are Spettri."},
     "target_not_alive": {"it": "{target} non è vivo.", "en": "{target} is not alive."},
     "target_not_dead": {"it": "{target} non è morto.", "en": "{target} is not dead."},
-}
+    # Set-up (SetupError): completes "the rules refuse this set-up: ...".
+    "factions_missing": {"it": "tutte le fazioni devono essere in partita; manca: {missing}",
+                         "en": "every faction must be in the game; missing: {missing}"},
+    "not_dealt_at_start": {"it": "{role} non può essere assegnato all'inizio della partita",
+                           "en": "{role} cannot be dealt at the start of a game"},
+    "divinatore_propositions": {
+        "it": "il Divinatore {name} deve avere quattro proposizioni, esattamente due vere",
+        "en": "the Divinatore {name} needs four propositions, exactly two of them true"},
+    "proposition_unknown_player": {
+        "it": "una proposizione del Divinatore nomina {name}, che non è in partita",
+        "en": "a proposition of the Divinatore names {name}, who is not in the game"},
+}}
 
-EVENTS = {
+EVENTS = {**texts.EVENTS, **{
     "aura": {"it": "L'aura di {target} è {aura}.", "en": "{target}'s aura is {aura}."},
     "mystic": {"it": "{target} è un mistico: {mystic}.", "en": "{target} is a mystic: {mystic}."},
     "role": {"it": "Il ruolo di {target}: {role}.", "en": "{target}'s role: {role}."},
@@ -44,19 +62,28 @@ EVENTS = {
     "others": {"it": "Altri personaggi che hanno agito su {target}: {others}.",
                "en": "Other players who acted on {target}: {others}."},
     "visited_by": {"it": "Sei stato visitato da {visited_by}.", "en": "{visited_by} visited you."},
+    "spettro_power": {"it": "Il tuo potere di Spettro", "en": "Your Spettro's power"},
     "spettro": {"it": "Sei stato risvegliato come Spettro con il potere: {spettro}.",
                 "en": "You were woken as a Spettro with the power: {spettro}."},
-    "necromancers": {"it": "I Negromanti: {players}.", "en": "The Negromanti: {players}."},
     "fantasma": {"it": "Il Fantasma {player} è diventato uno Spettro.",
                  "en": "The Fantasma {player} has become a Spettro."},
     "corrupted": {"it": "Sei stato corrotto dallo Spettro {by}: ora sei un Negromante.",
                   "en": "The Spettro {by} corrupted you: you are now a Negromante."},
-    "knows": {"it": "Conosci: {players}.", "en": "You know: {players}."},
-    "propositions": {"it": "Le tue quattro proposizioni (due vere, due false): {propositions}.",
-                     "en": "Your four propositions (two true, two false): {propositions}."},
+    "knows": {"it": "Conosci dall'inizio: {players}.", "en": "You know from the start: {players}."},
+    "propositions": {"it": "Le tue quattro proposizioni (esattamente due vere e due false): "
+                           "{propositions}.",
+                     "en": "Your four propositions (exactly two true, two false): {propositions}."},
+    "proposition": {"it": "{player} ha il ruolo {role}", "en": "{player} has the role {role}"},
+    "proposition_true": {"it": "{player} ha il ruolo {role} (vera)",
+                         "en": "{player} has the role {role} (true)"},
+    "proposition_false": {"it": "{player} ha il ruolo {role} (falsa)",
+                          "en": "{player} has the role {role} (false)"},
+    "mystic_yes": {"it": "Sei un mistico.", "en": "You are a mystic."},
+    "mystic_no": {"it": "Non sei un mistico.", "en": "You are not a mystic."},
+    "necromancers": {"it": "I Negromanti che ti hanno risvegliato: {players}.",
+                     "en": "The Negromanti who woke you: {players}."},
     "divinatore_propositions": {"it": "Proposizioni del Divinatore {player}: {propositions}.",
                                 "en": "The Divinatore {player}'s propositions: {propositions}."},
-    "pyre": {"it": "Rogo: {burned}.", "en": "Pyre: {burned}."},
     "election": {"it": "Elezione del Sindaco: {counts}.", "en": "Mayor election: {counts}."},
     "faction_lost": {"it": "La Fazione dei {faction} ha perso: {members}.",
                      "en": "The {faction} faction has lost: {members}."},
@@ -69,6 +96,18 @@ EVENTS = {
                        "en": "The Avvocato saved {player} from the pyre."},
     "fantasma_no_power": {"it": "Nessun potere libero per il Fantasma {player}.",
                           "en": "No free power for the Fantasma {player}."},
-    "rejected_at_resolution": {"it": "Azione annullata alla chiusura della fase ({code}).",
-                               "en": "Action dropped when the phase closed ({code})."},
+}}
+
+# Causes of death as the Masters read them (engine/tempo_reale_7/night.py).
+CAUSES = {
+    "wolves": {"it": "sbranato dai Lupi", "en": "killed by the wolves"},
+    "assassino": {"it": "ucciso dall'Assassino", "en": "shot by the Assassino"},
+    "morte": {"it": "Spettro della Morte", "en": "Spettro della Morte"},
+}
+
+# The titles of what the Masters may edit in a draw (``prepared_options``).
+PREPARED = {
+    "divinatore_propositions": {
+        "it": "Proposizioni per il Divinatore {name} (esattamente due vere):",
+        "en": "Propositions for the Divinatore {name} (exactly two true):"},
 }

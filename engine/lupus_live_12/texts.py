@@ -1,10 +1,13 @@
-"""Wording of Lupus LIVE! 12 rejections and events (engine/lupus_live_12), Italian and English.
+"""Wording of Lupus LIVE! 12 rejections and events, Italian and English.
 
 Placeholders are the rejection's params or the event's data. Codes shared by
-every ruleset live in pbm/texts/common.py; what is here overrides or adds.
+every ruleset live in engine/texts.py; what is here overrides or adds.
 """
+from .. import texts
 
-REJECTIONS = {
+NAMES = {"it": "Lupus LIVE!, dodicesima edizione", "en": "Lupus LIVE!, 12th edition"}
+
+REJECTIONS = {**texts.REJECTIONS, **{
     # -- powers --------------------------------------------------------------
     "no_power": {"it": "Il tuo ruolo ({role}) non ha un potere da usare su un bersaglio.",
                  "en": "Your role ({role}) has no power to use on a target."},
@@ -71,13 +74,14 @@ REJECTIONS = {
                                      "({ritual} ne ha meno).",
                                "en": "The Satanista joins only rituals of at least 3 participants "
                                      "({ritual} has fewer)."},
-}
+}}
 
-EVENTS = {
-    "death": {"it": "{player} è morto ({cause}).", "en": "{player} died ({cause})."},
-    "revive": {"it": "{player} è tornato in vita.", "en": "{player} came back to life."},
-    "pyre": {"it": "Rogo: designato {burned} (votanti {voters} su {living}).",
-             "en": "Pyre: {burned} designated ({voters} of {living} voted)."},
+EVENTS = {**texts.EVENTS, **{
+    # The players' count of a day's votes (see LupusLive12.visible).
+    "pyre_declared": {"it": "Voti dichiarati (1 ciascuno, il Sindaco 1¼): {tally}.",
+                      "en": "Votes cast (1 each, the Sindaco's 1¼): {tally}."},
+    "pack": {"it": "Il tuo branco (i Lupi si conoscono tra loro): {members}.",
+             "en": "Your pack (the Lupi, who know each other): {members}."},
     "answer": {"it": "Risposta su {target}: {answer}.", "en": "Answer about {target}: {answer}."},
     "visited_by": {"it": "Questa notte ti ha fatto visita l'Espansivo: {visited_by}.",
                    "en": "Tonight the Espansivo visited you: {visited_by}."},
@@ -91,8 +95,6 @@ EVENTS = {
                     "en": "You did not become {role}: your target was not an Erede."},
     "vice_appointed": {"it": "Hai nominato Vicesindaco {player}.",
                        "en": "You appointed {player} as deputy mayor."},
-    "rejected_at_resolution": {"it": "Un'azione non era più valida alla fine della fase ({code}).",
-                               "en": "An action was no longer valid at the end of the phase ({code})."},
     # Masters only
     "profeta_question": {"it": "Domanda del Profeta {player}: «{question}» (serve la risposta).",
                          "en": "Question from the Profeta {player}: “{question}” (answer needed)."},
@@ -105,4 +107,13 @@ EVENTS = {
                   "en": "\\end{{story}} with n={n}, living Lupi {wolves}."},
     "ritual_failed": {"it": "Rituale {ritual} fallito ({members}).",
                       "en": "Ritual {ritual} failed ({members})."},
+}}
+
+# Causes of death as the Masters read them (engine/lupus_live_12/death.py).
+CAUSES = {
+    "wolves": {"it": "sbranato dai Lupi", "en": "killed by the wolves"},
+    "cacciatore": {"it": "colpito dal Cacciatore", "en": "shot by the Cacciatore"},
+    "usurpatore": {"it": "ucciso dall'Usurpatore", "en": "killed by the Usurpatore"},
+    "omicidio": {"it": "rituale di Omicidio", "en": "Omicidio ritual"},
+    "missile": {"it": "Missile", "en": "Missile"},
 }

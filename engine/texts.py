@@ -1,0 +1,174 @@
+"""The base wording catalogue: event kinds and rejection codes every ruleset shares.
+
+Every table is ``{code: {"it": ..., "en": ...}}`` with ``str.format`` placeholders
+taken from the event's data or the rejection's params. ``BaseRuleset`` uses these
+as they are; a ruleset's own ``texts`` module adds and overrides
+(``EVENTS = {**texts.EVENTS, ...}``). ``word`` formats one entry (Italian when a
+language is missing, the bare template when a placeholder is). The helpers below
+word the structured facts several rulesets publish alike (a death, a vote's count,
+a list of names), so each ruleset's ``describe`` stays a few lines.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+LANGS = ("it", "en")
+
+REJECTIONS = {
+    "game_over": {"it": "La partita è finita.", "en": "The game is over."},
+    "not_a_player": {"it": "Non sei un giocatore di questa partita.",
+                     "en": "You are not a player in this game."},
+    "unknown_player": {"it": "Non c'è nessun giocatore di nome «{target}».",
+                       "en": "There is no player called “{target}”."},
+    "not_now": {"it": "Questa azione non si può compiere in questa fase.",
+                "en": "This action cannot be taken in this phase."},
+    "dead_cannot_vote": {"it": "I morti non votano.", "en": "The dead do not vote."},
+    "dead_no_power": {"it": "I morti non possono usare poteri.",
+                      "en": "The dead cannot use powers."},
+    "no_power": {"it": "Il tuo ruolo ({role}) non ha un potere da usare ora.",
+                 "en": "Your role ({role}) has no power to use now."},
+    "self_target": {"it": "Non puoi usare il potere su te stesso.",
+                    "en": "You cannot use your power on yourself."},
+    "target_not_alive": {"it": "{target} non è vivo.", "en": "{target} is not alive."},
+    "target_not_dead": {"it": "{target} non è morto.", "en": "{target} is not dead."},
+    "not_mayor": {"it": "Solo il Sindaco in vita può nominare il Vicesindaco.",
+                  "en": "Only the living mayor can appoint a deputy."},
+    "first_night_kill": {"it": "La prima notte non si uccide.",
+                         "en": "Nobody can be killed on the first night."},
+    # Set-up (SetupError, UnknownRole): completes "the rules refuse this set-up: ...".
+    "mayor_not_a_player": {"it": "il Sindaco {name} non è un giocatore",
+                           "en": "the mayor {name} is not a player"},
+    "seated_twice": {"it": "{name} compare due volte", "en": "{name} is seated twice"},
+    "unknown_role": {"it": "Non esiste un ruolo «{role}».", "en": "There is no role “{role}”."},
+}
+
+EVENTS = {
+    # A death as everybody reads it; with its cause for the Masters (see death_line).
+    "death": {"it": "Muore {player}.", "en": "{player} dies."},
+    "death_cause": {"it": "Muore {player} ({cause}).", "en": "{player} dies ({cause})."},
+    "death_pyre": {"it": "{player} muore sul rogo.", "en": "{player} dies at the stake."},
+    "death_masters": {"it": "{player} muore per decisione delle Master.",
+                      "en": "{player} dies by the Masters' decision."},
+    "revive": {"it": "{player} è tornato in vita.", "en": "{player} came back to life."},
+    "mayor": {"it": "Sindaco: {player}.", "en": "Mayor: {player}."},
+    "shout": {"it": "Urlo nella notte: «{text}»", "en": "A shout in the night: “{text}”"},
+    "game_over": {"it": "La partita è finita: vincono i {winner}.",
+                  "en": "The game is over: the {winner} win."},
+    "failed": {"it": "Il tuo potere non ha avuto effetto.", "en": "Your power had no effect."},
+    "answer": {"it": "Risposta su {target}: {answer}.", "en": "Answer about {target}: {answer}."},
+    "corrupted": {"it": "Sei stato corrotto: ora giochi per i Lupi.",
+                  "en": "You have been corrupted: you now play for the Wolves."},
+    "role_letter": {"it": "Il tuo ruolo: {role} (fazione {faction}, aura {aura}).",
+                    "en": "Your role: {role} (faction {faction}, aura {aura})."},
+    "pack": {"it": "Il tuo branco: {members}.", "en": "Your pack: {members}."},
+    "rejected_at_resolution": {
+        "it": "Un'azione non era più valida alla fine della fase: {why}",
+        "en": "An action was no longer valid at the end of the phase: {why}"},
+    # A day's vote (see pyre_line): its outcome, then the count.
+    "pyre_no_quorum": {"it": "Votazione non valida: ha votato meno della metà dei vivi; "
+                             "nessuno va al rogo.",
+                       "en": "No valid vote: fewer than half the living voted; nobody is burned."},
+    "pyre_burned": {"it": "Il villaggio manda al rogo {burned}.",
+                    "en": "The village sends {burned} to the stake."},
+    "pyre_nobody": {"it": "Nessuno va al rogo.", "en": "Nobody is burned."},
+    "pyre_tally": {"it": "Voti: {tally}.", "en": "Votes: {tally}."},
+}
+
+# The submission kinds of engine/core.py as a reminder lists them ("you have not
+# played yet: vote, power").
+ACTIONS = {
+    "vote": {"it": "voto", "en": "vote"},
+    "power": {"it": "potere", "en": "power"},
+    "ritual": {"it": "rituale", "en": "ritual"},
+    "elect": {"it": "elezione del Sindaco", "en": "mayor election"},
+    "appoint": {"it": "nomina del successore", "en": "successor"},
+    "become": {"it": "scelta del ruolo", "en": "role choice"},
+    "question": {"it": "domanda", "en": "question"},
+    "shout": {"it": "urlo", "en": "shout"},
+    "notes": {"it": "note", "en": "notes"},
+}
+
+# Words for values inside events.
+VALUES = {
+    "yes": {"it": "sì", "en": "yes"},
+    "no": {"it": "no", "en": "no"},
+}
+
+
+EVENTS.update({
+    "disqualified": {"it": "Le Master hanno squalificato: {players}.",
+                     "en": "The Masters disqualified: {players}."},
+})
+
+
+def word(table: dict[str, dict[str, str]], code: str, lang: str,
+         params: dict[str, Any] | None = None) -> str | None:
+    """A catalogue entry in ``lang`` (Italian when missing), formatted with ``params``."""
+    entry = table.get(code)
+    if not entry:
+        return None
+    template = entry.get(lang if lang in LANGS else "it") or entry.get("it") or ""
+    safe = {k: (", ".join(map(str, v)) if isinstance(v, (list, tuple)) else v)
+            for k, v in (params or {}).items()}
+    try:
+        return template.format(**safe)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def number(value: Any, lang: str) -> str:
+    """1.25 as the reader writes it (1,25 in Italian)."""
+    if isinstance(value, float):
+        text = f"{value:g}"
+        return text if lang == "en" else text.replace(".", ",")
+    return str(value)
+
+
+def listing(value: Any) -> str:
+    """Names (and what goes with each) as one line: "Anna (Lupo), Bruno (Lupo)"."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} ({v})" for k, v in value.items()) or "—"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(map(str, value)) or "—"
+    return "—" if value in (None, "") else str(value)
+
+
+def tally_line(tally: dict[str, Any], lang: str) -> str:
+    """A count, most votes first: "Carla 3, Anna 1"."""
+    ranked = sorted(tally.items(), key=lambda kv: (-float(kv[1]), kv[0]))
+    return ", ".join(f"{name} {number(votes, lang)}" for name, votes in ranked)
+
+
+def death_line(events: dict[str, dict[str, str]], causes: dict[str, dict[str, str]],
+               data: dict[str, Any], lang: str) -> str:
+    """A death; its cause only if the event still carries one (the Masters' copy,
+    or a cause everybody saw: the stake, the Masters' own decision)."""
+    player, cause = data.get("player"), data.get("cause")
+    if cause in ("pyre", "masters"):
+        return word(events, f"death_{cause}", lang, {"player": player}) or ""
+    if cause:
+        label = word(causes, cause, lang) or str(cause)
+        return word(events, "death_cause", lang, {"player": player, "cause": label}) or ""
+    return word(events, "death", lang, {"player": player}) or ""
+
+
+def pyre_line(events: dict[str, dict[str, str]], data: dict[str, Any], lang: str,
+              tally_code: str = "pyre_tally") -> str:
+    """A day's vote: who goes to the stake, then the count under ``tally_code``."""
+    if not data.get("quorum"):
+        head = word(events, "pyre_no_quorum", lang)
+    elif data.get("burned"):
+        head = word(events, "pyre_burned", lang, {"burned": data["burned"]})
+    else:
+        head = word(events, "pyre_nobody", lang)
+    tally = data.get("tally") or {}
+    if tally:
+        head = f"{head} {word(events, tally_code, lang, {'tally': tally_line(tally, lang)})}"
+    return head or ""
+
+
+def rejected_line(ruleset: Any, data: dict[str, Any], lang: str) -> str:
+    """An action that was valid when sent but not when its phase closed, and why."""
+    code = str(data.get("code") or "")
+    why = ruleset.describe_rejection(code, data.get("params") or {}, lang) or code
+    return word(ruleset.EVENTS, "rejected_at_resolution", lang, {"why": why}) or why
