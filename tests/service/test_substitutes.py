@@ -17,6 +17,7 @@ from .helpers import login
 from .test_archive import played_a_day
 from .test_no_leaks import LIVE, new_game, submit
 from ..conftest import csrf_from
+from .test_mail_in import deliver, game, latest_sent, message, run_mail, votes  # noqa: F401 (game: a fixture)
 
 
 def _game(s, slug):
@@ -149,3 +150,24 @@ def test_volunteers_and_the_desk_form(app, clock):
     desk = master.get(f"/g/{slug}/master").get_data(as_text=True)
     assert "<td>vera@vol.test" in desk and "<td>giulia@players.test" not in desk  # the players' table
     assert "Giulia: Giulia (fasi 1–2); Vera (fasi 3–)" in desk or "Giulia: Giulia (phases 1–2); Vera (phases 3–)" in desk
+
+
+def test_by_mail_the_old_token_plays_nothing_and_the_newcomers_does(app, factory, game):
+    """The mail channel follows the seat: the old player's reply (old token, old address)
+    records nothing; the newcomer's reply to the hand-over mail votes for the seat."""
+    gid, worker = game
+    with factory() as s:
+        email = s.get(Game, gid).seat_by_name("Dario").user.email
+    old_mail = latest_sent(factory, email)
+    with transaction(factory) as s:
+        g = s.get(Game, gid)
+        seats.substitute(s, app.config, g, g.seat_by_name("Dario"), email="zoe@new.test", name="Zoe",
+                         now=worker.clock.now(),
+                         by=s.get(User, g.masters[0].user_id))
+    deliver(app, message(email, old_mail.reply_to, "VOTO Carla", reply_to_row=old_mail))
+    run_mail(app, worker)
+    assert votes(factory) == []
+    welcome = latest_sent(factory, "zoe@new.test", kind="substitute_welcome")
+    deliver(app, message("zoe@new.test", welcome.reply_to, "VOTO Carla", reply_to_row=welcome))
+    run_mail(app, worker)
+    assert votes(factory) == [("Dario", "Carla", "mail")]
