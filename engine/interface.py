@@ -58,6 +58,18 @@ class Viewer:
     master: bool = False
 
 
+@dataclass(frozen=True)
+class Part:
+    """A marked piece of a command line after its main argument: ``CON Anna, Bruno``,
+    ``SU Dario``, ``SPETTRO Morte``. The marker words (any case) introduce it; ``value``
+    is read as in ``Keyword`` (``name``, ``names``, ``choice``) and fills ``key``."""
+
+    key: str
+    it: tuple[str, ...]
+    en: tuple[str, ...]
+    value: str = "name"
+
+
 @dataclass
 class Keyword:
     """One command word of the mail and paste-box vocabulary.
@@ -68,6 +80,19 @@ class Keyword:
     ``Vocabulary.choices[key]``), ``text`` (free text), ``none`` (nothing).
     ``fixed`` are arguments the word itself implies (``BLOCCO`` is
     ``{"block": ...}``, ``PASSO`` is ``{"answer": "pass"}``).
+
+    Keys added for the mail grammar (all optional):
+
+    - ``slots``: with ``value="names"``, the keys the names fill in order
+      (``("target", "target2")``: one or two players); more names than slots is an
+      error. Without slots the names are a list under ``key``.
+    - ``parts``: the marked pieces that may follow the main argument, in any order
+      (``Part("with", ("CON",), ("WITH",), "names")``).
+    - ``number``: with ``value="choice"``, the key an optional number written right
+      after the choice fills (``Voto diretto 3`` -> ``n=3``); which choices take it is
+      said by ``Vocabulary.takes``.
+    - ``verb``: a verb players naturally write for the same command (``SBRANO``,
+      ``PROTECT``): parsed exactly like the main keyword, listed apart in help pages.
     """
 
     key: str
@@ -77,17 +102,95 @@ class Keyword:
     example_it: str = ""
     example_en: str = ""
     fixed: dict[str, Any] = field(default_factory=dict)
+    slots: tuple[str, ...] = ()
+    parts: tuple[Part, ...] = ()
+    number: str = ""
+    verb: bool = False
+
+    def words(self) -> tuple[str, ...]:
+        return self.it + self.en
 
 
 @dataclass
 class Vocabulary:
+    """The words a ruleset understands in mail and in the paste box.
+
+    - ``keywords``: the command words, Italian and English (``Keyword``).
+    - ``choices``: key -> {alias as typed (any case/accents) -> the engine's canonical
+      value}: other spellings players use (``"fine storia"``). The canonical values
+      and their ``names`` are always accepted too.
+    - ``names``: key -> {canonical value -> {"it": ..., "en": ...}}: how each choice
+      (a ritual, a power, a role) is called in each language. Every value the engine
+      offers must have both (tests/test_vocabulary_drift.py); pages show the reader's.
+    - ``takes``: key -> {canonical choice -> {part or number key -> required}}: what
+      each choice takes after it. A ``Part`` or ``number`` not listed for the chosen
+      value is refused; a required one that is missing is reported. A key absent
+      from ``takes`` lets every choice take every part (nothing required).
+    - ``fillers``: words players put before a choice and that mean nothing to the
+      parser (``"della"``, ``"potere"``, ``"of the"``), folded (lower case, no accents).
+    - ``arguments``: {argument key -> {"it": ..., "en": ...}}: how an error names the
+      argument ("il nome del rituale"); the service has generic words for ``name``,
+      ``names``, ``text`` and ``n``.
+    - ``extras``: anything else, ruleset-specific, read by the service only through
+      documented keys (none today); see docs/rulesets.md.
+    """
+
     keywords: list[Keyword] = field(default_factory=list)
-    # key -> {alias as typed (any case/accents) -> the engine's canonical value}:
-    # ritual names, spectre powers, characters, roles... in both languages.
     choices: dict[str, dict[str, str]] = field(default_factory=dict)
-    # Extra, ruleset-specific grammar (e.g. a ritual's parameter n), read by the
-    # service's parser only through documented keys; see docs/rulesets.md.
+    names: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
+    takes: dict[str, dict[str, dict[str, bool]]] = field(default_factory=dict)
+    fillers: tuple[str, ...] = ()
+    arguments: dict[str, dict[str, str]] = field(default_factory=dict)
     extras: dict[str, Any] = field(default_factory=dict)
+
+    def canonical_values(self, key: str) -> list[str]:
+        """The engine's values of a choice key, each once, in the tables' order."""
+        return list(dict.fromkeys([*(self.names.get(key) or {}),
+                                   *(self.choices.get(key) or {}).values()]))
+
+    def aliases(self, key: str) -> dict[str, str]:
+        """Everything a player may write for a choice key -> its canonical value."""
+        table = {value: value for value in self.canonical_values(key)}
+        for value, langs in (self.names.get(key) or {}).items():
+            table.update({name: value for name in langs.values() if name})
+        table.update(self.choices.get(key) or {})
+        return table
+
+    def choice_name(self, key: str, value: str, lang: str) -> str:
+        """A choice as it is called in ``lang`` (the canonical value when unnamed)."""
+        langs = (self.names.get(key) or {}).get(value) or {}
+        return langs.get(lang) or langs.get("it") or value
+
+    def keywords_for(self, key: str) -> list[Keyword]:
+        return [k for k in self.keywords if k.key == key]
+
+    def merged(self, other: "Vocabulary") -> "Vocabulary":
+        """Both vocabularies in one (the first wins a word both define): what the
+        service reads mail with before it knows the game."""
+        keywords = [Keyword(**k.__dict__) for k in self.keywords]
+        mine = {w.upper(): k for k in keywords for w in k.words()}
+        for k in other.keywords:
+            for w in k.words():
+                same = mine.get(w.upper())
+                if same is not None and (same.key, same.value) == (k.key, k.value):
+                    # One word, one command, read with what either game adds after it.
+                    same.parts = same.parts + tuple(p for p in k.parts if p not in same.parts)
+                    same.slots = max(same.slots, k.slots, key=len)
+                    same.number = same.number or k.number
+            words = tuple(w for w in k.words() if w.upper() not in mine)
+            if words:
+                keywords.append(Keyword(**{**k.__dict__, "it": tuple(w for w in k.it if w in words),
+                                           "en": tuple(w for w in k.en if w in words)}))
+                mine.update({w.upper(): keywords[-1] for w in words})
+        choices = {key: {**other.choices.get(key, {}), **self.choices.get(key, {})}
+                   for key in {*self.choices, *other.choices}}
+        names = {key: {**other.names.get(key, {}), **self.names.get(key, {})}
+                 for key in {*self.names, *other.names}}
+        takes = {key: {**other.takes.get(key, {}), **self.takes.get(key, {})}
+                 for key in {*self.takes, *other.takes}}
+        return Vocabulary(keywords, choices, names, takes,
+                          tuple(dict.fromkeys(self.fillers + other.fillers)),
+                          {**other.arguments, **self.arguments}, {**other.extras, **self.extras})
 
 
 @dataclass
@@ -265,6 +368,36 @@ class BaseRuleset:
                 counts[target] = counts.get(target, 0) + 1
         return Tally(counts=ranked(counts), votes=tuple(sorted(votes.items())))
 
+    # -- the forms of a moment, as a page shows them ------------------------------
+    def form_groups(self, forms: list[ActionForm]) -> list[list[ActionForm]]:
+        """The forms as one page shows them: each list is one HTML form, sent at once
+        (a night's notes riding along with its main action). Default: one each."""
+        return [[f] for f in forms]
+
+    def form_title(self, form: ActionForm, lang: str) -> str | None:
+        """The heading of a form; None: the service's generic title for its kind."""
+        return None
+
+    def field_label(self, form: ActionForm, field: str, lang: str) -> str | None:
+        """The label of one field of a form; None: the service's generic label."""
+        return None
+
+    def field_help(self, form: ActionForm, field: str, lang: str) -> str | None:
+        """A line of help under a field; None: the service's generic help, if any."""
+        return None
+
+    def shown_when(self, form: ActionForm, field: str) -> dict[str, list[str]]:
+        """{other field: [values]}: the field only matters when another field of the
+        form has one of these values (a ritual's n only for the parametric rituals).
+        Pages hide it otherwise; the engine judges either way."""
+        return {}
+
+    def form_values(self, form: ActionForm, args: dict[str, Any],
+                    state: GameState) -> dict[str, Any]:
+        """A stored submission as the fields of ``form`` (to fill it in again): the
+        inverse of what the engine does with a form's fields. Default: as stored."""
+        return dict(args)
+
     def public_table(self, state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
         """What a game page shows of the state at a glance (coins and revealed cards in
         Complots; the living and the dead in Lupus), as this viewer may see it."""
@@ -290,5 +423,5 @@ class BaseRuleset:
 
 __all__ = [
     "BaseRuleset", "CALENDAR", "Keyword", "LANGS", "MASTER", "NARRATOR", "PRIVATE", "PUBLIC",
-    "Panel", "Remedy", "Tally", "Timing", "Viewer", "Vocabulary", "WINDOW", "ranked", "word",
+    "Panel", "Part", "Remedy", "Tally", "Timing", "Viewer", "Vocabulary", "WINDOW", "ranked", "word",
 ]

@@ -25,11 +25,12 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, object_session, sessionmaker
 
-from engine.core import Rejected
+from engine.core import GameState, Rejected
+from engine.registry import get_ruleset
 
 from . import mailer, operations, render
 from .i18n import gettext_in
-from .mail.commands import describe_error
+from .mail.commands import describe_error, examples
 from .mail.mailbox import IncomingMail, MailSource
 from .mail.parse import ParsedMessage, extract_token, parse_message, without_reply_prefix
 from .models import (
@@ -186,7 +187,8 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
     # common case (a player's reply) is parsed once, with that game's names.
     hinted = _seat_by_token(session, _header_token(row.raw, config))
     names, addresses = _names_of(session, hinted.game) if hinted is not None else ([], None)
-    first = parse_message(row.raw, names, addresses, reply_localpart=_local(config))
+    first = parse_message(row.raw, names, addresses, reply_localpart=_local(config),
+                          vocabulary=hinted.game.ruleset if hinted is not None else None)
     # No real address is longer than 254 characters (RFC 5321), and none of
     # that length is registered: keep what fits, for the Masters to read.
     row.from_addr = (first.from_address or "").strip().lower()[:254]
@@ -266,7 +268,7 @@ def _names_of(session: Session, game: Game) -> tuple[list[str], dict[str, str]]:
 
 def _parse_for(row: InboundRow, game: Game) -> ParsedMessage:
     names, addresses = _names_of(object_session(game), game)
-    return parse_message(row.raw, names, addresses)
+    return parse_message(row.raw, names, addresses, vocabulary=game.ruleset)
 
 
 def _header_token(raw: bytes, config: dict[str, Any]) -> str | None:
@@ -365,7 +367,7 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
             valid = operations.legal_choices(game, phase, seat, key)
             if valid is not None:
                 error = {**error, "candidates": valid}
-        outcome.errors.append(describe_error(error, lang))
+        outcome.errors.append(describe_error(error, lang, game.ruleset))
     aimed = _aimed_phase(session, parsed, game)
     closed = aimed is not None and phase is not None and aimed.id != phase.id
     for command in parsed.commands:
@@ -392,8 +394,19 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
                               if shown is not None and shown.status == PhaseStatus.OPEN else None),
                  "applied": outcome.applied, "errors": outcome.errors,
                  "ignored": parsed.ignored_lines[:20],
+                 "examples": [] if outcome.applied else _examples(game, phase, seat, lang),
              }, is_error=bool(outcome.errors) and not outcome.applied)
     return outcome
+
+
+def _examples(game: Game, phase: PhaseRow | None, seat: Seat, lang: str) -> list[str]:
+    """Example lines of what this player can send now (none when nothing; all the
+    game's commands when no phase is open), for a receipt that recorded nothing."""
+    keys = None
+    if phase is not None and phase.status == PhaseStatus.OPEN:
+        forms = get_ruleset(game.ruleset).forms(GameState.from_dict(phase.state_before), seat.name)
+        keys = {f.name for form in forms for f in form.fields}
+    return examples(game.ruleset, lang, keys)
 
 
 def _valid_hint(game: Game, phase: PhaseRow | None, seat: Seat, command: dict[str, Any],
@@ -514,7 +527,7 @@ def _receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: 
                  kind="receipt_error" if is_error else "receipt", auto_reply=True,
                  in_reply_to=parsed.message_id, references=" ".join(parsed.references or []) or None,
                  context={"original_subject": without_reply_prefix(parsed.subject or ""), "seat": seat,
-                          **context})
+                          "examples": [], **context})
 
 
 def _error_replies_today(session: Session, address: str, now: datetime) -> int:

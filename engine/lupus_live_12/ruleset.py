@@ -12,8 +12,9 @@ from ..core import (
     public,
 )
 from .. import texts as base_texts
-from ..interface import BaseRuleset, Panel, Remedy, Tally, Viewer
+from ..interface import BaseRuleset, Panel, Remedy, Tally, Viewer, Vocabulary
 from . import endgame, texts
+from . import vocabulary as _vocabulary
 from .tally import pyre_tally
 from .day import resolve_day, vote_weight
 from .forms import forms as _forms
@@ -112,6 +113,30 @@ class LupusLive12(BaseRuleset):
     def validate(self, state: GameState, action: Action) -> Action:
         return _validate(state, action)
 
+    # -- what players write and read (vocabulary.py) -------------------------------
+    def vocabulary(self) -> Vocabulary:
+        return _vocabulary.vocabulary()
+
+    def describe_choice(self, key: str, value: Any, lang: str) -> str:
+        return _vocabulary.describe_choice(key, value, lang)
+
+    def form_groups(self, forms: list[ActionForm]) -> list[list[ActionForm]]:
+        return _vocabulary.form_groups(forms)
+
+    def form_title(self, form: ActionForm, lang: str) -> str | None:
+        return _vocabulary.form_title(form, lang)
+
+    def field_label(self, form: ActionForm, field: str, lang: str) -> str | None:
+        return _vocabulary.field_label(form, field, lang)
+
+    def field_help(self, form: ActionForm, field: str, lang: str) -> str | None:
+        return _vocabulary.field_help(form, field, lang)
+
+    def shown_when(self, form: ActionForm, field: str) -> dict[str, list[str]]:
+        return _vocabulary.shown_when(form, field)
+
+    def form_values(self, form: ActionForm, args: dict[str, Any], state: GameState) -> dict[str, Any]:
+        return _vocabulary.form_values(form, args, state)
     def required_kinds(self, state: GameState, player: str) -> set[str]:
         return {f.kind for f in self.forms(state, player)} - self.OPTIONAL_KINDS
 

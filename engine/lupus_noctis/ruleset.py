@@ -9,8 +9,9 @@ from ..core import (
     Action, ActionForm, Event, GameState, Pending, Rejected, Resolution, RoleInfo, keep_last,
     private,
 )
-from ..interface import NARRATOR, BaseRuleset, Panel, Timing, Viewer, word
+from ..interface import NARRATOR, BaseRuleset, Panel, Timing, Viewer, Vocabulary, word
 from . import forms as _forms
+from . import vocabulary as _vocabulary
 from .night import resolve_night
 from .phases import AFTERNOON, MORNING, NIGHT, next_moment
 from .roles import (
@@ -77,6 +78,9 @@ class LupusNoctis(BaseRuleset):
 
     def validate(self, state: GameState, action: Action) -> Action:
         return _forms.validate(state, action)
+
+    def vocabulary(self) -> Vocabulary:
+        return _vocabulary.vocabulary()
 
     def resolve(self, state: GameState, actions: list[Action], rng: random.Random,
                 gm: dict[str, Any] | None = None) -> Resolution:

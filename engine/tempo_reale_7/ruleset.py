@@ -11,9 +11,10 @@ from ..core import (
     RoleInfo, keep_last, private, public,
 )
 from .. import texts as base_texts
-from ..interface import BaseRuleset, Panel, Remedy, Tally, Viewer
+from ..interface import BaseRuleset, Panel, Remedy, Tally, Viewer, Vocabulary
 from . import forms as _forms
 from . import texts
+from . import vocabulary as _vocabulary
 from .tally import pyre_tally
 from .day import resolve_day
 from .night import resolve_night
@@ -86,6 +87,16 @@ class TempoReale7(BaseRuleset):
 
     def validate(self, state: GameState, action: Action) -> Action:
         return _forms.validate(state, action)
+
+    # -- what players write and read (vocabulary.py) -------------------------------
+    def vocabulary(self) -> Vocabulary:
+        return _vocabulary.vocabulary()
+
+    def describe_choice(self, key: str, value: Any, lang: str) -> str:
+        return _vocabulary.describe_choice(key, value, lang)
+
+    def field_label(self, form: ActionForm, field: str, lang: str) -> str | None:
+        return _vocabulary.field_label(form, field, lang)
 
     def resolve(self, state: GameState, actions: list[Action], rng: random.Random,
                 gm: dict[str, Any] | None = None) -> Resolution:

@@ -1,106 +1,34 @@
 """Player commands written as lines of text (mail replies, the web 'paste' box).
 
-Pure: no game, no database. Names are resolved against the list of players the
-caller passes; everything else (is it the right phase, may this role do that) is
-the engine's business. Errors are structured dicts; `describe_error` words them.
+Pure: no game, no database. The words are the game's: each ruleset brings its
+vocabulary (``engine.interface.Vocabulary``: keywords in Italian and English, the
+names of its choices, what each choice takes), and this module only knows how a
+line is built: a keyword, then a player, several players, a choice or free text,
+then marked parts (``CON ...``, ``SU ...``). It names no ruleset, role or power.
+Names are resolved against the list of players the caller passes; everything else
+(is it the right phase, may this role do that) is the engine's business. Errors
+are structured dicts; ``describe_error`` words them.
 
-The vocabulary lives in one table, VOCABULARY, so the service and the web help
-page can show the same words the parser accepts.
+``vocabulary`` arguments take a ruleset key, a ``Vocabulary``, or None: every
+ruleset's words at once, for mail read before its game is known.
 """
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+from dataclasses import dataclass
+from typing import Union
 
-# keyword (as typed, any case) -> command kind. Longer keywords are tried first,
-# so VICESINDACO wins over VICE and NOTES over NOTE.
-VOCABULARY: dict[str, str] = {
-    "VOTO": "vote", "VOTE": "vote",
-    "POTERE": "target", "POWER": "target", "BERSAGLIO": "target", "TARGET": "target",
-    "RITUALE": "ritual", "RITUAL": "ritual",
-    "VICE": "appoint", "VICESINDACO": "appoint", "APPOINT": "appoint",
-    "SUCCESSORE": "appoint", "SUCCESSOR": "appoint",
-    "ELEGGO": "elect", "SINDACO": "elect", "ELECT": "elect",
-    "DIVENTO": "become", "BECOME": "become",
-    "DOMANDA": "question", "QUESTION": "question",
-    "URLO": "shout", "SHOUT": "shout",
-    "NOTE": "notes", "NOTES": "notes",
-}
+from engine.interface import Keyword, Part, Vocabulary
+from engine.registry import available, get_ruleset
 
-# The same table grouped for help pages: kind -> Italian keywords, English keywords, example.
-VOCABULARY_HELP: list[dict] = [
-    {"kind": "vote", "it": ["VOTO"], "en": ["VOTE"], "example": "VOTO Carla"},
-    {"kind": "target", "it": ["POTERE", "BERSAGLIO"], "en": ["POWER", "TARGET"],
-     "example": "POTERE Bruno, Carla"},
-    {"kind": "ritual", "it": ["RITUALE"], "en": ["RITUAL"],
-     "example": "RITUALE Voto diretto 3 CON Anna, Bruno, Carla SU Dario"},
-    {"kind": "appoint", "it": ["VICE", "VICESINDACO", "SUCCESSORE"], "en": ["APPOINT", "SUCCESSOR"],
-     "example": "VICE Carla"},
-    {"kind": "elect", "it": ["ELEGGO", "SINDACO"], "en": ["ELECT"], "example": "ELEGGO Carla"},
-    {"kind": "become", "it": ["DIVENTO"], "en": ["BECOME"], "example": "DIVENTO Veggente"},
-    {"kind": "question", "it": ["DOMANDA"], "en": ["QUESTION"], "example": "DOMANDA Bruno è un lupo?"},
-    {"kind": "shout", "it": ["URLO"], "en": ["SHOUT"], "example": "URLO Al lupo!"},
-    {"kind": "notes", "it": ["NOTE"], "en": ["NOTES"], "example": "NOTE sospetto di Bruno"},
-]
+VocabularyLike = Union[Vocabulary, str, None]
 
-# Words inside a command line.
-SPECTRE_WORDS = ("SPETTRO", "SPECTRE", "SPECTER")
-WITH_WORDS = ("CON", "WITH")
-ON_WORDS = ("SU", "ON")
-BEHALF_WORDS = ("PER", "FOR")
-
-# tempo-reale-7 §3.7: the eight supernatural powers a Negromante gives the new Spettro,
-# with the English words an English-speaking player would write for them.
-SPECTRE_POWERS = (
-    "Amnesia", "Confusione", "Corruzione", "Illusione", "Ipnosi",
-    "Morte", "Occultamento", "Visione",
-)
-SPECTRE_POWER_ALIASES = {
-    "confusion": "Confusione", "corruption": "Corruzione", "illusion": "Illusione",
-    "hypnosis": "Ipnosi", "death": "Morte", "concealment": "Occultamento",
-    "occultation": "Occultamento", "vision": "Visione",
-}
-# "SPETTRO della Morte", "SPETTRO con il potere dell'Amnesia", "SPECTRE of Death".
-_POWER_PREAMBLE = re.compile(
-    r"^(?:(?:spettro|spectre|specter)\s+)?(?:(?:con\s+il|with\s+the)\s+)?"
-    r"(?:(?:potere|power)\s+(?:soprannaturale\s+|supernatural\s+)?)?"
-    r"(?:(?:dell'|dell\u2019|della\s+|dello\s+|del\s+|di\s+|of\s+the\s+|of\s+|the\s+))?")
-
-# lupus-live-12 rituals (personaggi §4): canonical name -> (takes n, has a target).
-RITUALS: dict[str, tuple[bool, bool]] = {
-    "Confusione": (False, True),
-    "\\end{story}": (True, False),
-    "Impedimento": (False, True),
-    "Maledizione": (False, True),
-    "Meno voto delegato": (True, True),
-    "Meno voto diretto": (True, True),
-    "Omicidio": (False, True),
-    "Replay": (False, True),
-    "Resurrezione": (False, True),
-    "Spionaggio": (False, True),
-    "Voto delegato": (True, True),
-    "Voto diretto": (True, True),
-}
-RITUAL_ALIASES = {"end story": "\\end{story}", "endstory": "\\end{story}",
-                  "fine storia": "\\end{story}", "fine della storia": "\\end{story}",
-                  # what an English-speaking player would write
-                  "confusion": "Confusione", "hindrance": "Impedimento", "impediment": "Impedimento",
-                  "curse": "Maledizione", "murder": "Omicidio", "homicide": "Omicidio",
-                  "resurrection": "Resurrezione", "espionage": "Spionaggio", "spying": "Spionaggio",
-                  "direct vote": "Voto diretto", "delegated vote": "Voto delegato",
-                  "minus direct vote": "Meno voto diretto", "minus delegated vote": "Meno voto delegato"}
-
-FREE_TEXT_KINDS = ("question", "shout", "notes")
-NAME_KINDS = ("vote", "appoint", "elect")
-
-_KEYWORD_RE = re.compile(
-    r"^(" + "|".join(sorted(map(re.escape, VOCABULARY), key=len, reverse=True)) + r")"
-    r"(?=$|[\s:=.,;!-])(?:[\s:=]|[-\u2013\u2014]+>?(?=\s)|\u2192)*(.*)$",
-    re.IGNORECASE,
-)
 # Decoration phones and html2text leave around a line: bullets, bold markers, quotes.
 _LINE_DECORATION = re.compile(r"^(?:[\s*_•·+\-–—\"'`]|\d{1,2}[.)]\s)+|[\s*_\"'`]+$")
-
+# What may stand between a keyword and its argument: "VOTO: Carla", "VOTO - Carla", "VOTO → Carla".
+_AFTER_KEYWORD = r"(?=$|[\s:=.,;!-])(?:[\s:=]|[-\u2013\u2014]+>?(?=\s)|\u2192)*(.*)$"
 
 # Phones type a curly apostrophe ('Nicolo’' for Nicolò, 'D’Angelo'); names are stored straight.
 # 'anna maria' is Anna-Maria: a hyphen in a name folds to a space.
@@ -158,11 +86,6 @@ _NAME_PREPOSITIONS = ("per", "for", "contro", "against", "su", "on")
 _PAIR_SPLIT = re.compile(r"\s*(?:[,;&+/]|\s(?:e|ed|and)\s)\s*", re.IGNORECASE)
 
 
-def _split_words(text: str, words: tuple[str, ...]) -> list[str]:
-    pattern = r"\s+(?:" + "|".join(words) + r")(?:\s+|\s*:\s*|$)"
-    return re.split(pattern, text, flags=re.IGNORECASE)
-
-
 def split_full_names(text: str, players: list[str]) -> list[str] | None:
     """'Anna Bruno Maria Luisa' -> ['Anna', 'Bruno', 'Maria Luisa'] when the words are
     nothing but two or more whole player names (names written without commas); else None."""
@@ -207,181 +130,250 @@ def _resolve_list(text: str, players: list[str]) -> tuple[list[str], list[dict]]
     return names, errors
 
 
-def _parse_targets(arg: str, players: list[str]) -> tuple[dict, list[dict]]:
-    pieces = _split_words(arg, SPECTRE_WORDS)
-    who, power_text = pieces[0], (pieces[1] if len(pieces) > 1 else None)
-    result: dict = {}
-    errors: list[dict] = []
-    if not who.strip():
-        return {}, [{"code": "missing_argument", "argument": "target"}]
-    parts = _split_parts(who, players)
-    if not parts:
-        return {}, [{"code": "missing_argument", "argument": "target"}]
-    if len(parts) == 1:
-        name, err = resolve_name(parts[0], players)
-        if err:
-            return {}, [err]
-        result["target"] = name
-    elif len(parts) > 2:
-        return {}, [{"code": "bad_parameter", "argument": "target", "value": who.strip()}]
-    else:
-        names, errs = _resolve_list(", ".join(parts), players)
-        if errs:
-            return {}, errs
-        result["target"], result["target2"] = names
-    if power_text is not None:
-        power, perr = _resolve_power(power_text)
-        if perr:
-            errors.append(perr)
-        else:
-            result["power"] = power
-    return (result if not errors else {}), errors
+# --------------------------------------------------------------------------- the vocabulary
+
+def vocabulary_of(ruleset: str | None) -> Vocabulary:
+    """The ruleset's vocabulary; None: every registered ruleset's, the first
+    registered winning a word two of them define. Compiled once per key (grammar)."""
+    if ruleset is not None:
+        return get_ruleset(ruleset).vocabulary()
+    merged = Vocabulary()
+    for key in available():
+        merged = merged.merged(get_ruleset(key).vocabulary())
+    return merged
 
 
-def _resolve_power(text: str) -> tuple[str | None, dict | None]:
-    key = _POWER_PREAMBLE.sub("", fold(_clean_name(text)), count=1)
-    if not key:
-        return None, {"code": "missing_argument", "argument": "power"}
-    if key in SPECTRE_POWER_ALIASES:
-        return SPECTRE_POWER_ALIASES[key], None
-    exact = [p for p in SPECTRE_POWERS if fold(p) == key]
-    found = exact or [p for p in SPECTRE_POWERS if fold(p).startswith(key)]
-    if len(found) == 1:
-        return found[0], None
-    return None, {"code": "unknown_power", "power": text.strip(),
-                  "candidates": found if found else list(SPECTRE_POWERS)}
+def _words_pattern(words) -> str:
+    # A longer word first, so that it wins over its own prefix (VICEx over VICE).
+    ordered = sorted({w.upper() for w in words}, key=len, reverse=True)
+    return "|".join(r"\s+".join(map(re.escape, w.split())) for w in ordered)
 
 
-def _ritual_key(text: str) -> str:
+@dataclass
+class Grammar:
+    """A vocabulary compiled for reading lines."""
+
+    vocabulary: Vocabulary
+
+    def __post_init__(self) -> None:
+        self.keywords: dict[str, Keyword] = {}
+        for k in self.vocabulary.keywords:
+            for w in k.words():
+                self.keywords.setdefault(" ".join(w.upper().split()), k)
+        every = [w for w in self.keywords]
+        strict = [w for w, k in self.keywords.items() if not k.verb]
+        self._any = re.compile(rf"^({_words_pattern(every)}){_AFTER_KEYWORD}", re.I) if every else None
+        self._strict = re.compile(rf"^({_words_pattern(strict)}){_AFTER_KEYWORD}", re.I) if strict else None
+        self.text_keys = {k.key for k in self.vocabulary.keywords if k.value == "text"}
+        self._choices = {key: _choice_table(self.vocabulary.aliases(key))
+                         for key in {*self.vocabulary.choices, *self.vocabulary.names}}
+        self._fillers = sorted({fold(f) for f in self.vocabulary.fillers}, key=len, reverse=True)
+
+    def match(self, line: str, strict: bool = False) -> tuple[Keyword, str] | None:
+        pattern = self._strict if strict else self._any
+        m = pattern.match(line) if pattern else None
+        if not m:
+            return None
+        return self.keywords[" ".join(m.group(1).upper().split())], m.group(2).strip()
+
+    def resolve_choice(self, key: str, text: str) -> tuple[str | None, dict | None]:
+        table = self._choices.get(key, {})
+        typed = fold(_clean_name(text))
+        if _compact(typed) not in table:
+            typed = self._without_fillers(typed)
+        wanted = _compact(typed)
+        if not wanted:
+            return None, {"code": "missing_argument", "argument": key}
+        if wanted in table:
+            return table[wanted], None
+        found = sorted({value for alias, value in table.items() if alias.startswith(wanted)})
+        if len(found) == 1:
+            return found[0], None
+        return None, {"code": "unknown_choice", "argument": key, "value": text.strip(),
+                      "candidates": found or list(dict.fromkeys(table.values()))}
+
+    def _without_fillers(self, typed: str) -> str:
+        changed = True
+        while changed and typed:
+            changed = False
+            for filler in self._fillers:
+                glued = filler.endswith("'")
+                if typed.startswith(filler) and (glued or typed[len(filler):len(filler) + 1] == " "):
+                    typed = typed[len(filler):].strip()
+                    changed = True
+                    break
+        return typed
+
+
+def _compact(text: str) -> str:
     """'\\end{story}' -> 'endstory', 'Meno voto  diretto' -> 'menovotodiretto'."""
     return re.sub(r"[^0-9a-z]", "", fold(text.replace("\\", " ")))
 
 
-def resolve_ritual(text: str) -> tuple[str | None, dict | None]:
-    key = _ritual_key(text)
-    if not key:
-        return None, {"code": "missing_argument", "argument": "ritual"}
-    table = {_ritual_key(r): r for r in RITUALS}
-    table.update({_ritual_key(a): r for a, r in RITUAL_ALIASES.items()})
-    if key in table:
-        return table[key], None
-    found = sorted({r for k, r in table.items() if k.startswith(key)})
-    if len(found) == 1:
-        return found[0], None
-    return None, {"code": "unknown_ritual", "ritual": text.strip(),
-                  "candidates": found if found else list(RITUALS)}
+def _choice_table(aliases: dict[str, str]) -> dict[str, str]:
+    table = {_compact(value): value for value in aliases.values()}
+    table.update({_compact(alias): value for alias, value in aliases.items() if _compact(alias)})
+    return table
 
 
-_RITUAL_N = re.compile(r"^(.*?)(?:\s+|\s*\(\s*)(?:n\s*=?\s*)?([+-]?\d+)\s*\)?$", re.IGNORECASE)
-_RITUAL_N_ONLY = re.compile(r"^(.*?)\s+n\s*=\s*(\S+)\s*$", re.IGNORECASE)
+@functools.lru_cache(maxsize=32)
+def _grammar_of(ruleset: str | None) -> Grammar:
+    return Grammar(vocabulary_of(ruleset))
 
 
-def _parse_ritual(arg: str, players: list[str]) -> tuple[dict, list[dict]]:
-    # Find the CON/WITH and SU/ON parts in any order.
-    marker = re.compile(r"\s+(CON|WITH|(?:INSIEME|ASSIEME)\s+(?:A|AD|CON)|TOGETHER\s+WITH|"
-                        r"SU|ON|CONTRO|AGAINST|BERSAGLIO|TARGET)(?=\s|:|$)[\s:]*", re.IGNORECASE)
-    spans = list(marker.finditer(" " + arg))
-    head_end = spans[0].start() if spans else len(arg) + 1
-    head = (" " + arg)[:head_end].strip()
-    parts: dict[str, str] = {}
+def grammar(vocabulary: VocabularyLike = None) -> Grammar:
+    if isinstance(vocabulary, Grammar):
+        return vocabulary
+    if isinstance(vocabulary, Vocabulary):
+        return Grammar(vocabulary)
+    return _grammar_of(vocabulary)
+
+
+# --------------------------------------------------------------------------- one line
+
+def _marked_parts(arg: str, parts: tuple[Part, ...]) -> tuple[str, dict[Part, str]]:
+    """The main argument and the text of each marked part, found in any order."""
+    if not parts:
+        return arg, {}
+    by_word = {" ".join(w.upper().split()): p for p in parts for w in p.it + p.en}
+    marker = re.compile(rf"\s+({_words_pattern(by_word)})(?=\s|:|$)[\s:]*", re.IGNORECASE)
+    text = " " + arg
+    spans = list(marker.finditer(text))
+    head = text[:spans[0].start() if spans else len(text)].strip()
+    found: dict[Part, str] = {}
     for i, m in enumerate(spans):
-        end = spans[i + 1].start() if i + 1 < len(spans) else len(arg) + 1
-        word = m.group(1).upper()
-        kind = "with" if word in WITH_WORDS or " " in word else "on"
-        parts[kind] = parts.get(kind, "") + " " + (" " + arg)[m.end():end]
-    errors: list[dict] = []
-    n_value: int | None = None
-    n_text: str | None = None
-    m = _RITUAL_N_ONLY.match(head) or _RITUAL_N.match(head)
-    if m and resolve_ritual(head)[1] is not None:
-        head, n_text = m.group(1), m.group(2)
-    ritual, err = resolve_ritual(head)
-    if err:
-        return {}, [err]
-    takes_n, has_target = RITUALS[ritual]
-    result: dict = {"ritual": ritual}
-    if n_text is not None:
-        if not takes_n:
-            errors.append({"code": "bad_parameter", "argument": "n", "value": n_text, "ritual": ritual})
-        elif not n_text.isdigit() or int(n_text) < 1:
-            errors.append({"code": "bad_parameter", "argument": "n", "value": n_text, "ritual": ritual})
-        else:
-            n_value = int(n_text)
-    # Without n a parametric ritual is left to the engine, which counts n from the group
-    # exactly as the web form does (engine/lupus_live_12/rituals.py).
-    with_names, with_errors = _resolve_list(parts.get("with", ""), players)
-    errors.extend(with_errors)
-    result["with"] = with_names
-    on_text = parts.get("on", "").strip()
-    if has_target:
-        if not on_text:
-            errors.append({"code": "missing_argument", "argument": "target", "ritual": ritual})
-        else:
-            name, err = resolve_name(on_text, players)
-            if err:
-                errors.append(err)
-            else:
-                result["target"] = name
-    elif on_text:
-        errors.append({"code": "bad_parameter", "argument": "target", "value": on_text, "ritual": ritual})
-    if n_value is not None:
-        result["n"] = n_value
-    return (result if not errors else {}), errors
+        end = spans[i + 1].start() if i + 1 < len(spans) else len(text)
+        part = by_word[" ".join(m.group(1).upper().split())]
+        found[part] = (found.get(part, "") + " " + text[m.end():end]).strip()
+    return head, found
 
 
-def parse_line(line: str, players: list[str]) -> tuple[dict | None, list[dict], bool]:
-    """One line -> (command or None, errors, is_command_line)."""
-    text = _LINE_DECORATION.sub("", line)
-    m = _KEYWORD_RE.match(text)
-    if not m:
-        return None, [], False
-    kind = VOCABULARY[m.group(1).upper()]
-    arg = m.group(2).strip()
-    errors: list[dict] = []
-    command: dict | None = None
-    if kind in FREE_TEXT_KINDS or kind == "become":
-        if arg:
-            command = {kind: arg.strip() if kind != "become" else _role_name(_clean_name(arg))}
-        else:
-            errors.append({"code": "missing_argument", "argument": "text" if kind != "become" else "role"})
-    elif kind in NAME_KINDS:
-        name, err = resolve_name(arg, players)
+_NUMBER = re.compile(r"^(.*?)(?:\s+|\s*\(\s*)(?:n\s*=?\s*)?([+-]?\d+)\s*\)?$", re.IGNORECASE)
+_NUMBER_ONLY = re.compile(r"^(.*?)\s+n\s*=\s*(\S+)\s*$", re.IGNORECASE)
+
+
+def _read_value(g: Grammar, value: str, key: str, text: str, players: list[str],
+                slots: tuple[str, ...] = ()) -> tuple[dict, list[dict]]:
+    """One argument as the vocabulary says it is read, as {key: value} (or the slots)."""
+    if value == "name":
+        name, err = resolve_name(text, players)
+        return ({key: name}, []) if not err else ({}, [err])
+    if value == "names":
+        if slots:
+            parts = _split_parts(text, players) if text.strip() else []
+            if not parts:
+                return {}, [{"code": "missing_argument", "argument": slots[0]}]
+            if len(parts) > len(slots):
+                return {}, [{"code": "bad_parameter", "argument": slots[0], "value": text.strip()}]
+            names, errs = _resolve_list(", ".join(parts), players)
+            return ({} if errs else dict(zip(slots, names))), errs
+        names, errs = _resolve_list(text, players)
+        return ({} if errs else {key: names}), errs
+    if value == "choice":
+        choice, err = g.resolve_choice(key, text)
+        return ({key: choice}, []) if not err else ({}, [err])
+    if value == "text":
+        return ({key: text.strip()}, []) if text.strip() else ({}, [{"code": "missing_argument", "argument": "text"}])
+    return {key: True}, []
+
+
+def _read_choice(g: Grammar, keyword: Keyword, head: str) -> tuple[str | None, str | None, dict | None]:
+    """The choice and the number written after it ('Voto diretto 3', 'endstory n=2')."""
+    number = None
+    if keyword.number:
+        m = _NUMBER_ONLY.match(head) or _NUMBER.match(head)
+        if m and g.resolve_choice(keyword.key, head)[1] is not None:
+            head, number = m.group(1), m.group(2)
+    choice, err = g.resolve_choice(keyword.key, head)
+    return choice, number, err
+
+
+def _read(g: Grammar, keyword: Keyword, arg: str, players: list[str]) -> tuple[dict, list[dict]]:
+    head, marked = _marked_parts(arg, keyword.parts)
+    if keyword.value == "choice":
+        choice, number_text, err = _read_choice(g, keyword, head)
         if err:
-            errors.append(err)
+            return {}, [err]
+        command: dict = {keyword.key: choice}
+    else:
+        command, errors = _read_value(g, keyword.value, keyword.key, head, players, keyword.slots)
+        if errors:
+            return {}, errors
+        choice, number_text = None, None
+    takes = g.vocabulary.takes.get(keyword.key, {}).get(choice) if choice is not None else None
+    errors: list[dict] = []
+    if number_text is not None:
+        if takes is not None and keyword.number not in takes:
+            errors.append({"code": "bad_parameter", "argument": keyword.number, "value": number_text})
+        elif not number_text.isdigit() or int(number_text) < 1:
+            errors.append({"code": "bad_parameter", "argument": keyword.number, "value": number_text})
         else:
-            command = {kind: name}
-    elif kind == "target":
-        command, errors = _parse_targets(arg, players)
-        command = command or None
-    elif kind == "ritual":
-        if not arg:
-            errors.append({"code": "missing_argument", "argument": "ritual"})
+            command[keyword.number] = int(number_text)
+    for part in keyword.parts:
+        text = marked.get(part)
+        if text is None:
+            if takes and takes.get(part.key):
+                errors.append({"code": "missing_argument", "argument": part.key})
+            elif part.value == "names" and (takes is None or part.key in takes):
+                command[part.key] = []
+            continue
+        if takes is not None and part.key not in takes:
+            errors.append({"code": "bad_parameter", "argument": part.key, "value": text})
+            continue
+        value, errs = _read_value(g, part.value, part.key, text, players)
+        if errs:
+            for e in errs:
+                if e.get("code") == "missing_argument":
+                    e["argument"] = part.key
+            errors.extend(errs)
         else:
-            command, errors = _parse_ritual(arg, players)
-            command = command or None
+            command.update(value)
+    if errors:
+        return {}, errors
+    return {**keyword.fixed, **command}, []
+
+
+def parse_line(line: str, players: list[str], vocabulary: VocabularyLike = None
+               ) -> tuple[dict | None, list[dict], bool]:
+    """One line -> (command or None, errors, is_command_line).
+
+    A verb (``SBRANO Anna``) is a command only when what follows it reads: a line of
+    prose that happens to start with one ("Guardo la partita") is just a line."""
+    g = grammar(vocabulary)
+    text = _LINE_DECORATION.sub("", line)
+    found = g.match(text)
+    if found is None:
+        other = grammar(None).match(text, strict=True) if vocabulary is not None else None
+        if other is not None:  # another game's command: say so rather than pass it over
+            word = text.split()[0].strip(":=").upper()
+            return None, [{"code": "not_in_game", "value": word, "line": line.strip(),
+                           "command": other[0].key}], True
+        return None, [], False
+    keyword, arg = found
+    if not arg and keyword.value not in ("none",):
+        argument = keyword.slots[0] if keyword.slots else (
+            keyword.key if keyword.value == "choice" else keyword.value if keyword.value == "text" else "name")
+        command, errors = {}, [{"code": "missing_argument", "argument": argument}]
+    else:
+        command, errors = _read(g, keyword, arg, players)
+    if keyword.verb and errors:
+        return None, [], False
     for e in errors:
         e.setdefault("line", line.strip())
-        e.setdefault("command", kind)
-    return command, errors, True
+        e.setdefault("command", keyword.key)
+    return (command or None), errors, True
 
 
-def _role_name(typed: str) -> str:
-    """'divento veggente' -> 'Veggente', as the rulebook writes it; an unknown role is
-    kept as typed for the engine to refuse with its own message."""
-    try:
-        from engine.lupus_live_12.roles import canonical
-        return canonical(typed)
-    except (ImportError, KeyError):
-        return typed
+def looks_like_command(line: str, vocabulary: VocabularyLike = None) -> bool:
+    """True when a line starts with a command keyword (verbs aside: prose starts with
+    them too); used by property tests and the service."""
+    return grammar(vocabulary).match(_LINE_DECORATION.sub("", line), strict=True) is not None
 
 
-def looks_like_command(line: str) -> bool:
-    """True when a line starts with a command keyword (used by property tests and the service)."""
-    return bool(_KEYWORD_RE.match(_LINE_DECORATION.sub("", line)))
-
-
-def parse_commands(text: str, players: list[str]) -> tuple[list[dict], list[dict], list[str]]:
+def parse_commands(text: str, players: list[str], vocabulary: VocabularyLike = None
+                   ) -> tuple[list[dict], list[dict], list[str]]:
     """Commands, errors and the non-empty lines that were not commands, in order."""
+    g = grammar(vocabulary)
     commands: list[dict] = []
     errors: list[dict] = []
     ignored: list[str] = []
@@ -392,10 +384,10 @@ def parse_commands(text: str, players: list[str]) -> tuple[list[dict], list[dict
         i += 1
         if not line.strip():
             continue
-        command, errs, is_command = parse_line(line, players)
-        free = next((k for k in FREE_TEXT_KINDS if command and k in command), None)
+        command, errs, is_command = parse_line(line, players, g)
+        free = next((k for k in g.text_keys if command and k in command), None)
         last = line
-        while free and i < len(lines) and _wrapped(last, lines[i]):
+        while free and i < len(lines) and _wrapped(last, lines[i], g):
             command[free] += " " + lines[i].strip()
             last = lines[i]
             i += 1
@@ -407,11 +399,11 @@ def parse_commands(text: str, players: list[str]) -> tuple[list[dict], list[dict
     return commands, errors, ignored
 
 
-def _wrapped(line: str, following: str) -> bool:
+def _wrapped(line: str, following: str, g: Grammar) -> bool:
     """Was `following` carried over by a client that hard-wraps plain text (Gmail at 78
     columns, Outlook at 76)? Only when the word it starts with could not fit on `line`."""
     line, words = line.rstrip(), following.split()
-    if not words or looks_like_command(following) or _BEHALF_RE.match(following):
+    if not words or looks_like_command(following, g) or _BEHALF_RE.match(following):
         return False
     # A line longer than any wrap width was not wrapped: what follows is a new line.
     return 50 <= len(line) <= 80 and len(line) + 1 + len(words[0]) > 72
@@ -433,13 +425,13 @@ def find_behalf_line(text: str) -> tuple[int, str] | None:
 
 # --- wording ---------------------------------------------------------------
 
+# The service's own words for what any line is made of; a ruleset names its arguments
+# (a choice such as a power) in Vocabulary.arguments.
 _ARGUMENTS = {
-    "it": {"name": "il nome di un giocatore", "target": "il bersaglio", "text": "il testo",
-           "role": "il ruolo", "ritual": "il nome del rituale", "n": "il numero n del rituale",
-           "power": "il potere dello spettro"},
-    "en": {"name": "a player's name", "target": "the target", "text": "the text",
-           "role": "the role", "ritual": "the ritual's name", "n": "the ritual's number n",
-           "power": "the spectre's power"},
+    "it": {"name": "il nome di un giocatore", "names": "i nomi dei giocatori", "text": "il testo",
+           "n": "il numero"},
+    "en": {"name": "a player's name", "names": "the players' names", "text": "the text",
+           "n": "the number"},
 }
 
 _MESSAGES = {
@@ -447,9 +439,10 @@ _MESSAGES = {
         "unknown_name": "Non conosco nessun giocatore che si chiami \u201c{name}\u201d. I nomi validi sono: {candidates}.",
         "ambiguous_name": "\u201c{name}\u201d pu\u00f2 indicare pi\u00f9 giocatori: {candidates}. Scrivi il nome per intero.",
         "missing_argument": "Manca {argument}.",
-        "unknown_ritual": "Non conosco il rituale \u201c{ritual}\u201d. Rituali possibili: {candidates}.",
-        "unknown_power": "Non conosco il potere \u201c{power}\u201d. Poteri possibili: {candidates}.",
+        "unknown_choice": "Non conosco {argument} \u201c{value}\u201d. Possibili: {candidates}.",
         "bad_parameter": "Il valore \u201c{value}\u201d non va bene per {argument}.",
+        "no_command": "Nel messaggio non ho trovato comandi.",
+        "not_in_game": "In questa partita non c'\u00e8 il comando {value}.",
         "unknown_sender": "Non riesco a capire quale giocatore abbia scritto il messaggio inoltrato ({name}). Giocatori: {candidates}.",
         "command_outside_behalf": "Questo comando \u00e8 fuori dal messaggio inoltrato o dalla riga PER:, quindi non so per chi sia: non l'ho eseguito.",
         "multiple_behalf": "Un messaggio pu\u00f2 agire per un solo giocatore: da qui in poi (una seconda riga PER: o un secondo messaggio inoltrato) non ho eseguito nulla. Manda un messaggio per ogni giocatore.",
@@ -459,9 +452,10 @@ _MESSAGES = {
         "unknown_name": "There is no player called \u201c{name}\u201d. Valid names are: {candidates}.",
         "ambiguous_name": "\u201c{name}\u201d could mean more than one player: {candidates}. Please write the full name.",
         "missing_argument": "{argument} is missing.",
-        "unknown_ritual": "There is no ritual called \u201c{ritual}\u201d. Possible rituals: {candidates}.",
-        "unknown_power": "There is no power called \u201c{power}\u201d. Possible powers: {candidates}.",
+        "unknown_choice": "I do not know {argument} \u201c{value}\u201d. Possible: {candidates}.",
         "bad_parameter": "The value \u201c{value}\u201d is not valid for {argument}.",
+        "no_command": "I found no command in your message.",
+        "not_in_game": "This game has no {value} command.",
         "unknown_sender": "I cannot tell which player wrote the forwarded message ({name}). Players: {candidates}.",
         "command_outside_behalf": "This command is outside the forwarded message or the FOR: line, so I cannot tell whose it is: it was not carried out.",
         "multiple_behalf": "One message can act for one player only: nothing from here on (a second FOR: line or a second forwarded message) was carried out. Send one message per player.",
@@ -470,15 +464,16 @@ _MESSAGES = {
 }
 
 
-def describe_error(error: dict, lang: str = "it") -> str:
-    """Plain-language wording of a structured error, Italian by default."""
+def describe_error(error: dict, lang: str = "it", vocabulary: VocabularyLike = None) -> str:
+    """Plain-language wording of a structured error, Italian by default; the game's
+    vocabulary names its own arguments."""
     lang = "en" if str(lang).lower().startswith("en") else "it"
     template = _MESSAGES[lang].get(error.get("code", ""), _MESSAGES[lang]["_other"])
-    argument = _ARGUMENTS[lang].get(error.get("argument", ""), error.get("argument", ""))
+    key = error.get("argument", "")
+    named = grammar(vocabulary).vocabulary.arguments.get(key) or {}
+    argument = named.get(lang) or _ARGUMENTS[lang].get(key, key)
     fields = {
         "name": error.get("name", ""),
-        "ritual": error.get("ritual", ""),
-        "power": error.get("power", ""),
         "value": error.get("value", ""),
         "argument": argument,
         "candidates": ", ".join(error.get("candidates") or []) or "-",
@@ -489,3 +484,17 @@ def describe_error(error: dict, lang: str = "it") -> str:
     if line:
         text = (f"\u00ab{line}\u00bb: " if lang == "it" else f"\u201c{line}\u201d: ") + text
     return text
+
+
+def examples(vocabulary: VocabularyLike, lang: str, keys: set[str] | None = None) -> list[str]:
+    """One example line per command of the vocabulary (only those filling ``keys``, if
+    given), in the reader's language: what a receipt or a help page shows."""
+    out: list[str] = []
+    for k in grammar(vocabulary).vocabulary.keywords:
+        if k.verb or (keys is not None and k.key not in keys):
+            continue
+        example = (k.example_en if str(lang).startswith("en") else k.example_it) or \
+            f"{(k.en if str(lang).startswith('en') else k.it)[0]}"
+        if example not in out:
+            out.append(example)
+    return out

@@ -8,7 +8,10 @@ Pure: no game, no database, no clock. The steps, in order:
      pasted under 'PER: Nome' / 'FOR: Name' yields `on_behalf_of`;
   5. quoted history and signatures are stripped (mail-parser-reply first, then a safety
      net) BEFORE commands are looked for, so a quoted earlier vote never counts;
-  6. command lines are parsed against the players' names (pbm.mail.commands).
+  6. command lines are parsed against the players' names and the game's vocabulary
+     (pbm.mail.commands; every ruleset's words while the game is not known);
+  7. a message that is not ignored and holds neither commands nor errors gets the
+     error ``no_command``, so its sender is told.
 
 Whether the sender may act (is a player, is a Master) is the service's decision.
 """
@@ -18,8 +21,8 @@ import email.utils
 import re
 from dataclasses import asdict, dataclass, field
 
-from .commands import (VOCABULARY, describe_error, find_behalf_line, fold, looks_like_command,
-                       parse_commands, parse_line, resolve_name)
+from .commands import (Grammar, VocabularyLike, describe_error, find_behalf_line, fold, grammar,
+                       looks_like_command, parse_commands, parse_line, resolve_name)
 from .parse_body import address_of, body_text, header_all, header_text, parse_bytes
 from .parse_classify import classify
 from .parse_forward import Forward, find_forward
@@ -33,9 +36,6 @@ _REPLY_PREFIX = re.compile(rf"^\s*(?:(?:{_REPLY_WORDS})\s*(?:\[\d+\])?\s*:\s*)+"
 # The same with forwards (Fwd:, Fw:, I: in Italian Outlook, Inoltro:) and the game's [tag].
 _SUBJECT_DECORATION = re.compile(
     rf"^\s*(?:(?:{_REPLY_WORDS}|fwd?|i|inoltro|wg|tr)\s*(?:\[\d+\])?\s*:\s*|\[[^\]]*\]\s*)+", re.I)
-# Commands whose argument is free text stay out of the subject: "Domanda sul regolamento"
-# is a question to the Masters, not a Profeta's question, and "Note" a title.
-_FREE_TEXT_KEYS = {"question", "shout", "notes"}
 _RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To",
                       "X-Envelope-To", "Resent-To")
 
@@ -71,14 +71,18 @@ def without_reply_prefix(subject: str) -> str:
     return _REPLY_PREFIX.sub("", subject)
 
 
-def subject_commands(subject: str, players: list[str]) -> tuple[list[dict], list[dict]]:
+def subject_commands(subject: str, players: list[str], vocabulary: VocabularyLike | Grammar = None
+                     ) -> tuple[list[dict], list[dict]]:
     """Commands a player typed in the subject ("VOTO Carla", empty body): what a
-    phone makes easy. Read only when the body has none; see parse_message."""
+    phone makes easy. Read only when the body has none; see parse_message.
+    Commands whose argument is free text stay out of the subject: "Domanda sul
+    regolamento" is a question to the Masters, not a command, and "Note" a title."""
+    g = grammar(vocabulary)
     line = _SUBJECT_DECORATION.sub("", SUBJECT_TOKEN_RE.sub("", subject or "")).strip()
-    if not looks_like_command(line):
+    if not looks_like_command(line, g):
         return [], []
-    commands, errors, _ignored = parse_commands(line, players)
-    if any(_FREE_TEXT_KEYS & set(c) for c in commands):
+    commands, errors, _ignored = parse_commands(line, players, g)
+    if any(g.text_keys & set(c) for c in commands):
         return [], []
     return commands, errors
 
@@ -162,7 +166,7 @@ def resolve_sender(name: str, address: str, players: list[str],
     return None, {"code": "unknown_sender", "name": shown, "candidates": list(players)}
 
 
-def _outside_lines(text: str, players: list[str]) -> tuple[list[dict], list[str]]:
+def _outside_lines(text: str, players: list[str], g: Grammar) -> tuple[list[dict], list[str]]:
     """Lines written by the forwarding person: commands there belong to nobody known."""
     errors, ignored = [], []
     for line in (text or "").split("\n"):
@@ -170,7 +174,7 @@ def _outside_lines(text: str, players: list[str]) -> tuple[list[dict], list[str]
             continue
         # Only a line that reads as a whole command is refused: prose such as 'Voto di
         # Bruno, arrivato a me' written above a forward is the Master's note.
-        command, _, _ = parse_line(line, players)
+        command, _, _ = parse_line(line, players, g)
         if command:
             errors.append({"code": "command_outside_behalf", "line": line.strip()})
         else:
@@ -185,15 +189,15 @@ _CHAT_STAMP = re.compile(r"^\s*(?:\[[^\]\n]{3,40}\]|\d{1,2}[/.]\d{1,2}[/.]\d{2,4
 _CHAT_SENDER = re.compile(r"^[^:\n]{1,40}:\s+")
 
 
-def _without_chat_prefix(line: str) -> str:
-    if looks_like_command(line):
+def _without_chat_prefix(line: str, g: Grammar) -> str:
+    if looks_like_command(line, g):
         return line
     m = _CHAT_STAMP.match(line)
     if not m:
         return line
     rest = line[m.end():]
     for candidate in (rest, _CHAT_SENDER.sub("", rest, count=1)):
-        if looks_like_command(candidate):
+        if looks_like_command(candidate, g):
             return candidate
     return line
 
@@ -220,8 +224,16 @@ def _attached_forward(attached, outer_text: str) -> Forward | None:
 
 
 def parse_message(raw: bytes, players: list[str], player_addresses: dict[str, str] | None = None,
-                  *, reply_localpart: str | None = None) -> ParsedMessage:
-    players = list(players or [])
+                  *, reply_localpart: str | None = None, vocabulary: VocabularyLike = None) -> ParsedMessage:
+    """``vocabulary``: the game's ruleset key or Vocabulary; None reads every game's words."""
+    result = _parse(raw, list(players or []), player_addresses, reply_localpart, grammar(vocabulary))
+    if not result.ignored and not result.commands and not result.errors:
+        result.errors.append({"code": "no_command"})
+    return result
+
+
+def _parse(raw: bytes, players: list[str], player_addresses: dict[str, str] | None,
+           reply_localpart: str | None, g: Grammar) -> ParsedMessage:
     msg = parse_bytes(raw)
     subject = header_text(msg, "Subject")
     from_name, from_address = address_of(header_text(msg, "From"))
@@ -245,7 +257,7 @@ def parse_message(raw: bytes, players: list[str], player_addresses: dict[str, st
     attached_forward = False
     if forward is None and attached:
         outer = strip_reply(text)
-        if not any(looks_like_command(ln) for ln in outer.split("\n")):
+        if not any(looks_like_command(ln, g) for ln in outer.split("\n")):
             forward = _attached_forward(attached, text)
             attached_forward = forward is not None
 
@@ -258,11 +270,11 @@ def parse_message(raw: bytes, players: list[str], player_addresses: dict[str, st
             result.token = tagged.group(1) if tagged else None
         result.on_behalf_of, err = resolve_sender(forward.sender_name, forward.sender_address,
                                                   players, player_addresses)
-        note_errors, note_lines = _outside_lines(strip_reply(forward.note), players)
+        note_errors, note_lines = _outside_lines(strip_reply(forward.note), players, g)
         # Quote stripping applies to the forwarded mail itself: the player may have
         # replied above an older bulletin.
         result.reply_text = strip_reply(forward.body)
-        commands, errors, ignored = parse_commands(result.reply_text, players)
+        commands, errors, ignored = parse_commands(result.reply_text, players, g)
         result.commands = commands
         result.errors = ([err] if err else []) + note_errors + errors + _second_forward(forward, attached if attached_forward else [])
         result.ignored_lines = note_lines + ignored
@@ -271,9 +283,9 @@ def parse_message(raw: bytes, players: list[str], player_addresses: dict[str, st
     result.reply_text = strip_reply(text)
     behalf = find_behalf_line(result.reply_text)
     if behalf is None:
-        result.commands, result.errors, result.ignored_lines = parse_commands(result.reply_text, players)
+        result.commands, result.errors, result.ignored_lines = parse_commands(result.reply_text, players, g)
         if not result.commands and not result.errors:
-            commands, errors = subject_commands(subject, players)
+            commands, errors = subject_commands(subject, players, g)
             if commands and not errors:
                 result.commands = commands
             elif errors and not result.ignored_lines:  # the subject was all they wrote
@@ -285,7 +297,7 @@ def parse_message(raw: bytes, players: list[str], player_addresses: dict[str, st
     result.source = "sms"
     name, err = resolve_name(typed, players)
     result.on_behalf_of = name
-    above_errors, above_lines = _outside_lines("\n".join(lines[:index]), players)
+    above_errors, above_lines = _outside_lines("\n".join(lines[:index]), players, g)
     below = lines[index + 1:]
     second = find_behalf_line("\n".join(below))
     tail_errors: list[dict] = []
@@ -294,11 +306,11 @@ def parse_message(raw: bytes, players: list[str], player_addresses: dict[str, st
         # commands to the first player, so they are refused instead.
         cut = second[0]
         tail_errors.append({"code": "multiple_behalf", "line": below[cut].strip()})
-        more_errors, more_lines = _outside_lines("\n".join(below[cut + 1:]), players)
+        more_errors, more_lines = _outside_lines("\n".join(below[cut + 1:]), players, g)
         tail_errors += more_errors
         above_lines += more_lines
         below = below[:cut]
-    commands, errors, ignored = parse_commands("\n".join(_without_chat_prefix(ln) for ln in below), players)
+    commands, errors, ignored = parse_commands("\n".join(_without_chat_prefix(ln, g) for ln in below), players, g)
     if err:
         err.update({"line": lines[index].strip()})
     result.commands = commands
@@ -307,5 +319,5 @@ def parse_message(raw: bytes, players: list[str], player_addresses: dict[str, st
     return result
 
 
-__all__ = ["ParsedMessage", "parse_message", "parse_commands", "describe_error", "VOCABULARY",
+__all__ = ["ParsedMessage", "parse_message", "parse_commands", "describe_error",
            "extract_token", "resolve_sender", "strip_reply", "subject_commands", "without_reply_prefix"]

@@ -1,5 +1,7 @@
 // Dependent fields of the action forms. Only a convenience: without it every
 // choice is offered and the engine refuses an illegal one with its reason.
+// Everything game-specific comes from the ruleset through data attributes that
+// pbm/web/player.py writes: this file names no action, choice or game.
 (function () {
   "use strict";
   function wrapper(el) { return el.closest("label, fieldset") || el; }
@@ -9,7 +11,8 @@
     el.disabled = !visible;  // a hidden field sends nothing
   }
 
-  // <select data-depends-on="ritual-ritual" data-depends='{"Omicidio": ["Anna", ...]}'>
+  // <select data-depends-on="FORM-FIELD" data-depends='{"a choice": ["Anna", ...]}'>:
+  // the options left are those the other field's current choice allows.
   document.querySelectorAll("select[data-depends-on]").forEach(function (select) {
     var controller = select.form.elements[select.dataset.dependsOn];
     if (!controller) return;
@@ -32,7 +35,8 @@
     update();
   });
 
-  // <input data-show-when='{"ritual-ritual": ["Voto diretto", ...]}'>
+  // <input data-show-when='{"FORM-FIELD": ["a choice", ...]}'>: shown only while
+  // every named field has one of the listed values.
   document.querySelectorAll("[data-show-when]").forEach(function (input) {
     var rules = JSON.parse(input.dataset.showWhen);
     var names = Object.keys(rules);

@@ -268,9 +268,10 @@ def on_behalf(slug: str):
     session = db()
     lang = _lang()
     seat = game.seat_by_name(form.player.data)
-    commands, errors, _ignored = parse_commands(form.commands.data, [s.name for s in game.seats])
+    commands, errors, _ignored = parse_commands(form.commands.data, [s.name for s in game.seats],
+                                                game.ruleset)
     for err in errors:
-        flash(describe_error(err, lang), "error")
+        flash(describe_error(err, lang, game.ruleset), "error")
     for command in commands:
         try:
             operations.submit(session, config(), game, seat, command, source="master", now=now(),

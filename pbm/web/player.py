@@ -20,21 +20,16 @@ from flask_login import login_required
 from sqlalchemy import select
 from wtforms import HiddenField, SelectField, SelectMultipleField, StringField, TextAreaField, widgets
 
-from engine.core import NOTES, POWER, PRIVATE, RITUAL, SHOUT, ActionForm, GameState, Rejected
-from engine.interface import Viewer
+from engine.core import POWER, PRIVATE, ActionForm, GameState, Rejected
+from engine.interface import BaseRuleset, Viewer
 from engine.registry import get_ruleset
 
 from .. import operations, render, visibility
 from ..models import EventRow, Game, PhaseStatus, Seat
 from . import config, db, game_or_404, my_seat, now
-from . import ruleset_panels
 from .forms import ActionFormBase, options
 
 bp = Blueprint("player", __name__)
-
-# Free text that rides along with the night's main form (§1.4.2: the power or ritual
-# form has "una casella di testo per le note ed una per un eventuale urlo notturno").
-RIDERS = (SHOUT, NOTES)
 
 
 class CheckboxesField(SelectMultipleField):
@@ -42,19 +37,21 @@ class CheckboxesField(SelectMultipleField):
     option_widget = widgets.CheckboxInput()
 
 
+def _lang() -> str:
+    return str(get_locale() or "it")
+
+
+def _ruleset(key: str) -> BaseRuleset:
+    # A form built without a game (a test, a preview) reads with the defaults.
+    return get_ruleset(key) if key else BaseRuleset()
+
+
 # --------------------------------------------------------------------------- grouping
 
-def page_groups(specs: list[ActionForm]) -> list[list[ActionForm]]:
-    """The engine's forms as the page shows them: notes and shout join the ritual
-    form (or the power form, or stand alone), every other form is on its own."""
-    riders = [s for s in specs if s.kind in RIDERS]
-    main = [s for s in specs if s.kind not in RIDERS]
-    host = (next((s for s in main if s.kind == RITUAL), None)
-            or next((s for s in main if s.kind == POWER), None))
-    groups = [[s, *riders] if s is host else [s] for s in main]
-    if host is None and riders:
-        groups.append(riders)
-    return groups
+def page_groups(specs: list[ActionForm], ruleset: str = "") -> list[list[ActionForm]]:
+    """The engine's forms as the page shows them, grouped as the ruleset says (a night's
+    notes riding along with its main form); each group is one HTML form."""
+    return _ruleset(ruleset).form_groups(list(specs))
 
 
 def group_key(group: list[ActionForm]) -> str:
@@ -67,59 +64,58 @@ def build_form(specs: ActionForm | list[ActionForm], formdata: Any = None, *,
                ruleset: str = "", state: GameState | None = None,
                current: dict[str, dict[str, Any]] | None = None) -> ActionFormBase:
     """A CSRF-protected form with the fields of one page group, choices as the engine offers,
-    filled with what the player already submitted this phase (``current``: kind -> args)."""
+    filled with what the player already submitted this phase (``current``: kind -> args).
+    Labels, help and the choices' names are the ruleset's; the service's generic words
+    stand in where it has none."""
     group = [specs] if isinstance(specs, ActionForm) else list(specs)
+    rules = _ruleset(ruleset)
+    lang = _lang()
     prefix = group[0].kind
     attrs: dict[str, Any] = {"kind": HiddenField(default=group_key(group))}
     data: dict[str, Any] = {}
     for spec in group:
         names = {f.name for f in spec.fields}
-        for key, value in _as_fields(spec, (current or {}).get(spec.kind), state).items():
+        for key, value in _as_fields(rules, spec, (current or {}).get(spec.kind), state).items():
             if key in names and value not in (None, "", []):
                 data[key] = value
         for f in spec.fields:
-            attrs[f.name] = _field(spec, f, prefix, ruleset, state)
+            attrs[f.name] = _field(rules, spec, f, prefix, lang)
     form_class = type(f"{prefix.title()}Form", (ActionFormBase,), attrs)
     return form_class(formdata=formdata, prefix=prefix, data=data)
 
 
-def _as_fields(spec: ActionForm, args: dict[str, Any] | None, state: GameState | None) -> dict[str, Any]:
-    """A stored submission as the form's fields: the one living player among a ghost's
-    collaborators goes back to the Satanista drop-down."""
+def _as_fields(rules: BaseRuleset, spec: ActionForm, args: dict[str, Any] | None,
+               state: GameState | None) -> dict[str, Any]:
+    """A stored submission as the form's fields (the ruleset undoes what its engine
+    merged, e.g. a drop-down folded into a list)."""
     if not args:
         return {}
-    out = dict(args)
+    out = rules.form_values(spec, args, state) if state is not None else dict(args)
     if "n" in out and out["n"] is not None:
         out["n"] = str(out["n"])
-    if spec.kind == RITUAL and state is not None and "satanista" in {f.name for f in spec.fields}:
-        together = list(out.get("with") or [])
-        living = [n for n in together if state.has_player(n) and state.player(n).alive]
-        out["with"] = [n for n in together if n not in living]
-        out["satanista"] = living[0] if living else None
     return out
 
 
-def _field(spec: ActionForm, f: Any, prefix: str, ruleset: str, state: GameState | None):
-    label = ruleset_panels.power_field_label(spec, f.name) or _field_label(f.name)
-    description = _field_help(spec, f.name)
+def _field(rules: BaseRuleset, spec: ActionForm, f: Any, prefix: str, lang: str):
+    label = rules.field_label(spec, f.name, lang) or _field_label(f.name)
+    description = rules.field_help(spec, f.name, lang) or _field_help(f.name)
     render_kw: dict[str, Any] = {}
 
     def shown(value: str) -> str:
-        if state is None:
-            return value
-        return ruleset_panels.choice_label(ruleset, state, spec, f.name, value)
+        # Players read as their names only: a ruleset never describes a player choice,
+        # so a label can never tell a role.
+        return value if f.type in ("player", "players") else rules.describe_choice(f.name, value, lang)
 
     if f.depends:
-        # The choices narrowed by another field of the same form (the ritual's target):
-        # forms.js shows only those; without JS every name is offered and the engine judges.
+        # The choices narrowed by another field of the same form (a target by the chosen
+        # action): forms.js shows only those; without JS every name is offered and the engine judges.
         (controller, table), = f.depends.items()
         render_kw["data-depends-on"] = f"{prefix}-{controller}"
         render_kw["data-depends"] = json.dumps(table, ensure_ascii=False)
-    if f.name == "n" and spec.kind == RITUAL:
-        parametric = ruleset_panels.parametric_rituals(ruleset)
-        if parametric:
-            render_kw["data-show-when"] = json.dumps({f"{prefix}-ritual": parametric},
-                                                     ensure_ascii=False)
+    when = rules.shown_when(spec, f.name)
+    if when:
+        render_kw["data-show-when"] = json.dumps({f"{prefix}-{k}": v for k, v in when.items()},
+                                                 ensure_ascii=False)
     if f.type in ("player", "choice"):
         # Always a blank first: a pre-selected name would be submitted by a careless tap.
         choices = [("", "—")] + [(c, shown(c)) for c in f.choices]
@@ -136,36 +132,24 @@ def _field(spec: ActionForm, f: Any, prefix: str, ruleset: str, state: GameState
         if f.max is not None:
             render_kw["max"] = f.max
         return StringField(label, description=description, render_kw=render_kw)
-    if f.name in ("notes", "question"):
+    if f.type == "text" and f.name in ("notes", "question"):
         return TextAreaField(label, description=description, render_kw={"rows": 2, **render_kw})
     return StringField(label, description=description, render_kw=render_kw)
 
 
 def _field_label(name: str) -> str:
+    """The service's generic label of a submission key, when the ruleset has none."""
     labels = {
         "vote": _("Vote for the pyre"), "target": _("Target"), "target2": _("Second target"),
-        "power": _("Power"), "ritual": _("Ritual"), "with": _("Together with"), "n": _("n"),
-        "satanista": _("With the Satanista"),
+        "power": _("Power"), "with": _("Together with"), "n": _("n"),
         "appoint": _("Deputy / successor"), "elect": _("Mayor election"),
         "become": _("Role to become"), "question": _("Question for the Masters"),
         "shout": _("Night shout"), "notes": _("Notes"),
     }
-    return labels.get(name, name)
+    return labels.get(name, name.replace("_", " ").capitalize())
 
 
-def _field_help(spec: ActionForm, name: str) -> str:
-    satanista = spec.label == "form.ritual.satanista"
-    if spec.kind == RITUAL and name == "with":
-        if satanista:
-            return _("The ghosts you perform it with: you take the place of two participants.")
-        return _("The other ghosts taking part.")
-    if spec.kind == RITUAL and name == "satanista":
-        return _("Only if a Satanista takes part: he takes the place of two ghosts. If the "
-                 "player you name is not the Satanista, the ritual fails.")
-    if spec.kind == RITUAL and name == "n":
-        return _("Only for the rituals marked (n). Left empty, it is counted from the group.")
-    if spec.kind == RITUAL and name == "target":
-        return _("The legal targets depend on the ritual.")
+def _field_help(name: str) -> str:
     if name == "shout":
         return _("Anonymous: published with the next bulletin.")
     if name == "question":
@@ -173,17 +157,18 @@ def _field_help(spec: ActionForm, name: str) -> str:
     return ""
 
 
-def form_title(spec: ActionForm) -> str:
-    if spec.label == "form.ritual.satanista":
-        return _("Ritual (Satanista)")
+def form_title(spec: ActionForm, ruleset: str = "") -> str:
+    own = _ruleset(ruleset).form_title(spec, _lang())
+    if own:
+        return own
     if spec.kind == POWER and spec.label.startswith("form.power."):
         return _("Your power: %(name)s", name=spec.label.removeprefix("form.power."))
     titles = {
-        "vote": _("Pyre vote"), "power": _("Your power"), "ritual": _("Ritual"),
+        "vote": _("Pyre vote"), "power": _("Your power"),
         "appoint": _("Deputy mayor"), "elect": _("Elect the mayor"), "become": _("Choose your role"),
         "question": _("Question to the Masters"), "shout": _("Night shout"), "notes": _("Notes"),
     }
-    return titles.get(spec.kind, spec.kind)
+    return titles.get(spec.kind, spec.kind.replace("_", " ").capitalize())
 
 
 def submission_from(form: ActionFormBase, group: ActionForm | list[ActionForm]) -> dict[str, Any]:
@@ -224,9 +209,9 @@ def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
         specs = get_ruleset(game.ruleset).forms(open_state, seat.name)
         latest = [r for r in operations.latest_actions(session, phase) if r.seat_id == seat.id]
         submitted = {r.kind: dict(r.args) for r in latest}
-        for group in page_groups(specs):
+        for group in page_groups(specs, game.ruleset):
             form = build_form(group, ruleset=game.ruleset, state=open_state, current=submitted)
-            forms.append((group[0], form, " · ".join(form_title(s) for s in group)))
+            forms.append((group[0], form, " · ".join(form_title(s, game.ruleset) for s in group)))
         current = [(r.kind, operations.describe_submission(r.args, lang), r.source, r.submitted_at)
                    for r in latest]
     # What the rules show this player of their own state at a glance (a power they hold...).
@@ -263,7 +248,8 @@ def act(slug: str):
     try:
         phase = operations.open_phase_for(session, game, now())
         state = GameState.from_dict(phase.state_before)
-        groups = {group_key(g): g for g in page_groups(get_ruleset(game.ruleset).forms(state, seat.name))}
+        groups = {group_key(g): g for g in page_groups(get_ruleset(game.ruleset).forms(state, seat.name),
+                                                        game.ruleset)}
         group = groups.get(kind)
         if group is None:
             raise Rejected("not_now", kind=kind)
@@ -288,7 +274,7 @@ def act(slug: str):
 
 
 def _kind_from(form: Any) -> str | None:
-    # Each page form is prefixed with its first kind, so "ritual-kind" names the form sent.
+    # Each page form is prefixed with its first kind, so "<kind>-kind" names the form sent.
     for key in form:
         if key.endswith("-kind"):
             return form[key]

@@ -23,13 +23,17 @@ def _every_choice(state, player):
 def test_every_offered_choice_is_accepted(seed: int) -> None:
     rng = random.Random(seed)
     state = random_game(rng, 16)
+    checked: set[str] = set()
     for _ in range(16):
         if state.over:
             break
         for p in state.players:
             for action in _every_choice(state, p.name):
                 RULESET.validate(state, action)  # raises if the form lied
+                checked.add(action.kind)
         state = play_phase(state, rng, seed)[0].state
+    # Not vacuous: the night's powers and the day's votes were offered and accepted.
+    assert {"vote", "power"} <= checked, checked
 
 
 def test_ritual_form_targets_depend_on_the_ritual() -> None:

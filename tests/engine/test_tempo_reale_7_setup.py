@@ -66,6 +66,7 @@ def test_masters_may_edit_the_propositions():
 
 def test_every_choice_a_form_offers_is_accepted():
     state, _ = R.setup(SEATING, random.Random(0), {"mayor": "Elio"})
+    checked = []
     for p in state.players:
         for form in R.forms(state, p.name):
             for field in form.fields:
@@ -75,6 +76,11 @@ def test_every_choice_a_form_offers_is_accepted():
                     args = {f.name: f.choices[0] for f in form.fields}
                     args[field.name] = choice
                     R.validate(state, Action(p.name, form.kind, args))
+                    checked.append((p.name, form.kind))
+    # Not vacuous: the first night's powers (Veggente, Sequestratore, Ipnotista, Medium...)
+    # and the mayor's successor were all offered and accepted.
+    assert {kind for _, kind in checked} >= {"power", "appoint"}, checked
+    assert len({name for name, kind in checked if kind == "power"}) >= 3, checked
 
 
 def test_first_night_forms_hide_killing_powers():

@@ -1,8 +1,10 @@
 """Command lines and player names, without any mail around them."""
 import pytest
 
-from pbm.mail.commands import (RITUALS, SPECTRE_POWERS, VOCABULARY, describe_error,
-                               parse_commands, resolve_name)
+from engine.lupus_live_12.rituals import RITUALS
+from engine.registry import available, get_ruleset
+from engine.tempo_reale_7.roles import POWERS as SPECTRE_POWERS
+from pbm.mail.commands import describe_error, grammar, parse_commands, resolve_name
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Maria Luisa", "Maria", "Mario",
            "Élodie", "Nicolò"]
@@ -72,23 +74,24 @@ def test_vocabulary(line, expected):
     assert commands == [expected]
 
 
-def test_every_keyword_in_the_table_is_recognised():
-    for keyword, kind in VOCABULARY.items():
-        commands, errors, ignored = parse_commands(f"{keyword.lower()} x", ["Xavier"])
-        assert not ignored, keyword
+def test_every_keyword_of_every_game_is_recognised():
+    for word, keyword in grammar(None).keywords.items():
+        commands, errors, ignored = parse_commands(f"{word.lower()} x", ["Xavier"])
+        if keyword.verb:  # a verb with no name after it is prose, not a command
+            continue
+        assert not ignored, word
         if commands:
-            assert kind in {"vote", "target", "appoint", "elect", "become", "question",
-                            "shout", "notes"} and kind in commands[0]
-        else:  # a ritual called 'x' does not exist
-            assert kind == "ritual" and errors[0]["code"] == "unknown_ritual"
+            assert keyword.key in commands[0]
+        else:  # a ritual or a role called 'x' does not exist
+            assert keyword.value == "choice" and errors[0]["code"] == "unknown_choice", word
 
 
 def test_all_rituals_and_powers_resolve_to_themselves():
-    for ritual, (takes_n, has_target) in RITUALS.items():
-        line = f"RITUALE {ritual.upper()}" + (" 2" if takes_n else "") + " CON Anna" + (
-            " SU Bruno" if has_target else "")
+    for ritual in RITUALS.values():
+        line = f"RITUALE {ritual.name.upper()}" + (" 2" if ritual.parametric else "") + " CON Anna" + (
+            " SU Bruno" if ritual.target else "")
         commands, errors = one(line)
-        assert errors == [] and commands[0]["ritual"] == ritual, line
+        assert errors == [] and commands[0]["ritual"] == ritual.name, line
     for power in SPECTRE_POWERS:
         commands, errors = one(f"POTERE Bruno SPETTRO {power.lower()}")
         assert commands == [{"target": "Bruno", "power": power}]
@@ -132,14 +135,14 @@ def test_trailing_words_after_a_full_name_are_tolerated():
     ("BERSAGLIO ,", "missing_argument", {"argument": "target"}),
     ("URLO", "missing_argument", {"argument": "text"}),
     ("RITUALE", "missing_argument", {"argument": "ritual"}),
-    ("POTERE Bruno spettro DUPLICAZIONE", "unknown_power", {"power": "DUPLICAZIONE"}),
+    ("POTERE Bruno spettro DUPLICAZIONE", "unknown_choice", {"argument": "power", "value": "DUPLICAZIONE"}),
     ("RITUALE Omicidio CON Anna", "missing_argument", {"argument": "target"}),
     ("RITUALE Omicidio 3 CON Anna SU Bruno", "bad_parameter", {"argument": "n"}),
     ("RITUALE Voto diretto 0 CON Anna SU Bruno", "bad_parameter", {"argument": "n"}),
     ("RITUALE \\end{story} 2 CON Anna SU Bruno", "bad_parameter", {"argument": "target"}),
-    ("RITUALE Sacrificio CON Anna SU Bruno", "unknown_ritual", {"ritual": "Sacrificio"}),
-    ("RITUALE voto d 2 CON Anna SU Bruno", "unknown_ritual", {"candidates": ["Voto delegato", "Voto diretto"]}),
-    ("POTERE Bruno SPETTRO Fulmine", "unknown_power", {"power": "Fulmine"}),
+    ("RITUALE Sacrificio CON Anna SU Bruno", "unknown_choice", {"argument": "ritual", "value": "Sacrificio"}),
+    ("RITUALE voto d 2 CON Anna SU Bruno", "unknown_choice", {"candidates": ["Voto delegato", "Voto diretto"]}),
+    ("POTERE Bruno SPETTRO Fulmine", "unknown_choice", {"argument": "power", "value": "Fulmine"}),
     ("POTERE Anna, Bruno, Carla", "bad_parameter", {"argument": "target"}),
     ("POTERE Bruno e Zorro", "unknown_name", {"name": "Zorro"}),
 ])
@@ -168,8 +171,10 @@ def test_keyword_must_be_a_whole_word_at_line_start():
     {"code": "unknown_name", "name": "Zorro", "candidates": ["Anna", "Bruno"], "line": "VOTO Zorro"},
     {"code": "ambiguous_name", "name": "mar", "candidates": ["Maria", "Mario"]},
     {"code": "missing_argument", "argument": "n"},
-    {"code": "unknown_ritual", "ritual": "X", "candidates": ["Omicidio"]},
-    {"code": "unknown_power", "power": "X", "candidates": ["Morte"]},
+    {"code": "unknown_choice", "argument": "ritual", "value": "X", "candidates": ["Omicidio"]},
+    {"code": "unknown_choice", "argument": "power", "value": "X", "candidates": ["Morte"]},
+    {"code": "no_command"},
+    {"code": "not_in_game", "value": "SINDACO", "line": "SINDACO Carla"},
     {"code": "bad_parameter", "argument": "n", "value": "0"},
     {"code": "unknown_sender", "name": "x@y", "candidates": ["Anna"]},
     {"code": "command_outside_behalf", "line": "VOTO Anna"},
@@ -187,13 +192,55 @@ def test_describe_error_in_both_languages(error):
         assert error["name"] in italian and error["name"] in english
 
 
-def test_help_table_covers_exactly_the_vocabulary():
-    from pbm.mail.commands import VOCABULARY_HELP
-    listed = {kw: row["kind"] for row in VOCABULARY_HELP for kw in row["it"] + row["en"]}
-    assert listed == VOCABULARY
-    for row in VOCABULARY_HELP:
-        commands, errors, _ = parse_commands(row["example"], ["Anna", "Bruno", "Carla", "Dario"])
-        assert errors == [] and row["kind"] in commands[0], row
+@pytest.mark.parametrize("ruleset", available())
+def test_every_example_of_a_game_reads_in_that_game(ruleset):
+    for keyword in get_ruleset(ruleset).vocabulary().keywords:
+        for example in (keyword.example_it, keyword.example_en):
+            assert example, (ruleset, keyword.it)
+            commands, errors, _ = parse_commands(example, ["Anna", "Bruno", "Carla", "Dario", "Elena"],
+                                                 ruleset)
+            assert errors == [] and keyword.key in commands[0], (ruleset, example)
+
+
+def test_a_keyword_of_another_game_is_refused_aloud():
+    commands, errors, ignored = parse_commands("SINDACO Carla\nRITUALE Omicidio CON Anna SU Bruno",
+                                               PLAYERS, "tempo-reale-7")
+    assert commands == [{"elect": "Carla"}]
+    assert [e["code"] for e in errors] == ["not_in_game"]
+    assert errors[0]["value"] == "RITUALE" and ignored == []
+    commands, errors, _ = parse_commands("SINDACO Carla", PLAYERS, "lupus-live-12")
+    assert commands == [] and errors[0]["code"] == "not_in_game"
+    assert "SINDACO" in describe_error(errors[0], "it", "lupus-live-12")
+
+
+def test_each_game_reads_only_its_own_grammar():
+    # Two targets are a tempo-reale-7 power's; a lupus-live-12 power has one.
+    assert parse_commands("POTERE Anna, Bruno", PLAYERS, "tempo-reale-7")[0] == [
+        {"target": "Anna", "target2": "Bruno"}]
+    commands, errors, _ = parse_commands("POTERE Anna, Bruno", PLAYERS, "lupus-live-12")
+    assert commands == [] and errors[0]["code"] == "bad_parameter"
+
+
+@pytest.mark.parametrize("ruleset, line, expected", [
+    ("lupus-live-12", "SBRANO Anna", {"target": "Anna"}),
+    ("lupus-live-12", "proteggo bruno", {"target": "Bruno"}),
+    ("lupus-live-12", "INDAGO Carla", {"target": "Carla"}),
+    ("lupus-live-12", "MAUL Anna", {"target": "Anna"}),
+    ("lupus-live-12", "Investigate: Carla", {"target": "Carla"}),
+    ("tempo-reale-7", "UCCIDO Dario", {"target": "Dario"}),
+    ("tempo-reale-7", "GUARDO Elena", {"target": "Elena"}),
+    ("tempo-reale-7", "WATCH Elena", {"target": "Elena"}),
+    ("tempo-reale-7", "KILL Bruno SPECTRE Death", {"target": "Bruno", "power": "Morte"}),
+])
+def test_the_verbs_players_write_are_the_power_command(ruleset, line, expected):
+    assert parse_commands(line, PLAYERS, ruleset) == ([expected], [], [])
+
+
+def test_a_line_of_prose_that_starts_with_a_verb_is_just_a_line():
+    commands, errors, ignored = parse_commands("Guardo la partita da lontano\nVOTO Carla", PLAYERS,
+                                               "lupus-live-12")
+    assert commands == [{"vote": "Carla"}] and errors == []
+    assert ignored == ["Guardo la partita da lontano"]
 
 
 @pytest.mark.parametrize("line, expected", [

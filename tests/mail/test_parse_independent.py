@@ -55,3 +55,30 @@ def test_the_offline_command_reads_standard_input():
     out = subprocess.run([sys.executable, "-m", "pbm.cli", "mail", "parse", "-", "--players", "Anna,Bruno,Carla"],
                          input=raw, capture_output=True, check=True).stdout
     assert json.loads(out)["commands"] == [{"vote": "Bruno"}]
+
+
+def _offline(raw: bytes, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pbm.cli", "mail", "parse", "-", "--players",
+                           "Anna,Bruno,Carla", *args], input=raw, capture_output=True)
+
+
+def test_the_offline_command_reads_with_the_games_words():
+    raw = b"From: anna@example.it\nSubject: Re: notte\n\nRITUALE Omicidio CON Bruno SU Carla\n"
+    everything = json.loads(_offline(raw).stdout)  # without --ruleset: every game's commands
+    assert everything["commands"] == [{"ritual": "Omicidio", "with": ["Bruno"], "target": "Carla"}]
+    live = json.loads(_offline(raw, "--ruleset", "lupus-live-12").stdout)
+    assert live["commands"] == everything["commands"]
+    tempo = json.loads(_offline(raw, "--ruleset", "tempo-reale-7").stdout)
+    assert tempo["commands"] == [] and [e["code"] for e in tempo["errors"]] == ["not_in_game"]
+
+
+def test_the_offline_command_reports_a_message_without_commands():
+    out = _offline(b"From: anna@example.it\nSubject: ciao\n\nCi vediamo stasera.\n", "--ruleset", "tempo-reale-7")
+    assert out.returncode == 0
+    data = json.loads(out.stdout)
+    assert data["commands"] == [] and data["errors"] == [{"code": "no_command"}]
+
+
+def test_the_offline_command_refuses_an_unknown_ruleset():
+    out = _offline(b"From: a@b.it\n\nVOTO Anna\n", "--ruleset", "scopa")
+    assert out.returncode == 2 and b"scopa" in out.stderr

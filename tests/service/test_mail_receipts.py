@@ -141,3 +141,20 @@ def test_backoff_constant_is_what_the_docs_say():
     # docs/mail-channel.md promises 15 s doubling to at most an hour.
     assert [sender.backoff(n).total_seconds() for n in (1, 2, 3)] == [15, 30, 60]
     assert sender.backoff(50).total_seconds() == 3600
+
+
+def test_a_message_with_no_command_is_told_so_with_what_that_player_can_write_now(wired, smtp_server):
+    app, factory, worker = wired
+    bulletin = on_the_wire(smtp_server, "dario@players.test", "Bollettino")
+    deliver(app, reply_to(bulletin, "Dario <dario@players.test>", "Ciao a tutti, stasera non ci sono.\n"))
+    run_mail(app, worker)
+    smtp_server.clear()
+    assert worker.outbox() == 1
+    (wire,) = smtp_server.messages
+    text = wire.message.get_body(("plain",)).get_content()
+    assert "Nel messaggio non ho trovato comandi." in text
+    assert "- Ciao a tutti, stasera non ci sono." in text  # the line, among the ignored ones
+    # The examples are the day's commands of this game (a vote), not the night's ritual.
+    examples = text.split("per esempio:", 1)[1]
+    assert "VOTO Carla" in examples
+    assert "RITUALE" not in examples and "POTERE" not in examples

@@ -1,0 +1,102 @@
+"""What players of Lupus in tempo reale 7 write and read: the command words of mail and
+the paste box (Italian and English), the supernatural powers in both languages, and
+the words of the power forms.
+
+The powers come from their own table (roles.POWERS): this module adds only what people
+write for them, so a power added to the rules and forgotten here is caught by
+tests/test_vocabulary_drift.py (it has no English name).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import POWER, ActionForm
+from ..interface import Keyword, Part, Vocabulary, word
+from .roles import POWERS
+
+# Each supernatural power (§3.7) in English; the rulebook's Italian name stays canonical.
+POWERS_EN: dict[str, str] = {
+    "Amnesia": "Amnesia",
+    "Confusione": "Confusion",
+    "Corruzione": "Corruption",
+    "Illusione": "Illusion",
+    "Ipnosi": "Hypnosis",
+    "Morte": "Death",
+    "Occultamento": "Concealment",
+    "Visione": "Vision",
+}
+POWER_ALIASES = {"occultation": "Occultamento"}
+
+# Words written before a power's name: "SPETTRO della Morte", "con il potere
+# dell'Amnesia", "SPECTRE of Death" (folded: lower case, straight apostrophe).
+FILLERS = ("spettro", "spectre", "specter", "con il", "with the", "potere", "power",
+           "soprannaturale", "supernatural", "dell'", "della", "dello", "del", "di",
+           "of the", "of", "the")
+
+_SLOTS = ("target", "target2")  # Confusione, Illusione, Ipnosi aim at two players
+_SPECTRE = Part("power", ("SPETTRO",), ("SPECTRE", "SPECTER"), "choice")
+# The verbs players write for a night power (issue 14): each is POTERE, judged by the
+# engine against the writer's own role like any POTERE line.
+VERBS_IT = ("SBRANO", "AZZANNO", "UCCIDO", "PROTEGGO", "INDAGO", "GUARDO", "OSSERVO",
+            "SEGUO", "SEQUESTRO", "RISVEGLIO", "IPNOTIZZO", "ESORCIZZO", "DIFENDO")
+VERBS_EN = ("MAUL", "KILL", "PROTECT", "INVESTIGATE", "WATCH", "FOLLOW", "STALK", "KIDNAP",
+            "WAKE", "HYPNOTISE", "HYPNOTIZE", "EXORCISE", "DEFEND")
+
+
+def vocabulary() -> Vocabulary:
+    return Vocabulary(
+        keywords=[
+            Keyword("vote", ("VOTO",), ("VOTE",), "name", "VOTO Carla", "VOTE Carla"),
+            Keyword("elect", ("ELEGGO", "SINDACO"), ("ELECT", "MAYOR"), "name",
+                    "ELEGGO Carla", "ELECT Carla"),
+            Keyword("appoint", ("SUCCESSORE",), ("SUCCESSOR", "APPOINT"), "name",
+                    "SUCCESSORE Carla", "SUCCESSOR Carla"),
+            Keyword("target", ("POTERE", "BERSAGLIO"), ("POWER", "TARGET"), "names",
+                    "POTERE Bruno", "POWER Bruno", slots=_SLOTS,
+                    parts=(_SPECTRE,)),
+            Keyword("target", VERBS_IT, VERBS_EN, "names", "SBRANO Bruno", "WATCH Bruno",
+                    slots=_SLOTS, parts=(_SPECTRE,), verb=True),
+        ],
+        choices={"power": {a: p for a, p in POWER_ALIASES.items() if p in POWERS}},
+        names={"power": {name: {"it": name, **({"en": POWERS_EN[name]} if name in POWERS_EN else {})}
+                         for name in POWERS}},
+        fillers=FILLERS,
+        arguments={
+            "target": {"it": "il bersaglio", "en": "the target"},
+            "power": {"it": "il potere dello Spettro", "en": "the Spettro's power"},
+        },
+    )
+
+
+# --------------------------------------------------------------------------- the forms
+
+# Two-target powers read better with what each chooser means (§3.7); the Negromante
+# names the dead player to wake.
+FIELD_TEXTS: dict[str, dict[str, str]] = {
+    "Confusione.target": {"it": "Attorno a chi generi confusione", "en": "Who is surrounded by confusion"},
+    "Confusione.target2": {"it": "Di chi si ricevono invece le informazioni",
+                           "en": "Whose information is given instead"},
+    "Illusione.target": {"it": "Dove compare l'illusione", "en": "Where the illusion appears"},
+    "Illusione.target2": {"it": "Di chi è l'illusione (un giocatore vivo)",
+                          "en": "Whose illusion (a living player)"},
+    "Ipnosi.target": {"it": "Di chi controlli il voto", "en": "Whose vote you control"},
+    "Ipnosi.target2": {"it": "Contro chi va quel voto", "en": "Against whom that vote goes"},
+    "Negromante.target": {"it": "Il morto da risvegliare come Spettro",
+                          "en": "The dead player to wake as a Spettro"},
+    "Negromante.power": {"it": "Il potere del nuovo Spettro", "en": "The new Spettro's power"},
+}
+
+
+def field_label(form: ActionForm, field: str, lang: str) -> str | None:
+    if form.kind != POWER or not form.label.startswith("form.power."):
+        return None
+    return word(FIELD_TEXTS, f"{form.label.removeprefix('form.power.')}.{field}", lang)
+
+
+def describe_choice(key: str, value: Any, lang: str) -> str:
+    """A power as the rulebook writes it, with the English name beside it in English."""
+    english = POWERS_EN.get(str(value)) if key == "power" and lang == "en" else None
+    if english and english != value:
+        return f"{value} ({english})"
+    return str(value)
+
