@@ -123,6 +123,19 @@ def _substitutes_by_phase(session: Session, game: Game) -> dict[int, list[SeatHo
     return out
 
 
+def substitute_line(holder: SeatHolder, lang: str) -> str:
+    """The bulletin's line for a substitute's arrival, named as the Master chose."""
+    from .i18n import gettext_in
+    if holder.announced_as:
+        return gettext_in(lang, "%(name)s takes the seat of %(player)s as a substitute.",
+                          name=holder.announced_as, player=holder.seat.name)
+    return gettext_in(lang, "A substitute takes the seat of %(player)s.", player=holder.seat.name)
+
+
+def substitute_lines(session: Session, game: Game, phase: PhaseRow, lang: str) -> list[str]:
+    return [substitute_line(h, lang) for h in _substitutes_by_phase(session, game).get(phase.index, [])]
+
+
 def may_reveal(game: Game, user: Any) -> bool:
     """The whole game is for everyone once it is over, for its Masters before."""
     return game.status == GameStatus.OVER or (user is not None and game.is_master(user))

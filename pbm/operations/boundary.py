@@ -169,7 +169,8 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
                      phase_id=next_phase.id if next_phase else None, context=_mail_context(game, phase, lang, {
                          "correction": bool((phase.gm_input or {}).get("correction")),
                          "private_lines": [s.text for s in seen if s.visibility == PRIVATE and s.text],
-                         "public_lines": [s.text for s in public if s.text],
+                         "public_lines": [s.text for s in public if s.text]
+                         + archive.substitute_lines(session, game, phase, lang),
                          "vote_lines": archive.vote_lines(t),
                          "tally": t, "bars": archive.bars(t, lang) if t else [], "phase_url": phase_url,
                          "next_phase": next_phase,

@@ -64,6 +64,11 @@ def votes_svg(slug: str, n: int):
                     headers={"Cache-Control": "public, max-age=300"})
 
 
+@bp.app_template_global("substitute_line")
+def substitute_line(holder, lang: str) -> str:  # noqa: ANN001
+    return archive.substitute_line(holder, lang)
+
+
 @bp.app_template_filter("votecount")
 def count_filter(value: float) -> str:
     """A vote count as people write it: 2, 1,25 (Italian) or 1.25."""

@@ -109,6 +109,17 @@ def test_bulletin_of_the_phase_says_a_substitute_came(app, clock):
     for text in (page, feed):
         assert "Dario" in text and "Yuri" in text
         assert "zoe@new.test" not in text and "Zoe" not in text  # the Master chose no name for Dario's
+    factory = app.extensions["pbm_sessions"]
+    with factory() as s:
+        game = _game(s, slug)
+        results = (s.query(OutboxRow).filter_by(kind="phase_results", to_addr="anna@players.test")
+                   .order_by(OutboxRow.id.desc()).first())
+    # The results mail of that phase says it too, in the bulletin part, in both forms.
+    bulletin = results.body[results.body.index("BOLLETTINO"):]
+    assert "Un sostituto prende il posto di Dario." in bulletin
+    assert "Yuri prende il posto di Elena come sostituto." in bulletin
+    assert "Yuri prende il posto di Elena come sostituto." in results.body_html
+    assert "Zoe" not in results.body
 
 
 def test_a_seat_cannot_go_to_someone_already_playing_or_a_master(app, clock):
