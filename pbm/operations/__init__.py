@@ -7,7 +7,8 @@ ruleset (engine/interface.py) for every rule.
 - ``boundary``: every deadline ends in ``resolve_phase``, then ``publish``;
 - ``timing``: when a moment ends (calendar, answer window, narrator);
 - ``desk``: what the Masters do beyond that (answers, close now, pause, preview,
-  roll back, interventions).
+  roll back, interventions);
+- ``seats``: the people behind the seats (substitutes, volunteers, absences).
 
 Functions take a session and the current time from their caller and never
 commit, except ``resolve_phase`` and ``close_now``, which are their own unit of work.
@@ -20,7 +21,7 @@ from __future__ import annotations
 from engine.core import Rejected
 
 from ..models import Game
-from . import desk, timing
+from . import desk, seats, timing
 from .actions import (
     Submitted, describe_submission, engine_actions, latest_actions, legal_choices, lock_game,
     open_phase_for, submit,
@@ -44,5 +45,5 @@ __all__ = [
     "current_state", "describe_submission", "desk", "draw_roles", "due_phase_ids", "edit_prepared",
     "engine_actions", "ensure_user", "game_options", "game_schedule", "game_tz", "latest_actions",
     "legal_choices", "lock_game", "log", "open_phase_for", "reader_tz", "prepare_game",
-    "publish", "resolve_due", "resolve_phase", "slugify", "start_game", "submit", "timing",
+    "publish", "resolve_due", "resolve_phase", "seats", "slugify", "start_game", "submit", "timing",
 ]

@@ -120,8 +120,7 @@ def substitute(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     return holder
 
 
-def seat_history(session: Session, config: dict[str, Any], game: Game, seat: Seat,
-                 lang: str) -> dict[str, Any]:
+def seat_history(session: Session, game: Game, seat: Seat, lang: str) -> dict[str, Any]:
     """What the seat has been told, as its player reads it: the role letter's lines
     (the set-up) and each published phase's private results, through the one filter."""
     viewer = Viewer(player=seat.name)
@@ -152,7 +151,7 @@ def seat_history(session: Session, config: dict[str, Any], game: Game, seat: Sea
 def _mail_newcomer(session: Session, config: dict[str, Any], game: Game, seat: Seat, user: User,
                    phase: PhaseRow | None, now: datetime) -> None:
     lang = user.lang
-    history = seat_history(session, config, game, seat, lang)
+    history = seat_history(session, game, seat, lang)
     link = None if user.password_hash else password_link(config, user, now, "set")
     extra = {"user": user, "password_link": link, "days": tokens.MAX_AGE["set"] // 86400,
              "letter": history["letter"], "results": history["results"]}
