@@ -49,6 +49,9 @@ def test_phase_list_and_pages_at_stable_addresses(app, clock):
     assert "<th scope=\"row\">Carla</th><td>3</td>" in day
     assert "almeno la metà dei vivi: 4 su 7" in day
     assert f'src="/g/{slug}/phases/2/votes.svg"' in day
+    # Feed readers find the feed from the game's page.
+    home = client.get(f"/g/{slug}/").get_data(as_text=True)
+    assert f'type="application/atom+xml" title="Test game" href="/g/{slug}/bulletin.atom"' in home
     # A night without a vote has no picture.
     assert client.get(f"/g/{slug}/phases/1/votes.svg").status_code == 404
 
