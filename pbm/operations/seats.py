@@ -202,9 +202,10 @@ def holders(session: Session, game: Game) -> dict[str, list[SeatHolder]]:
 
 # --------------------------------------------------------------------------- absences
 
-def declare_absence(session: Session, game: Game, seat: Seat, *, first_day: date, last_day: date,
-                    note: str, now: datetime) -> Absence:
-    """Record that the seat's player will be away (the Masters decide what follows)."""
+def declare_absence(session: Session, config: dict[str, Any], game: Game, seat: Seat, *,
+                    first_day: date, last_day: date, note: str, now: datetime) -> Absence:
+    """Record that the seat's player will be away and tell the Masters, who decide
+    what follows."""
     if game.status == GameStatus.OVER:
         raise OperationError("game_over")
     if last_day < first_day:
@@ -219,7 +220,25 @@ def declare_absence(session: Session, game: Game, seat: Seat, *, first_day: date
     log(session, game, seat.user, "absence", now, player=seat.name, first_day=first_day.isoformat(),
         last_day=last_day.isoformat(), note=row.note)
     session.flush()
+    phase = current_phase(session, game)
+    for m in game.masters:
+        lang, tz = m.user.lang, reader_tz(game, m.user)
+        during = (phase is not None and phase.status == PhaseStatus.OPEN
+                  and covers_deadline(row, phase, tz))
+        mailer.queue(session, config, to=m.user.email, template="absence_declared", lang=lang, now=now,
+                     game=game, context={
+                         "player": seat.name, "first_day": first_day.isoformat(),
+                         "last_day": last_day.isoformat(), "note": row.note, "during": during,
+                         "phase_label": render.phase_label(phase, lang, tz) if phase else "",
+                         "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase else ""})
     return row
+
+
+def covers_deadline(absence: Absence, phase: PhaseRow, tz: str) -> bool:
+    """Whether the player is away on the day (in the game's zone) the phase ends."""
+    from zoneinfo import ZoneInfo
+    day = phase.ends_at.astimezone(ZoneInfo(tz)).date()
+    return absence.first_day <= day <= absence.last_day
 
 
 def withdraw_absence(session: Session, game: Game, seat: Seat, absence_id: int, now: datetime) -> None:

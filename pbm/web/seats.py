@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from .. import operations
-from ..models import GameStatus
+from ..models import GameStatus, PhaseStatus
 from ..operations import seats as seat_ops
 from . import config, db, game_or_404, my_seat, now, require_master
 
@@ -63,11 +63,16 @@ def seats_view(game) -> dict[str, Any]:  # noqa: ANN001
     seat = my_seat(game) if user else None
     volunteers = seat_ops.volunteers(session, game)
     master = bool(user) and game.is_master(user)
+    phase = operations.current_phase(session, game) if master else None
     return {
         "can_volunteer": bool(user) and seat is None and not master and game.status != GameStatus.OVER,
         "volunteered": bool(user) and any(v.user_id == user.id for v in volunteers),
         "my_absences": seat_ops.absences(session, game, today, seat) if seat else [],
         "absences": seat_ops.absences(session, game, today) if master else [],
+        # The absences that cover the open phase's deadline: the Masters' decision is due.
+        "at_deadline": {a.id for a in seat_ops.absences(session, game, today) if phase is not None
+                        and phase.status == PhaseStatus.OPEN
+                        and seat_ops.covers_deadline(a, phase, operations.game_tz(game))} if master else set(),
         "volunteers": volunteers if master else [],
         "holders": seat_ops.holders(session, game) if master else {},
         "today": today.isoformat(),
@@ -112,7 +117,7 @@ def declare_absence(slug: str):
         return redirect(back)
     note = request.form.get("note", "")
     return _attempt(game, lambda: seat_ops.declare_absence(
-        db(), game, seat, first_day=first, last_day=last, note=note, now=now()),
+        db(), config(), game, seat, first_day=first, last_day=last, note=note, now=now()),
         _("Absence recorded: the Masters see it and decide whether to pause or extend."), back)
 
 

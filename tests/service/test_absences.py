@@ -2,7 +2,7 @@
 desk; nothing is paused or extended unless a Master decides it."""
 from __future__ import annotations
 
-from pbm.models import Game, MasterLog
+from pbm.models import Game, MasterLog, OutboxRow
 
 from .helpers import login
 from .test_archive import played_a_day
@@ -33,6 +33,13 @@ def test_absence_is_shown_to_the_masters_and_changes_nothing_by_itself(app, cloc
         game = s.query(Game).filter_by(slug=slug).one()
         assert (game.phases[-1].ends_at, game.paused_at) == (deadline, paused)
         assert s.query(MasterLog).filter_by(game_id=game.id, action="absence").count() == 1
+        # The Masters are told by mail too; the night's deadline (Wednesday 25) is not
+        # in the absence, so nothing is flagged as due.
+        (mail,) = s.query(OutboxRow).filter_by(kind="absence_declared").all()
+        assert mail.to_addr == "master@example.org"
+        assert "Dario sarà assente dal 2026-11-26 al 2026-11-29." in mail.body
+        assert "Al mare, senza rete" in mail.body and "scadenza della fase in corso" not in mail.body
+    assert "at-deadline" not in section
     # Another player sees nothing of it.
     anna = login(app, "anna@players.test", "pw-anna")
     assert "Al mare" not in anna.get(f"/g/{slug}/me").get_data(as_text=True)
@@ -70,3 +77,16 @@ def test_a_player_withdraws_an_absence_and_others_cannot(app, clock):
     dario.post(f"/g/{slug}/absence/{absence_id}/withdraw", data={"csrf_token": csrf_from(page)})
     with factory() as s:
         assert s.query(Absence).count() == 0
+
+
+def test_an_absence_over_the_current_deadline_is_flagged(app, clock):
+    slug = played_a_day(app, clock)  # night 2 ends on Wednesday 25 November, 09:00 in Rome
+    dario = login(app, "dario@players.test", "pw-dario")
+    declare(dario, slug, first_day="2026-11-24", last_day="2026-11-25", note="")
+    master = login(app, "master@example.org", "master")
+    desk = master.get(f"/g/{slug}/master").get_data(as_text=True)
+    assert 'class="at-deadline"' in desk
+    factory = app.extensions["pbm_sessions"]
+    with factory() as s:
+        mail = s.query(OutboxRow).filter_by(kind="absence_declared").one()
+        assert "scadenza della fase in corso" in mail.body
