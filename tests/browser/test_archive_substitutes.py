@@ -33,13 +33,21 @@ def accessible(page, axe_js) -> None:
 
 
 def test_substitution_mid_game(app, clock, live_server, sized_page, axe_js):
+    """Vera volunteers from the game's page; the Master hands her Anna's seat; Anna is
+    locked out at once and Vera reads the seat's role and history."""
     page = sized_page
     slug = played_a_day(app, clock)  # night 2 open; Carla (Veggente) burned on day 1
     base = live_server
-    # Dario, who will drop out, had his own area.
-    login(page, base, "dario@players.test", "pw-dario")
-    page.goto(f"{base}/g/{slug}/me")
-    assert "Riservata" in page.content() or "riservata" in page.content()
+    factory = app.extensions["pbm_sessions"]
+    with transaction(factory) as s:
+        from pbm import operations
+        vera, _ = operations.ensure_user(s, email="vera@vol.test", name="Vera")
+        vera.set_password("pw-vera")
+    login(page, base, "vera@vol.test", "pw-vera")
+    page.goto(f"{base}/g/{slug}/")
+    page.click("#volunteer")
+    assert "elenco dei sostituti" in page.locator(".flash.receipt").inner_text()
+    accessible(page, axe_js)
     logout(page)
 
     login(page, base, "master@example.org", "master")
@@ -48,13 +56,12 @@ def test_substitution_mid_game(app, clock, live_server, sized_page, axe_js):
     assert fits(page)
     form = page.locator("#substitute-form")
     form.locator("select[name=seat]").select_option("Anna")
-    form.locator("input[name=email]").fill("zoe@new.test")
-    form.locator("input[name=name]").fill("Zoe")
-    form.locator("input[name=announced_as]").fill("Zoe")
+    form.locator("select[name=volunteer]").select_option("vera@vol.test")
+    form.locator("input[name=announced_as]").fill("Vera")
     form.locator("input[name=extend_hours]").fill("2")
-    form.locator("button[type=submit]").click()
+    form.locator("button[type=submit]").click()  # confirmed (the page's dialog is accepted)
     assert "Anna" in page.locator(".flash.receipt").inner_text()
-    assert "Zoe (fasi 3–)" in page.locator("#substitutes").inner_text()
+    assert "Vera (fasi 3–)" in page.locator("#substitutes").inner_text()
     logout(page)
 
     # The old player is locked out at once.
@@ -64,15 +71,14 @@ def test_substitution_mid_game(app, clock, live_server, sized_page, axe_js):
     logout(page)
 
     # The newcomer sees the seat's role and history.
-    factory = app.extensions["pbm_sessions"]
-    with transaction(factory) as s:
-        s.query(User).filter_by(email="zoe@new.test").one().set_password("pw-zoe")
-    login(page, base, "zoe@new.test", "pw-zoe")
+    login(page, base, "vera@vol.test", "pw-vera")
     page.goto(f"{base}/g/{slug}/me")
     text = page.locator("main").inner_text()
     assert "Lupo Mannaro" in text and "Bruno" in text  # the role and the pack
     accessible(page, axe_js)
     assert fits(page)
+    page.goto(f"{base}/g/{slug}/")
+    assert page.locator("#volunteer").count() == 0  # she plays now: no button
 
 
 def test_absence_is_seen_on_the_desk(app, clock, live_server, sized_page, axe_js):
