@@ -94,12 +94,14 @@ def test_absence_is_seen_on_the_desk(app, clock, live_server, sized_page, axe_js
     form.locator("button[type=submit]").click()
     assert "Assenza registrata" in page.locator(".flash.receipt").inner_text()
     assert "In montagna" in page.locator("#absences").inner_text()
+    accessible(page, axe_js)  # with the absence listed and its withdraw button
     assert fits(page)
     logout(page)
     login(page, live_server, "master@example.org", "master")
     page.goto(f"{live_server}/g/{slug}/master")
     desk = page.locator("#absences-desk").inner_text()
     assert "Dario" in desk and "2026-11-26" in desk and "In montagna" in desk
+    accessible(page, axe_js)
 
 
 def test_archive_and_the_vote_picture(app, clock, live_server, sized_page, axe_js):
