@@ -60,8 +60,8 @@ def votes_svg(slug: str, n: int):
         abort(404)
     body = render_template("votes.svg", game=game, view=view, t=view.tally,
                            bars=archive.bars(view.tally, _lang()), lang=_lang())
-    return Response(body, mimetype="image/svg+xml",
-                    headers={"Cache-Control": "public, max-age=300"})
+    # No caching: a phase the Masters roll back and correct keeps its address.
+    return Response(body, mimetype="image/svg+xml")
 
 
 @bp.app_template_global("substitute_line")
