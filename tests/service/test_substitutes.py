@@ -182,3 +182,20 @@ def test_by_mail_the_old_token_plays_nothing_and_the_newcomers_does(app, factory
     deliver(app, message("zoe@new.test", welcome.reply_to, "VOTO Carla", reply_to_row=welcome))
     run_mail(app, worker)
     assert votes(factory) == [("Dario", "Carla", "mail")]
+
+
+def test_only_the_masters_hand_a_seat_over_and_every_form_needs_its_token(app, clock):
+    slug = played_a_day(app, clock)
+    anna = login(app, "anna@players.test", "pw-anna")
+    page = anna.get(f"/g/{slug}/me").get_data(as_text=True)
+    r = anna.post(f"/g/{slug}/master/substitute", data={
+        "csrf_token": csrf_from(page), "seat": "Bruno", "email": "anna2@players.test"})
+    assert r.status_code == 403
+    master = login(app, "master@example.org", "master")
+    assert master.post(f"/g/{slug}/master/substitute", data={
+        "seat": "Bruno", "email": "x@new.test"}).status_code == 400  # no CSRF token
+    assert anna.post(f"/g/{slug}/absence", data={"first_day": "2026-11-26",
+                                                 "last_day": "2026-11-27"}).status_code == 400
+    factory = app.extensions["pbm_sessions"]
+    with factory() as s:
+        assert _game(s, slug).seat_by_name("Bruno").user.email == "bruno@players.test"
