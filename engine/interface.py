@@ -207,6 +207,23 @@ class Panel:
     lines: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Tally:
+    """A vote as the archive, its picture and the bulletin mail show it: the facts
+    of one event (already filtered by ``visible``), never computed by the service.
+
+    ``counts``: each candidate and the count they got, highest first; ``votes``:
+    who voted whom, as published; ``chosen``: whom the vote chose (None: nobody);
+    ``needed``: what the rules ask of the vote (the majority or quorum needed),
+    worded; ``valid``: False when the vote did not count (no quorum)."""
+
+    counts: tuple[tuple[str, float], ...]
+    votes: tuple[tuple[str, str], ...] = ()
+    chosen: str | None = None
+    needed: str = ""
+    valid: bool = True
+
+
 @dataclass
 class Remedy:
     """Something the Masters may do to a running game (kill, resurrect, declare a
@@ -215,6 +232,12 @@ class Remedy:
     key: str
     label: dict[str, str]  # {"it": ..., "en": ...}
     fields: list[Any] = field(default_factory=list)  # FormField
+
+
+def ranked(counts: dict[str, Any]) -> tuple[tuple[str, float], ...]:
+    """Counts highest first, then by name (a stable order for pages and pictures)."""
+    return tuple(sorted(((str(k), float(v)) for k, v in counts.items() if v),
+                        key=lambda kv: (-kv[1], kv[0])))
 
 
 class BaseRuleset:
@@ -360,6 +383,24 @@ class BaseRuleset:
         WINDOW or NARRATOR game), as receipts and pages name it."""
         return str(value)
 
+    def tally(self, event: Event, lang: str) -> Tally | None:
+        """The vote an event records, for the archive's tally and vote picture; None
+        when the event is no vote. ``event`` is the copy a viewer may see (``visible``).
+
+        The default reads the conventional keys ``votes`` ({voter: candidate}) and
+        ``tally`` ({candidate: count}; counted from ``votes`` when absent); a ruleset
+        overrides it to say whom the vote chose and the majority it needed."""
+        votes = event.data.get("votes")
+        counts = event.data.get("tally")
+        if not isinstance(votes, dict) and not isinstance(counts, dict):
+            return None
+        votes = votes if isinstance(votes, dict) else {}
+        if not isinstance(counts, dict):
+            counts = {}
+            for target in votes.values():
+                counts[target] = counts.get(target, 0) + 1
+        return Tally(counts=ranked(counts), votes=tuple(sorted(votes.items())))
+
     # -- the forms of a moment, as a page shows them ------------------------------
     def form_groups(self, forms: list[ActionForm]) -> list[list[ActionForm]]:
         """The forms as one page shows them: each list is one HTML form, sent at once
@@ -414,6 +455,7 @@ class BaseRuleset:
 
 
 __all__ = [
-    "BaseRuleset", "CALENDAR", "Keyword", "LANGS", "MASTER", "MORE_TIME", "NARRATOR", "PRIVATE", "PUBLIC",
-    "Panel", "Part", "Remedy", "Timing", "Viewer", "Vocabulary", "WINDOW", "word",
+    "BaseRuleset", "CALENDAR", "Keyword", "LANGS", "MASTER", "MORE_TIME", "NARRATOR", "PRIVATE",
+    "PUBLIC", "Panel", "Part", "Remedy", "Tally", "Timing", "Viewer", "Vocabulary", "WINDOW",
+    "ranked", "word",
 ]

@@ -56,10 +56,12 @@ def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = 
     babel.init_app(app, locale_selector=select_locale)
 
     from .web import (
-        auth, demo_mailbox, headers, health, join, master, narrator, player, public, window_page,
+        archive, auth, demo_mailbox, headers, health, join, master, narrator, player, public,
+        seats, window_page,
     )
     auth.init_app(app)
-    for module in (auth, public, player, master, join, window_page, narrator, health):
+    for module in (auth, public, player, master, join, window_page, narrator, health, archive,
+                   seats):
         app.register_blueprint(module.bp)
     if demo_mailbox.embedded_mail(app.config):
         app.register_blueprint(demo_mailbox.bp)

@@ -1,4 +1,5 @@
-"""The demo game seeded on an empty database by `pbm run`."""
+"""The demo game seeded on an empty database by `pbm run`: its first night and day
+are played at once, so the archive has published phases and a vote picture to show."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -8,12 +9,15 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from . import operations
-from .models import Game
+from .models import Game, PhaseStatus
 
 MASTER = ("Master", "master@lupus.localhost", "master")
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia"]
 PLAYER_PASSWORD = "lupus"
 COMPOSITION = {"Lupo Mannaro": 2, "Veggente": 1, "Guardia del corpo": 1, "Contadino": 3}
+# The first day's votes (whatever the roles drawn): Elena 4, Giulia 2, Anna 1.
+FIRST_DAY_VOTES = {"Anna": "Elena", "Bruno": "Elena", "Carla": "Elena", "Dario": "Elena",
+                   "Elena": "Giulia", "Fabio": "Giulia", "Giulia": "Anna"}
 
 
 def player_email(name: str) -> str:
@@ -33,4 +37,20 @@ def seed(session: Session, config: dict[str, Any], now: datetime) -> Game | None
         operations.add_player(session, config, game, name=player, email=player_email(player),
                               now=now, by=master, password=PLAYER_PASSWORD)
     operations.start_game(session, config, game, composition=COMPOSITION, now=now, by=master)
+    _play_now(session, config, game, {}, now)  # the first night: nobody acts
+    _play_now(session, config, game, {name: {"vote": target} for name, target in FIRST_DAY_VOTES.items()}, now)
     return game
+
+
+def _play_now(session: Session, config: dict[str, Any], game: Game,
+              submissions: dict[str, dict[str, Any]], now: datetime) -> None:
+    """Submit, then close the open phase now and resolve it as a boundary would
+    (published at once: the demo publishes automatically)."""
+    for name, submission in submissions.items():
+        operations.submit(session, config, game, game.seat_by_name(name), submission,
+                          source="web", now=now)
+    phase = operations.current_phase(session, game)
+    phase.ends_at = min(phase.ends_at, now)
+    phase.status = PhaseStatus.RESOLVING
+    session.flush()
+    operations._resolve_into(session, config, game, phase, now)

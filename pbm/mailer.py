@@ -1,7 +1,8 @@
 """Writing mail into the outbox, from templates in mail_templates/.
 
 Each message is a folder holding subject.<lang>.txt and body.<lang>.txt
-(Jinja, plain text). Mail is only ever queued here, inside the caller's
+(Jinja, plain text), and optionally body.<lang>.html: an HTML alternative with the
+same facts (the bulletin's vote as a table of bars), sent beside the plain text. Mail is only ever queued here, inside the caller's
 transaction; pbm.sender delivers it.
 """
 from __future__ import annotations
@@ -20,6 +21,9 @@ from .models import Game, GameMaster, OutboxRow, Seat
 TEMPLATES = Path(__file__).resolve().parent.parent / "mail_templates"
 _env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined,
                    keep_trailing_newline=True, autoescape=False)
+# The HTML alternatives escape everything they print: names and lines come from players.
+_html_env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined,
+                        keep_trailing_newline=True, autoescape=True)
 
 
 def render(name: str, lang: str, **context: Any) -> tuple[str, str]:
@@ -27,6 +31,15 @@ def render(name: str, lang: str, **context: Any) -> tuple[str, str]:
     subject = _env.get_template(f"{name}/subject.{lang}.txt").render(**context)
     body = _env.get_template(f"{name}/body.{lang}.txt").render(**context)
     return " ".join(subject.split()), body
+
+
+def render_html(name: str, lang: str, **context: Any) -> str | None:
+    """The message's HTML alternative, if it has one."""
+    lang = lang if lang in ("it", "en") else "it"
+    path = f"{name}/body.{lang}.html"
+    if not (TEMPLATES / path).is_file():
+        return None
+    return _html_env.get_template(path).render(**context)
 
 
 def domain_of(address: str) -> str:
@@ -80,6 +93,7 @@ def queue(session: Session, config: dict[str, Any], *, to: str, template: str, l
         raise ValueError(f"not a mail address: {to!r}")
     ctx = {"game": game, "seat": seat, "base_url": config["BASE_URL"], **(context or {})}
     subject, body = render(template, lang, **ctx)
+    body_html = render_html(template, lang, **ctx)
     # Exchange and Outlook send no out-of-office answers to mail carrying this:
     # fewer automatic messages coming back into the Master's inbox.
     headers: dict[str, str] = {"X-Auto-Response-Suppress": "OOF, AutoReply"}
@@ -102,7 +116,7 @@ def queue(session: Session, config: dict[str, Any], *, to: str, template: str, l
     row = OutboxRow(
         created_at=now, game_id=game.id if game else None, phase_id=phase_id,
         kind=kind or template, to_addr=to,
-        from_addr=from_addr, reply_to=reply_to, subject=subject, body=body, headers=headers,
+        from_addr=from_addr, reply_to=reply_to, subject=subject, body=body, body_html=body_html, headers=headers,
         message_id=new_message_id(domain_of(config["MASTER_ADDRESS"])), status="pending",
         attempts=0, next_attempt_at=now,
     )

@@ -13,12 +13,12 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
-    JSON, Boolean, DateTime, ForeignKey, Integer, LargeBinary, String, Text, TypeDecorator,
+    JSON, Boolean, Date, DateTime, ForeignKey, Integer, LargeBinary, String, Text, TypeDecorator,
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -260,6 +260,62 @@ class SeatPhoto(Base):
     data: Mapped[bytes] = mapped_column(LargeBinary)
 
 
+class SeatHolder(Base):
+    """Who held a seat from which phase: the record of substitutions.
+
+    A seat's first holder gets a row when a substitute first takes the seat (until
+    then the seat's user held it throughout); ``to_phase`` is the last phase index
+    the holder played (None: still holding it)."""
+
+    __tablename__ = "seat_holders"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    from_phase: Mapped[int] = mapped_column(Integer)
+    to_phase: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    since: Mapped[datetime] = mapped_column(UTCDateTime())
+    # How the bulletin names the newcomer ("": it says only that a substitute came).
+    announced_as: Mapped[str] = mapped_column(String(120), default="")
+
+    seat: Mapped[Seat] = relationship()
+    user: Mapped[User] = relationship()
+
+
+class Volunteer(Base):
+    """A logged-in user offering to take a seat of a game as a substitute."""
+
+    __tablename__ = "volunteers"
+    __table_args__ = (UniqueConstraint("game_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    user: Mapped[User] = relationship()
+
+
+class Absence(Base):
+    """A player's declared absence: shown to the Masters, who decide what to do
+    (pause, extend); nothing is paused or skipped by itself."""
+
+    __tablename__ = "absences"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id"))
+    # Who declared it (the seat may change hands later).
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    first_day: Mapped[date] = mapped_column(Date)
+    last_day: Mapped[date] = mapped_column(Date)
+    note: Mapped[str] = mapped_column(Text, default="")
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    seat: Mapped[Seat] = relationship()
+    user: Mapped[User] = relationship()
+
+
 class PhaseRow(Base):
     __tablename__ = "phases"
     __table_args__ = (UniqueConstraint("game_id", "index"),)
@@ -339,6 +395,9 @@ class OutboxRow(Base):
     reply_to: Mapped[str | None] = mapped_column(String(254), nullable=True)
     subject: Mapped[str] = mapped_column(Text)
     body: Mapped[str] = mapped_column(Text)
+    # The HTML alternative of ``body`` (the same facts, with the vote picture as a
+    # table), sent as multipart/alternative; None: plain text only.
+    body_html: Mapped[str | None] = mapped_column(Text, nullable=True)
     headers: Mapped[dict[str, Any]] = mapped_column(default=dict)
     message_id: Mapped[str] = mapped_column(String(300), unique=True)
     status: Mapped[str] = mapped_column(String(10), default="pending", index=True)

@@ -17,11 +17,6 @@ from .i18n import gettext_in
 from .models import PhaseRow
 
 
-def vote_lines(data: dict[str, Any]) -> list[str]:
-    """The published votes of a day: 'Anna → Carla', by voter."""
-    return [f"{voter} → {target}" for voter, target in sorted((data.get("votes") or {}).items())]
-
-
 def rejection(code: str, params: dict[str, Any], ruleset: str, lang: str) -> str:
     """Why an action was refused, in the player's language: the service's own codes
     (a closed phase, a bad form) in its words, the rules' codes in the ruleset's."""

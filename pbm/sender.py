@@ -20,6 +20,9 @@ import socket
 import ssl
 import time
 from datetime import datetime, timedelta
+import email.policy
+from email.charset import QP, Charset
+from email.mime.text import MIMEText
 from email.utils import parseaddr
 
 from flask import Flask
@@ -47,9 +50,44 @@ def backoff(attempts: int) -> timedelta:
     return min(timedelta(seconds=15 * 2 ** min(max(attempts - 1, 0), 20)), MAX_BACKOFF)
 
 
+class _Message(Message):
+    """Flask-Mail's message, but text with an HTML alternative is sent as one
+    multipart/alternative (Flask-Mail wraps it in a multipart/mixed of one part,
+    which some clients show as an attachment)."""
+
+    def _message(self):  # noqa: ANN202 (Flask-Mail's own signature)
+        msg = super()._message()
+        if not self.alts or self.attachments:
+            return msg
+        alternative = msg.get_payload()[0]
+        # Quoted-printable: HTML lines may be longer than SMTP's 998 characters.
+        alternative.set_payload([_quoted_printable(part) if part.get_content_type() == "text/html"
+                                 else part for part in alternative.get_payload()])
+        for key, value in msg.items():
+            if key.lower() not in ("content-type", "mime-version"):
+                alternative[key] = value
+        return alternative
+
+    def as_bytes(self) -> bytes:
+        # SMTP's CRLF line ends: smtplib sends bytes as they are, and a server reading
+        # lines by CRLF sees a message written with bare LFs as one long line.
+        return self._message().as_bytes(policy=SMTP_LINES)
+
+
+SMTP_LINES = email.policy.compat32.clone(linesep="\r\n")
+
+
+def _quoted_printable(part):  # noqa: ANN001, ANN202 (email.mime parts)
+    charset = Charset("utf-8")
+    charset.body_encoding = QP
+    return MIMEText(part.get_payload(decode=True).decode("utf-8"), "html", charset)
+
+
 def to_message(row: OutboxRow) -> Message:
-    msg = Message(subject=row.subject, recipients=[row.to_addr], body=row.body,
-                  sender=row.from_addr, reply_to=row.reply_to,
+    # With an HTML alternative Flask-Mail writes multipart/alternative, the plain
+    # text first: clients that show no HTML (and most screen readers) read it.
+    msg = _Message(subject=row.subject, recipients=[row.to_addr], body=row.body,
+                  html=row.body_html or None, sender=row.from_addr, reply_to=row.reply_to,
                   extra_headers=dict(row.headers or {}), charset="utf-8")
     msg.msgId = row.message_id
     return msg

@@ -12,9 +12,10 @@ from ..core import (
     public,
 )
 from .. import texts as base_texts
-from ..interface import BaseRuleset, Panel, Remedy, Viewer, Vocabulary
+from ..interface import BaseRuleset, Panel, Remedy, Tally, Viewer, Vocabulary
 from . import endgame, texts
 from . import vocabulary as _vocabulary
+from .tally import pyre_tally
 from .day import resolve_day, vote_weight
 from .forms import forms as _forms
 from .night import resolve_night
@@ -41,6 +42,10 @@ class LupusLive12(BaseRuleset):
     schedule_spec = {"day_start": "09:00", "day_end": "21:00", "long_day": {"from": "fri", "to": "sun"}}
     # Anyone may shout, write notes or name a deputy; nobody must.
     OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
+
+    def tally(self, event: Event, lang: str) -> Tally | None:
+        """The pyre's count, for the archive and the vote picture (tally.py)."""
+        return pyre_tally(event, lang)
 
     # -- composition -------------------------------------------------------
     def roles(self) -> list[RoleInfo]:

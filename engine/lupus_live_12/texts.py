@@ -117,3 +117,17 @@ CAUSES = {
     "omicidio": {"it": "rituale di Omicidio", "en": "Omicidio ritual"},
     "missile": {"it": "Missile", "en": "Missile"},
 }
+
+# What a pyre vote needs, beside its tally in the archive and the vote picture (tally.py).
+TALLY = {
+    "valid": {
+        "it": "Votazione valida se vota almeno la metà dei vivi: {needed} su {living}; hanno votato "
+              "in {voters}. Va al rogo chi riceve più voti; a parità decide la sorte.",
+        "en": "The vote counts if at least half the living vote: {needed} of {living}; {voters} "
+              "voted. The player with the most votes goes to the stake; a tie is drawn by lot.",
+    },
+    "weights": {
+        "it": "Ogni voto vale 1, quello del Sindaco 1¼.",
+        "en": "Each vote counts 1, the Sindaco's 1¼.",
+    },
+}

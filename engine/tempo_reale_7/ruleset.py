@@ -11,10 +11,11 @@ from ..core import (
     RoleInfo, keep_last, private, public,
 )
 from .. import texts as base_texts
-from ..interface import BaseRuleset, Panel, Remedy, Viewer, Vocabulary
+from ..interface import BaseRuleset, Panel, Remedy, Tally, Viewer, Vocabulary
 from . import forms as _forms
 from . import texts
 from . import vocabulary as _vocabulary
+from .tally import pyre_tally
 from .day import resolve_day
 from .night import resolve_night
 from .panels import panels as _panels
@@ -36,6 +37,10 @@ class TempoReale7(BaseRuleset):
     schedule_spec = {"day_start": "08:00", "day_end": "22:00", "long_day": {"from": "fri", "to": "sun"}}
     # Anyone may shout, write notes or name a deputy; nobody must.
     OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
+
+    def tally(self, event: Event, lang: str) -> Tally | None:
+        """The pyre's count, for the archive and the vote picture (tally.py)."""
+        return pyre_tally(event, lang)
 
     def roles(self) -> list[RoleInfo]:
         out = [RoleInfo(r.name, r.faction, r.aura,

@@ -111,3 +111,15 @@ PREPARED = {
         "it": "Proposizioni per il Divinatore {name} (esattamente due vere):",
         "en": "Propositions for the Divinatore {name} (exactly two true):"},
 }
+
+# What a pyre vote needs, beside its tally in the archive and the vote picture (tally.py).
+TALLY = {
+    "valid": {
+        "it": "Votazione valida se vota almeno la metà dei vivi: {needed} su {living}; voti validi "
+              "{voters}. Va al rogo chi riceve più voti; a parità decide il voto del Sindaco, "
+              "altrimenti la sorte.",
+        "en": "The vote counts if at least half the living vote: {needed} of {living}; {voters} "
+              "valid votes. The player with the most votes goes to the stake; a tie is broken by "
+              "the mayor's vote, else by lot.",
+    },
+}

@@ -10,6 +10,7 @@ ruleset (engine/interface.py) for every rule.
   roll back, interventions);
 - ``table``: a game at the table run from the narrator's phone (players without
   accounts, the night script's taps, final votes; callers import the module).
+- ``seats``: the people behind the seats (substitutes, volunteers, absences).
 
 Functions take a session and the current time from their caller and never
 commit, except ``resolve_phase``, ``close_now`` and ``table.close_moment``, which
@@ -23,7 +24,7 @@ from __future__ import annotations
 from engine.core import Rejected
 
 from ..models import Game
-from . import desk, timing, windows
+from . import desk, seats, timing, windows
 from .actions import (
     Submitted, describe_submission, engine_actions, latest_actions, legal_choices, lock_game,
     open_phase_for, submit, windowed,
@@ -48,6 +49,6 @@ __all__ = [
     "current_state", "describe_submission", "desk", "draw_roles", "due_phase_ids", "edit_prepared",
     "engine_actions", "ensure_user", "game_options", "game_schedule", "game_tz", "latest_actions",
     "legal_choices", "lock_game", "log", "open_phase_for", "reader_tz", "prepare_game",
-    "publish", "windowed", "resolve_due", "resolve_phase", "settle", "slugify", "start_game", "submit", "timing",
-    "windows",
+    "publish", "windowed", "resolve_due", "resolve_phase", "seats", "settle", "slugify", "start_game",
+    "submit", "timing", "windows",
 ]

@@ -12,7 +12,7 @@ from engine.core import GameState, Phase, phase_rng
 from engine.interface import PRIVATE, PUBLIC, Viewer
 from engine.registry import get_ruleset
 
-from .. import mailer, render, visibility
+from .. import archive, mailer, render, visibility
 from ..models import EventRow, Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from . import window_mail
 from .actions import engine_actions, windowed
@@ -162,19 +162,25 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
     # The resolution's events: the Masters' interventions were announced when made.
     rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id, EventRow.seq >= 0)
                            .order_by(EventRow.seq)).all()
+    # The vote as the public sees it, for the HTML alternative's table of bars.
+    tallies = {lang: archive.tally(rows, archive.PUBLIC, game.ruleset, lang) for lang in ("it", "en")}
+    phase_url = f"{config['BASE_URL'].rstrip('/')}/g/{game.slug}/phases/{archive.number_of(phase)}"
     for seat in game.seats:
         if not seat.mailable:  # a table player hears the results from the narrator
             continue
         lang = seat.user.lang
         seen = visibility.seen(rows, Viewer(player=seat.name), game.ruleset, lang)
         public = [s for s in seen if s.visibility == PUBLIC]
+        t = tallies.get(lang, tallies["it"])
         mailer.queue(session, config, to=seat.user.email, template="phase_results", lang=lang,
                      now=now, game=game, seat=seat,
                      phase_id=next_phase.id if next_phase else None, context=_mail_context(game, phase, lang, {
                          "correction": bool((phase.gm_input or {}).get("correction")),
                          "private_lines": [s.text for s in seen if s.visibility == PRIVATE and s.text],
-                         "public_lines": [s.text for s in public if s.text],
-                         "vote_lines": _vote_lines(public),
+                         "public_lines": [s.text for s in public if s.text]
+                         + archive.substitute_lines(session, game, phase, lang),
+                         "vote_lines": archive.vote_lines(t),
+                         "tally": t, "bars": archive.bars(t, lang) if t else [], "phase_url": phase_url,
                          "next_phase": next_phase,
                          "next_label": render.phase_label(next_phase, lang, reader_tz(game, seat.user)) if next_phase else None,
                          "next_deadline": render.deadline_text(next_phase.ends_at, lang, reader_tz(game, seat.user)) if next_phase else None,
@@ -187,13 +193,6 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
                                    f"{s.text or s.event.kind}"
                                    for s in visibility.seen(rows, Viewer(master=True), game.ruleset, lang)],
                      }, reader=m.user))
-
-
-def _vote_lines(public: list[visibility.Seen]) -> list[str]:
-    for s in public:
-        if s.event.kind == "pyre":
-            return render.vote_lines(s.event.data)
-    return []
 
 
 def settle(factory: sessionmaker[Session], config: dict[str, Any], game_id: int,

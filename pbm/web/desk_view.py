@@ -227,6 +227,15 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
         "narrator_vote": lambda d: _("recorded the vote of %(voter)s for %(choice)s",
                                      voter=d.get("voter"), choice=d.get("choice")),
         "mailbox_reply": lambda d: _("replied as %(email)s from the demo's local mailbox", email=d.get("to")),
+        "substitute": lambda d: _("handed the seat of %(name)s from %(old)s to %(new)s", name=d.get("player"),
+                                  old=d.get("old"), new=d.get("new")),
+        "volunteer": lambda d: _("%(email)s volunteered as substitute", email=d.get("email")),
+        "volunteer_withdrawn": lambda d: _("%(email)s left the list of substitutes", email=d.get("email")),
+        "absence": lambda d: _("%(name)s will be away from %(first)s to %(last)s", name=d.get("player"),
+                               first=d.get("first_day"), last=d.get("last_day"))
+        + (f" («{d['note']}»)" if d.get("note") else ""),
+        "absence_withdrawn": lambda d: _("%(name)s withdrew the absence from %(first)s to %(last)s",
+                                         name=d.get("player"), first=d.get("first_day"), last=d.get("last_day")),
     }
     lines = []
     for entry in logs:

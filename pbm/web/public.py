@@ -1,18 +1,14 @@
 """Public pages: the list of games and each game's home (the bulletin)."""
 from __future__ import annotations
 
-from collections import defaultdict
-
 from flask import Blueprint, Response, render_template
 from flask_babel import get_locale
 from sqlalchemy import select
 
-from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import operations, render, visibility
-from ..models import EventRow, Game, GameStatus, PhaseRow, PhaseStatus
-from ..visibility import Seen
+from .. import archive, operations, render
+from ..models import Game, GameStatus, PhaseRow
 from ..operations.table import narrated
 from . import config, db, game_or_404, my_seat, now
 
@@ -54,23 +50,10 @@ def game_home(slug: str):
     lang = str(get_locale() or "it")
     tz = operations.game_tz(game)
     phase = operations.current_phase(db(), game)
-    phases = db().scalars(select(PhaseRow).where(PhaseRow.game_id == game.id,
-                                                 PhaseRow.status == PhaseStatus.PUBLISHED)
-                          .order_by(PhaseRow.index.desc())).all()
-    rows = db().scalars(select(EventRow).where(EventRow.game_id == game.id)
-                        .order_by(EventRow.phase_id, EventRow.seq)).all()
-    by_phase: dict[int | None, list[Seen]] = defaultdict(list)
-    for seen in visibility.seen(rows, Viewer(), game.ruleset, lang):
-        by_phase[seen.phase_id].append(seen)
-    bulletins = []
-    for ph in phases:
-        events = by_phase.get(ph.id, [])
-        pyre = next((s.event for s in events if s.event.kind == "pyre"), None)
-        bulletins.append({
-            "phase": ph, "label": render.phase_label(ph, lang, tz),
-            "lines": [s.text for s in events if s.text],
-            "votes": render.vote_lines(pyre.data) if pyre else [],
-        })
+    # Each published phase as the archive shows it (the public's view), newest first.
+    bulletins = [{"phase": v.phase, "number": v.number, "label": v.label, "lines": v.lines,
+                  "substitutes": v.substitutes, "votes": archive.vote_lines(v.tally)}
+                 for v in reversed(archive.phase_views(db(), game, lang, tz))]
     state = operations.current_state(game)
     dead = [p.name for p in state.players if not p.alive] if state else []
     return render_template(

@@ -39,3 +39,22 @@ def page(browser):
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture(scope="session")
+def axe_js() -> str:
+    from .axe import axe_source
+    return axe_source()
+
+
+# A phone and a desktop: every page is checked at both.
+SIZES = {"phone": {"width": 360, "height": 740}, "desktop": {"width": 1280, "height": 900}}
+
+
+@pytest.fixture(params=list(SIZES))
+def sized_page(request, browser):
+    context = browser.new_context(viewport=SIZES[request.param], locale="it-IT")
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    yield page
+    context.close()

@@ -516,6 +516,96 @@ def test_live_pyre_survivor_does_not_say_why(app, clock):
     assert pages[0] == pages[1] and mails[0] == mails[1]
 
 
+# --------------------------------------------------------------------------- the archive
+
+def archive_pages(app, slug, client=None) -> dict[str, str]:
+    """Every public address of the archive (the game's own address taken out)."""
+    client = client or app.test_client()
+    out = {}
+    for path in ("phases/", "phases/1", "phases/2", "phases/2/votes.svg", "bulletin.atom",
+                 "archive.json", "reveal"):
+        r = client.get(f"/g/{slug}/{path}")
+        text = r.get_data(as_text=True)
+        if path != "phases/2/votes.svg" and "<main>" in text:
+            text = text[text.index("<main>"):]
+        out[path] = f"{r.status_code} {without_slug(text, slug)}"
+    return out
+
+
+def test_live_archive_is_the_same_whoever_is_the_sabbino(app, clock):
+    """Principale §1.5 and personaggi §2.5, as for the bulletin: the phase pages, the vote
+    picture and the feed show the votes at the weights everybody knows, and the rest of
+    the archive is closed until the end, so none of it tells whose vote weighs nothing."""
+    seen = []
+    for elena in ("Sabbino", "Contadino"):
+        slug = new_game(app, clock, {**LIVE, "Elena": elena}, mayor="Fabio")
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+        pass_boundary(app, clock, TUESDAY_0930_ROME)
+        for voter, target in [("Anna", "Carla"), ("Bruno", "Carla"), ("Elena", "Carla"),
+                              ("Carla", "Anna"), ("Dario", "Giulia")]:
+            submit(app, clock, slug, voter, {"vote": target})
+        pass_boundary(app, clock, TUESDAY_2130_ROME)
+        pages = archive_pages(app, slug)
+        # The results mail's HTML alternative, with its table of the vote, likewise.
+        pages["mail.html"] = without_slug(last_mail(app, slug, "Giulia").body_html, slug)
+        seen.append(pages)
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+    assert seen[0]["archive.json"].startswith("404") and seen[0]["reveal"].startswith("404")
+    assert "Elena" in seen[0]["mail.html"]
+    assert "Elena" in seen[0]["phases/2/votes.svg"]
+    assert seen[0] == seen[1]
+
+
+def test_live_archive_shows_a_player_no_more_than_the_public(app, clock):
+    """A player logged in reads the archive as anyone does: the Veggente's answer and the
+    roles stay in the reserved area, not on a page with a stable public address."""
+    slug = new_game(app, clock, LIVE, mayor="Fabio")
+    submit(app, clock, slug, "Carla", {"target": "Anna"})  # the Veggente looks at a wolf
+    pass_boundary(app, clock, TUESDAY_0930_ROME)
+    for voter in ("Anna", "Bruno", "Elena", "Dario"):
+        submit(app, clock, slug, voter, {"vote": "Giulia"})
+    pass_boundary(app, clock, TUESDAY_2130_ROME)
+    public = archive_pages(app, slug)
+    for name in ("Carla", "Anna"):
+        mine = archive_pages(app, slug, logged_in(app, name))
+        for path in ("phases/", "phases/1", "phases/2", "phases/2/votes.svg", "bulletin.atom"):
+            strip = lambda t: t[t.index("</header>") if "</header>" in t else 0:]  # noqa: E731
+            assert strip(mine[path]) == strip(public[path]), (name, path)
+        assert mine["archive.json"].startswith("404") and mine["reveal"].startswith("404")
+    for text in public.values():
+        assert "Lupo Mannaro" not in text and "Veggente" not in text
+
+
+def test_live_substitute_sees_exactly_what_the_seat_saw(app, clock):
+    """Issue 14: the newcomer gets the seat's history, no more and no less: the reserved
+    area's private results read the same before and after the hand-over, and the mail
+    carries each of them."""
+    from pbm.models import User
+    from pbm.operations import seats
+    slug = new_game(app, clock, LIVE, mayor="Fabio")
+    submit(app, clock, slug, "Carla", {"target": "Anna"})
+    pass_boundary(app, clock, TUESDAY_0930_ROME)
+    before = reserved_results(area(logged_in(app, "Carla"), slug))
+    factory = app.extensions["pbm_sessions"]
+    with transaction(factory) as s:
+        game = s.query(Game).filter_by(slug=slug).one()
+        master = s.get(User, game.masters[0].user_id)
+        seats.substitute(s, app.config, game, game.seat_by_name("Carla"), email="nora@new.test",
+                         name="Nora", now=clock.now(), by=master)
+        s.flush()
+        s.query(User).filter_by(email="nora@new.test").one().set_password("pw-nora")
+    nora = login(app, "nora@new.test", "pw-nora")
+    after = reserved_results(nora.get(f"/g/{slug}/me").get_data(as_text=True))
+    assert after == before and "Anna" in after
+    with factory() as s:
+        mail = s.query(OutboxRow).filter_by(kind="substitute_welcome").one().body
+        others = [m.body for m in s.query(OutboxRow).filter_by(kind="substitute_announced")]
+    assert "Anna" in mail[mail.index("RISULTATI PRIVATI"):]
+    # The others learn only that the seat changed hands: no role, no result, no address.
+    for body in others:
+        assert "Veggente" not in body and "nora@new.test" not in body and "Nora" not in body
+
+
 # --------------------------------------------------------------------------- the one filter
 
 def filtered(app, slug, viewer) -> list[tuple[str, str]]:

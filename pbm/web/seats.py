@@ -1,0 +1,164 @@
+"""Substitutes and absences on the web: the volunteer button of a game's page, the
+absence form of the reserved area, and the Masters' hand-over of a seat.
+
+Each change goes through ``operations.seats``; the pages' parts are template
+partials fed by ``seats_view`` (a template global), so the game page, the
+reserved area and the desk include them without knowing what they hold.
+"""
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user, login_required
+
+from .. import operations
+from ..models import GameStatus, PhaseStatus
+from ..operations import seats as seat_ops
+from . import config, db, game_or_404, my_seat, now, require_master
+
+bp = Blueprint("seats", __name__)
+
+
+def _error(exc: operations.OperationError, game) -> str:  # noqa: ANN001
+    words = {
+        "game_over": _("The game is over."),
+        "already_playing": _("You already play in this game."),
+        "extension_too_long": _("The extension may be at most seven days."),
+        "absence_order": _("The absence must end on or after the day it starts."),
+        "absence_past": _("That absence is already over."),
+        "absence_too_long": _("One absence may last at most 60 days and start at most six months ahead."),
+        "unknown_absence": _("Unknown absence."),
+        "email_taken": _("That address already plays in this game."),
+        "master_plays": _("A Master of the game cannot also play in it."),
+        "not_running": _("The game is not running."),
+    }
+    if exc.code in words:
+        return words[exc.code]
+    from .master import _op_error
+    return _op_error(exc, game)
+
+
+def _attempt(game, change, success: str, back: str):  # noqa: ANN001
+    try:
+        operations.lock_game(db(), game)
+        change()
+        db().commit()
+    except operations.OperationError as exc:
+        db().rollback()
+        flash(_error(exc, game), "error")
+    else:
+        flash(success, "receipt")
+    return redirect(back)
+
+
+@bp.app_template_global()
+def seats_view(game) -> dict[str, Any]:  # noqa: ANN001
+    """What the volunteer button, the absence form and the desk's part show."""
+    session = db()
+    today = now().date()
+    user = current_user if current_user.is_authenticated else None
+    seat = my_seat(game) if user else None
+    volunteers = seat_ops.volunteers(session, game)
+    master = bool(user) and game.is_master(user)
+    phase = operations.current_phase(session, game) if master else None
+    return {
+        "can_volunteer": bool(user) and seat is None and not master and game.status != GameStatus.OVER,
+        "volunteered": bool(user) and any(v.user_id == user.id for v in volunteers),
+        "my_absences": seat_ops.absences(session, game, today, seat) if seat else [],
+        "absences": seat_ops.absences(session, game, today) if master else [],
+        # The absences that cover the open phase's deadline: the Masters' decision is due.
+        "at_deadline": {a.id for a in seat_ops.absences(session, game, today) if phase is not None
+                        and phase.status == PhaseStatus.OPEN
+                        and seat_ops.covers_deadline(a, phase, operations.game_tz(game))} if master else set(),
+        "volunteers": volunteers if master else [],
+        "holders": seat_ops.holders(session, game) if master else {},
+        "today": today.isoformat(),
+    }
+
+
+# --------------------------------------------------------------------------- volunteers
+
+@bp.route("/g/<slug>/volunteer", methods=["POST"])
+@login_required
+def volunteer(slug: str):
+    game = game_or_404(slug)
+    back = url_for("public.game_home", slug=slug)
+    if request.form.get("withdraw"):
+        return _attempt(game, lambda: seat_ops.withdraw_volunteer(db(), game, current_user, now()),
+                        _("You are no longer on the list of substitutes."), back)
+    return _attempt(game, lambda: seat_ops.volunteer(db(), game, current_user, now()),
+                    _("You are on the list of substitutes: the Masters will write if they need you."),
+                    back)
+
+
+# --------------------------------------------------------------------------- absences
+
+def _day(value: str | None) -> date | None:
+    try:
+        return date.fromisoformat((value or "").strip())
+    except ValueError:
+        return None
+
+
+@bp.route("/g/<slug>/absence", methods=["POST"])
+@login_required
+def declare_absence(slug: str):
+    game = game_or_404(slug)
+    seat = my_seat(game)
+    if seat is None:
+        abort(403)
+    back = url_for("player.reserved", slug=slug) + "#absences"
+    first, last = _day(request.form.get("first_day")), _day(request.form.get("last_day"))
+    if first is None or last is None:
+        flash(_("Give the first and the last day of the absence as dates."), "error")
+        return redirect(back)
+    note = request.form.get("note", "")
+    return _attempt(game, lambda: seat_ops.declare_absence(
+        db(), config(), game, seat, first_day=first, last_day=last, note=note, now=now()),
+        _("Absence recorded: the Masters see it and decide whether to pause or extend."), back)
+
+
+@bp.route("/g/<slug>/absence/<int:absence_id>/withdraw", methods=["POST"])
+@login_required
+def withdraw_absence(slug: str, absence_id: int):
+    game = game_or_404(slug)
+    seat = my_seat(game)
+    if seat is None:
+        abort(403)
+    return _attempt(game, lambda: seat_ops.withdraw_absence(db(), game, seat, absence_id, now()),
+                    _("Absence withdrawn."), url_for("player.reserved", slug=slug) + "#absences")
+
+
+# --------------------------------------------------------------------------- substitutes
+
+@bp.route("/g/<slug>/master/substitute", methods=["POST"])
+@login_required
+def substitute(slug: str):
+    game = game_or_404(slug)
+    require_master(game)
+    back = url_for("master.desk", slug=slug) + "#substitutes"
+    seat = game.seat_by_name(request.form.get("seat", ""))
+    if seat is None:
+        flash(_("Choose the seat to hand over."), "error")
+        return redirect(back)
+    email = (request.form.get("volunteer") or request.form.get("email") or "").strip()
+    if "@" not in email or len(email) > 254:
+        flash(_("Choose a volunteer or give the newcomer's address."), "error")
+        return redirect(back)
+    try:
+        hours = float(request.form.get("extend_hours") or 0)
+    except ValueError:
+        hours = -1
+    if not 0 <= hours <= 24 * 7:
+        flash(_("The extension may be at most seven days."), "error")
+        return redirect(back)
+    lang = request.form.get("lang") if request.form.get("lang") in ("it", "en") else "it"
+    return _attempt(game, lambda: seat_ops.substitute(
+        db(), config(), game, seat, email=email, name=request.form.get("name", "").strip(), lang=lang,
+        announced_as=request.form.get("announced_as", ""), now=now(), by=current_user,
+        extend_by=timedelta(hours=hours) if hours else None),
+        _("%(name)s's seat was handed over; the newcomer has the role letter and the seat's history, "
+          "and every player was told.", name=seat.name), back)
