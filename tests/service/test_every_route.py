@@ -74,7 +74,7 @@ def concrete_paths(app, factory, game_id: int, slug: str) -> list[tuple[str, str
         inbound_id = s.scalar(select(InboundRow.id).where(InboundRow.game_id == game_id))
         seat_id = s.scalar(select(Seat.id).where(Seat.game_id == game_id))
     values = {"slug": slug, "name": "Carla", "phase_id": phase_id, "inbound_id": inbound_id,
-              "seat_id": seat_id,
+              "seat_id": seat_id, "n": 1, "absence_id": 1,
               "code": "en", "filename": "style.css", "token": "not-a-real-token", "signed": "not-signed"}
     out = []
     for rule in app.url_map.iter_rules():
@@ -96,7 +96,11 @@ def game_a_fingerprint(factory, game_id: int) -> tuple:
             game.status, game.paused_at, game.state, game.prepared,
             [(p.id, p.status, p.ends_at, p.gm_input) for p in s.query(PhaseRow).filter_by(game_id=game_id)],
             s.scalar(select(func.count()).select_from(ActionRow).where(ActionRow.game_id == game_id)),
-            s.scalar(select(func.count()).select_from(MasterLog).where(MasterLog.game_id == game_id)),
+            # Offering oneself as a substitute is open to any logged-in user (issue 14) and
+            # logged; everything else in the log is a change to the game.
+            s.scalar(select(func.count()).select_from(MasterLog).where(
+                MasterLog.game_id == game_id,
+                MasterLog.action.not_in(("volunteer", "volunteer_withdrawn")))),
             s.scalar(select(func.count()).select_from(OutboxRow).where(OutboxRow.game_id == game_id)),
             [(seat.name, seat.disqualified, seat.user.address_failing, seat.user.email)
              for seat in s.query(Seat).filter_by(game_id=game_id)],
