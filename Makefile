@@ -22,6 +22,7 @@ system-deps:
 	scripts/install-system-deps.sh
 
 test: venv system-deps
+	$(BIN)/ruff check .
 	$(BIN)/pytest
 
 # The fault suite (minutes, not part of `make test`): prints what each fault did.

@@ -71,7 +71,6 @@ def bench_service() -> float:
     from pbm.clock import FixedClock
     from pbm.db import transaction
     from pbm.migrate import upgrade
-    from pbm.models import PhaseRow, User
 
     times = []
     for run in range(5):

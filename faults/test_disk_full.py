@@ -62,7 +62,7 @@ def test_the_database_full(make_app, clock, report):
     refused = {}
     # A vote by web: refused in words.
     anna = login(app, "anna@players.test", "pw-anna")
-    before = snapshot(factory)
+    snapshot(factory)
     page = anna.get("/g/test-game/me").get_data(as_text=True)
     with factory() as s:
         token = s.query(Seat).filter_by(game_id=gid, name="Dario").one().token

@@ -119,7 +119,6 @@ REJECTIONS = {**texts.REJECTIONS, **{
                      "en": "Complots is for 2 to 8 players, not {count}."},
     "unknown_variant": {"it": "Variante sconosciuta: «{variant}» (Ambasciatore o Inquisitore).",
                         "en": "Unknown variant “{variant}” (Ambassador or Inquisitor)."},
-    "unknown_card": {"it": "Carta sconosciuta: «{card}».", "en": "Unknown card “{card}”."},
     "hand_size": {"it": "{player} deve avere due carte.", "en": "{player} must hold two cards."},
     "card_not_in_game": {"it": "{card} non è tra i personaggi di questa partita.",
                          "en": "{card} is not among this game's characters."},

@@ -23,7 +23,7 @@ import secrets
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete
 from sqlalchemy.orm import Session, sessionmaker
 
 from engine.core import GameState

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, abort, render_template, url_for
+from flask import Blueprint, Response, abort, render_template
 from flask_babel import get_locale
-from flask_babel import gettext as _
 from flask_login import current_user
 
 from .. import archive, operations

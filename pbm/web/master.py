@@ -9,7 +9,6 @@ from flask import session as flask_session
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
-from sqlalchemy import select
 
 from engine.core import Rejected
 from engine.registry import available, get_ruleset

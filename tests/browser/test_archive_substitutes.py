@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from pbm.db import transaction
-from pbm.models import User
 
 from ..service.test_archive import played_a_day
 from .axe import violations

@@ -7,9 +7,7 @@ import json
 
 import pytest
 import xml.etree.ElementTree as ET
-from datetime import datetime, timezone
 
-from pbm import operations
 from pbm.db import transaction
 from pbm.models import Game
 

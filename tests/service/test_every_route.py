@@ -14,7 +14,6 @@ from dataclasses import dataclass
 import pytest
 from sqlalchemy import func, select
 
-from pbm.db import transaction
 from pbm.models import ActionRow, Game, GameMaster, InboundRow, MasterLog, OutboxRow, PhaseRow, Seat, User
 
 from ..conftest import csrf_from

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-from pbm import operations
 from pbm.models import OutboxRow, PhaseRow
 
 from .helpers import make_game

@@ -10,12 +10,12 @@ from sqlalchemy import select
 
 from pbm import operations
 from pbm.db import transaction
-from pbm.models import ActionRow, Game, MasterLog, OutboxRow, PhaseRow, SeatHolder, User
+from pbm.models import ActionRow, Game, MasterLog, OutboxRow, SeatHolder, User
 from pbm.operations import seats
 
 from .helpers import login
 from .test_archive import played_a_day
-from .test_no_leaks import LIVE, new_game, submit
+from .test_no_leaks import submit
 from ..conftest import csrf_from
 from .test_mail_in import deliver, game, latest_sent, message, run_mail, votes  # noqa: F401 (game: a fixture)
 
@@ -111,7 +111,7 @@ def test_bulletin_of_the_phase_says_a_substitute_came(app, clock):
         assert "zoe@new.test" not in text and "Zoe" not in text  # the Master chose no name for Dario's
     factory = app.extensions["pbm_sessions"]
     with factory() as s:
-        game = _game(s, slug)
+        _game(s, slug)
         results = (s.query(OutboxRow).filter_by(kind="phase_results", to_addr="anna@players.test")
                    .order_by(OutboxRow.id.desc()).first())
     # The results mail of that phase says it too, in the bulletin part, in both forms.
