@@ -257,6 +257,7 @@ class BaseRuleset:
     EVENTS: dict[str, dict[str, str]] = texts.EVENTS
     # The names of its submission kinds (a reminder's "vote, power"): {kind: {"it", "en"}}.
     ACTIONS: dict[str, dict[str, str]] = texts.ACTIONS
+    KEYS: dict[str, dict[str, str]] = texts.KEYS
 
     # -- set-up ----------------------------------------------------------------
     def roles(self) -> list[RoleInfo]:
@@ -371,6 +372,18 @@ class BaseRuleset:
 
     def describe_rejection(self, code: str, params: dict[str, Any], lang: str) -> str | None:
         return word(self.REJECTIONS, code, lang, params)
+
+    def describe_key(self, key: str, lang: str) -> str:
+        """A submission key as a receipt or the desk lists it ("Voto", "Rituale")."""
+        return word(self.KEYS, key, lang) or key
+
+    def kind_of_key(self, key: str) -> str | None:
+        """The submission kind a key fills (``target`` fills a ``power``), or None."""
+        try:
+            found = self.actions("", {key: ""})
+        except (ValueError, KeyError, TypeError):
+            return None
+        return found[0].kind if found else None
 
     def describe_action(self, kind: str, lang: str) -> str:
         """A submission kind as people call it ("voto", "rituale")."""

@@ -13,6 +13,9 @@ _MODULES = {
     "complots": "engine.complots",
 }
 
+# The game `pbm run` seeds on an empty database (pbm/demo.py deals its composition).
+DEMO = "lupus-live-12"
+
 
 def available() -> list[str]:
     return list(_MODULES)

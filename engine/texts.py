@@ -88,6 +88,23 @@ ACTIONS = {
     "notes": {"it": "note", "en": "notes"},
 }
 
+# The keys of a submission as a receipt or the desk lists them ("Voto: Carla").
+KEYS = {
+    "vote": {"it": "Voto", "en": "Vote"},
+    "target": {"it": "Bersaglio", "en": "Target"},
+    "target2": {"it": "Secondo bersaglio", "en": "Second target"},
+    "power": {"it": "Potere", "en": "Power"},
+    "ritual": {"it": "Rituale", "en": "Ritual"},
+    "with": {"it": "Con", "en": "With"},
+    "n": {"it": "n", "en": "n"},
+    "appoint": {"it": "Vicesindaco/successore", "en": "Deputy/successor"},
+    "elect": {"it": "Sindaco", "en": "Mayor"},
+    "become": {"it": "Diventa", "en": "Become"},
+    "question": {"it": "Domanda", "en": "Question"},
+    "shout": {"it": "Urlo", "en": "Shout"},
+    "notes": {"it": "Note", "en": "Notes"},
+}
+
 # Words for values inside events.
 VALUES = {
     "yes": {"it": "sì", "en": "yes"},

@@ -143,7 +143,7 @@ def may_reveal(game: Game, user: Any) -> bool:
 
 def revealed(session: Session, game: Game, lang: str, tz: str) -> dict[str, Any]:
     """Everything, phase by phase, as the Masters read it: every role, every night
-    action, every vote and ritual, every event with who it was for."""
+    action, every vote and every other submission, every event with who it was for."""
     from .operations import describe_submission, seats
     state = GameState.from_dict(game.state) if game.state else None
     holders = seats.holders(session, game)

@@ -8,6 +8,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from engine import registry
+
 from . import operations
 from .models import Game, PhaseStatus
 
@@ -31,7 +33,7 @@ def seed(session: Session, config: dict[str, Any], now: datetime) -> Game | None
     master, _ = operations.ensure_user(session, email=email, name=name)
     master.set_password(password)
     master.is_admin = True
-    game = operations.create_game(session, name="Demo", ruleset="lupus-live-12", master=master,
+    game = operations.create_game(session, name="Demo", ruleset=registry.DEMO, master=master,
                                   now=now, slug="demo")
     for player in PLAYERS:
         operations.add_player(session, config, game, name=player, email=player_email(player),

@@ -9,6 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from engine.core import Action, GameState, Rejected, keep_last
+from engine.interface import BaseRuleset
 from engine.registry import get_ruleset
 
 from .. import limits, mailer
@@ -139,17 +140,14 @@ def windowed(game: Game) -> bool:
     return state is not None and get_ruleset(game.ruleset).timing(state).kind == timing.WINDOW
 
 
-_KIND_OF_KEY = {"vote": "vote", "target": "power", "target2": "power", "elect": "elect",
-                "appoint": "appoint", "ritual": "ritual"}
-
-
 def legal_choices(game: Game, phase: PhaseRow | None, seat: Seat, key: str) -> list[str] | None:
     """The names the engine would accept for this key now (for error replies)."""
     if phase is None or phase.status != PhaseStatus.OPEN:
         return None
-    kind = _KIND_OF_KEY.get(key)
+    rules = get_ruleset(game.ruleset)
+    kind = rules.kind_of_key(key)
     state = GameState.from_dict(phase.state_before)
-    for form in get_ruleset(game.ruleset).forms(state, seat.name):
+    for form in rules.forms(state, seat.name):
         if form.kind != kind:
             continue
         for f in form.fields:
@@ -158,21 +156,16 @@ def legal_choices(game: Game, phase: PhaseRow | None, seat: Seat, key: str) -> l
     return [] if kind else None
 
 
+_ANY_GAME = BaseRuleset()  # the words every game shares, when the caller names no game
+
+
 def describe_submission(submission: dict[str, Any], lang: str, ruleset: str = "") -> list[str]:
-    labels = {
-        "vote": ("Voto", "Vote"), "target": ("Bersaglio", "Target"),
-        "target2": ("Secondo bersaglio", "Second target"), "power": ("Potere", "Power"),
-        "ritual": ("Rituale", "Ritual"), "with": ("Con", "With"), "n": ("n", "n"),
-        "appoint": ("Vicesindaco/successore", "Deputy/successor"), "elect": ("Sindaco", "Mayor"),
-        "become": ("Diventa", "Become"), "question": ("Domanda", "Question"),
-        "shout": ("Urlo", "Shout"), "notes": ("Note", "Notes"),
-    }
     rules = get_ruleset(ruleset) if ruleset else None
     out = []
     for key, value in submission.items():
         if key in ("kind", "moment"):  # how the submission is routed, not what it says
             continue
-        label = labels.get(key, (key, key))[0 if lang != "en" else 1]
+        label = (rules or _ANY_GAME).describe_key(key, lang)
         if rules is not None:
             if isinstance(value, (list, tuple)):
                 value = [rules.describe_choice(key, v, lang) for v in value]
