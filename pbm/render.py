@@ -71,8 +71,10 @@ def phase_label(phase: PhaseRow, lang: str, tz: str) -> str:
     """'notte di venerdì 2 dicembre' — phases are named by the date they end. A moment
     that is not a calendar phase (an answer window, a narrator's morning at a table
     with no deadline to date it by) is named by its ruleset, with its number."""
-    if phase.kind not in ("day", "night") or phase.ends_at.year >= 9999:
-        from engine.registry import get_ruleset
+    from engine.registry import get_ruleset
+
+    from .operations.timing import has_deadline  # operations imports this module
+    if phase.kind not in ("day", "night") or not has_deadline(phase):
         name = get_ruleset(phase.game.ruleset).describe_choice("moment", phase.kind, lang)
         return name if name != phase.kind else f"{phase.kind} {phase.number}"
     local_end = phase.ends_at.astimezone(schedule.ZoneInfo(tz))

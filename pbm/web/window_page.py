@@ -166,43 +166,42 @@ def answer(slug: str):
     return redirect(url_for("player.reserved", slug=game.slug))
 
 
-@bp.route("/g/<slug>/more-time", methods=["POST"])
-@login_required
-def more_time(slug: str):
+def _player_post(slug: str, change, done: str, settle: bool = False):
+    """A player's change to their own seat (more time, standing answers): checked,
+    committed, and said in the reader's language either way."""
     game = game_or_404(slug)
     seat = _seat_or_403(game)
     if not PublishForm().validate_on_submit():
         abort(400)
     session, lang = db(), _lang()
     try:
-        operations.lock_game(session, game)
-        operations.windows.extend(session, game, seat, now(), expected_phase_id=_phase_id())
+        change(session, game, seat)
         session.commit()
-        flash(_("You have one more answer window."), "receipt")
+        flash(done, "receipt")
     except Rejected as exc:
         session.rollback()
         flash(render.rejection(exc.code, exc.params, game.ruleset, lang), "error")
+    if settle:  # a standing answer may complete the open window
+        operations.settle(_factory(), config(), game.id, now())
     return redirect(url_for("player.reserved", slug=game.slug))
+
+
+@bp.route("/g/<slug>/more-time", methods=["POST"])
+@login_required
+def more_time(slug: str):
+    def extend(session, game, seat):
+        operations.lock_game(session, game)
+        operations.windows.extend(session, game, seat, now(), expected_phase_id=_phase_id())
+    return _player_post(slug, extend, _("You have one more answer window."))
 
 
 @bp.route("/g/<slug>/standing", methods=["POST"])
 @login_required
 def standing(slug: str):
-    game = game_or_404(slug)
-    seat = _seat_or_403(game)
-    if not PublishForm().validate_on_submit():
-        abort(400)
-    session, lang = db(), _lang()
-    try:
+    def store(session, game, seat):
         operations.windows.set_standing(session, config(), game, seat,
                                         request.form.getlist("standing"), now())
-        session.commit()
-        flash(_("Standing answers saved."), "receipt")
-    except Rejected as exc:
-        session.rollback()
-        flash(render.rejection(exc.code, exc.params, game.ruleset, lang), "error")
-    operations.settle(_factory(), config(), game.id, now())
-    return redirect(url_for("player.reserved", slug=game.slug))
+    return _player_post(slug, store, _("Standing answers saved."), settle=True)
 
 
 def _factory():
