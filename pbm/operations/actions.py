@@ -136,8 +136,7 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
 
 
 def windowed(game: Game) -> bool:
-    state = GameState.from_dict(game.state) if game.state else None
-    return state is not None and get_ruleset(game.ruleset).timing(state).kind == timing.WINDOW
+    return timing.current_kind(game) == timing.WINDOW
 
 
 def legal_choices(game: Game, phase: PhaseRow | None, seat: Seat, key: str) -> list[str] | None:

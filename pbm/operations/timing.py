@@ -53,10 +53,15 @@ def has_deadline(phase: PhaseRow) -> bool:
     return phase.ends_at < NO_DEADLINE
 
 
+def current_kind(game: Game) -> str | None:
+    """How the game's moment now open ends (CALENDAR, WINDOW, NARRATOR); None before the deal."""
+    state = GameState.from_dict(game.state) if game.state else None
+    return None if state is None else get_ruleset(game.ruleset).timing(state).kind
+
+
 def on_calendar(game: Game) -> bool:
     """Whether the game's coming moments follow its calendar (a feed can list them)."""
-    state = GameState.from_dict(game.state) if game.state else None
-    return state is None or get_ruleset(game.ruleset).timing(state).kind == CALENDAR
+    return current_kind(game) in (None, CALENDAR)
 
 
 def span(game: Game, state: GameState, *, first: bool, after: datetime, now: datetime) -> Span:
