@@ -131,8 +131,18 @@ class TlsFront:
         return self
 
     def __exit__(self, *exc) -> None:  # noqa: ANN002
+        # Pipes still open are cancelled inside the loop, so none is left to be
+        # finalised after the loop has gone (which Python reports as a warning).
+        async def cancel_pipes() -> None:
+            pipes = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for pipe in pipes:
+                pipe.cancel()
+            await asyncio.gather(*pipes, return_exceptions=True)
+
+        asyncio.run_coroutine_threadsafe(cancel_pipes(), self.loop).result(5)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
+        self.loop.close()
 
 
 def imap_source(imap_account, port: int, **options) -> ImapSource:
