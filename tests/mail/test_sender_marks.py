@@ -1,0 +1,124 @@
+"""The sender marks messages sent a few at a time (pbm.sender.MARK_EVERY), not
+one commit each: the marks must still keep up with the wire (a crash re-sends
+at most MARK_EVERY), and what the server accepted stays marked sent when the
+connection then fails."""
+from __future__ import annotations
+
+from collections import Counter
+
+from aiosmtpd.controller import Controller
+from sqlalchemy import func, select
+
+from pbm import sender
+from pbm.models import OutboxRow
+from tests.fixtures.smtp import free_port
+from tests.service.helpers import make_game
+from tests.service.test_mail_in import ROLES, fast_passwords  # noqa: F401  (a fixture)
+
+
+def queue_games(app, clock, games: int) -> int:
+    factory = app.extensions["pbm_sessions"]
+    for g in range(games):
+        make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno", master_email=f"m{g}@example.org")
+    with factory() as s:
+        return s.scalar(select(func.count()).select_from(OutboxRow))
+
+
+def sent_in_database(factory) -> int:
+    with factory() as s:
+        return s.scalar(select(func.count()).select_from(OutboxRow).where(OutboxRow.status == "sent"))
+
+
+class _Watching:
+    """Accepts every message and, before accepting each, reads from a
+    connection of its own how many the database already holds as sent."""
+
+    def __init__(self, factory) -> None:
+        self.factory = factory
+        self.lag: list[int] = []  # messages accepted before this one, not yet marked
+
+    async def handle_DATA(self, server, session, envelope):
+        self.lag.append(len(self.lag) - sent_in_database(self.factory))
+        return "250 OK"
+
+
+def test_the_marks_keep_up_with_the_wire(make_app, clock):
+    port = free_port()
+    app = make_app(MAIL_PORT=port)
+    total = queue_games(app, clock, 4)
+    assert total > 3 * sender.MARK_EVERY
+    factory = app.extensions["pbm_sessions"]
+    handler = _Watching(factory)
+    controller = Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        assert sender.drain(app, factory, clock.now()) == total
+    finally:
+        controller.stop()
+    assert len(handler.lag) == total
+    # What a crash at any moment would re-send: never more than MARK_EVERY...
+    assert max(handler.lag) <= sender.MARK_EVERY
+    # ...and the marks are written as the batch goes, not all at its end.
+    assert max(handler.lag) < total - 1
+    with factory() as s:
+        rows = s.scalars(select(OutboxRow)).all()
+    assert {(r.status, r.attempts, r.sent_at) for r in rows} == {("sent", 1, clock.now())}
+
+
+class _FailingAfter:
+    """A relay that accepts ``accept`` messages, then answers 421 and hangs up."""
+
+    def __init__(self, accept: int) -> None:
+        self.accept = accept
+        self.ids: list[str] = []
+
+    async def handle_DATA(self, server, session, envelope):
+        if len(self.ids) >= self.accept:
+            return "421 4.3.2 Service shutting down"
+        self.ids.append(_message_id(envelope.original_content or envelope.content))
+        return "250 OK"
+
+
+def _message_id(raw: bytes) -> str:
+    for line in raw.split(b"\r\n"):
+        if line.lower().startswith(b"message-id:"):
+            return line.split(b":", 1)[1].strip().decode()
+    raise AssertionError("no Message-ID")
+
+
+def test_what_the_server_accepted_stays_sent_when_it_then_fails(make_app, clock):
+    accept = sender.MARK_EVERY + 3  # some marks written in the loop, some still waiting
+    port = free_port()
+    app = make_app(MAIL_PORT=port)
+    total = queue_games(app, clock, 3)
+    assert total > accept + 2
+    factory = app.extensions["pbm_sessions"]
+    failing = _FailingAfter(accept)
+    controller = Controller(failing, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        assert sender.drain(app, factory, clock.now()) == accept
+    finally:
+        controller.stop()
+    with factory() as s:
+        rows = {r.message_id: r for r in s.scalars(select(OutboxRow))}
+    sent = {m for m, r in rows.items() if r.status == "sent"}
+    assert sent == set(failing.ids)
+    assert all(rows[m].attempts == 1 and rows[m].sent_at == clock.now() for m in sent)
+    waiting = [r for m, r in rows.items() if m not in sent]
+    assert len(waiting) == total - accept
+    assert all(r.status == "pending" and r.attempts == 1 and r.next_attempt_at > clock.now()
+               for r in waiting)
+    assert sum(r.last_error.startswith("421") for r in waiting) == 1  # the one the server refused
+
+    # The relay back: the rest goes out, and nothing already accepted goes out again.
+    again = Controller(_FailingAfter(total), hostname="127.0.0.1", port=port)
+    again.start()
+    try:
+        clock.advance(seconds=sender.MAX_BACKOFF.total_seconds())
+        assert sender.drain(app, factory, clock.now()) == total - accept
+    finally:
+        again.stop()
+    wire = Counter(failing.ids + again.handler.ids)
+    assert set(wire) == set(rows) and set(wire.values()) == {1}
+    assert sent_in_database(factory) == total
