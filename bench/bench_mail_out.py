@@ -16,6 +16,12 @@ with Python's mailbox module, which fsyncs every file, ~5 ms a message here;
 the relay of a real deployment is what the service waits on.)
 
     .venv/bin/python bench/bench_mail_out.py [--messages 1000] [--runs 3] [--quick]
+
+Side by side with an earlier revision (runs alternate, so both see the same
+load; the machine is shared):
+
+    git archive 2473e61 | tar -x -C /tmp/before
+    .venv/bin/python bench/bench_mail_out.py --runs 5 --baseline /tmp/before
 """
 from __future__ import annotations
 
@@ -27,6 +33,7 @@ import smtplib
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from _support import MONDAY_10_ROME, ROOT, Timers, fast_passwords, median, open_day_one, record, scratch, service_app  # noqa: E402 (sets the path)
 
@@ -157,11 +164,23 @@ def one_run(messages: int) -> tuple[float, int, dict[str, float]]:
     return rate, connections, {label: spent * 1000 / messages for label, spent in timers.seconds.items()}
 
 
+def baseline_run(folder: str, messages: int) -> float:
+    """One run of the same benchmark in another checkout (its own pbm), in a process of its own."""
+    out = subprocess.run([sys.executable, str(Path(folder) / "bench" / "bench_mail_out.py"), "--runs", "1",
+                          "--messages", str(messages)], cwd=folder, capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": folder}).stdout
+    rate = float(re.search(r"= (\d+) messages/s", out).group(1))
+    print(f"  before ({folder}): {rate:.0f} messages/s")
+    return rate
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--messages", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="500 messages, one run")
+    parser.add_argument("--baseline", metavar="DIR",
+                        help="a checkout of an earlier revision, run alternately with this one")
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
@@ -172,12 +191,25 @@ def main(argv: list[str] | None = None) -> int:
     fast_passwords()
     load = os.getloadavg()[0]
     print(f"outbox -> aiosmtpd (own process), {args.messages} messages a run")
-    results = [one_run(args.messages) for _ in range(args.runs)]
+    results, before = [], []
+    for _ in range(args.runs):
+        if args.baseline:
+            before.append(baseline_run(args.baseline, args.messages))
+        results.append(one_run(args.messages))
     rate = median([r for r, _, _ in results])
     connections = max(c for _, c, _ in results)
     print(f"mail out: median {rate:.0f} messages/s over {args.runs} runs, "
           f"{args.messages / connections:.0f} messages per SMTP connection (target: at least 300/s)")
-    record("mail_out", {"messages": args.messages, "runs": args.runs,
+    side_by_side = {}
+    if before:
+        print(f"side by side, alternating: before median {median(before):.0f} messages/s, "
+              f"after median {rate:.0f} messages/s ({rate / median(before):.2f}x)")
+        side_by_side = {"side_by_side": {
+            "baseline": args.baseline, "before_messages_per_second": [round(r) for r in before],
+            "after_messages_per_second": [round(r) for r, _, _ in results],
+            "before_median": round(median(before), 1), "after_median": round(rate, 1),
+            "ratio_of_medians": round(rate / median(before), 2)}}
+    record("mail_out", {**side_by_side, "messages": args.messages, "runs": args.runs,
                         "messages_per_second_median": round(rate, 1),
                         "messages_per_connection": round(args.messages / connections, 1),
                         "mark_every": sender.MARK_EVERY, "load_average_at_start": round(load, 1),
