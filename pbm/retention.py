@@ -63,8 +63,9 @@ def _in_chunks(factory: sessionmaker[Session], model: type[InboundRow] | type[Ou
     total = 0
     while True:
         with factory() as session:
-            ids = list(session.scalars(select(model.id).where(model.pruned_at.is_(None), *due)
-                                       .order_by(model.id).limit(CHUNK)))
+            # No ORDER BY: the index on (pruned_at, arrival) finds them; sorting would
+            # collect every due row first.
+            ids = list(session.scalars(select(model.id).where(model.pruned_at.is_(None), *due).limit(CHUNK)))
             if not ids:
                 return total
             was = None
