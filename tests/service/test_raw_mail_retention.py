@@ -17,6 +17,7 @@ from sqlalchemy import event, select, text
 from pbm import config as config_module
 from pbm.config import ConfigError
 from pbm.models import ActionRow, InboundRow, OutboxRow
+from pbm import retention
 from pbm.retention import Pruned
 from pbm.worker import Worker
 
@@ -60,8 +61,9 @@ def outbox(factory) -> list[OutboxRow]:
         return list(s.scalars(select(OutboxRow).order_by(OutboxRow.id)))
 
 
-def test_raw_mail_is_kept_its_days_then_emptied_and_what_it_did_stays(played, clock):
+def test_raw_mail_is_kept_its_days_then_emptied_and_what_it_did_stays(played, clock, monkeypatch):
     app, factory, worker = played
+    monkeypatch.setattr(retention, "CHUNK", 4)  # several transactions, one partly full
     before = inbound(factory)
     assert [before[a].status for a in ("dario@players.test", "elena@players.test", "mallory@evil.test")] == \
            ["processed", "processed", "refused"]
