@@ -1,14 +1,14 @@
 """Drains the outbox: messages built by Flask-Mail, one SMTP connection per batch.
 
 A message is marked sent after the server accepts it. The marks are written
-together, one UPDATE and one commit for up to MARK_EVERY messages (and at
-least every MARK_SECONDS), not one commit per message: a commit costs more
-than the SMTP exchange of a message. The price is the window in which a
-crash re-sends: a sender killed after the server accepted a message and
-before its mark was committed re-sends it when its claim runs out, with the
-same Message-ID (mail clients fold the copies), so a crash re-sends at most
-MARK_EVERY messages (those accepted in the last MARK_SECONDS, at most). What
-the server accepted is marked even when the connection then fails.
+together, one UPDATE and one commit for up to MARK_EVERY messages (sooner
+when MARK_SECONDS have passed since the last), not one commit per message: a
+durable commit costs more than the SMTP exchange of a message. The price is
+the window in which a crash re-sends: a sender killed after the server
+accepted a message and before its mark was committed re-sends it when its
+claim runs out, with the same Message-ID (mail clients fold the copies), so
+a crash re-sends at most MARK_EVERY messages. What the server accepted is
+marked even when the connection then fails.
 
 While the server is down or answers 4xx, messages wait with exponential
 back-off; nothing is dropped. Only a permanent (5xx) refusal ends a message:
@@ -50,8 +50,9 @@ BATCH = 200
 SMTP_TIMEOUT = 30.0
 # How long a claimed batch is this worker's; it stops sending at half of it.
 LEASE = timedelta(minutes=10)
-# The marks of accepted messages are committed after this many messages, or
-# this many seconds, whichever comes first: the most a crash can re-send.
+# The marks of accepted messages are committed every MARK_EVERY messages (the
+# most a crash can re-send), or after a message that ends MARK_SECONDS after
+# the last commit, whichever comes first.
 MARK_EVERY = 10
 MARK_SECONDS = 0.5
 
