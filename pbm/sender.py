@@ -1,4 +1,5 @@
-"""Drains the outbox: messages built by Flask-Mail, one SMTP connection per batch.
+"""Drains the outbox: messages built by Flask-Mail, one SMTP connection per
+batch of BATCH, batch after batch while they come full.
 
 A message is marked sent after the server accepts it. The marks are written
 together, one UPDATE and one commit for up to MARK_EVERY messages (sooner
@@ -50,6 +51,11 @@ BATCH = 200
 SMTP_TIMEOUT = 30.0
 # How long a claimed batch is this worker's; it stops sending at half of it.
 LEASE = timedelta(minutes=10)
+# One drain goes on to the next batch while they come full, for at most this
+# long: a boundary of many games queues thousands of messages, and the worker's
+# job runs every 5 s (one batch a run would cap the outbox at 40 messages/s).
+# Its next run goes on, with the clock read again (``now`` stamps sent_at).
+DRAIN_SECONDS = 60.0
 # The marks of accepted messages are committed every MARK_EVERY messages (the
 # most a crash can re-send), or after a message that ends MARK_SECONDS after
 # the last commit, whichever comes first.
@@ -106,10 +112,10 @@ def to_message(row: OutboxRow) -> Message:
     return msg
 
 
-def due(session: Session, now: datetime, limit: int = BATCH) -> list[OutboxRow]:
+def due(session: Session, now: datetime, limit: int | None = None) -> list[OutboxRow]:
     return list(session.scalars(select(OutboxRow).where(
         OutboxRow.status == "pending", OutboxRow.next_attempt_at <= now)
-        .order_by(OutboxRow.id).limit(limit)))
+        .order_by(OutboxRow.id).limit(limit or BATCH)))
 
 
 def claim(session: Session, rows: list[OutboxRow], now: datetime) -> list[OutboxRow]:
@@ -173,12 +179,26 @@ class _ServerGone(Exception):
 
 
 def drain(app: Flask, factory: sessionmaker[Session], now: datetime) -> int:
-    """Send what is due; return how many were sent."""
+    """Send what is due, a batch (one SMTP connection) after another while
+    they come full, for at most DRAIN_SECONDS; return how many were sent."""
+    sent = 0
+    began = time.monotonic()
+    while True:
+        batch_sent, more = _drain_batch(app, factory, now)
+        sent += batch_sent
+        if not more or time.monotonic() - began > DRAIN_SECONDS:
+            return sent
+
+
+def _drain_batch(app: Flask, factory: sessionmaker[Session], now: datetime) -> tuple[int, bool]:
+    """Claim and send one batch: (how many were sent, whether more may be due)."""
     mail: Mail = app.extensions["mail"]
     with factory() as session:
-        rows = claim(session, due(session, now), now)
+        found = due(session, now)
+        more = len(found) == BATCH
+        rows = claim(session, found, now)
         if not rows:
-            return 0
+            return 0, more
         marks = _Marks(session, now)
         handled: set[int] = set()
         started = time.monotonic()
@@ -199,12 +219,13 @@ def drain(app: Flask, factory: sessionmaker[Session], now: datetime) -> int:
         except (OSError, smtplib.SMTPException, _ServerGone) as exc:
             marks.write()  # what the server accepted before it failed stays sent
             _retry_later(session, [r for r in rows if r.id not in handled], now, exc)
-            return marks.sent
+            return marks.sent, False
         except BaseException:
             marks.write_before_raising()
             raise
-        _release(session, [r for r in rows if r.id not in handled], now)
-    return marks.sent
+        unreached = [r for r in rows if r.id not in handled]
+        _release(session, unreached, now)
+    return marks.sent, more and not unreached
 
 
 class _Marks:

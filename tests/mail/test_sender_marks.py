@@ -86,12 +86,14 @@ def _message_id(raw: bytes) -> str:
     raise AssertionError("no Message-ID")
 
 
-def test_what_the_server_accepted_stays_sent_when_it_then_fails(make_app, clock):
-    accept = sender.MARK_EVERY + 3  # some marks written in the loop, some still waiting
+def test_what_the_server_accepted_stays_sent_when_it_then_fails(make_app, clock, monkeypatch):
+    # The second batch fails with marks still waiting; no third batch is tried.
+    monkeypatch.setattr(sender, "BATCH", 8)
+    accept = 8 + 5
     port = free_port()
     app = make_app(MAIL_PORT=port)
     total = queue_games(app, clock, 3)
-    assert total > accept + 2
+    assert total > accept + 8
     factory = app.extensions["pbm_sessions"]
     failing = _FailingAfter(accept)
     controller = Controller(failing, hostname="127.0.0.1", port=port)
@@ -107,9 +109,14 @@ def test_what_the_server_accepted_stays_sent_when_it_then_fails(make_app, clock)
     assert all(rows[m].attempts == 1 and rows[m].sent_at == clock.now() for m in sent)
     waiting = [r for m, r in rows.items() if m not in sent]
     assert len(waiting) == total - accept
-    assert all(r.status == "pending" and r.attempts == 1 and r.next_attempt_at > clock.now()
-               for r in waiting)
-    assert sum(r.last_error.startswith("421") for r in waiting) == 1  # the one the server refused
+    assert {r.status for r in waiting} == {"pending"}
+    # The failed batch's rest waits its back-off; the one the server refused says why.
+    tried = [r for r in waiting if r.attempts]
+    assert len(tried) == 8 - 5
+    assert all(r.attempts == 1 and r.next_attempt_at > clock.now() and r.last_error for r in tried)
+    assert sum(r.last_error.startswith("421") for r in tried) == 1
+    # No further batch was tried against a failing server: the rest is due as it was.
+    assert all(r.next_attempt_at == clock.now() and not r.last_error for r in waiting if not r.attempts)
 
     # The relay back: the rest goes out, and nothing already accepted goes out again.
     again = Controller(_FailingAfter(total), hostname="127.0.0.1", port=port)
@@ -122,3 +129,19 @@ def test_what_the_server_accepted_stays_sent_when_it_then_fails(make_app, clock)
     wire = Counter(failing.ids + again.handler.ids)
     assert set(wire) == set(rows) and set(wire.values()) == {1}
     assert sent_in_database(factory) == total
+
+
+def test_one_drain_sends_batch_after_batch_while_they_come_full(make_app, clock, smtp_server, monkeypatch):
+    """The worker's job runs every few seconds: one batch a run would cap the outbox."""
+    monkeypatch.setattr(sender, "BATCH", 4)
+    app = make_app(MAIL_PORT=smtp_server.port)
+    total = queue_games(app, clock, 1)
+    assert total > 2 * 4
+    connections = []
+    real_connect = sender.connect
+    monkeypatch.setattr(sender, "connect", lambda *a, **k: connections.append(1) or real_connect(*a, **k))
+    assert sender.drain(app, app.extensions["pbm_sessions"], clock.now()) == total
+    assert len(connections) == -(-total // 4)  # one connection a batch
+    wire = Counter(m.message["Message-ID"] for m in smtp_server.wait_for(total))
+    assert len(wire) == total and set(wire.values()) == {1}
+    assert sent_in_database(app.extensions["pbm_sessions"]) == total
