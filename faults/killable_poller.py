@@ -1,5 +1,5 @@
 """A mail poller process for the fault suite, killed at random while it reads
-the Maildir. A fork server, like tests/service/killable_worker.py: each line
+the Maildir. A fork server, like tests/support/killable_worker.py: each line
 forks a poller that prints ``ready PID`` and ingests everything, and
 ``exit PID STATUS`` is printed when it ends (-9: killed)."""
 from __future__ import annotations

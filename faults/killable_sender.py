@@ -1,5 +1,5 @@
 """A sender process for the fault suite, killed at random while it drains the
-outbox. A fork server, like tests/service/killable_worker.py: each line
+outbox. A fork server, like tests/support/killable_worker.py: each line
 ``go NOW`` forks a sender that prints ``ready PID`` and drains what is due at
 NOW, and ``exit PID STATUS`` is printed when it ends (-9: killed)."""
 from __future__ import annotations

@@ -14,9 +14,9 @@ from sqlalchemy.exc import OperationalError
 
 from pbm.models import ActionRow, EventRow, OutboxRow, PhaseRow, Seat
 from pbm.worker import Worker
-from tests.service.test_forms_support import forms_of
-from tests.service.helpers import login, make_game
-from tests.service.test_mail_in import ROLES, TUESDAY_0930_ROME, run_mail
+from tests.support.forms import forms_of
+from tests.support.helpers import login, make_game
+from tests.support.mail import ROLES, TUESDAY_0930_ROME, run_mail
 
 DAY_1_OVER = TUESDAY_0930_ROME.replace(hour=20, minute=1)  # 21:01 in Rome
 

@@ -12,8 +12,8 @@ from pbm.mail import imap
 from pbm.mail.mailbox import MailSourceError, open_source
 from pbm.models import ActionRow, InboundRow, OutboxRow, Seat
 from pbm.worker import Worker
-from tests.service.helpers import make_game
-from tests.service.test_mail_in import ROLES, TUESDAY_0930_ROME
+from tests.support.helpers import make_game
+from tests.support.mail import ROLES, TUESDAY_0930_ROME
 
 ROUNDS = 3  # mails per player
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from pbm.models import ActionRow, InboundRow, OutboxRow, Seat
 from pbm.worker import Worker
-from tests.service.helpers import make_game
-from tests.service.test_mail_in import ROLES, TUESDAY_0930_ROME
+from tests.support.helpers import make_game
+from tests.support.mail import ROLES, TUESDAY_0930_ROME
 
 ROOT = Path(__file__).resolve().parents[1]
 MAILS = int(os.environ.get("FAULTS_MAILS", 400))

@@ -19,8 +19,8 @@ from sqlalchemy import func, select
 
 from pbm.models import OutboxRow
 from pbm.sender import LEASE, MARK_EVERY
-from tests.service.helpers import make_game
-from tests.service.test_mail_in import ROLES
+from tests.support.helpers import make_game
+from tests.support.mail import ROLES
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = int(os.environ.get("FAULTS_GAMES", 20))

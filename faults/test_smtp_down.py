@@ -11,8 +11,8 @@ from sqlalchemy import func, select
 from pbm.models import OutboxRow
 from pbm.sender import MAX_BACKOFF
 from pbm.worker import Worker
-from tests.service.helpers import make_game
-from tests.service.test_mail_in import ROLES, TUESDAY_0930_ROME
+from tests.support.helpers import make_game
+from tests.support.mail import ROLES, TUESDAY_0930_ROME
 
 GAMES = 5
 

@@ -19,7 +19,7 @@ from pbm import operations
 from pbm.db import transaction
 from pbm.models import ActionRow, EventRow, Game, OutboxRow, PhaseRow, User
 from pbm.worker import Worker
-from tests.service.helpers import make_master
+from tests.support.helpers import make_master
 
 GAMES = int(os.environ.get("FAULTS_GAMES", 20))
 STEPS = int(os.environ.get("FAULTS_STEPS", 6))  # boundary instants; each resolves every game's phase
@@ -67,12 +67,12 @@ def next_boundary(factory) -> datetime | None:
 
 
 class ForkServer:
-    """tests/service/killable_worker.py: forks a worker per request, reports how it ended."""
+    """tests/support/killable_worker.py: forks a worker per request, reports how it ended."""
 
     def __init__(self, url: str, instance: Path, now: datetime) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.service.killable_worker", url, str(instance), now.isoformat()],
+            [sys.executable, "-m", "tests.support.killable_worker", url, str(instance), now.isoformat()],
             env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert self.process.stdout.readline().strip() == "serving"
 

@@ -13,7 +13,7 @@ from pbm import smtpd
 from pbm.worker import Worker
 
 from ..fixtures.smtp import free_port
-from ..service.helpers import make_game, make_master
+from tests.support.helpers import make_game, make_master
 
 ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente"}
 

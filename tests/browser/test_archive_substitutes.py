@@ -6,7 +6,7 @@ import pytest
 
 from pbm.db import transaction
 
-from ..service.test_archive import played_a_day
+from tests.support.play import played_a_day
 from .axe import violations
 
 

@@ -7,8 +7,8 @@ import os
 
 from pbm.models import ActionRow
 
-from ..service.helpers import make_game
-from ..service.test_forms_support import edit_open_state, kill
+from tests.support.helpers import make_game
+from tests.support.forms import edit_open_state, kill
 from .test_player_votes import login
 
 ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Satanista", "Carla": "Veggente", "Dario": "Profeta",

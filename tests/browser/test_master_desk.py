@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from pbm.models import ActionRow, Game, OutboxRow
 from pbm.worker import Worker
 
-from ..service.helpers import make_game
+from tests.support.helpers import make_game
 
 ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Guardia del corpo",
          "Elena": "Contadino"}

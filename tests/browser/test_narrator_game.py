@@ -11,7 +11,7 @@ from PIL import Image
 
 from pbm.models import ActionRow, Game, GameStatus, PhaseRow
 
-from ..service.helpers import make_master
+from tests.support.helpers import make_master
 from .test_player_votes import login
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ivo"]

@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from pbm.models import ActionRow
 from pbm.worker import Worker
 
-from ..service.helpers import make_game
+from tests.support.helpers import make_game
 
 ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Guardia del corpo"}
 TUESDAY_0930_ROME = datetime(2026, 11, 24, 8, 30, tzinfo=timezone.utc)

@@ -4,7 +4,7 @@ import pytest
 
 from pbm.mail.parse import parse_message, without_reply_prefix
 
-from test_parse_replies import PLAYERS, mail, quoted
+from tests.mail.test_parse_replies import PLAYERS, mail, quoted
 
 BULLETIN = "È iniziato il giorno 2.\nVOTO Anna\n"
 

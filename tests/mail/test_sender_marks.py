@@ -12,8 +12,8 @@ from sqlalchemy import func, select
 from pbm import sender
 from pbm.models import OutboxRow
 from tests.fixtures.smtp import free_port
-from tests.service.helpers import make_game
-from tests.service.test_mail_in import ROLES, fast_passwords  # noqa: F401  (a fixture)
+from tests.support.helpers import make_game
+from tests.support.mail import ROLES, fast_passwords  # noqa: F401  (a fixture)
 
 
 def queue_games(app, clock, games: int) -> int:

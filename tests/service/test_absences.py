@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pbm.models import Game, MasterLog, OutboxRow
 
-from .helpers import login
-from .test_archive import played_a_day
-from ..conftest import csrf_from
+from tests.support.helpers import login
+from tests.support.play import played_a_day
+from tests.conftest import csrf_from
 
 
 def declare(client, slug, **fields):

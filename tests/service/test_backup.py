@@ -12,7 +12,7 @@ from sqlalchemy import create_engine, text
 
 from pbm.migrate import upgrade
 
-from .helpers import make_game
+from tests.support.helpers import make_game
 
 ROOT = Path(__file__).resolve().parents[2]
 ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Contadino"}

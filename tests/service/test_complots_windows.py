@@ -12,7 +12,7 @@ from pbm.db import transaction
 from pbm.models import ActionRow, EventRow, Game, OutboxRow, PhaseRow, Seat, User
 from pbm.worker import Worker
 
-from .helpers import make_master
+from tests.support.helpers import make_master
 
 NAMES = ("Anna", "Bruno", "Carla")
 WINDOW = timedelta(minutes=10)
@@ -225,7 +225,7 @@ def _answer_forms(html: str) -> list[dict[str, str]]:
 
 
 def test_the_page_offers_only_the_legal_answers_and_refuses_a_stale_button(app, factory, clock):
-    from .helpers import login
+    from tests.support.helpers import login
     t0 = clock.now()
     gid = start(app, factory, t0)
     with factory() as s:
@@ -258,8 +258,8 @@ def test_the_page_offers_only_the_legal_answers_and_refuses_a_stale_button(app, 
 
 
 def test_a_master_answers_for_a_player_by_the_desk_with_a_copy_to_the_player(app, factory, clock):
-    from ..conftest import csrf_from
-    from .helpers import login
+    from tests.conftest import csrf_from
+    from tests.support.helpers import login
     t0 = clock.now()
     gid = start(app, factory, t0)
     send(app, factory, gid, "Anna", {"kind": "turn", "action": "steal", "target": "Carla"}, t0)
@@ -280,8 +280,8 @@ def test_a_master_answers_for_a_player_by_the_desk_with_a_copy_to_the_player(app
 
 def test_an_exchange_is_kept_by_ticking_cards_on_the_page_and_the_desk_shows_the_game(app, factory, clock):
     import re
-    from ..conftest import csrf_from
-    from .helpers import login
+    from tests.conftest import csrf_from
+    from tests.support.helpers import login
     t0 = clock.now()
     gid = start(app, factory, t0)
     send(app, factory, gid, "Anna", {"kind": "turn", "action": "income"}, t0)

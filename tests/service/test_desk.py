@@ -12,7 +12,7 @@ from pbm.db import transaction
 from pbm.models import EventRow, Game, MasterLog, OutboxRow, PhaseRow, User
 from pbm.worker import Worker
 
-from .helpers import make_game
+from tests.support.helpers import make_game
 
 ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Guardia del corpo",
          "Elena": "Contadino"}

@@ -11,8 +11,8 @@ from pbm.db import transaction
 from pbm.models import Game, OutboxRow, PhaseRow
 from pbm.worker import Worker
 
-from ..conftest import csrf_from
-from .helpers import first_waits_for_second, login, make_game, run_overlapping
+from tests.conftest import csrf_from
+from tests.support.helpers import first_waits_for_second, login, make_game, run_overlapping
 
 ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Guardia del corpo",
          "Elena": "Contadino"}

@@ -6,7 +6,7 @@ from pbm.db import transaction
 from pbm.models import EventRow, Game, PhaseRow, User
 from pbm.operations import desk
 
-from .helpers import make_master
+from tests.support.helpers import make_master
 
 ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Guardia del corpo",
          "Elena": "Contadino", "Fabio": "Contadino", "Gina": "Contadino"}
@@ -70,8 +70,8 @@ def test_a_resolution_keeps_the_interventions_of_its_phase(app, factory, clock):
 
 
 def test_the_desk_offers_the_rulesets_remedies_and_applies_them(app, factory, clock):
-    from ..conftest import csrf_from
-    from .helpers import login, make_game
+    from tests.conftest import csrf_from
+    from tests.support.helpers import login, make_game
     gid = make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
     client = login(app, "master@example.org", "master")
     page = client.get("/g/test-game/master").get_data(as_text=True)

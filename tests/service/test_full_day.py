@@ -11,8 +11,8 @@ from pbm.mail.mailbox import open_source
 from pbm.models import OutboxRow, Seat
 from pbm.worker import Worker
 
-from ..conftest import csrf_from
-from .helpers import login, make_game
+from tests.conftest import csrf_from
+from tests.support.helpers import login, make_game
 
 ROLES = {
     "Anna": "Lupo Mannaro", "Bruno": "Lupo Mannaro", "Carla": "Veggente",

@@ -17,7 +17,7 @@ from pbm.db import transaction
 from pbm.models import ActionRow, EventRow, Game, OutboxRow, PhaseRow, User
 from pbm.worker import Worker
 
-from .helpers import make_master
+from tests.support.helpers import make_master
 
 GAMES = 20
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gino", "Ivo"]
@@ -57,7 +57,7 @@ def test_killing_the_worker_mid_boundary_never_doubles_or_loses_anything(app, fa
     votes = build(app, factory, clock)
     url = app.config["DATABASE_URL"]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    cmd = [sys.executable, "-m", "tests.service.killable_worker", url, str(tmp_path / "instance"),
+    cmd = [sys.executable, "-m", "tests.support.killable_worker", url, str(tmp_path / "instance"),
            WED_1000.isoformat()]
     server = subprocess.Popen(cmd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert server.stdout.readline().strip() == "serving"

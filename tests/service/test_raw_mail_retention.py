@@ -21,8 +21,8 @@ from pbm import retention
 from pbm.retention import Pruned
 from pbm.worker import Worker
 
-from .helpers import login, make_game
-from .test_mail_in import ROLES, TUESDAY_0930_ROME, deliver, fast_passwords, latest_sent, message, run_mail, seat  # noqa: F401
+from tests.support.helpers import login, make_game
+from tests.support.mail import ROLES, TUESDAY_0930_ROME, deliver, fast_passwords, latest_sent, message, run_mail, seat  # noqa: F401
 
 DAYS = 30
 MARKER = "retention-marker-7f3a9c"  # in the raw mail only: never parsed into anything kept

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
-from ..fixtures.smtp import free_port
+from tests.fixtures.smtp import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

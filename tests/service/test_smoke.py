@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pbm.models import OutboxRow, PhaseRow
 
-from .helpers import make_game
+from tests.support.helpers import make_game
 
 ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Contadino"}
 

@@ -13,11 +13,11 @@ from pbm.db import transaction
 from pbm.models import ActionRow, Game, MasterLog, OutboxRow, SeatHolder, User
 from pbm.operations import seats
 
-from .helpers import login
-from .test_archive import played_a_day
-from .test_no_leaks import submit
-from ..conftest import csrf_from
-from .test_mail_in import deliver, game, latest_sent, message, run_mail, votes  # noqa: F401 (game: a fixture)
+from tests.support.helpers import login
+from tests.support.play import played_a_day
+from tests.support.play import submit
+from tests.conftest import csrf_from
+from tests.support.mail import deliver, game, latest_sent, message, run_mail, votes  # noqa: F401 (game: a fixture)
 
 
 def _game(s, slug):
@@ -101,7 +101,7 @@ def test_bulletin_of_the_phase_says_a_substitute_came(app, clock):
     hand_over(app, clock, slug, seat="Dario", announced_as="")
     hand_over(app, clock, slug, seat="Elena", email="yuri@new.test", announced_as="Yuri")
     # The arrival belongs to the open phase (night 2): shown once that phase is published.
-    from .test_no_leaks import pass_boundary
+    from tests.support.play import pass_boundary
     from datetime import datetime, timezone
     pass_boundary(app, clock, datetime(2026, 11, 25, 8, 30, tzinfo=timezone.utc))
     page = app.test_client().get(f"/g/{slug}/phases/3").get_data(as_text=True)

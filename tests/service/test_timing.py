@@ -13,8 +13,8 @@ from pbm.models import Game, PhaseRow, User
 from pbm.operations import desk, timing
 from pbm.worker import Worker
 
-from . import guess_ruleset
-from .helpers import make_master
+from tests.support import guess_ruleset
+from tests.support.helpers import make_master
 
 UTC = timezone.utc
 NAMES = ("Ada", "Ben", "Cleo")
@@ -140,8 +140,8 @@ def test_the_ruleset_says_how_few_may_play(app, factory, clock):
 
 
 def test_the_masters_set_the_answer_window_when_they_create_the_game(app, factory, clock):
-    from ..conftest import csrf_from
-    from .helpers import login
+    from tests.conftest import csrf_from
+    from tests.support.helpers import login
     make_master(factory)
     client = login(app, "master@example.org", "master")
     page = client.get("/master/new").get_data(as_text=True)

@@ -1,0 +1,177 @@
+"""A whole three-player Complots game played by mail: the service mails each player
+what they may answer over real SMTP, the players reply through a real Dovecot, and
+every answer is read with the game's vocabulary (Italian for two, English for one).
+Nobody ever reads another player's face-down cards in any mail."""
+from __future__ import annotations
+
+import re
+from email.message import EmailMessage
+from email.utils import make_msgid
+
+from pbm.db import transaction
+from pbm.mail.mailbox import open_source
+from pbm.models import ActionRow, Game, OutboxRow, User
+from pbm.worker import Worker
+
+from pbm import operations
+
+from tests.support.helpers import make_master
+
+NAMES = {"Anna": "it", "Bruno": "en", "Carla": "it"}
+
+
+def start_game(app, factory, now) -> int:
+    master_id = make_master(factory)
+    with transaction(factory) as s:
+        master = s.get(User, master_id)
+        game = operations.create_game(s, name="Complotto per posta", ruleset="complots",
+                                      master=master, now=now)
+        for name, lang in NAMES.items():
+            operations.add_player(s, app.config, game, name=name, lang=lang,
+                                  email=f"{name.lower()}@players.test", now=now, by=master)
+        operations.prepare_game(s, game, now=now, options={"variant": "ambasciatore"}, by=master)
+        operations.start_game(s, app.config, game, now=now, by=master)
+        game.seed = game.seed  # the draw is the game's own
+        return game.id
+
+
+def answer_lines(body: str) -> list[str]:
+    """The lines the mail offers as answers (indented under the 'answer with' line)."""
+    marker = "righe:" if "righe:" in body else "lines:"
+    if marker not in body:
+        return []
+    tail = body.split(marker, 1)[1].splitlines()[1:]
+    out = []
+    for line in tail:
+        if not line.startswith("  "):
+            break
+        out.append(line.strip())
+    return out
+
+
+def bot_line(lines: list[str], turn_no: int) -> str:
+    """A simple player: coup when it can, else alternate Duchessa and income; pass on
+    answers, challenge one claim in five; lose or keep the first cards offered."""
+    words = {ln.split()[0].upper(): ln for ln in lines}
+
+    def first_choice(line: str) -> str:
+        word, _, rest = line.partition(" ")
+        return f"{word} {rest.split(' | ')[0].strip()}"
+    for coup in ("COLPO", "COUP"):
+        if coup in words:
+            return first_choice(words[coup])
+    if "SFIDO" in words or "CHALLENGE" in words:
+        if turn_no % 5 == 0:
+            return "SFIDO" if "SFIDO" in words else "CHALLENGE"
+        return "PASSO" if "PASSO" in words else "PASS"
+    if "PASSO" in words or "PASS" in words:
+        return "PASSO" if "PASSO" in words else "PASS"
+    for tax in ("TASSA", "TAX", "REDDITO", "INCOME"):
+        if tax in words and (turn_no % 2 == 0 or tax in ("REDDITO", "INCOME")):
+            return tax
+    for keep in ("TENGO", "KEEP"):
+        if keep in words:
+            count, cards = re.search(r"\((\d+): (.*)\)", words[keep]).groups()
+            return f"{keep} {' '.join(cards.split(', ')[:int(count)])}"
+    return first_choice(lines[0])
+
+
+def reply(original, name: str, text: str) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = f"{name} <{name.lower()}@players.test>"
+    msg["To"] = original.message["Reply-To"]
+    msg["Subject"] = "Re: " + str(original.message["Subject"])
+    msg["Message-ID"] = make_msgid(domain="players.test")
+    msg["In-Reply-To"] = original.message["Message-ID"]
+    msg["References"] = original.message["Message-ID"]
+    msg.set_content(f"{text}\n\n> quoted: REDDITO\n")
+    return bytes(msg)
+
+
+def test_a_three_player_game_by_mail(make_app, clock, smtp_server, imap_account):
+    app = make_app(MAIL_PORT=smtp_server.port, MAIL_SOURCE=imap_account.source_config(),
+                   MASTER_ADDRESS="lupus@lupus.test")
+    factory = app.extensions["pbm_sessions"]
+    gid = start_game(app, factory, clock.now())
+    worker = Worker(app, clock)
+    source = open_source(app.config["MAIL_SOURCE"])
+    answered: set[str] = set()  # Message-IDs of the mails already answered
+    stale = None
+    try:
+        for step in range(400):
+            worker.outbox()
+            with factory() as s:
+                if s.get(Game, gid).status == "over":
+                    break
+            fresh = [m for m in smtp_server.messages
+                     if m.message["Message-ID"] not in answered and answer_lines(
+                         m.message.get_body(("plain",)).get_content())]
+            assert fresh, f"step {step}: nobody was asked anything"
+            for m in fresh:
+                answered.add(m.message["Message-ID"])
+                name = next(n for n in NAMES if m.rcpt_tos[0].startswith(n.lower()))
+                body = m.message.get_body(("plain",)).get_content()
+                line = bot_line(answer_lines(body), step)
+                if stale is None and line in ("PASSO", "PASS"):
+                    stale = (m, name)  # answered now; replied to again later, too late
+                imap_account.deliver(reply(m, name, line))
+            worker.mail_once(source)
+        else:
+            raise AssertionError("the game did not end in 400 rounds of mail")
+        # A second answer to a window long closed: refused, never applied.
+        before = _actions(factory, gid)
+        imap_account.deliver(reply(stale[0], stale[1], "SFIDO"))
+        worker.mail_once(source)
+        assert _actions(factory, gid) == before
+    finally:
+        source.close()
+    worker.outbox()
+    with factory() as s:
+        game = s.get(Game, gid)
+        assert game.status == "over" and game.state["winner"] in NAMES
+        sources = {r.source for r in s.query(ActionRow).filter_by(game_id=gid)}
+        assert sources == {"mail"}
+    receipts = [m for m in smtp_server.messages if m.rcpt_tos[0] == f"{stale[1].lower()}@players.test"
+                and "Auto-Submitted" in m.message]
+    last = receipts[-1].message.get_body(("plain",)).get_content()
+    assert "Troppo tardi: quel momento è passato" in last or "Too late: that moment has passed" in last
+    # Every player was told the end, in their language.
+    finals = [m for m in smtp_server.messages if "Partita finita" in str(m.message["Subject"])
+              or "Game over" in str(m.message["Subject"])]
+    assert sorted(m.rcpt_tos[0] for m in finals) == sorted(f"{n.lower()}@players.test" for n in NAMES)
+
+
+def _actions(factory, gid) -> int:
+    with factory() as s:
+        return s.query(ActionRow).filter_by(game_id=gid).count()
+
+
+def test_more_time_by_mail(make_app, clock, imap_account):
+    app = make_app(MAIL_SOURCE=imap_account.source_config(), MASTER_ADDRESS="lupus@lupus.test")
+    factory = app.extensions["pbm_sessions"]
+    gid = start_game(app, factory, clock.now())
+    worker = Worker(app, clock)
+    with factory() as s:
+        game = s.get(Game, gid)
+        first = game.state["data"]["turn_of"]
+        phase = operations.current_phase(s, game)
+        asked = (s.query(OutboxRow).filter_by(to_addr=f"{first.lower()}@players.test", kind="window")
+                 .order_by(OutboxRow.id.desc()).first())
+        assert ("PIÙ TEMPO" if NAMES[first] == "it" else "MORE TIME") in asked.body
+    msg = EmailMessage()
+    msg["From"] = f"{first.lower()}@players.test"
+    msg["To"] = asked.reply_to
+    msg["Subject"] = "Re: " + asked.subject
+    msg["Message-ID"] = make_msgid(domain="players.test")
+    msg["In-Reply-To"] = asked.message_id
+    msg.set_content("più tempo" if NAMES[first] == "it" else "more time")
+    imap_account.deliver(bytes(msg))
+    source = open_source(app.config["MAIL_SOURCE"])
+    try:
+        worker.mail_once(source)
+    finally:
+        source.close()
+    with factory() as s:
+        game = s.get(Game, gid)
+        assert operations.current_phase(s, game).ends_at == phase.ends_at + operations.timing.answer_window(game)
+        assert game.seat_by_name(first).extensions_used == 1

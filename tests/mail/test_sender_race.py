@@ -1,0 +1,55 @@
+"""Two workers draining the outbox at the same moment: every message reaches
+the SMTP server once (run on PostgreSQL too, by test_postgres.py)."""
+from __future__ import annotations
+
+import threading
+from collections import Counter
+
+from sqlalchemy.exc import OperationalError
+
+from pbm import sender
+from pbm.models import OutboxRow
+
+from tests.support.helpers import make_game
+from tests.support.mail import ROLES, fast_passwords  # noqa: F401  (a fixture)
+
+
+def test_two_workers_draining_at_once_send_each_message_once(make_app, clock, smtp_server, monkeypatch):
+    app = make_app(MAIL_PORT=smtp_server.port)
+    factory = app.extensions["pbm_sessions"]
+    make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
+    with factory() as s:
+        queued = [r.message_id for r in s.query(OutboxRow)]
+    assert len(queued) >= 10
+
+    both_read = threading.Barrier(2, timeout=10)
+    real_due = sender.due
+
+    def due_then_wait(session, now, limit=sender.BATCH):
+        rows = real_due(session, now, limit)
+        both_read.wait()  # each worker has the whole outbox in hand before either sends
+        return rows
+
+    monkeypatch.setattr(sender, "due", due_then_wait)
+    errors: list[BaseException] = []
+
+    def worker():
+        try:
+            sender.drain(app, factory, clock.now())
+        except OperationalError as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == []
+
+    monkeypatch.setattr(sender, "due", real_due)
+    sender.drain(app, factory, clock.now())  # whatever is left
+    wire = Counter(m.message["Message-ID"] for m in smtp_server.wait_for(len(queued)))
+    assert sorted(wire) == sorted(queued)
+    assert set(wire.values()) == {1}, [mid for mid, n in wire.items() if n > 1]
+    with factory() as s:
+        assert {r.status for r in s.query(OutboxRow)} == {"sent"}

@@ -1,0 +1,61 @@
+"""A worker process for the kill test: resolves every due boundary at a given
+instant, then exits. The test kills it at random moments while it works.
+
+Started as ``python -m tests.support.killable_worker URL INSTANCE NOW`` it is
+a fork server: it imports the service once, then for each line read on stdin
+forks a worker that prints ``ready PID`` and resolves, and reports
+``exit PID STATUS`` when that worker ends (STATUS is -9 when it was killed).
+Importing Flask and SQLAlchemy costs a second; paying it once per test instead
+of once per kill lets the test kill many times in a few seconds."""
+from __future__ import annotations
+
+import os
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy.orm import configure_mappers
+
+from engine.registry import get_ruleset
+from pbm import mailer, operations
+from pbm.app import create_service_app
+from pbm.clock import FixedClock
+
+
+def warm_up() -> None:
+    """Do once, before forking, what every worker would otherwise do cold:
+    configure the mappers, load the ruleset, compile the mail templates."""
+    configure_mappers()
+    get_ruleset("lupus-live-12")
+    for template in mailer._env.list_templates():
+        mailer._env.get_template(template)
+
+
+def work(database_url: str, instance: str, now_iso: str) -> int:
+    now = datetime.fromisoformat(now_iso)
+    app = create_service_app({"DATABASE_URL": database_url}, instance=Path(instance), clock=FixedClock(now))
+    print(f"ready {os.getpid()}", flush=True)  # the test kills us at random moments from here on
+    operations.resolve_due(app.extensions["pbm_sessions"], app.config, now)
+    return 0
+
+
+def serve(database_url: str, instance: str, now_iso: str) -> int:
+    warm_up()
+    print("serving", flush=True)
+    for _line in sys.stdin:
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                code = work(database_url, instance, now_iso)
+            finally:
+                sys.stdout.flush()
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+        print(f"exit {pid} {code}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(serve(*sys.argv[1:4]))

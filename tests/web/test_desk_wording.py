@@ -1,0 +1,127 @@
+"""What the Masters and players read is worded in their language: no codes, no
+Python dicts, no engine sentences in English on an Italian page, local times."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask_babel import force_locale
+
+from pbm import operations
+from pbm.db import transaction
+from pbm.models import User
+from pbm.web.master import _setup_reason
+
+from tests.conftest import csrf_from
+from tests.support.helpers import login, make_game, make_master
+
+ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Contadino"}
+RAW = re.compile(r"\{'|\{&#39;|submit_on_behalf|add_player|start_game|\[public\]|\(master,|\(sms\)")
+
+
+def test_desk_log_submissions_and_preview_are_worded_in_local_time(app, factory, clock):
+    make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
+    client = login(app, "master@example.org", "master")
+    desk = client.get("/g/test-game/master").get_data(as_text=True)
+    client.post("/g/test-game/master/behalf", data={"csrf_token": csrf_from(desk), "player": "Carla",
+                                                     "commands": "POTERE Anna", "source": "sms"})
+    client.post("/g/test-game/master/pause", data={"csrf_token": csrf_from(desk)})
+    desk = client.get("/g/test-game/master").get_data(as_text=True)
+    assert not RAW.search(desk), RAW.search(desk).group(0)
+    log = desk.split('<ul class="log">')[1].split("</ul>")[0]
+    # The clock says Monday 10:00 in Rome (09:00 UTC): the log keeps the game's time.
+    assert "2026-11-23 10:00" in log and "09:00" not in log
+    assert "ha aggiunto Anna (anna@players.test)" in log
+    assert re.search(r"ha inserito per Carla \(SMS\): [^<]*Anna", log)
+    assert "ha messo in pausa la partita" in log
+    assert "SMS, inserita da Master Mara" in desk
+    assert "[privato → Carla] " in desk.split('id="preview"')[1]  # the Veggente's answer
+
+    english = login(app, "master@example.org", "master")
+    english.post("/lang/en", data={"csrf_token": csrf_from(english.get("/").get_data(as_text=True))})
+    desk_en = english.get("/g/test-game/master").get_data(as_text=True)
+    assert "paused the game" in desk_en and "SMS, entered by Master Mara" in desk_en
+    assert "Lupus LIVE!, 12th edition" in desk_en
+
+
+def test_refused_setup_is_explained_in_the_readers_language_and_the_numbers_stay(app, factory, clock):
+    make_master(factory)
+    with transaction(factory) as s:
+        master = s.query(User).one()
+        game = operations.create_game(s, name="Tempo reale", ruleset="tempo-reale-7", master=master,
+                                      now=clock.now())
+        for name in ["Anna", "Bruno", "Carla", "Dario", "Elena"]:
+            operations.add_player(s, app.config, game, name=name, email=f"{name.lower()}@p.test",
+                                  now=clock.now(), password="x")
+    client = login(app, "master@example.org", "master")
+    token = csrf_from(client.get("/g/tempo-reale/master").get_data(as_text=True))
+    no_necromancer = {"csrf_token": token, "mayor": "", "role-Lupo": "2", "role-Contadino": "3"}
+    page = client.post("/g/tempo-reale/master/draw", data=no_necromancer,
+                       follow_redirects=True).get_data(as_text=True)
+    assert "manca: Negromanti" in page and "needs all three factions" not in page
+    # The Master corrects one number, not all of them again.
+    assert re.search(r'name="role-Lupo" value="2"', page) and re.search(r'name="role-Contadino" value="3"', page)
+
+    fixed = dict(no_necromancer, **{"role-Contadino": "2", "role-Negromante": "1"})
+    page = client.post("/g/tempo-reale/master/draw", data=fixed, follow_redirects=True).get_data(as_text=True)
+    assert re.search(r'name="role-Negromante" value="1"', page)
+
+
+def test_account_page_offers_the_language_the_pages_are_shown_in(app, factory, clock):
+    make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")  # Anna's account says Italian
+    client = app.test_client()
+    client.post("/lang/en", data={"csrf_token": csrf_from(client.get("/login").get_data(as_text=True))})
+    page = client.get("/login").get_data(as_text=True)
+    client.post("/login", data={"csrf_token": csrf_from(page), "email": "anna@players.test",
+                                "password": "pw-anna"})
+    account = client.get("/account").get_data(as_text=True)
+    assert re.search(r'<option selected value="en">|<option value="en" selected>', account), \
+        "the page is in English: saving must not switch it back to Italian"
+
+
+def test_outbox_states_and_rulesets_are_worded(app, factory, clock):
+    make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
+    client = login(app, "master@example.org", "master")
+    mailbox = client.get("/master/mailbox").get_data(as_text=True)
+    assert "in attesa di invio" in mailbox and "<td>pending</td>" not in mailbox
+    index = client.get("/").get_data(as_text=True)
+    assert "Lupus LIVE!, dodicesima edizione" in index and "lupus-live-12" not in index
+
+
+def test_roll_back_is_offered_only_once_a_phase_is_published(app, factory, clock):
+    from datetime import datetime, timezone
+
+    from pbm.worker import Worker
+    make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
+    client = login(app, "master@example.org", "master")
+    assert 'id="rollback"' not in client.get("/g/test-game/master").get_data(as_text=True)
+    clock.set(datetime(2026, 11, 24, 8, 30, tzinfo=timezone.utc))  # past night 1's end
+    Worker(app, clock).boundaries()
+    assert 'id="rollback"' in client.get("/g/test-game/master").get_data(as_text=True)
+
+
+def test_every_refusal_of_a_setup_has_its_own_words(app, factory, clock):
+    """The engine's set-up refusals carry a code; each is worded, none falls
+    through to the engine's English sentence."""
+
+    make_master(factory)
+    attempts = [
+        ("lupus-live-12", {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Lupo Ululante"}, None,
+         "Non esiste un ruolo «Lupo Ululante»."),
+        ("lupus-live-12", {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente"}, "Zeno",
+         "il Sindaco Zeno non è un giocatore"),
+        ("tempo-reale-7", {"Anna": "Lupo", "Bruno": "Contadino", "Carla": "Contadino"}, None,
+         "manca: Negromanti"),
+    ]
+    for n, (ruleset, roles, mayor, expected) in enumerate(attempts):
+        with transaction(factory) as s:
+            master = s.query(User).filter_by(email="master@example.org").one()
+            game = operations.create_game(s, name=f"Prova {n}", ruleset=ruleset, master=master, now=clock.now())
+            for name in roles:
+                operations.add_player(s, app.config, game, name=name, email=f"{name.lower()}{n}@p.test",
+                                      now=clock.now(), password="x")
+            with pytest.raises(operations.OperationError) as refused:
+                operations.start_game(s, app.config, game, roles=roles, mayor=mayor, now=clock.now())
+        with app.test_request_context(), force_locale("it"):
+            worded = _setup_reason(refused.value.params, ruleset)
+        assert expected in worded, (refused.value.params, worded)
