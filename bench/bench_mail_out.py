@@ -7,7 +7,8 @@ them to an aiosmtpd server in a process of its own that accepts each
 message at once (standing in for the relay). The clock runs from the first claim to
 the last message marked sent; the server then says how many distinct
 messages it received. Also prints how many SMTP connections were opened (the
-sender keeps one for a whole batch) and where each message's time went.
+sender keeps one for a whole batch), how many commits it made (the marks are
+written MARK_EVERY messages at a time) and where each message's time went.
 Target: at least 300 messages/s.
 
 (Not `pbm smtpd`: the embedded server of `make run` stores each message
@@ -15,21 +16,28 @@ with Python's mailbox module, which fsyncs every file, ~5 ms a message here;
 the relay of a real deployment is what the service waits on.)
 
     .venv/bin/python bench/bench_mail_out.py [--messages 1000] [--runs 3] [--quick]
+
+Side by side with an earlier revision (runs alternate, so both see the same
+load; the machine is shared):
+
+    git archive 2473e61 | tar -x -C /tmp/before
+    .venv/bin/python bench/bench_mail_out.py --runs 5 --baseline /tmp/before
 """
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import signal
 import smtplib
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from _support import MONDAY_10_ROME, ROOT, Timers, fast_passwords, median, open_day_one, record, scratch, service_app  # noqa: E402 (sets the path)
 
 from aiosmtpd.controller import Controller  # noqa: E402
-from flask_mail import Message  # noqa: E402
 from sqlalchemy import delete, func, insert, select  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
@@ -115,10 +123,20 @@ def one_run(messages: int) -> tuple[float, int, dict[str, float]]:
 
     sender.connect = counting_connect
     timers = Timers()
+    commits = 0
+    real_commit = Session.commit
+
+    def counting_commit(self):
+        nonlocal commits
+        commits += 1
+        return real_commit(self)
+
+    Session.commit = counting_commit
     wrapped = [(owner, name, timers.wrap(owner, name, label)) for owner, name, label in (
-        (Message, "as_bytes", "build each message (Flask-Mail, email package)"),
+        # The sender's own subclass: wrapping Flask-Mail's method would time nothing.
+        (sender._Message, "as_bytes", "build each message (Flask-Mail, email package)"),
         (smtplib.SMTP, "sendmail", "SMTP exchange (MAIL, RCPT, DATA)"),
-        (Session, "commit", "database commits (claims, one per message sent)"))]
+        (Session, "commit", f"database commits (claims; marks, {sender.MARK_EVERY} at a time)"))]
     try:
         worker = Worker(app, clock)
         began = time.perf_counter()
@@ -128,6 +146,7 @@ def one_run(messages: int) -> tuple[float, int, dict[str, float]]:
         seconds = time.perf_counter() - began
     finally:
         sender.connect = real_connect
+        Session.commit = real_commit
         for owner, name, real in wrapped:
             setattr(owner, name, real)
         delivered, distinct = received(server)
@@ -138,10 +157,21 @@ def one_run(messages: int) -> tuple[float, int, dict[str, float]]:
                          f"({distinct} distinct)")
     app.extensions["pbm_engine"].dispose()
     rate = messages / seconds
-    print(f"  {messages} messages in {seconds:.2f} s = {rate:.0f} messages/s over {connections} SMTP connections")
+    print(f"  {messages} messages in {seconds:.2f} s = {rate:.0f} messages/s over {connections} SMTP connections, "
+          f"{commits} commits (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     for label, spent in sorted(timers.seconds.items(), key=lambda kv: -kv[1]):
         print(f"    {label:52s} {spent * 1000 / messages:5.2f} ms a message ({100 * spent / seconds:4.1f}%)")
     return rate, connections, {label: spent * 1000 / messages for label, spent in timers.seconds.items()}
+
+
+def baseline_run(folder: str, messages: int) -> float:
+    """One run of the same benchmark in another checkout (its own pbm), in a process of its own."""
+    out = subprocess.run([sys.executable, str(Path(folder) / "bench" / "bench_mail_out.py"), "--runs", "1",
+                          "--messages", str(messages)], cwd=folder, capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": folder}).stdout
+    rate = float(re.search(r"= (\d+) messages/s", out).group(1))
+    print(f"  before ({folder}): {rate:.0f} messages/s")
+    return rate
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -149,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--messages", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="500 messages, one run")
+    parser.add_argument("--baseline", metavar="DIR",
+                        help="a checkout of an earlier revision, run alternately with this one")
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
@@ -157,15 +189,30 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.messages, args.runs = 500, 1
     fast_passwords()
+    load = os.getloadavg()[0]
     print(f"outbox -> aiosmtpd (own process), {args.messages} messages a run")
-    results = [one_run(args.messages) for _ in range(args.runs)]
+    results, before = [], []
+    for _ in range(args.runs):
+        if args.baseline:
+            before.append(baseline_run(args.baseline, args.messages))
+        results.append(one_run(args.messages))
     rate = median([r for r, _, _ in results])
     connections = max(c for _, c, _ in results)
     print(f"mail out: median {rate:.0f} messages/s over {args.runs} runs, "
           f"{args.messages / connections:.0f} messages per SMTP connection (target: at least 300/s)")
-    record("mail_out", {"messages": args.messages, "runs": args.runs,
+    side_by_side = {}
+    if before:
+        print(f"side by side, alternating: before median {median(before):.0f} messages/s, "
+              f"after median {rate:.0f} messages/s ({rate / median(before):.2f}x)")
+        side_by_side = {"side_by_side": {
+            "baseline": args.baseline, "before_messages_per_second": [round(r) for r in before],
+            "after_messages_per_second": [round(r) for r, _, _ in results],
+            "before_median": round(median(before), 1), "after_median": round(rate, 1),
+            "ratio_of_medians": round(rate / median(before), 2)}}
+    record("mail_out", {**side_by_side, "messages": args.messages, "runs": args.runs,
                         "messages_per_second_median": round(rate, 1),
                         "messages_per_connection": round(args.messages / connections, 1),
+                        "mark_every": sender.MARK_EVERY, "load_average_at_start": round(load, 1),
                         "ms_a_message": {label: round(median([split[label] for _, _, split in results]), 2)
                                          for label in results[0][2]}})
     return 0

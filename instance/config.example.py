@@ -29,6 +29,9 @@
 
 # A larger incoming message is kept, answered once, and never read.
 # INBOUND_MAX_BYTES = 5_000_000
+# Days the raw text of incoming mail and the bodies of mail sent are kept; then
+# the worker empties them (what was read from them stays). At least 1.
+# RAW_MAIL_DAYS = 60
 
 # Behind reverse proxies (nginx, a load balancer): how many, so that logins are
 # throttled per real client and not per proxy (docs/accounts.md).

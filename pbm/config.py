@@ -45,6 +45,10 @@ def defaults(instance: Path) -> dict[str, Any]:
         "ERROR_REPLIES_PER_DAY": 10,
         # A larger message is kept, raw, and answered once, but never parsed.
         "INBOUND_MAX_BYTES": 5_000_000,
+        # Days the raw text of inbound mail, and the bodies of mail sent, are
+        # kept (for the Masters to see a message as it arrived); then the
+        # worker empties them, and what was read from them stays (pbm/retention.py).
+        "RAW_MAIL_DAYS": 60,
         "REMINDER_BEFORE_MINUTES": 120,
         "BABEL_DEFAULT_LOCALE": "it",
         "BABEL_DEFAULT_TIMEZONE": "Europe/Rome",
@@ -138,6 +142,18 @@ def check_types(config: dict[str, Any], defaults_: dict[str, Any]) -> None:
             raise ConfigError(f"{key} = {value!r} should be {wanted}.")
 
 
+# Whole-number settings that make no sense below a floor, with why.
+MINIMUMS: dict[str, tuple[int, str]] = {
+    "RAW_MAIL_DAYS": (1, "days to keep raw mail; at least 1"),
+}
+
+
+def check_minimums(config: dict[str, Any]) -> None:
+    for key, (floor, meaning) in MINIMUMS.items():
+        if config[key] < floor:
+            raise ConfigError(f"{key} (PBM_{key}) = {config[key]!r} is too small: it is the number of {meaning}.")
+
+
 def load(instance: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """The configuration without Flask, for the worker and the CLI too:
     defaults, then instance/config.py, then PBM_* variables, then overrides."""
@@ -154,6 +170,7 @@ def load(instance: Path, overrides: dict[str, Any] | None = None) -> dict[str, A
             config[key] = from_environment(key, text, base.get(key))
     config.update(overrides or {})
     check_types(config, base)
+    check_minimums(config)
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = secret_key(instance)
     return config

@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
-    JSON, Boolean, Date, DateTime, ForeignKey, Integer, LargeBinary, String, Text, TypeDecorator,
+    JSON, Boolean, Date, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, TypeDecorator,
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -381,6 +381,7 @@ class OutboxRow(Base):
     """Transactional outbox: written with the change it reports, sent afterwards."""
 
     __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_pruned_at_created_at", "pruned_at", "created_at"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
@@ -405,12 +406,16 @@ class OutboxRow(Base):
     next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime())
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     last_error: Mapped[str] = mapped_column(Text, default="")
+    # When ``body`` and ``body_html`` of a mail sent (or refused) were emptied,
+    # RAW_MAIL_DAYS after it was queued (pbm/retention.py); the rest stays.
+    pruned_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
 
 class InboundRow(Base):
     """Every message read from the Master's mailbox, raw, stored before anything else."""
 
     __tablename__ = "inbound"
+    __table_args__ = (Index("ix_inbound_pruned_at_received_at", "pruned_at", "received_at"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     source_key: Mapped[str] = mapped_column(String(400), unique=True)
@@ -423,6 +428,9 @@ class InboundRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="stored")
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)
     result: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # When ``raw`` was emptied, RAW_MAIL_DAYS after it arrived (pbm/retention.py);
+    # what was read from it (the row, its result, the actions) stays.
+    pruned_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
 
 class MasterLog(Base):

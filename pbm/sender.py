@@ -1,11 +1,20 @@
-"""Drains the outbox: messages built by Flask-Mail, one SMTP connection per batch.
+"""Drains the outbox: messages built by Flask-Mail, one SMTP connection per
+batch of BATCH, batch after batch while they come full.
 
-A message is marked sent right after the server accepts it, one commit per
-message, so a crash re-sends at most the message in flight (with the same
-Message-ID, which mail clients de-duplicate). While the server is down or
-answers 4xx, messages wait with exponential back-off; nothing is dropped.
-Only a permanent (5xx) refusal ends a message: it is marked failed, and a
-refused recipient's address is marked failing for the Masters to see.
+A message is marked sent after the server accepts it. The marks are written
+together, one UPDATE and one commit for up to MARK_EVERY messages (sooner
+when MARK_SECONDS have passed since the last), not one commit per message: a
+durable commit costs more than the SMTP exchange of a message. The price is
+the window in which a crash re-sends: a sender killed after the server
+accepted a message and before its mark was committed re-sends it when its
+claim runs out, with the same Message-ID (mail clients fold the copies), so
+a crash re-sends at most MARK_EVERY messages. What the server accepted is
+marked even when the connection then fails.
+
+While the server is down or answers 4xx, messages wait with exponential
+back-off; nothing is dropped. Only a permanent (5xx) refusal ends a message:
+it is marked failed, and a refused recipient's address is marked failing for
+the Masters to see.
 
 Two workers may drain at once: each first claims its batch (moving the rows'
 next attempt a LEASE ahead, in one short transaction) and sends only what it
@@ -42,6 +51,16 @@ BATCH = 200
 SMTP_TIMEOUT = 30.0
 # How long a claimed batch is this worker's; it stops sending at half of it.
 LEASE = timedelta(minutes=10)
+# One drain goes on to the next batch while they come full, for at most this
+# long: a boundary of many games queues thousands of messages, and the worker's
+# job runs every 5 s (one batch a run would cap the outbox at 40 messages/s).
+# Its next run goes on, with the clock read again (``now`` stamps sent_at).
+DRAIN_SECONDS = 60.0
+# The marks of accepted messages are committed every MARK_EVERY messages (the
+# most a crash can re-send), or after a message that ends MARK_SECONDS after
+# the last commit, whichever comes first.
+MARK_EVERY = 10
+MARK_SECONDS = 0.5
 
 
 def backoff(attempts: int) -> timedelta:
@@ -93,10 +112,10 @@ def to_message(row: OutboxRow) -> Message:
     return msg
 
 
-def due(session: Session, now: datetime, limit: int = BATCH) -> list[OutboxRow]:
+def due(session: Session, now: datetime, limit: int | None = None) -> list[OutboxRow]:
     return list(session.scalars(select(OutboxRow).where(
         OutboxRow.status == "pending", OutboxRow.next_attempt_at <= now)
-        .order_by(OutboxRow.id).limit(limit)))
+        .order_by(OutboxRow.id).limit(limit or BATCH)))
 
 
 def claim(session: Session, rows: list[OutboxRow], now: datetime) -> list[OutboxRow]:
@@ -160,13 +179,27 @@ class _ServerGone(Exception):
 
 
 def drain(app: Flask, factory: sessionmaker[Session], now: datetime) -> int:
-    """Send what is due; return how many were sent."""
-    mail: Mail = app.extensions["mail"]
+    """Send what is due, a batch (one SMTP connection) after another while
+    they come full, for at most DRAIN_SECONDS; return how many were sent."""
     sent = 0
+    began = time.monotonic()
+    while True:
+        batch_sent, more = _drain_batch(app, factory, now)
+        sent += batch_sent
+        if not more or time.monotonic() - began > DRAIN_SECONDS:
+            return sent
+
+
+def _drain_batch(app: Flask, factory: sessionmaker[Session], now: datetime) -> tuple[int, bool]:
+    """Claim and send one batch: (how many were sent, whether more may be due)."""
+    mail: Mail = app.extensions["mail"]
     with factory() as session:
-        rows = claim(session, due(session, now), now)
+        found = due(session, now)
+        more = len(found) == BATCH
+        rows = claim(session, found, now)
         if not rows:
-            return 0
+            return 0, more
+        marks = _Marks(session, now)
         handled: set[int] = set()
         started = time.monotonic()
         try:
@@ -176,21 +209,69 @@ def drain(app: Flask, factory: sessionmaker[Session], now: datetime) -> int:
                     for row in rows:
                         if time.monotonic() - started > LEASE.total_seconds() / 2:
                             break  # a slow server: leave the rest before the claim runs out
-                        sent += _send_one(session, host, row, now, app.config)
-                        session.commit()
+                        if _send_one(session, host, row, now, app.config):
+                            marks.add(row.id)
                         handled.add(row.id)
+                        marks.write_if_due()
+                    marks.write()
                 finally:
                     _quit(host)
         except (OSError, smtplib.SMTPException, _ServerGone) as exc:
-            session.rollback()
+            marks.write()  # what the server accepted before it failed stays sent
             _retry_later(session, [r for r in rows if r.id not in handled], now, exc)
-            return sent
-        _release(session, [r for r in rows if r.id not in handled], now)
-    return sent
+            return marks.sent, False
+        except BaseException:
+            marks.write_before_raising()
+            raise
+        unreached = [r for r in rows if r.id not in handled]
+        _release(session, unreached, now)
+    return marks.sent, more and not unreached
+
+
+class _Marks:
+    """The messages the server accepted, marked sent in one UPDATE and one
+    commit every MARK_EVERY messages or MARK_SECONDS; refusals recorded on
+    the rows meanwhile are committed with them."""
+
+    def __init__(self, session: Session, now: datetime) -> None:
+        self.session, self.now = session, now
+        self.waiting: list[int] = []
+        self.sent = 0
+        self.since = time.monotonic()
+
+    def add(self, row_id: int) -> None:
+        self.waiting.append(row_id)
+        self.sent += 1
+
+    def write_if_due(self) -> None:
+        if len(self.waiting) >= MARK_EVERY or time.monotonic() - self.since >= MARK_SECONDS:
+            self.write()
+
+    def write(self) -> None:
+        if self.waiting:
+            # Still pending: a claim that ran out and went to another worker
+            # (which then sent the message too) is not counted twice.
+            self.session.execute(
+                update(OutboxRow).where(OutboxRow.id.in_(self.waiting), OutboxRow.status == "pending")
+                .values(status="sent", sent_at=self.now, attempts=OutboxRow.attempts + 1)
+                .execution_options(synchronize_session=False))
+        self.session.commit()
+        self.waiting = []
+        self.since = time.monotonic()
+
+    def write_before_raising(self) -> None:
+        """An unexpected error: keep the marks if the database still can."""
+        try:
+            self.write()
+        except Exception:
+            log.exception("could not mark %d accepted messages sent; they will be sent again",
+                          len(self.waiting))
 
 
 def _send_one(session: Session, host: smtplib.SMTP, row: OutboxRow, now: datetime,
-              config: dict) -> int:
+              config: dict) -> bool:
+    """True when the server accepted the message (its mark is the caller's);
+    a refusal is recorded on the row."""
     try:
         data = to_message(row).as_bytes()
         host.sendmail(envelope_from(row, config), [row.to_addr], data)
@@ -199,23 +280,20 @@ def _send_one(session: Session, host: smtplib.SMTP, row: OutboxRow, now: datetim
         # before the @, for a server without SMTPUTF8): it would come first in
         # every batch and hold up all the mail behind it.
         _refused(session, row, 553, f"cannot be sent: {exc}", now, recipient=True)
-        return 0
+        return False
     except smtplib.SMTPRecipientsRefused as exc:
         code, text = next(iter(exc.recipients.values()))
         _refused(session, row, code, text, now, recipient=True)
-        return 0
+        return False
     except smtplib.SMTPDataError as exc:
         _refused(session, row, exc.smtp_code, exc.smtp_error, now, recipient=False)
-        return 0
+        return False
     except smtplib.SMTPSenderRefused as exc:
         # Our own sender refused: the whole batch would fail the same way.
         raise _ServerGone(f"sender refused: {exc.smtp_code} {exc.smtp_error!r}") from exc
     except (smtplib.SMTPServerDisconnected, smtplib.SMTPConnectError, OSError, socket.timeout) as exc:
         raise _ServerGone(repr(exc)) from exc
-    row.status = "sent"
-    row.sent_at = now
-    row.attempts += 1
-    return 1
+    return True
 
 
 def envelope_from(row: OutboxRow, config: dict) -> str:

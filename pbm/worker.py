@@ -1,20 +1,22 @@
 """`pbm worker`: the scheduler process (APScheduler 3), never part of the web app.
 
 Jobs: resolve every phase whose deadline has passed (oldest first, so a worker
-that was down catches up in order), drain the outbox, and a poller thread that
-waits on the Master's mailbox (IMAP IDLE or Maildir polling) and ingests mail.
+that was down catches up in order), drain the outbox, empty raw mail older
+than RAW_MAIL_DAYS (hourly), and a poller thread that waits on the Master's
+mailbox (IMAP IDLE or Maildir polling) and ingests mail.
 """
 from __future__ import annotations
 
 import logging
 import signal
 import threading
+from datetime import timedelta
 from typing import Any
 
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
 
-from . import health, inbox, operations, reminders, sender
+from . import health, inbox, operations, reminders, retention, sender
 from .db import transaction
 from .clock import Clock
 from .mail.mailbox import MailSourceError, open_source
@@ -60,6 +62,9 @@ class Worker:
 
     def outbox(self) -> int:
         return sender.drain(self.app, self.factory, self.clock.now())
+
+    def prune_raw_mail(self) -> retention.Pruned:
+        return retention.prune(self.factory, self.config, self.clock.now())
 
     def mail_once(self, source: Any) -> int:
         with self.mail_lock:
@@ -107,6 +112,9 @@ class Worker:
                           max_instances=1, coalesce=True)
         scheduler.add_job(self.remind, "interval", seconds=60, id="reminders",
                           max_instances=1, coalesce=True)
+        scheduler.add_job(self.prune_raw_mail, "interval", hours=1, id="raw-mail-retention",
+                          max_instances=1, coalesce=True,
+                          next_run_time=self.clock.now() + timedelta(minutes=1))
         scheduler.add_job(self.heartbeat, "interval", seconds=HEARTBEAT_SECONDS, id="heartbeat",
                           max_instances=1, coalesce=True, next_run_time=self.clock.now())
         threading.Thread(target=self.poll_forever, name="mail-poller", daemon=True).start()

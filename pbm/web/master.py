@@ -418,6 +418,10 @@ def inbound_raw(slug: str, inbound_id: int):
     row = db().get(InboundRow, inbound_id)
     if row is None or row.game_id != game.id:
         abort(404)
+    if row.pruned_at is not None:
+        # Emptied after RAW_MAIL_DAYS (pbm/retention.py): say so, and what is left.
+        return render_template("inbound_pruned.html", game=game, row=row, tz=operations.game_tz(game),
+                               days=config()["RAW_MAIL_DAYS"]), 410
     # A stranger wrote these bytes: the browser must show them as text and
     # never guess HTML (nosniff), run nothing even if it did (a sandbox with
     # no sources), and offer a file name that opens as text when saved.

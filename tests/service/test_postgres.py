@@ -51,6 +51,10 @@ from tests.security.test_oversized_input import (  # noqa: F401
 )
 from tests.service.test_reminder_race import test_two_workers_reminding_at_once_remind_each_player_once  # noqa: F401
 from tests.mail.test_sender_race import test_two_workers_draining_at_once_send_each_message_once  # noqa: F401
+from tests.mail.test_sender_marks import test_what_the_server_accepted_stays_sent_when_it_then_fails  # noqa: F401
+from tests.service.test_raw_mail_retention import (  # noqa: F401
+    played, test_raw_mail_is_kept_its_days_then_emptied_and_what_it_did_stays,
+)
 
 
 @pytest.fixture
