@@ -212,16 +212,24 @@ class Tally:
     """A vote as the archive, its picture and the bulletin mail show it: the facts
     of one event (already filtered by ``visible``), never computed by the service.
 
-    ``counts``: each candidate and the count they got, highest first; ``votes``:
-    who voted whom, as published; ``chosen``: whom the vote chose (None: nobody);
-    ``needed``: what the rules ask of the vote (the majority or quorum needed),
-    worded; ``valid``: False when the vote did not count (no quorum)."""
+    ``counts``: each candidate and the count they got, highest first (a candidate the
+    vote chose with no vote at all is listed at 0); ``votes``: who voted whom, as
+    published; ``chosen``: whom the vote chose (None: nobody); ``also_chosen``: the
+    others when a vote chooses several (the two of a run-off), ``all_chosen`` all of
+    them; ``needed``: what the rules ask of the vote (the majority or quorum needed,
+    how a tie is broken), worded; ``valid``: False when the vote did not count (no
+    quorum)."""
 
     counts: tuple[tuple[str, float], ...]
     votes: tuple[tuple[str, str], ...] = ()
     chosen: str | None = None
     needed: str = ""
     valid: bool = True
+    also_chosen: tuple[str, ...] = ()
+
+    @property
+    def all_chosen(self) -> tuple[str, ...]:
+        return ((self.chosen,) if self.chosen else ()) + tuple(self.also_chosen)
 
 
 @dataclass

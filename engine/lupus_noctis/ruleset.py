@@ -9,7 +9,7 @@ from ..core import (
     Action, ActionForm, Event, GameState, Pending, Rejected, Resolution, RoleInfo, keep_last,
     private,
 )
-from ..interface import NARRATOR, BaseRuleset, Panel, Timing, Viewer, Vocabulary, word
+from ..interface import NARRATOR, BaseRuleset, Panel, Tally, Timing, Viewer, Vocabulary, word
 from . import forms as _forms
 from . import vocabulary as _vocabulary
 from .night import resolve_night
@@ -19,6 +19,7 @@ from .roles import (
 )
 from .script import night_frame, night_script
 from .setup import identify, setup_game
+from .tally import day_tally
 from .texts import EVENTS, REJECTIONS, SCRIPT
 from .votes import resolve_afternoon, resolve_morning
 
@@ -113,6 +114,11 @@ class LupusNoctis(BaseRuleset):
             resolve_afternoon(state, valid, events)
         state.phase = next_moment(state.phase)
         return Resolution(state, events, [])
+
+    def tally(self, event: Event, lang: str) -> Tally | None:
+        """The morning's vote (the run-off's two) and the afternoon's (the stake), as
+        the rulebook counts them (tally.py)."""
+        return day_tally(event, lang)
 
     # -- what each viewer may see ----------------------------------------------------
     def visible(self, event: Event, viewer: Viewer) -> Event | None:
