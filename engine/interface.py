@@ -44,6 +44,10 @@ MORE_TIME = "more_time"
 # How a moment ends (Timing.kind).
 CALENDAR, WINDOW, NARRATOR = "calendar", "window", "narrator"
 
+# What the Masters are mailed as a moment is published (BaseRuleset.masters_report):
+# the full report of that moment, or of the whole game so far.
+REPORT_MOMENT, REPORT_GAME = "moment", "game"
+
 
 @dataclass(frozen=True)
 class Timing:
@@ -463,6 +467,15 @@ class BaseRuleset:
         published (a question only they answer, a stall...)."""
         return not resolution.publishable
 
+    def masters_report(self, state: GameState) -> str | None:
+        """What the Masters are mailed once the moment that led to ``state`` is
+        published: ``REPORT_MOMENT`` (the full report of that moment: Masters who run
+        a game by mail over days read each phase there), ``REPORT_GAME`` (the whole
+        game so far, every moment in order: a record to keep), or None (nothing: a
+        narrator at a table, who saw it all happen on the phone). A game of answer
+        windows mails its Masters nothing per window whatever this says."""
+        return REPORT_MOMENT
+
     def panels(self, state: GameState, events: Iterable[Event], lang: str) -> list[Panel]:
         """The Masters' panels of the desk (only ever shown to the Masters)."""
         return []
@@ -477,6 +490,7 @@ class BaseRuleset:
 
 __all__ = [
     "BaseRuleset", "CALENDAR", "Keyword", "LANGS", "MASTER", "MORE_TIME", "NARRATOR", "PRIVATE",
-    "PUBLIC", "Panel", "Part", "Remedy", "Tally", "Timing", "Viewer", "Vocabulary", "WINDOW",
+    "PUBLIC", "Panel", "Part", "REPORT_GAME", "REPORT_MOMENT", "Remedy", "Tally", "Timing",
+    "Viewer", "Vocabulary", "WINDOW",
     "ranked", "word",
 ]

@@ -9,7 +9,9 @@ from ..core import (
     Action, ActionForm, Event, GameState, Pending, Rejected, Resolution, RoleInfo, keep_last,
     private,
 )
-from ..interface import NARRATOR, BaseRuleset, Panel, Tally, Timing, Viewer, Vocabulary, word
+from ..interface import (
+    NARRATOR, REPORT_GAME, BaseRuleset, Panel, Tally, Timing, Viewer, Vocabulary, word,
+)
 from . import forms as _forms
 from . import vocabulary as _vocabulary
 from .night import resolve_night
@@ -62,6 +64,12 @@ class LupusNoctis(BaseRuleset):
     # -- moments -----------------------------------------------------------------
     def timing(self, state: GameState) -> Timing:
         return Timing(NARRATOR)
+
+    def masters_report(self, state: GameState) -> str | None:
+        """The narrator ran every moment on the phone, at the table: no mail during
+        play (nobody at a real table wants one per call or per vote), and the whole
+        game, every night's choices included, once it is over: a record to keep."""
+        return REPORT_GAME if state.over else None
 
     def night_script(self, state: GameState) -> list[dict[str, Any]]:
         return night_script(state)
