@@ -40,6 +40,12 @@ from .texts import LANGS, word
 # gives it words with a Keyword whose ``fixed`` is ``{"kind": MORE_TIME}``; the service
 # extends the window (never a submission to the engine).
 MORE_TIME = "more_time"
+# The player's standing answers set by mail (``standing_answers``), as the game page
+# sets them: a Keyword whose ``fixed`` has ``{"kind": STANDING, "on": bool}`` and whose
+# line gives ``standing`` (a key of ``standing_answers``, read as a choice or fixed).
+# ``on`` True leaves that answer standing, False takes it back; False with
+# ``standing`` None takes every one back. The service stores them (never an engine action).
+STANDING = "standing"
 
 # How a moment ends (Timing.kind).
 CALENDAR, WINDOW, NARRATOR = "calendar", "window", "narrator"
@@ -490,7 +496,7 @@ class BaseRuleset:
 
 __all__ = [
     "BaseRuleset", "CALENDAR", "Keyword", "LANGS", "MASTER", "MORE_TIME", "NARRATOR", "PRIVATE",
-    "PUBLIC", "Panel", "Part", "REPORT_GAME", "REPORT_MOMENT", "Remedy", "Tally", "Timing",
-    "Viewer", "Vocabulary", "WINDOW",
+    "PUBLIC", "Panel", "Part", "REPORT_GAME", "REPORT_MOMENT", "Remedy", "STANDING", "Tally",
+    "Timing", "Viewer", "Vocabulary", "WINDOW",
     "ranked", "word",
 ]

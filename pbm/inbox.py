@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, object_session, sessionmaker
 
 from engine.core import GameState, Rejected
-from engine.interface import MORE_TIME
+from engine.interface import MORE_TIME, STANDING
 from engine.registry import get_ruleset
 
 from . import mailer, operations, render
@@ -459,6 +459,9 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
     aimed = _aimed_phase(session, parsed, game)
     closed = aimed is not None and phase is not None and aimed.id != phase.id
     for command in parsed.commands:
+        if command.get("kind") == STANDING:  # the seat's, for every window: never too late
+            _standing(session, config, game, seat, command, lang, now, outcome)
+            continue
         what = "; ".join(operations.describe_submission(_abridged(command), lang, game.ruleset))
         if closed:
             outcome.errors.append(f"{what}: " + render.rejection(
@@ -497,6 +500,23 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
                  "examples": [] if outcome.applied else _examples(game, phase, seat, lang),
              }, is_error=bool(outcome.errors) and not outcome.applied)
     return outcome
+
+
+def _standing(session: Session, config: dict[str, Any], game: Game, seat: Seat,
+              command: dict[str, Any], lang: str, now: datetime, outcome: Outcome) -> None:
+    """A line about the player's standing answers, kept as the game page keeps them."""
+    try:
+        with session.begin_nested():
+            kept = operations.windows.change_standing(session, config, game, seat, command, now)
+    except Rejected as exc:
+        outcome.errors.append(render.rejection(exc.code, exc.params, game.ruleset, lang) + " " + gettext_in(
+            lang, "For example: %(examples)s.",
+            examples=", ".join(examples(game.ruleset, lang, {STANDING}))))
+        return
+    outcome.applied.append(gettext_in(
+        lang, "Standing answers: %(answers)s.",
+        answers="; ".join(operations.windows.standing_labels(game, kept, lang))
+        or gettext_in(lang, "none")))
 
 
 def _abridge(text: str, limit: int = 300) -> str:
