@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from .core import (
     MASTER, PRIVATE, PUBLIC, RITUAL_KEYS, Action, ActionForm, Event, GameState, Rejected,
@@ -252,6 +252,17 @@ class Remedy:
     fields: list[Any] = field(default_factory=list)  # FormField
 
 
+@dataclass
+class Checked:
+    """A submission as the actions it makes, each validated (``submission_actions``):
+    ``accepted`` to record, in order; ``refused``, the refusals of actions the player
+    asked for (any one refuses the submission in the service, and names the player in
+    a scenario's ``rejected``)."""
+
+    accepted: list[Action] = field(default_factory=list)
+    refused: list[Rejected] = field(default_factory=list)
+
+
 def ranked(counts: dict[str, Any]) -> tuple[tuple[str, float], ...]:
     """Counts highest first, then by name (a stable order for pages and pictures)."""
     return tuple(sorted(((str(k), float(v)) for k, v in counts.items() if v),
@@ -329,6 +340,25 @@ class BaseRuleset:
         """A submission in the vocabulary of SCENARIOS.md ({vote: X, shout: ...}) split
         into this game's actions; ValueError on a key the game does not know."""
         return actions_from_submission(player, submission, self.RITUAL_KEYS)
+
+    def submission_actions(self, state: GameState, player: str, submission: dict[str, Any],
+                           made: Callable[[], list[Action]] | None = None) -> Checked:
+        """A player's submission (a form, a mail line, one scenario ``act``) as the
+        actions it makes, each validated against ``state``. The one rule both the
+        service (``operations.submit``) and the scenario runner apply, so they cannot
+        disagree; ValueError on a key the game does not know (``actions``).
+
+        ``made``: the player's actions already standing this moment, asked for only
+        by a ruleset whose reading of a submission depends on them (lupus-live-12:
+        the power beside a ritual); the runner, which submits once a step, gives none.
+        Default: ``actions`` split, each validated."""
+        out = Checked()
+        for action in self.actions(player, submission):
+            try:
+                out.accepted.append(self.validate(state, action))
+            except Rejected as exc:
+                out.refused.append(exc)
+        return out
 
     def required_kinds(self, state: GameState, player: str) -> set[str]:
         """The submission kinds this player is expected to send this moment (reminders,
@@ -495,7 +525,7 @@ class BaseRuleset:
 
 
 __all__ = [
-    "BaseRuleset", "CALENDAR", "Keyword", "LANGS", "MASTER", "MORE_TIME", "NARRATOR", "PRIVATE",
+    "BaseRuleset", "CALENDAR", "Checked", "Keyword", "LANGS", "MASTER", "MORE_TIME", "NARRATOR", "PRIVATE",
     "PUBLIC", "Panel", "Part", "REPORT_GAME", "REPORT_MOMENT", "Remedy", "STANDING", "Tally",
     "Timing", "Viewer", "Vocabulary", "WINDOW",
     "ranked", "word",
