@@ -231,6 +231,7 @@ def test_standing_answers_by_mail_in_both_languages(make_app, clock, imap_accoun
         receipt = _receipt(factory, italian)
         assert "Risposte permanenti: Passo su tutto ciò che non mi prende di mira; " \
                "Sfido sempre chi dichiara Duchessa." in receipt
+        assert receipt.count("Risposte permanenti:") == 1  # what stands, once, not each step
         assert "Always challenge a Captain" in _receipt(factory, "Bruno")
 
         # Not understood: said in the player's own language, nothing changed.
