@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from .core import (
     MASTER, PRIVATE, PUBLIC, RITUAL_KEYS, Action, ActionForm, Event, GameState, Rejected,
@@ -40,9 +40,19 @@ from .texts import LANGS, word
 # gives it words with a Keyword whose ``fixed`` is ``{"kind": MORE_TIME}``; the service
 # extends the window (never a submission to the engine).
 MORE_TIME = "more_time"
+# The player's standing answers set by mail (``standing_answers``), as the game page
+# sets them: a Keyword whose ``fixed`` has ``{"kind": STANDING, "on": bool}`` and whose
+# line gives ``standing`` (a key of ``standing_answers``, read as a choice or fixed).
+# ``on`` True leaves that answer standing, False takes it back; False with
+# ``standing`` None takes every one back. The service stores them (never an engine action).
+STANDING = "standing"
 
 # How a moment ends (Timing.kind).
 CALENDAR, WINDOW, NARRATOR = "calendar", "window", "narrator"
+
+# What the Masters are mailed as a moment is published (BaseRuleset.masters_report):
+# the full report of that moment, or of the whole game so far.
+REPORT_MOMENT, REPORT_GAME = "moment", "game"
 
 
 @dataclass(frozen=True)
@@ -212,16 +222,24 @@ class Tally:
     """A vote as the archive, its picture and the bulletin mail show it: the facts
     of one event (already filtered by ``visible``), never computed by the service.
 
-    ``counts``: each candidate and the count they got, highest first; ``votes``:
-    who voted whom, as published; ``chosen``: whom the vote chose (None: nobody);
-    ``needed``: what the rules ask of the vote (the majority or quorum needed),
-    worded; ``valid``: False when the vote did not count (no quorum)."""
+    ``counts``: each candidate and the count they got, highest first (a candidate the
+    vote chose with no vote at all is listed at 0); ``votes``: who voted whom, as
+    published; ``chosen``: whom the vote chose (None: nobody); ``also_chosen``: the
+    others when a vote chooses several (the two of a run-off), ``all_chosen`` all of
+    them; ``needed``: what the rules ask of the vote (the majority or quorum needed,
+    how a tie is broken), worded; ``valid``: False when the vote did not count (no
+    quorum)."""
 
     counts: tuple[tuple[str, float], ...]
     votes: tuple[tuple[str, str], ...] = ()
     chosen: str | None = None
     needed: str = ""
     valid: bool = True
+    also_chosen: tuple[str, ...] = ()
+
+    @property
+    def all_chosen(self) -> tuple[str, ...]:
+        return ((self.chosen,) if self.chosen else ()) + tuple(self.also_chosen)
 
 
 @dataclass
@@ -232,6 +250,17 @@ class Remedy:
     key: str
     label: dict[str, str]  # {"it": ..., "en": ...}
     fields: list[Any] = field(default_factory=list)  # FormField
+
+
+@dataclass
+class Checked:
+    """A submission as the actions it makes, each validated (``submission_actions``):
+    ``accepted`` to record, in order; ``refused``, the refusals of actions the player
+    asked for (any one refuses the submission in the service, and names the player in
+    a scenario's ``rejected``)."""
+
+    accepted: list[Action] = field(default_factory=list)
+    refused: list[Rejected] = field(default_factory=list)
 
 
 def ranked(counts: dict[str, Any]) -> tuple[tuple[str, float], ...]:
@@ -311,6 +340,25 @@ class BaseRuleset:
         """A submission in the vocabulary of SCENARIOS.md ({vote: X, shout: ...}) split
         into this game's actions; ValueError on a key the game does not know."""
         return actions_from_submission(player, submission, self.RITUAL_KEYS)
+
+    def submission_actions(self, state: GameState, player: str, submission: dict[str, Any],
+                           made: Callable[[], list[Action]] | None = None) -> Checked:
+        """A player's submission (a form, a mail line, one scenario ``act``) as the
+        actions it makes, each validated against ``state``. The one rule both the
+        service (``operations.submit``) and the scenario runner apply, so they cannot
+        disagree; ValueError on a key the game does not know (``actions``).
+
+        ``made``: the player's actions already standing this moment, asked for only
+        by a ruleset whose reading of a submission depends on them (lupus-live-12:
+        the power beside a ritual); the runner, which submits once a step, gives none.
+        Default: ``actions`` split, each validated."""
+        out = Checked()
+        for action in self.actions(player, submission):
+            try:
+                out.accepted.append(self.validate(state, action))
+            except Rejected as exc:
+                out.refused.append(exc)
+        return out
 
     def required_kinds(self, state: GameState, player: str) -> set[str]:
         """The submission kinds this player is expected to send this moment (reminders,
@@ -455,6 +503,15 @@ class BaseRuleset:
         published (a question only they answer, a stall...)."""
         return not resolution.publishable
 
+    def masters_report(self, state: GameState) -> str | None:
+        """What the Masters are mailed once the moment that led to ``state`` is
+        published: ``REPORT_MOMENT`` (the full report of that moment: Masters who run
+        a game by mail over days read each phase there), ``REPORT_GAME`` (the whole
+        game so far, every moment in order: a record to keep), or None (nothing: a
+        narrator at a table, who saw it all happen on the phone). A game of answer
+        windows mails its Masters nothing per window whatever this says."""
+        return REPORT_MOMENT
+
     def panels(self, state: GameState, events: Iterable[Event], lang: str) -> list[Panel]:
         """The Masters' panels of the desk (only ever shown to the Masters)."""
         return []
@@ -468,7 +525,8 @@ class BaseRuleset:
 
 
 __all__ = [
-    "BaseRuleset", "CALENDAR", "Keyword", "LANGS", "MASTER", "MORE_TIME", "NARRATOR", "PRIVATE",
-    "PUBLIC", "Panel", "Part", "Remedy", "Tally", "Timing", "Viewer", "Vocabulary", "WINDOW",
+    "BaseRuleset", "CALENDAR", "Checked", "Keyword", "LANGS", "MASTER", "MORE_TIME", "NARRATOR", "PRIVATE",
+    "PUBLIC", "Panel", "Part", "REPORT_GAME", "REPORT_MOMENT", "Remedy", "STANDING", "Tally",
+    "Timing", "Viewer", "Vocabulary", "WINDOW",
     "ranked", "word",
 ]

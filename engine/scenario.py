@@ -1,13 +1,13 @@
 """Scenario files (shared/SCENARIOS.md): play a scripted game and check each phase.
 
 Pure: the caller parses the YAML text and hands over the mapping. The runner
-drives a ruleset through the same interface as the service: each submission is
-split into actions by ``ruleset.actions`` and validated one by one, a refused
-action is left out (and noted for ``rejected:``), then the phase is resolved with
-the phase's seeded random generator (``phase_rng``). One difference: an act that
-names both a ritual and a target also tries that target as the player's power
-(``_power_beside_ritual``), which the service's forms send as two submissions. A
-ruleset whose steps are not phases plays its own scenarios (``play_scenario``).
+drives a ruleset through the same interface as the service: each act is split into
+actions and validated one by one, a refused action is left out (and noted for
+``rejected:``), then the phase is resolved with the phase's seeded random generator
+(``phase_rng``). An act is read exactly as the service reads a submission (``ruleset.submission_actions``: split into actions, each
+validated, plus what the ruleset adds, such as lupus-live-12's power beside a ritual),
+so scenarios and the service cannot disagree. A ruleset whose steps are not phases
+plays its own scenarios (``play_scenario``).
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from .core import (
-    POWER, RESULT_KINDS, Action, GameState, Phase, Rejected, Resolution, SetupError,
+    RESULT_KINDS, GameState, Phase, Resolution, SetupError,
     phase_rng, setup_rng,
 )
 from .registry import get_ruleset
@@ -239,22 +239,6 @@ class _Checker:
         return []
 
 
-def _power_beside_ritual(ruleset: Any, state: GameState, name: str,
-                         submission: dict[str, Any], actions: list[Any]) -> list[Any]:
-    """`target` is "the player on whom a power is used" and also a ritual's target. A
-    ghost who holds a power tonight besides her ritual (lupus-live-12 §4.8 Replay: "in
-    aggiunta al rituale") uses it on that same target when one act names both; for
-    anyone else the target is the ritual's alone, so a power refused here is no refusal."""
-    if "ritual" not in submission or "target" not in submission:
-        return []
-    if any(a.kind == POWER for a in actions):
-        return []
-    try:
-        return [ruleset.validate(state, Action(name, POWER, {"target": submission["target"]}))]
-    except Rejected:
-        return []
-
-
 def _run_once(data: dict[str, Any], seed: int, seen: dict[int, set[int]]) -> list[str]:
     ruleset = get_ruleset(data["ruleset"])
     # A game whose steps are not phases (Complots: a step is a turn) plays its
@@ -282,13 +266,11 @@ def _run_once(data: dict[str, Any], seed: int, seen: dict[int, set[int]]) -> lis
             name = str(name)
             if not state.has_player(name):
                 raise ScenarioError(f"{label}: unknown player {name!r} in act")
-            actions = ruleset.actions(name, submission or {})
-            for action in actions:
-                try:
-                    accepted.append(ruleset.validate(state, action))
-                except Rejected:
-                    rejected.add(name)
-            accepted += _power_beside_ritual(ruleset, state, name, submission or {}, actions)
+            # The service's own reading of a submission (BaseRuleset.submission_actions).
+            checked = ruleset.submission_actions(state, name, submission or {})
+            accepted += checked.accepted
+            if checked.refused:
+                rejected.add(name)
         gm = step.get("gm") or {}
         res = ruleset.resolve(state, accepted, phase_rng(seed, Phase(kind, state.phase.number)), gm)
         state = res.state

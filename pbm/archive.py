@@ -88,7 +88,7 @@ def bars(t: Tally, lang: str = "it") -> list[dict[str, Any]]:
         voters.setdefault(target, []).append(voter)
     return [{"name": name, "count": count, "shown": shown_count(count, lang),
              "share": count / top, "percent": round(100 * count / top),
-             "voters": voters.get(name, []), "chosen": name == t.chosen} for name, count in t.counts]
+             "voters": voters.get(name, []), "chosen": name in t.all_chosen} for name, count in t.counts]
 
 
 def vote_lines(t: Tally | None) -> list[str]:
@@ -202,4 +202,4 @@ def _tally_dict(t: Tally | None) -> dict[str, Any] | None:
     if t is None:
         return None
     return {"counts": dict(t.counts), "votes": dict(t.votes), "chosen": t.chosen,
-            "needed": t.needed, "valid": t.valid}
+            "also_chosen": list(t.also_chosen), "needed": t.needed, "valid": t.valid}

@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, object_session, sessionmaker
 
 from engine.core import GameState, Rejected
-from engine.interface import MORE_TIME
+from engine.interface import MORE_TIME, STANDING
 from engine.registry import get_ruleset
 
 from . import mailer, operations, render
@@ -458,7 +458,12 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
         outcome.errors.append(describe_error(error, lang, game.ruleset))
     aimed = _aimed_phase(session, parsed, game)
     closed = aimed is not None and phase is not None and aimed.id != phase.id
+    standing = None  # the seat's standing answers once this message's lines are kept
     for command in parsed.commands:
+        if command.get("kind") == STANDING:  # the seat's, for every window: never too late
+            kept = _standing(session, config, game, seat, command, lang, now, outcome)
+            standing = standing if kept is None else kept
+            continue
         what = "; ".join(operations.describe_submission(_abridged(command), lang, game.ruleset))
         if closed:
             outcome.errors.append(f"{what}: " + render.rejection(
@@ -485,6 +490,11 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
         except Rejected as exc:
             outcome.errors.append(f"{what}: " + render.rejection(exc.code, exc.params, game.ruleset, lang)
                                   + _valid_hint(game, phase, seat, command, lang))
+    if standing is not None:  # one line for all of them: what stands now
+        outcome.applied.append(gettext_in(
+            lang, "Standing answers: %(answers)s.",
+            answers="; ".join(operations.windows.standing_labels(game, standing, lang))
+            or gettext_in(lang, "none")))
     tz = operations.game_tz(game)
     shown = aimed if closed else phase
     _receipt(session, config, row, parsed, to=reply_to_addr or seat.user.email, lang=lang, now=now,
@@ -497,6 +507,20 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
                  "examples": [] if outcome.applied else _examples(game, phase, seat, lang),
              }, is_error=bool(outcome.errors) and not outcome.applied)
     return outcome
+
+
+def _standing(session: Session, config: dict[str, Any], game: Game, seat: Seat,
+              command: dict[str, Any], lang: str, now: datetime, outcome: Outcome) -> list[str] | None:
+    """A line about the player's standing answers, kept as the game page keeps them:
+    the standing answers now, or None (refused, and the receipt says why)."""
+    try:
+        with session.begin_nested():
+            return operations.windows.change_standing(session, config, game, seat, command, now)
+    except Rejected as exc:
+        outcome.errors.append(render.rejection(exc.code, exc.params, game.ruleset, lang) + " " + gettext_in(
+            lang, "For example: %(examples)s.",
+            examples=", ".join(examples(game.ruleset, lang, {STANDING}))))
+        return None
 
 
 def _abridge(text: str, limit: int = 300) -> str:

@@ -39,6 +39,8 @@ def _service_rejection(code: str, params: dict[str, Any], lang: str) -> str | No
     if code == "unknown_standing":
         return gettext_in(lang, "Unknown standing answer: %(keys)s.",
                           keys=", ".join(map(str, params.get("keys") or [])))
+    if code == "standing_missing":
+        return gettext_in(lang, "Which standing answer? Write it after the command.")
     if code == "disqualified":
         return gettext_in(lang, "You have been disqualified: you can no longer act.")
     if code == "empty_submission":

@@ -286,3 +286,71 @@ def test_a_power_added_without_its_words_is_caught(monkeypatch):
     monkeypatch.setitem(roles.POWERS, "Fulmine", roles.Power("Fulmine", roles.ALIVE))
     problems = drift("tempo-reale-7")
     assert any("'Fulmine' has no en name" in p for p in problems), problems
+
+
+# --------------------------------------------------------------------------- standing answers
+
+def standing_drift(key: str) -> list[str]:
+    """Every standing answer the ruleset offers (the game page's checkboxes) must be
+    set and taken back by mail in both languages, and all of them taken back at once:
+    the line written from the vocabulary is read back as exactly that change."""
+    from engine.interface import STANDING
+    rules = get_ruleset(key)
+    vocab = rules.vocabulary()
+    words = [k for k in vocab.keywords if k.fixed.get("kind") == STANDING]
+    problems: list[str] = []
+
+    def lines_for(answer: str | None, on: bool, lang: str) -> list[str]:
+        out = []
+        for k in words:
+            if k.fixed.get("on") != on or not (k.it if lang == "it" else k.en):
+                continue
+            word = (k.it if lang == "it" else k.en)[0]
+            if k.value == "none" and k.fixed.get("standing", "missing") == answer:
+                out.append(word)
+            elif k.value == "choice" and answer is not None and answer in (vocab.names.get(k.key) or {}):
+                if lang in vocab.names[k.key][answer]:
+                    out.append(f"{word} {vocab.choice_name(k.key, answer, lang)}")
+        return out
+
+    def reads_as(line: str, expected: dict[str, Any]) -> bool:
+        commands, errors, ignored = parse_commands(line, ["Anna", "Bruno"], key)
+        return not errors and not ignored and commands == [expected]
+
+    for answer, label in rules.standing_answers():
+        for lang in LANGS:
+            if lang not in label:
+                problems.append(f"{key}: the standing answer {answer!r} has no {lang} label")
+            for on in (True, False):
+                lines = lines_for(answer, on, lang)
+                if not lines:
+                    problems.append(f"{key}: no {lang} line {'sets' if on else 'clears'} {answer!r}")
+                for line in lines:
+                    if not reads_as(line, {"kind": STANDING, "on": on, "standing": answer}):
+                        problems.append(f"{key}: {line!r} is not read as {answer!r} {on}")
+    if rules.standing_answers():
+        for lang in LANGS:
+            lines = lines_for(None, False, lang)
+            if not any(reads_as(line, {"kind": STANDING, "on": False, "standing": None}) for line in lines):
+                problems.append(f"{key}: no {lang} line takes every standing answer back")
+    return problems
+
+
+@pytest.mark.parametrize("key", available())
+def test_every_standing_answer_can_be_set_and_cleared_by_mail_in_both_languages(key):
+    assert standing_drift(key) == []
+
+
+def test_the_standing_answers_are_checked_at_all():
+    offered = [k for k in available() if get_ruleset(k).standing_answers()]
+    assert offered, "no ruleset offers standing answers: the check above checked nothing"
+
+
+def test_a_standing_answer_added_without_its_words_is_caught(monkeypatch):
+    rules = get_ruleset("complots")
+    offered = rules.standing_answers()
+    monkeypatch.setattr(type(rules), "standing_answers", lambda self: offered + [
+        ("block_always", {"it": "Blocco sempre", "en": "Always block"})])
+    problems = standing_drift("complots")
+    assert "complots: no it line sets 'block_always'" in problems
+    assert "complots: no en line clears 'block_always'" in problems

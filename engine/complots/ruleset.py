@@ -23,15 +23,17 @@ from ..core import (
     private,
 )
 from ..interface import (
-    MORE_TIME, WINDOW, BaseRuleset, Keyword, Panel, Timing, Viewer, Vocabulary, word,
+    WINDOW, BaseRuleset, Panel, Timing, Viewer, Vocabulary, word,
 )
 from . import game
+from . import vocabulary as _vocabulary
 from .cards import (
-    ACTIONS, ASSASSIN_COST, ASSASSINATE, CHARACTERS, COUP, COUP_COST, ENGLISH,
+    ACTIONS, ASSASSIN_COST, ASSASSINATE, CHARACTERS, COUP, COUP_COST,
     EXAMINE, FORCED_COUP_AT, TARGETED, VARIANTS, blockers, canonical_action, canonical_card,
     card_name, fold, in_play,
 )
 from .texts import ACTION_NAMES, CHOICE_NAMES, EVENTS, FORMS, MOMENT_NAMES, REJECTIONS
+from .vocabulary import PASS_NOT_ME, challenge_key
 
 # The submission kind each window takes.
 KIND_OF_WINDOW = {
@@ -314,65 +316,7 @@ class Complots(BaseRuleset):
 
     # -- words -------------------------------------------------------------------------------
     def vocabulary(self) -> Vocabulary:
-        """The mail and paste-box words of Complots.
-
-        Contract for the parser: ``Keyword.key`` is the argument the rest of the line
-        fills (``target``: a player's name; ``as`` / ``card``: one of
-        ``choices["card"]``; ``cards``: several of them, ``value="choices"``; nothing
-        for ``value="none"``), and ``fixed`` holds ``kind`` (the ``Action`` kind to
-        submit) plus the arguments the word implies. So ``BLOCCO Contessa`` becomes
-        ``Action(player, "answer", {"answer": "block", "as": "Contessa"})`` and
-        ``TENGO Duchessa Capitano`` ``Action(player, "keep", {"cards": [...]})``;
-        ``submission_action`` does that assembly. A reply may add ``moment`` (the
-        window's number, e.g. from the subject) so a late answer is refused.
-        """
-        def kw(kind: str, it: tuple[str, ...], en: tuple[str, ...], key: str = "", value: str = "none",
-               ex_it: str = "", ex_en: str = "", **args: Any) -> Keyword:
-            # A word that takes nothing fills the argument it implies (REDDITO: action).
-            return Keyword(key or next(iter(args), kind), it, en, value, ex_it or it[0],
-                           ex_en or en[0], {"kind": kind, **args})
-
-        keywords = [
-            kw("turn", ("REDDITO",), ("INCOME",), action="income"),
-            kw("turn", ("AIUTI", "AIUTI STRANIERI"), ("FOREIGN AID", "AID"), action="foreign_aid"),
-            kw("turn", ("COLPO", "COLPO DI STATO"), ("COUP",), "target", "name",
-               "COLPO Bruno", "COUP Bruno", action="coup"),
-            kw("turn", ("TASSA", "DUCHESSA"), ("TAX", "DUCHESS"), action="tax"),
-            kw("turn", ("ASSASSINO", "ASSASSINIO"), ("ASSASSINATE", "ASSASSIN"), "target", "name",
-               "ASSASSINO Bruno", "ASSASSINATE Bruno", action="assassinate"),
-            kw("turn", ("CAPITANO", "RUBO"), ("STEAL", "CAPTAIN"), "target", "name",
-               "CAPITANO Bruno", "STEAL Bruno", action="steal"),
-            # No AMBASCIATORE / INQUISITORE keywords: the variant decides what an exchange
-            # claims, and the Inquisitore both exchanges and examines.
-            kw("turn", ("SCAMBIO",), ("EXCHANGE",), action="exchange"),
-            kw("turn", ("ESAMINO",), ("EXAMINE",), "target", "name",
-               "ESAMINO Bruno", "EXAMINE Bruno", action="examine"),
-            kw("answer", ("SFIDO", "DUBITO"), ("CHALLENGE",), answer="challenge"),
-            kw("answer", ("BLOCCO",), ("BLOCK",), "as", "choice", "BLOCCO Contessa",
-               "BLOCK Countess", answer="block"),
-            kw("answer", ("PASSO",), ("PASS",), answer="pass"),
-            kw("lose", ("PERDO", "SCOPRO"), ("LOSE", "REVEAL"), "card", "choice",
-               "PERDO Contessa", "LOSE Countess"),
-            kw("keep", ("TENGO",), ("KEEP",), "cards", "choices", "TENGO Duchessa Capitano",
-               "KEEP Duchess Captain"),
-            kw("show", ("MOSTRO",), ("SHOW",), "card", "choice", "MOSTRO Contessa", "SHOW Countess"),
-            kw("discard", ("SCARTO",), ("DISCARD",), discard="discard"),
-            kw("discard", ("RESTITUISCO",), ("RETURN",), discard="return"),
-            kw("choose", ("SCELGO",), ("CHOOSE",), "card", "choice", "SCELGO Duchessa",
-               "CHOOSE Duchess"),
-            # The service's extension of the window (engine/interface.MORE_TIME).
-            kw(MORE_TIME, ("PIÙ TEMPO", "PIU TEMPO"), ("MORE TIME",), "kind"),
-        ]
-        aliases = {"Duke": "Duchessa"}
-        cards = {c: {"it": c, "en": ENGLISH.get(c, c)} for c in CHARACTERS}
-        # Every argument that names a character reads the same table; the actions and
-        # answers are named as the forms show them (the words above choose them).
-        names = {**{k: dict(cards) for k in ("card", "as", "cards")},
-                 "action": {a: dict(n) for a, n in ACTION_NAMES.items()},
-                 "answer": {a: dict(CHOICE_NAMES[a]) for a in ("pass", "challenge", "block")},
-                 "discard": {a: dict(CHOICE_NAMES[a]) for a in ("return", "discard")}}
-        return Vocabulary(keywords, {k: dict(aliases) for k in ("card", "as", "cards")},
-                          names=names, extras={"submission": "Complots.submission_action"})
+        return _vocabulary.vocabulary()
 
     # The submission key that tells each kind apart, when the submission does not say
     # ``kind`` (a ``card`` alone could be chosen, lost or shown: those name their kind).
@@ -393,10 +337,11 @@ class Complots(BaseRuleset):
 
     # -- standing answers -------------------------------------------------------------
     def standing_answers(self) -> list[tuple[str, dict[str, str]]]:
-        out = [("pass_not_me", {"it": "Passo su tutto ciò che non mi prende di mira",
-                                "en": "Pass on everything that does not target me"})]
+        """Set on the game page or by mail (vocabulary.py: SEMPRE PASSO, SEMPRE SFIDO ...)."""
+        out = [(PASS_NOT_ME, {"it": "Passo su tutto ciò che non mi prende di mira",
+                              "en": "Pass on everything that does not target me"})]
         for c in CHARACTERS:
-            out.append((f"challenge:{c}", {"it": f"Sfido sempre chi dichiara {card_name(c, 'it')}",
+            out.append((challenge_key(c), {"it": f"Sfido sempre chi dichiara {card_name(c, 'it')}",
                                            "en": f"Always challenge a {card_name(c, 'en')}"}))
         return out
 
@@ -410,12 +355,12 @@ class Complots(BaseRuleset):
             return None
         t = game.turn(state)
         claimed = t.get("block_as") if kind == "block_challenge" else t.get("character")
-        if (claimed and f"challenge:{claimed}" in standing
+        if (claimed and challenge_key(claimed) in standing
                 and self._answer_allowed(state, player, "challenge")):
             return {"kind": "answer", "answer": "challenge"}
         aimed_at_me = (t.get("actor") == player if kind == "block_challenge"
                        else t.get("target") == player)
-        if "pass_not_me" in standing and not aimed_at_me:
+        if PASS_NOT_ME in standing and not aimed_at_me:
             return {"kind": "answer", "answer": "pass"}
         return None
 

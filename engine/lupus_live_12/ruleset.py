@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from .. import remedies as plain_remedies
 from ..core import (
@@ -12,7 +12,7 @@ from ..core import (
     public,
 )
 from .. import texts as base_texts
-from ..interface import BaseRuleset, Panel, Remedy, Tally, Viewer, Vocabulary
+from ..interface import BaseRuleset, Checked, Panel, Remedy, Tally, Viewer, Vocabulary
 from . import endgame, texts
 from . import vocabulary as _vocabulary
 from .tally import pyre_tally
@@ -23,6 +23,7 @@ from .panels import panels as _panels
 from .ritual_night import ritual_state
 from .rituals import RITUALS, canonical_ritual
 from .roles import EREDE_CHOICES, LUPI, ROLES, USURPATORE_CHOICES, VILLAGGIO, canonical
+from .validation import power_beside_ritual
 from .validation import validate as _validate
 
 
@@ -112,6 +113,20 @@ class LupusLive12(BaseRuleset):
 
     def validate(self, state: GameState, action: Action) -> Action:
         return _validate(state, action)
+
+    def submission_actions(self, state: GameState, player: str, submission: dict[str, Any],
+                           made: Callable[[], list[Action]] | None = None) -> Checked:
+        """``target`` is "the player on whom a power is used" and also a ritual's target
+        (SCENARIOS.md): one submission naming a ritual and a target, from a ghost who
+        holds her power tonight besides her ritual (§4.8 Replay: "in aggiunta al
+        rituale"), also uses the power on that target, unless she already chose another
+        target for her power this night (``made``); anyone else's target is the
+        ritual's alone, so a power refused here is no refusal (docs/rulings.md)."""
+        checked = super().submission_actions(state, player, submission, made)
+        beside = power_beside_ritual(state, player, submission,
+                                     checked.accepted, made() if made is not None else [])
+        checked.accepted += beside
+        return checked
 
     # -- what players write and read (vocabulary.py) -------------------------------
     def vocabulary(self) -> Vocabulary:

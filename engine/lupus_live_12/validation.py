@@ -192,3 +192,24 @@ def validate(state: GameState, action: Action) -> Action:
     if kind == RITUAL:
         return validate_ritual(state, p, action)
     raise Rejected("not_now", kind=kind)
+
+
+def power_beside_ritual(state: GameState, player: str, submission: dict[str, Any],
+                        asked: list[Action], made: list[Action]) -> list[Action]:
+    """The power a ritual's submission also uses (``LupusLive12.submission_actions``): on
+    the ritual's target, when the submission names a ritual and a target but no power
+    of its own (``asked``: its actions), the player may use a power now (a ghost after
+    a Replay), and the power she already chose this night (``made``), if any, went to
+    her ritual's target too (so it was this rule's, not a choice of her own)."""
+    if "ritual" not in submission or "target" not in submission:
+        return []
+    if any(a.kind == POWER for a in asked):
+        return []
+    chosen = [a for a in made if a.kind == POWER]
+    rituals = [a for a in made if a.kind == RITUAL]
+    if chosen and (not rituals or chosen[-1].args.get("target") != rituals[-1].args.get("target")):
+        return []
+    try:
+        return [validate(state, Action(player, POWER, {"target": submission["target"]}))]
+    except Rejected:
+        return []

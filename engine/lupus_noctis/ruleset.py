@@ -9,7 +9,9 @@ from ..core import (
     Action, ActionForm, Event, GameState, Pending, Rejected, Resolution, RoleInfo, keep_last,
     private,
 )
-from ..interface import NARRATOR, BaseRuleset, Panel, Timing, Viewer, Vocabulary, word
+from ..interface import (
+    NARRATOR, REPORT_GAME, BaseRuleset, Panel, Tally, Timing, Viewer, Vocabulary, word,
+)
 from . import forms as _forms
 from . import vocabulary as _vocabulary
 from .night import resolve_night
@@ -19,6 +21,7 @@ from .roles import (
 )
 from .script import night_frame, night_script
 from .setup import identify, setup_game
+from .tally import day_tally
 from .texts import EVENTS, REJECTIONS, SCRIPT
 from .votes import resolve_afternoon, resolve_morning
 
@@ -61,6 +64,12 @@ class LupusNoctis(BaseRuleset):
     # -- moments -----------------------------------------------------------------
     def timing(self, state: GameState) -> Timing:
         return Timing(NARRATOR)
+
+    def masters_report(self, state: GameState) -> str | None:
+        """The narrator ran every moment on the phone, at the table: no mail during
+        play (nobody at a real table wants one per call or per vote), and the whole
+        game, every night's choices included, once it is over: a record to keep."""
+        return REPORT_GAME if state.over else None
 
     def night_script(self, state: GameState) -> list[dict[str, Any]]:
         return night_script(state)
@@ -113,6 +122,11 @@ class LupusNoctis(BaseRuleset):
             resolve_afternoon(state, valid, events)
         state.phase = next_moment(state.phase)
         return Resolution(state, events, [])
+
+    def tally(self, event: Event, lang: str) -> Tally | None:
+        """The morning's vote (the run-off's two) and the afternoon's (the stake), as
+        the rulebook counts them (tally.py)."""
+        return day_tally(event, lang)
 
     # -- what each viewer may see ----------------------------------------------------
     def visible(self, event: Event, viewer: Viewer) -> Event | None:

@@ -120,3 +120,25 @@ SCRIPT: dict[str, dict[str, str]] = {
         "it": "Se vuoi, indica un giocatore morto da riportare in vita (una volta per partita).",
         "en": "If you wish, point at a dead player to bring back to life (once per game)."},
 }
+
+
+# What each vote of the day asks, beside its tally in the archive and the vote picture
+# (tally.py): the rules of "Mattina" and "Pomeriggio", and a tie broken (ruling N2).
+TALLY = {
+    "morning": {
+        "it": "Vota ogni vivo, per un vivo qualsiasi. I due più votati vanno al ballottaggio; "
+              "a parità decide la vicinanza al giocatore sfortunato.",
+        "en": "Every living player votes, for any living player. The two with most votes go "
+              "to the run-off; a tie is settled by nearness to the unlucky player.",
+    },
+    "afternoon": {
+        "it": "Votano solo i vivi fuori dal ballottaggio, per uno dei due. Il più votato va "
+              "al rogo; a parità decide la vicinanza al giocatore sfortunato.",
+        "en": "Only the living outside the run-off vote, for one of the two. The one with "
+              "most votes goes to the stake; a tie is settled by nearness to the unlucky player.",
+    },
+    "tie_broken": {
+        "it": "C'è stato un pareggio: ha deciso la sfortuna.",
+        "en": "There was a tie: bad luck settled it.",
+    },
+}

@@ -14,6 +14,11 @@ def _tally(actions: list[Action]) -> dict[str, int]:
     return dict(counts)
 
 
+def _votes(actions: list[Action]) -> dict[str, str]:
+    """Who voted whom: the table votes aloud, in turn ("in ordine orario")."""
+    return {a.player: a.args["vote"] for a in actions if a.kind == VOTE}
+
+
 def resolve_morning(state: GameState, actions: list[Action], events: list[Event]) -> None:
     """"I due giocatori che raccolgono il maggior numero di voti vanno al ballottaggio":
     every living player is a candidate with their count (0 when nobody voted for them),
@@ -21,7 +26,8 @@ def resolve_morning(state: GameState, actions: list[Action], events: list[Event]
     tally = _tally(actions)
     chosen, tie = most_voted(state, tally, [p.name for p in state.alive()], 2)
     state.data["runoff"] = chosen
-    events.append(public("runoff", players=chosen, tally=tally, tie_broken=tie))
+    events.append(public("runoff", players=chosen, tally=tally, votes=_votes(actions),
+                         tie_broken=tie))
 
 
 def resolve_afternoon(state: GameState, actions: list[Action], events: list[Event]) -> None:
@@ -34,6 +40,7 @@ def resolve_afternoon(state: GameState, actions: list[Action], events: list[Even
         return
     (burned,), tie = most_voted(state, tally, runoff, 1)
     state.player(burned).alive = False
-    events.append(public("pyre", burned=burned, tally=tally, tie_broken=tie))
+    events.append(public("pyre", burned=burned, runoff=runoff, tally=tally, votes=_votes(actions),
+                         tie_broken=tie))
     events.append(public("death", player=burned, cause="pyre"))
     check_end(state, events)

@@ -486,13 +486,17 @@ def describe_error(error: dict, lang: str = "it", vocabulary: VocabularyLike = N
     lang = "en" if str(lang).lower().startswith("en") else "it"
     template = _MESSAGES[lang].get(error.get("code", ""), _MESSAGES[lang]["_other"])
     key = error.get("argument", "")
-    named = grammar(vocabulary).vocabulary.arguments.get(key) or {}
+    vocab = grammar(vocabulary).vocabulary
+    named = vocab.arguments.get(key) or {}
     argument = named.get(lang) or _ARGUMENTS[lang].get(key, key)
+    candidates = list(error.get("candidates") or [])
+    if error.get("code") == "unknown_choice":  # as the reader calls them, not the engine
+        candidates = list(dict.fromkeys(_named(vocab, key, c, lang) for c in candidates))
     fields = {
         "name": error.get("name", ""),
         "value": error.get("value", ""),
         "argument": argument,
-        "candidates": ", ".join(error.get("candidates") or []) or "-",
+        "candidates": ", ".join(candidates) or "-",
     }
     text = template.format(**fields)
     text = text[0].upper() + text[1:]
@@ -500,6 +504,13 @@ def describe_error(error: dict, lang: str = "it", vocabulary: VocabularyLike = N
     if line:
         text = (f"\u00ab{line}\u00bb: " if lang == "it" else f"\u201c{line}\u201d: ") + text
     return text
+
+
+def _named(vocab: Vocabulary, key: str, value: str, lang: str) -> str:
+    """A choice in the reader's language, with the rulebook's (Italian) name beside it
+    when they differ: "Murder (Omicidio)"; either may be written back."""
+    own, rulebook = vocab.choice_name(key, value, lang), vocab.choice_name(key, value, "it")
+    return own if own == rulebook else f"{own} ({rulebook})"
 
 
 def examples(vocabulary: VocabularyLike, lang: str, keys: set[str] | None = None) -> list[str]:

@@ -11,6 +11,9 @@ ruleset (engine/interface.py) for every rule.
 - ``table``: a game at the table run from the narrator's phone (players without
   accounts, the night script's taps, final votes; callers import the module).
 - ``seats``: the people behind the seats (substitutes, volunteers, absences).
+- ``windows`` and ``window_mail``: answer windows (more time, standing answers) and
+  their mail; ``masters_mail``: what the Masters are mailed as moments are published
+  (the ruleset's ``masters_report``).
 
 Functions take a session and the current time from their caller and never
 commit, except ``resolve_phase``, ``close_now`` and ``table.close_moment``, which

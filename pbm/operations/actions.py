@@ -100,11 +100,14 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     _hold_phase(session, phase)
     ruleset = get_ruleset(game.ruleset)
     state = GameState.from_dict(phase.state_before)
-    try:
-        actions = ruleset.actions(seat.name, submission)
+    try:  # the scenario runner's reading too (engine/interface.py)
+        read = ruleset.submission_actions(state, seat.name, submission, made=lambda: [
+            a for a in engine_actions(session, phase) if a.player == seat.name])
     except ValueError as exc:
         raise Rejected("bad_submission", reason=str(exc)) from exc
-    checked = [ruleset.validate(state, a) for a in actions]
+    if read.refused:
+        raise read.refused[0]
+    checked = read.accepted
     if final:
         kinds = {a.kind for a in checked}
         recorded = session.scalar(select(ActionRow.kind).where(

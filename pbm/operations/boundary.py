@@ -14,7 +14,7 @@ from engine.registry import get_ruleset
 
 from .. import archive, mailer, render, visibility
 from ..models import EventRow, Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
-from . import window_mail
+from . import masters_mail, window_mail
 from .actions import engine_actions, windowed
 from .base import (
     OperationError, _mail_context, _store_events, game_options, log,
@@ -185,14 +185,7 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
                          "next_label": render.phase_label(next_phase, lang, reader_tz(game, seat.user)) if next_phase else None,
                          "next_deadline": render.deadline_text(next_phase.ends_at, lang, reader_tz(game, seat.user)) if next_phase else None,
                      }, reader=seat.user))
-    for m in game.masters:
-        lang = m.user.lang
-        mailer.queue(session, config, to=m.user.email, template="master_report", lang=lang,
-                     now=now, game=game, context=_mail_context(game, phase, lang, {
-                         "lines": [f"[{s.visibility}{' → ' + ', '.join(s.event.to) if s.event.to else ''}] "
-                                   f"{s.text or s.event.kind}"
-                                   for s in visibility.seen(rows, Viewer(master=True), game.ruleset, lang)],
-                     }, reader=m.user))
+    masters_mail.mail_masters(session, config, game, phase, rows, now)  # as the ruleset asks
 
 
 def settle(factory: sessionmaker[Session], config: dict[str, Any], game_id: int,

@@ -21,10 +21,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.core import ActionForm, Event, GameState
-from engine.interface import MORE_TIME, BaseRuleset, Viewer
+from engine.interface import MORE_TIME, STANDING, BaseRuleset, Viewer
 from engine.registry import get_ruleset
 
 from .. import mailer, render, visibility
+from ..mail.commands import examples
 from ..models import EventRow, Game, PhaseRow, Seat
 from .base import game_tz
 from . import windows
@@ -128,7 +129,7 @@ def window_context(session: Session, game: Game, phase: PhaseRow | None, seat: S
     shared = shared or _window(session, game, phase, now)
     ctx: dict[str, Any] = {"table": [], "forms": [], "waiting": [], "asked": [], "deadline": None,
                            "round_lines": [], "window_title": None, "phase_id": None,
-                           "answer_lines": [], "standing": [], "more_time": None}
+                           "answer_lines": [], "standing": [], "standing_words": [], "more_time": None}
     if shared.state is not None:
         ctx["table"] = [(p.title, p.lines) for p in ruleset.public_table(shared.state, viewer, lang)]
     if phase is None:
@@ -144,8 +145,9 @@ def window_context(session: Session, game: Game, phase: PhaseRow | None, seat: S
                          if k.fixed.get("kind") == MORE_TIME), None)
             if left > 0 and word is not None:
                 ctx["more_time"] = {"word": (word.en if lang == "en" else word.it)[0], "left": left}
-            labels = dict(ruleset.standing_answers())
-            ctx["standing"] = [(labels.get(k) or {}).get(lang) or k for k in seat.standing or []]
+            ctx["standing"] = windows.standing_labels(game, list(seat.standing or []), lang)
+            if ruleset.standing_answers():  # how to leave one by mail, in the game's words
+                ctx["standing_words"] = examples(game.ruleset, lang, {STANDING})
             forms = ruleset.forms(shared.open_state, seat.name)
             ctx["forms"] = forms
             ctx["answer_lines"] = [line for f in forms for line in answer_lines(ruleset, f, lang)]

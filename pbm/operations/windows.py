@@ -105,6 +105,30 @@ def set_standing(session: Session, config: dict[str, Any], game: Game, seat: Sea
     return seat.standing
 
 
+def change_standing(session: Session, config: dict[str, Any], game: Game, seat: Seat,
+                    command: dict[str, Any], now: datetime) -> list[str]:
+    """A mail line about the player's standing answers (``engine.interface.STANDING``):
+    ``standing`` on (added) or off (taken back); off without a key takes them all back.
+    The result is stored and applied as ``set_standing`` does for the game page."""
+    key, on = command.get("standing"), bool(command.get("on", True))
+    current = list(seat.standing or [])
+    if not key and on:  # "SEMPRE SFIDO" and nothing after it
+        raise Rejected("standing_missing")
+    if not key:
+        keys: list[str] = []
+    elif on:
+        keys = current + [str(key)]
+    else:
+        keys = [k for k in current if k != key]
+    return set_standing(session, config, game, seat, keys, now)
+
+
+def standing_labels(game: Game, keys: list[str], lang: str) -> list[str]:
+    """The standing answers as the player reads them (the ruleset's labels)."""
+    labels = dict(get_ruleset(game.ruleset).standing_answers())
+    return [(labels.get(k) or {}).get(lang) or (labels.get(k) or {}).get("it") or k for k in keys]
+
+
 def apply_standing(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
                    now: datetime, only: Seat | None = None) -> list[str]:
     """Submit, for each asked player without an answer yet, what their standing

@@ -175,3 +175,106 @@ def test_more_time_by_mail(make_app, clock, imap_account):
         game = s.get(Game, gid)
         assert operations.current_phase(s, game).ends_at == phase.ends_at + operations.timing.answer_window(game)
         assert game.seat_by_name(first).extensions_used == 1
+
+
+# --------------------------------------------------------------------------- standing answers
+
+def _reply_to_last(factory, imap_account, name: str, text: str) -> None:
+    """``name`` replies, from their own address, to the last mail the game sent them."""
+    with factory() as s:
+        last = (s.query(OutboxRow).filter_by(to_addr=f"{name.lower()}@players.test")
+                .filter(OutboxRow.kind != "receipt").order_by(OutboxRow.id.desc()).first())
+        msg = EmailMessage()
+        msg["From"] = f"{name} <{name.lower()}@players.test>"
+        msg["To"] = last.reply_to
+        msg["Subject"] = "Re: " + last.subject
+        msg["Message-ID"] = make_msgid(domain="players.test")
+        msg["In-Reply-To"] = last.message_id
+        msg.set_content(f"{text}\n\nInviato dal mio telefono\n")
+    imap_account.deliver(bytes(msg))
+
+
+def _receipt(factory, name: str) -> str:
+    with factory() as s:
+        row = (s.query(OutboxRow).filter_by(to_addr=f"{name.lower()}@players.test")
+               .filter(OutboxRow.kind.in_(("receipt", "receipt_error")))
+               .order_by(OutboxRow.id.desc()).first())
+        return row.body
+
+
+def _standing(factory, gid: int, name: str) -> list[str]:
+    with factory() as s:
+        return list(s.get(Game, gid).seat_by_name(name).standing)
+
+
+def test_standing_answers_by_mail_in_both_languages(make_app, clock, imap_account):
+    """Standing answers set and taken back by replying to the Master's mail, through a
+    real Dovecot, in the words of the player's language; they answer for the player as
+    the next window opens, as those saved on the game page do; a line not understood
+    gets a receipt saying so, in the player's language, and changes nothing."""
+    app = make_app(MAIL_SOURCE=imap_account.source_config(), MASTER_ADDRESS="lupus@lupus.test")
+    factory = app.extensions["pbm_sessions"]
+    gid = start_game(app, factory, clock.now())
+    worker = Worker(app, clock)
+    source = open_source(app.config["MAIL_SOURCE"])
+    with factory() as s:
+        first = s.get(Game, gid).state["data"]["turn_of"]
+    # An Italian player who is not in turn, and Bruno, who reads English.
+    italian = next(n for n, lang in NAMES.items() if lang == "it" and n != first)
+    try:
+        _reply_to_last(factory, imap_account, italian, "SEMPRE SFIDO la Duchessa\npasso sempre")
+        _reply_to_last(factory, imap_account, "Bruno", "always challenge the Duke\nALWAYS CHALLENGE Captain")
+        worker.mail_once(source)
+        # Kept in the ruleset's order, whatever the order written.
+        assert _standing(factory, gid, italian) == ["pass_not_me", "challenge:Duchessa"]
+        assert _standing(factory, gid, "Bruno") == ["challenge:Duchessa", "challenge:Capitano"]
+        receipt = _receipt(factory, italian)
+        assert "Risposte permanenti: Passo su tutto ciò che non mi prende di mira; " \
+               "Sfido sempre chi dichiara Duchessa." in receipt
+        assert receipt.count("Risposte permanenti:") == 1  # what stands, once, not each step
+        assert "Always challenge a Captain" in _receipt(factory, "Bruno")
+
+        # Not understood: said in the player's own language, nothing changed.
+        _reply_to_last(factory, imap_account, italian, "SEMPRE SFIDO Pippo")
+        _reply_to_last(factory, imap_account, "Bruno", "ALWAYS CHALLENGE")
+        worker.mail_once(source)
+        receipt = _receipt(factory, italian)
+        assert "Non conosco il personaggio “Pippo”" in receipt and "Contessa" in receipt
+        receipt = _receipt(factory, "Bruno")
+        assert "Which standing answer?" in receipt and "ALWAYS CHALLENGE Duke" in receipt
+        assert _standing(factory, gid, italian) == ["pass_not_me", "challenge:Duchessa"]
+        assert _standing(factory, gid, "Bruno") == ["challenge:Duchessa", "challenge:Capitano"]
+
+        # The player in turn claims the Duchessa: the standing challenge answers at
+        # once (the Italian player's, or Bruno's when Bruno is not in turn).
+        _reply_to_last(factory, imap_account, first, "TASSA" if NAMES[first] == "it" else "TAX")
+        worker.mail_once(source)
+        with factory() as s:
+            standing = [(r.seat.name, r.args) for r in s.query(ActionRow).filter_by(
+                game_id=gid, source="standing")]
+        assert standing and all(args["answer"] == "challenge" for _n, args in standing), standing
+        assert {n for n, _a in standing} <= {italian, "Bruno"} - {first}
+
+        # Taken back one by one, or all at once.
+        _reply_to_last(factory, imap_account, "Bruno", "NO LONGER CHALLENGE the Duke")
+        _reply_to_last(factory, imap_account, italian, "NESSUNA RISPOSTA PERMANENTE")
+        worker.mail_once(source)
+        assert _standing(factory, gid, "Bruno") == ["challenge:Capitano"]
+        assert _standing(factory, gid, italian) == []
+        assert "Risposte permanenti: nessuna." in _receipt(factory, italian)
+    finally:
+        source.close()
+
+
+def test_the_window_mail_says_how_to_leave_answers_standing(make_app, clock, imap_account):
+    app = make_app(MAIL_SOURCE=imap_account.source_config(), MASTER_ADDRESS="lupus@lupus.test")
+    factory = app.extensions["pbm_sessions"]
+    start_game(app, factory, clock.now())
+    with factory() as s:
+        for name, lang in NAMES.items():
+            body = (s.query(OutboxRow).filter_by(to_addr=f"{name.lower()}@players.test", kind="window")
+                    .first().body)
+            if lang == "it":
+                assert "Risposte permanenti per posta" in body and "SEMPRE SFIDO Duchessa" in body
+            else:
+                assert "Standing answers by mail" in body and "ALWAYS CHALLENGE Duke" in body

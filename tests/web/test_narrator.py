@@ -112,10 +112,9 @@ def test_table_players_have_no_account_their_photo_is_small_and_nothing_is_maile
     narrator.vote("Anna", "Bruno")
     narrator.close(factory, narrator.slug)
     with factory() as s:
-        # Only the narrator is written to (the report of each moment); never a seat.
-        assert s.scalar(select(func.count()).select_from(OutboxRow)
-                        .where(OutboxRow.to_addr != "master@example.org")) == 0
-        assert s.scalar(select(func.count()).select_from(OutboxRow)) > 0
+        # Nobody is written to while the table plays: never a seat, and not the
+        # narrator either, who saw every moment happen on the phone.
+        assert s.scalar(select(func.count()).select_from(OutboxRow)) == 0
 
 
 def test_composition_standard_or_edited(narrator, factory):
@@ -254,6 +253,44 @@ def test_the_summary_is_for_everyone_only_at_the_end(narrator, factory, app):
     assert page.count("Licantropo") == 2 and "Veggente" in page
     assert "Villaggio" in page and "Fabio → " in page
     assert "unlucky" not in page and "sfortunato" not in page
+
+
+def test_the_narrator_is_mailed_nothing_during_play_and_the_whole_game_at_the_end(
+        narrator, factory, app):
+    """At a real table nobody wants a mail per call or per vote: the narrator gets one
+    mail, once the game is over, with every moment in order and the night's choices
+    (what the phone showed only to them), in the narrator's language."""
+    seat_everyone(narrator)
+    first_night(narrator, factory)
+    for day, wolf in enumerate(WOLVES, start=1):
+        for voter in NAMES:
+            if _alive(factory, voter):
+                narrator.vote(voter, wolf if voter != wolf else "Ivo")
+        narrator.close(factory, narrator.slug)
+        for voter in NAMES:
+            if _alive(factory, voter) and voter not in _runoff(factory):
+                narrator.vote(voter, wolf)
+        narrator.close(factory, narrator.slug)
+        if day == 1:
+            with factory() as s:  # a whole day and the nights played: still no mail
+                assert s.scalar(select(func.count()).select_from(OutboxRow)) == 0
+            while 'id="dawn"' not in (page := narrator.page()):
+                choices = re.findall(r'name="tap" value="([^"]+)"', page)
+                narrator.tap(*choices[-1:])
+            narrator.close(factory, narrator.slug)
+    with factory() as s:
+        assert s.scalar(select(Game)).status == GameStatus.OVER
+        mails = s.scalars(select(OutboxRow)).all()
+    assert [(m.to_addr, m.kind) for m in mails] == [("master@example.org", "master_game_report")]
+    body = mails[0].body
+    # Every moment, in order, each with its number: night 1 ... afternoon 2.
+    heads = [line for line in body.splitlines() if line.isupper() and line.strip()]
+    assert heads == ["NIGHT 1", "MORNING 1", "AFTERNOON 1", "NIGHT 2", "MORNING 2", "AFTERNOON 2"]
+    night2 = body.split("NIGHT 2", 1)[1].split("MORNING 2", 1)[0]
+    # The pack's choice, which the table never hears (dawn gives no cause).
+    assert "I Licantropi hanno sbranato Ivo" in night2 or "The Licantropi devoured Ivo" in night2
+    assert "Bruno" in body and "Fabio" in body
+    assert "unlucky" not in body and "sfortunat" not in body
 
 
 def _state(factory) -> dict:

@@ -1,0 +1,70 @@
+"""What the Masters are mailed as a moment is published, as the ruleset asks
+(``masters_report``): the full report of the moment (a Lupus phase by mail, read on
+the morning it is published), the whole game so far (a narrator at a table, who needs
+no mail while playing, gets the record once the game is over), or nothing."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine.core import GameState
+from engine.interface import CALENDAR, REPORT_GAME, REPORT_MOMENT, Viewer
+from engine.registry import get_ruleset
+
+from .. import archive, mailer, render, visibility
+from ..models import EventRow, Game, PhaseRow
+from .base import _mail_context, reader_tz
+
+MASTERS = Viewer(master=True)
+
+
+def report_lines(rows: list[EventRow], ruleset: str, lang: str) -> list[str]:
+    """Every event as the Masters see it, marked with who it was for."""
+    return [f"[{s.visibility}{' → ' + ', '.join(s.event.to) if s.event.to else ''}] "
+            f"{s.text or s.event.kind}"
+            for s in visibility.seen(rows, MASTERS, ruleset, lang)]
+
+
+def mail_masters(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
+                 rows: list[EventRow], now: datetime) -> None:
+    """After ``phase`` (whose events are ``rows``) was published."""
+    wanted = get_ruleset(game.ruleset).masters_report(GameState.from_dict(phase.state_after))
+    if wanted == REPORT_MOMENT:
+        for m in game.masters:
+            lang = m.user.lang
+            mailer.queue(session, config, to=m.user.email, template="master_report", lang=lang,
+                         now=now, game=game, context=_mail_context(game, phase, lang, {
+                             "lines": report_lines(rows, game.ruleset, lang)}, reader=m.user))
+    elif wanted == REPORT_GAME:
+        _mail_game(session, config, game, phase, now)
+
+
+def _mail_game(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
+               now: datetime) -> None:
+    phases = archive.published_phases(session, game)
+    rows: dict[int | None, list[EventRow]] = {None: []}
+    for row in session.scalars(select(EventRow).where(EventRow.game_id == game.id)
+                               .order_by(EventRow.phase_id, EventRow.seq)):
+        rows.setdefault(row.phase_id, []).append(row)
+    for m in game.masters:
+        lang, tz = m.user.lang, reader_tz(game, m.user)
+        moments = [{"label": _label(game, p, lang, tz),
+                    "lines": report_lines(rows.get(p.id, []), game.ruleset, lang)} for p in phases]
+        mailer.queue(session, config, to=m.user.email, template="master_game_report", lang=lang,
+                     now=now, game=game, context=_mail_context(game, phase, lang, {
+                         "setup_lines": report_lines(rows[None], game.ruleset, lang),
+                         "moments": moments, "over": game.state is not None
+                         and GameState.from_dict(game.state).over}, reader=m.user))
+
+
+def _label(game: Game, phase: PhaseRow, lang: str, tz: str) -> str:
+    """A calendar phase as the pages name it (by the date it ended); any other moment
+    by the ruleset's name and its number ("night 2"), since moments a narrator closes
+    share their dates and a record must tell one night from the next."""
+    ruleset = get_ruleset(game.ruleset)
+    if ruleset.timing(GameState.from_dict(phase.state_before)).kind == CALENDAR:
+        return render.phase_label(phase, lang, tz)
+    return f"{ruleset.describe_choice('moment', phase.kind, lang)} {phase.number}"
