@@ -16,8 +16,8 @@ from pbm import operations
 from pbm.db import transaction
 from pbm.models import Game
 
-from .helpers import make_game
-from .test_forms_support import edit_open_state, kill, recorded
+from tests.support.helpers import make_game
+from tests.support.forms import edit_open_state, kill, recorded
 
 ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Satanista", "Carla": "Veggente", "Dario": "Profeta",
          "Elena": "Guardia del corpo", "Fabio": "Contadino", "Gino": "Contadino", "Ida": "Contadino"}
