@@ -35,9 +35,13 @@ def game_or_404(slug: str) -> Game:
 
 
 def my_seat(game: Game) -> Seat | None:
+    """The logged-in user's seat in ``game``: one row asked for, not the game's
+    every seat (a page of a 40-player game would load them all to pick one)."""
     if not current_user.is_authenticated:
         return None
-    return next((s for s in game.seats if s.user_id == current_user.id), None)
+    if "seats" in game.__dict__:  # already loaded by this request: no second query
+        return next((s for s in game.seats if s.user_id == current_user.id), None)
+    return db().scalar(select(Seat).where(Seat.game_id == game.id, Seat.user_id == current_user.id))
 
 
 def require_master(game: Game) -> None:
