@@ -50,6 +50,7 @@ from .test_oversized_input import (  # noqa: F401
     test_an_address_longer_than_any_mail_address_is_refused_in_words,
 )
 from .test_reminder_race import test_two_workers_reminding_at_once_remind_each_player_once  # noqa: F401
+from ..security import test_visibility_sql
 from .test_sender_race import test_two_workers_draining_at_once_send_each_message_once  # noqa: F401
 
 
@@ -64,3 +65,9 @@ def test_these_tests_really_run_on_postgresql(app):
     with engine.connect() as conn:
         assert conn.dialect.name == "postgresql"
         assert conn.exec_driver_sql("select current_setting('server_version_num')::int").scalar() >= 130000
+
+
+@pytest.mark.parametrize("ruleset", sorted(test_visibility_sql.GAMES))
+def test_the_visibility_rule_in_sql_agrees_with_python(factory, ruleset):
+    # pytest does not collect a test imported from another folder: called from here.
+    test_visibility_sql.test_sql_and_python_admit_the_same_events_for_every_viewer(factory, ruleset)
