@@ -26,7 +26,7 @@ from engine.registry import get_ruleset
 
 from .. import limits, operations, render, visibility
 from ..models import EventRow, Game, PhaseStatus, Seat
-from . import config, db, game_or_404, my_seat, now
+from . import config, db, game_and_my_seat_or_404, now
 from .forms import ActionFormBase, options
 
 bp = Blueprint("player", __name__)
@@ -237,8 +237,7 @@ def reserved_context(game: Game, seat: Seat, state: GameState | None = None) -> 
 @bp.route("/g/<slug>/me")
 @login_required
 def reserved(slug: str):
-    game = game_or_404(slug)
-    seat = my_seat(game)
+    game, seat = game_and_my_seat_or_404(slug)
     if seat is None:
         abort(403)
     state = operations.current_state(game)
@@ -251,8 +250,7 @@ def reserved(slug: str):
 @bp.route("/g/<slug>/act", methods=["POST"])
 @login_required
 def act(slug: str):
-    game = game_or_404(slug)
-    seat = my_seat(game)
+    game, seat = game_and_my_seat_or_404(slug)
     if seat is None:
         abort(403)
     session = db()
