@@ -405,7 +405,9 @@ class BaseRuleset:
 
         Masters see everything; public events go to everyone, private ones only to
         the players named. A ruleset redacts what its rules keep secret (the cause
-        of a death, a weighted tally) by returning a changed copy."""
+        of a death, a weighted tally) by returning a changed copy, and may hide more;
+        it never shows an event this default hides: the service asks its database
+        only for the events this default admits (``pbm.visibility.readable_by``)."""
         if viewer.master:
             return event
         if event.visibility == PUBLIC:

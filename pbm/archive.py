@@ -53,12 +53,16 @@ def published_phase(session: Session, game: Game, number: int) -> PhaseRow | Non
                                                  PhaseRow.status == PhaseStatus.PUBLISHED))
 
 
-def _rows(session: Session, game: Game, phases: list[PhaseRow]) -> dict[int, list[EventRow]]:
+def _rows(session: Session, game: Game, phases: list[PhaseRow],
+          viewer: Viewer = MASTERS) -> dict[int, list[EventRow]]:
+    """The events of these phases that ``viewer`` could be shown (``visibility.seen``
+    still decides), by phase: the others are left in the database."""
     out: dict[int, list[EventRow]] = {p.id: [] for p in phases}
     if not phases:
         return out
     for row in session.scalars(select(EventRow).where(EventRow.game_id == game.id,
-                                                      EventRow.phase_id.in_(list(out)))
+                                                      EventRow.phase_id.in_(list(out)),
+                                                      visibility.readable_by(viewer))
                                .order_by(EventRow.phase_id, EventRow.seq)):
         out[row.phase_id].append(row)
     return out
@@ -106,7 +110,7 @@ def phase_views(session: Session, game: Game, lang: str, tz: str,
                 phases: list[PhaseRow] | None = None) -> list[PhaseView]:
     """The public bulletin of each published phase (all of them, or those given)."""
     phases = published_phases(session, game) if phases is None else phases
-    rows = _rows(session, game, phases)
+    rows = _rows(session, game, phases, PUBLIC)
     arrivals = _substitutes_by_phase(session, game)
     return [PhaseView(phase=p, number=number_of(p), label=render.phase_label(p, lang, tz),
                       lines=public_lines(rows[p.id], game.ruleset, lang),

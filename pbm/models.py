@@ -345,10 +345,14 @@ class ActionRow(Base):
     """One submission (append-only): the last per seat and kind in a phase wins."""
 
     __tablename__ = "actions"
+    # A seat's latest submission of each kind in a phase (the reserved page's) is
+    # found in the index, however many the phase holds; phase_id leads, so the
+    # phase's own lookups use it too.
+    __table_args__ = (Index("ix_actions_phase_seat_kind", "phase_id", "seat_id", "kind"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
-    phase_id: Mapped[int] = mapped_column(ForeignKey("phases.id"), index=True)
+    phase_id: Mapped[int] = mapped_column(ForeignKey("phases.id"))
     seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id"))
     kind: Mapped[str] = mapped_column(String(16))
     args: Mapped[dict[str, Any]] = mapped_column(default=dict)

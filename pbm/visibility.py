@@ -2,7 +2,10 @@
 
 The public bulletin, a player's reserved area, the results mail, the role letter,
 the desk's announcements and the Masters' report all call ``seen`` (or ``lines``)
-with the rows they would show and who is looking; nothing else decides.
+with the rows they would show and who is looking; nothing else decides. A page that
+reads the database may first narrow its query by ``readable_by`` (the same rule as
+an SQL condition: the rows the viewer could be shown at all), so that the events it
+may not show are never loaded; ``seen`` still decides, and redacts.
 
 - An event not yet published (a draft the Masters are still settling) is for the
   Masters only.
@@ -19,11 +22,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from sqlalchemy import and_, false, or_, true
+from sqlalchemy.sql.elements import ColumnElement
+
 from engine.core import PRIVATE, PUBLIC, Event
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-__all__ = ["PRIVATE", "PUBLIC", "Seen", "Viewer", "lines", "seen"]
+from .models import EventRow
+from .sqljson import list_contains
+
+__all__ = ["PRIVATE", "PUBLIC", "Seen", "Viewer", "lines", "readable_by", "seen"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +72,20 @@ def seen(items: Iterable[Any], viewer: Viewer, ruleset: str, lang: str) -> list[
             continue
         out.append(Seen(shown, phase_id, rules.describe(shown, lang, viewer)))
     return out if viewer.master else _unordered(out)
+
+
+def readable_by(viewer: Viewer) -> ColumnElement[bool]:
+    """The rows of ``events`` this viewer could be shown, as an SQL condition: ``seen``'s
+    rule before the ruleset's redactions. Unpublished events are the Masters' only; then
+    ``BaseRuleset.visible``: everything for a Master, public events for anyone, private
+    ones for the players they name. A ruleset's ``visible`` may hide or redact more,
+    never show more (tests/service/test_visibility_sql.py holds every ruleset to it),
+    so a query narrowed by this condition loses nothing ``seen`` would show."""
+    if viewer.master:
+        return true()
+    named = (and_(EventRow.visibility == PRIVATE, list_contains(EventRow.recipients, viewer.player))
+             if viewer.player is not None else false())
+    return and_(EventRow.published.is_(True), or_(EventRow.visibility == PUBLIC, named))
 
 
 def lines(items: Iterable[Any], viewer: Viewer, ruleset: str, lang: str) -> list[str]:

@@ -29,8 +29,8 @@ from engine.core import Rejected
 from ..models import Game
 from . import desk, seats, timing, windows
 from .actions import (
-    Submitted, describe_submission, engine_actions, latest_actions, legal_choices, lock_game,
-    open_phase_for, submit, windowed,
+    Opening, Submitted, describe_submission, engine_actions, latest_actions, latest_actions_of,
+    legal_choices, lock_game, open_phase_for, opening, submit, windowed,
 )
 from .base import (
     MAIL_SOURCES, OperationError, _mail_context, _store_events, current_phase, current_state,
@@ -50,7 +50,7 @@ __all__ = [
     "LATE_AFTER", "MAIL_SOURCES", "Game", "OperationError", "Rejected",
     "Submitted", "add_player", "answer_pending", "close_now", "create_game", "current_phase",
     "current_state", "describe_submission", "desk", "draw_roles", "due_phase_ids", "edit_prepared",
-    "engine_actions", "ensure_user", "game_options", "game_schedule", "game_tz", "latest_actions",
+    "engine_actions", "ensure_user", "Opening", "opening", "latest_actions_of", "game_options", "game_schedule", "game_tz", "latest_actions",
     "legal_choices", "lock_game", "log", "open_phase_for", "reader_tz", "prepare_game",
     "publish", "windowed", "resolve_due", "resolve_phase", "seats", "settle", "slugify", "start_game",
     "submit", "timing", "windows",

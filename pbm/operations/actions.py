@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from engine.core import Action, GameState, Rejected, keep_last
@@ -44,6 +44,21 @@ def open_phase_for(session: Session, game: Game, now: datetime, correcting: bool
     return phase
 
 
+@dataclass(frozen=True)
+class Opening:
+    """The phase taking actions now and the state it opened with, read once: a web
+    submission builds its form from the state and ``submit`` validates against it."""
+
+    phase: PhaseRow
+    state: GameState
+
+
+def opening(session: Session, game: Game, now: datetime) -> Opening:
+    """``open_phase_for`` a player's own submission, with the state parsed."""
+    phase = open_phase_for(session, game, now)
+    return Opening(phase, GameState.from_dict(phase.state_before))
+
+
 def lock_game(session: Session, game: Game) -> None:
     """Hold the game's row until this transaction ends, then see the game as it
     is now: two Masters clicking Publish (or Roll back) at once act one after
@@ -71,7 +86,8 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
            by_user: User | None = None, source_detail: str = "",
            inbound_id: int | None = None, expected_phase_id: int | None = None,
            arrived_at: datetime | None = None,
-           notify_player: bool = True, final: bool = False) -> Submitted:
+           notify_player: bool = True, final: bool = False,
+           opened: Opening | None = None) -> Submitted:
     """Record a player's submission (vocabulary of SCENARIOS.md), all or nothing.
 
     The engine validates against the state at the start of the phase; a
@@ -82,15 +98,19 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     a second submission of the same kind by the same seat in this phase is refused
     with ``OperationError("already_recorded")``, checked under the phase's lock so
     two taps racing cannot both get in.
+    ``opened``: what ``opening`` returned for this submission in this transaction (a
+    web form already looked the phase up to build itself), so it is not read twice.
     """
     if source not in MAIL_SOURCES:
         raise ValueError(source)
     if seat.disqualified:
         raise Rejected("disqualified")
     limits.check_lengths(submission)
+    if opened is not None and (source == "master" or arrived_at is not None):
+        raise ValueError("opened: only for a player's own submission (see opening)")
     try:
-        phase = open_phase_for(session, game, now, correcting=source == "master",
-                               arrived_at=arrived_at)
+        phase = opened.phase if opened is not None else open_phase_for(
+            session, game, now, correcting=source == "master", arrived_at=arrived_at)
     except Rejected:
         # An answer window's answer that comes after it closed (or closed early: all
         # had answered) is never applied to whatever is open now.
@@ -99,10 +119,10 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
         raise Rejected("moment_passed")
     _hold_phase(session, phase)
     ruleset = get_ruleset(game.ruleset)
-    state = GameState.from_dict(phase.state_before)
+    state = opened.state if opened is not None else GameState.from_dict(phase.state_before)
     try:  # the scenario runner's reading too (engine/interface.py)
-        read = ruleset.submission_actions(state, seat.name, submission, made=lambda: [
-            a for a in engine_actions(session, phase) if a.player == seat.name])
+        read = ruleset.submission_actions(state, seat.name, submission, made=lambda: keep_last(
+            Action(seat.name, r.kind, dict(r.args)) for r in latest_actions_of(session, phase, seat)))
     except ValueError as exc:
         raise Rejected("bad_submission", reason=str(exc)) from exc
     if read.refused:
@@ -138,8 +158,10 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     return done
 
 
-def windowed(game: Game) -> bool:
-    return timing.current_kind(game) == timing.WINDOW
+def windowed(game: Game, state: GameState | None = None) -> bool:
+    """Whether the game's open moment is an answer window (``state``: the game's
+    current state, if the caller has read it already)."""
+    return timing.current_kind(game, state) == timing.WINDOW
 
 
 def legal_choices(game: Game, phase: PhaseRow | None, seat: Seat, key: str) -> list[str] | None:
@@ -186,6 +208,17 @@ def latest_actions(session: Session, phase: PhaseRow) -> list[ActionRow]:
     for r in rows:
         last[(r.seat_id, r.kind)] = r
     return list(last.values())
+
+
+def latest_actions_of(session: Session, phase: PhaseRow, seat: Seat) -> list[ActionRow]:
+    """One seat's latest submission of each kind in the phase (what ``latest_actions``
+    keeps for it), in the order it first submitted each kind; asked of the database,
+    so a page costs the same however many times anyone changed their mind."""
+    mine = (ActionRow.phase_id == phase.id, ActionRow.seat_id == seat.id)
+    per_kind = (select(func.min(ActionRow.id).label("first"), func.max(ActionRow.id).label("last"))
+                .where(*mine).group_by(ActionRow.kind).subquery())
+    return list(session.scalars(select(ActionRow).join(per_kind, ActionRow.id == per_kind.c.last)
+                                .order_by(per_kind.c.first)))
 
 
 def engine_actions(session: Session, phase: PhaseRow) -> list[Action]:

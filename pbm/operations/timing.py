@@ -53,9 +53,11 @@ def has_deadline(phase: PhaseRow) -> bool:
     return phase.ends_at < NO_DEADLINE
 
 
-def current_kind(game: Game) -> str | None:
-    """How the game's moment now open ends (CALENDAR, WINDOW, NARRATOR); None before the deal."""
-    state = GameState.from_dict(game.state) if game.state else None
+def current_kind(game: Game, state: GameState | None = None) -> str | None:
+    """How the game's moment now open ends (CALENDAR, WINDOW, NARRATOR); None before the deal.
+    ``state``: the game's current state, if the caller has read it already."""
+    if state is None:
+        state = GameState.from_dict(game.state) if game.state else None
     return None if state is None else get_ruleset(game.ruleset).timing(state).kind
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import abort, current_app, g
 from flask_login import current_user
-from sqlalchemy import select
+from sqlalchemy import and_, select
 from sqlalchemy.orm import Session
 
 from ..models import Game, Seat
@@ -35,9 +35,26 @@ def game_or_404(slug: str) -> Game:
 
 
 def my_seat(game: Game) -> Seat | None:
+    """The logged-in user's seat in ``game``: one row asked for, not the game's
+    every seat (a page of a 40-player game would load them all to pick one)."""
     if not current_user.is_authenticated:
         return None
-    return next((s for s in game.seats if s.user_id == current_user.id), None)
+    if "seats" in game.__dict__:  # already loaded by this request: no second query
+        return next((s for s in game.seats if s.user_id == current_user.id), None)
+    return db().scalar(select(Seat).where(Seat.game_id == game.id, Seat.user_id == current_user.id))
+
+
+def game_and_my_seat_or_404(slug: str) -> tuple[Game, Seat | None]:
+    """``game_or_404`` and ``my_seat`` in one query: the player's pages ask both on
+    every request."""
+    if not current_user.is_authenticated:
+        return game_or_404(slug), None
+    row = db().execute(select(Game, Seat).outerjoin(Seat, and_(Seat.game_id == Game.id,
+                                                               Seat.user_id == current_user.id))
+                       .where(Game.slug == slug)).first()
+    if row is None:
+        abort(404)
+    return row[0], row[1]
 
 
 def require_master(game: Game) -> None:

@@ -2,9 +2,14 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
+from babel.support import Translations
+from flask import current_app
+from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from wtforms.i18n import messages_path
 from wtforms import (
     BooleanField, EmailField, IntegerField, PasswordField, SelectField, StringField, TextAreaField,
 )
@@ -75,8 +80,22 @@ class OnBehalfForm(FlaskForm):
         ("sms", "SMS"), ("phone", _l("Phone")), ("in person", _l("In person")), ("email", _l("Email"))]))
 
 
+@lru_cache(maxsize=None)
+def _wtforms_catalog(locale: str) -> Translations:
+    return Translations.load(messages_path(), [locale], domain="wtforms")
+
+
 class ActionFormBase(FlaskForm):
     """Fields are added per request from the engine's ActionForm (legal choices only)."""
+
+    class Meta:
+        def get_translations(self, form):  # noqa: ANN001, ANN202
+            # WTForms' own messages in the reader's language, as Flask-WTF gives them,
+            # but read from disk once per language: Flask-WTF loads the catalogue anew
+            # for every request, a good part of a vote's time.
+            if not current_app.config.get("WTF_I18N_ENABLED", True):
+                return super().get_translations(form)
+            return _wtforms_catalog(str(get_locale() or "it"))
 
 
 __all__ = ["LoginForm", "NewGameForm", "AddPlayerForm", "StartGameForm", "PublishForm",

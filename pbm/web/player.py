@@ -26,7 +26,7 @@ from engine.registry import get_ruleset
 
 from .. import limits, operations, render, visibility
 from ..models import EventRow, Game, PhaseStatus, Seat
-from . import config, db, game_or_404, my_seat, now
+from . import config, db, game_and_my_seat_or_404, now
 from .forms import ActionFormBase, options
 
 bp = Blueprint("player", __name__)
@@ -190,18 +190,25 @@ def submission_from(form: ActionFormBase, group: ActionForm | list[ActionForm]) 
 
 # --------------------------------------------------------------------------- the page
 
-def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
+def reserved_context(game: Game, seat: Seat, state: GameState | None = None) -> dict[str, Any]:
+    """What the reserved page shows. ``state``: the game's current state, if the
+    caller has already read it (``operations.current_state``)."""
     lang = str(get_locale() or "it")
     tz = operations.game_tz(game)
     session = db()
     phase = operations.current_phase(session, game)
-    state = operations.current_state(game)
+    if state is None:
+        state = operations.current_state(game)
     me = state.player(seat.name) if state else None
-    rows = session.scalars(select(EventRow).where(EventRow.game_id == game.id)
+    viewer = Viewer(player=seat.name)
+    # What was told to this player alone (the public events are the bulletin's): the
+    # database hands over only the events this viewer may read, the rest never leaves it.
+    rows = session.scalars(select(EventRow).where(EventRow.game_id == game.id,
+                                                  EventRow.visibility == PRIVATE,
+                                                  visibility.readable_by(viewer))
                            .order_by(EventRow.phase_id, EventRow.seq)).all()
     known, results = [], []
-    # What was told to this player alone; the public events are the bulletin's.
-    for seen in visibility.seen(rows, Viewer(player=seat.name), game.ruleset, lang):
+    for seen in visibility.seen(rows, viewer, game.ruleset, lang):
         if seen.visibility == PRIVATE:
             (known if seen.phase_id is None else results).append(
                 {"phase": seen.phase_id, "text": seen.text or seen.event.kind})
@@ -209,7 +216,7 @@ def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
     if phase is not None and phase.status == PhaseStatus.OPEN and now() < phase.ends_at:
         open_state = GameState.from_dict(phase.state_before)
         specs = get_ruleset(game.ruleset).forms(open_state, seat.name)
-        latest = [r for r in operations.latest_actions(session, phase) if r.seat_id == seat.id]
+        latest = operations.latest_actions_of(session, phase, seat)
         submitted = {r.kind: dict(r.args) for r in latest}
         for group in page_groups(specs, game.ruleset):
             form = build_form(group, ruleset=game.ruleset, state=open_state, current=submitted)
@@ -217,7 +224,7 @@ def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
         current = [(r.kind, operations.describe_submission(r.args, lang), r.source, r.submitted_at)
                    for r in latest]
     # What the rules show this player of their own state at a glance (a power they hold...).
-    table = get_ruleset(game.ruleset).public_table(state, Viewer(player=seat.name), lang) if state else []
+    table = get_ruleset(game.ruleset).public_table(state, viewer, lang) if state else []
     return {
         "game": game, "seat": seat, "me": me, "state": state, "phase": phase,
         "phase_label": render.phase_label(phase, lang, tz) if phase else None,
@@ -230,29 +237,28 @@ def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
 @bp.route("/g/<slug>/me")
 @login_required
 def reserved(slug: str):
-    game = game_or_404(slug)
-    seat = my_seat(game)
+    game, seat = game_and_my_seat_or_404(slug)
     if seat is None:
         abort(403)
-    if operations.windowed(game):  # a game in answer windows has its own page
+    state = operations.current_state(game)
+    if operations.windowed(game, state):  # a game in answer windows has its own page
         from .window_page import render_page
         return render_page(game, seat)
-    return render_template("reserved.html", **reserved_context(game, seat))
+    return render_template("reserved.html", **reserved_context(game, seat, state))
 
 
 @bp.route("/g/<slug>/act", methods=["POST"])
 @login_required
 def act(slug: str):
-    game = game_or_404(slug)
-    seat = my_seat(game)
+    game, seat = game_and_my_seat_or_404(slug)
     if seat is None:
         abort(403)
     session = db()
     lang = str(get_locale() or "it")
     kind = _kind_from(request.form) or ""
     try:
-        phase = operations.open_phase_for(session, game, now())
-        state = GameState.from_dict(phase.state_before)
+        opened = operations.opening(session, game, now())
+        phase, state = opened.phase, opened.state
         groups = {group_key(g): g for g in page_groups(get_ruleset(game.ruleset).forms(state, seat.name),
                                                         game.ruleset)}
         group = groups.get(kind)
@@ -267,7 +273,8 @@ def act(slug: str):
             raise Rejected("empty_submission")
         if len(group) == 1:  # what tells this form's kind apart, if the ruleset needs it
             submission = get_ruleset(game.ruleset).form_submission(group[0], submission)
-        operations.submit(session, config(), game, seat, submission, source="web", now=now())
+        operations.submit(session, config(), game, seat, submission, source="web", now=now(),
+                          opened=opened)
         session.commit()
         flash(_("Recorded: %(what)s. You can change it until %(deadline)s.",
                 what="; ".join(operations.describe_submission(submission, lang)),

@@ -44,7 +44,8 @@ def index():
 @bp.route("/g/<slug>/")
 def game_home(slug: str):
     game = game_or_404(slug)
-    if operations.windowed(game):  # the table and the log, without anyone's hand
+    state = operations.current_state(game)
+    if operations.windowed(game, state):  # the table and the log, without anyone's hand
         from .window_page import render_page
         return render_page(game, None)
     lang = str(get_locale() or "it")
@@ -54,7 +55,6 @@ def game_home(slug: str):
     bulletins = [{"phase": v.phase, "number": v.number, "label": v.label, "lines": v.lines,
                   "substitutes": v.substitutes, "votes": archive.vote_lines(v.tally)}
                  for v in reversed(archive.phase_views(db(), game, lang, tz))]
-    state = operations.current_state(game)
     dead = [p.name for p in state.players if not p.alive] if state else []
     return render_template(
         "game_home.html", game=game, phase=phase, bulletins=bulletins, dead=dead, state=state,

@@ -55,6 +55,7 @@ from tests.mail.test_sender_marks import test_what_the_server_accepted_stays_sen
 from tests.service.test_raw_mail_retention import (  # noqa: F401
     played, test_raw_mail_is_kept_its_days_then_emptied_and_what_it_did_stays,
 )
+from tests.security import test_visibility_sql
 
 
 @pytest.fixture
@@ -68,3 +69,19 @@ def test_these_tests_really_run_on_postgresql(app):
     with engine.connect() as conn:
         assert conn.dialect.name == "postgresql"
         assert conn.exec_driver_sql("select current_setting('server_version_num')::int").scalar() >= 130000
+
+
+@pytest.mark.parametrize("ruleset", sorted(test_visibility_sql.GAMES))
+def test_the_visibility_rule_in_sql_agrees_with_python(factory, ruleset):
+    # pytest does not collect a test imported from another folder: called from here.
+    test_visibility_sql.test_sql_and_python_admit_the_same_events_for_every_viewer(factory, ruleset)
+
+
+def test_the_reserved_page_reads_as_much_with_few_or_many_votes_on_postgresql(app, factory, clock):
+    from ..web import test_reserved_page_cost as cost
+    cost.test_the_reserved_page_reads_as_much_with_ten_or_three_hundred_votes_in_the_phase(app, factory, clock)
+
+
+def test_the_reserved_page_loads_only_its_readers_events_on_postgresql(app, factory, clock):
+    from ..web import test_reserved_page_cost as cost
+    cost.test_the_reserved_page_loads_only_the_events_its_reader_may_see_as_the_game_goes_on(app, factory, clock)
