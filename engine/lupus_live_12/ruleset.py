@@ -123,8 +123,8 @@ class LupusLive12(BaseRuleset):
         target for her power this night (``made``); anyone else's target is the
         ritual's alone, so a power refused here is no refusal (docs/rulings.md)."""
         checked = super().submission_actions(state, player, submission, made)
-        beside = power_beside_ritual(state, player, submission,
-                                     checked.accepted, made() if made is not None else [])
+        beside = power_beside_ritual(state, player, submission, checked.accepted,
+                                     made if made is not None else list)
         checked.accepted += beside
         return checked
 

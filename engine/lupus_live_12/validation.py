@@ -1,7 +1,7 @@
 """What a player may submit, checked when it is submitted (§1.4, §1.9, the roles' limits)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..core import (
     APPOINT, BECOME, NOTES, POWER, QUESTION, RITUAL, SHOUT, VOTE, Action, GameState, Player, acting_player,
@@ -195,18 +195,20 @@ def validate(state: GameState, action: Action) -> Action:
 
 
 def power_beside_ritual(state: GameState, player: str, submission: dict[str, Any],
-                        asked: list[Action], made: list[Action]) -> list[Action]:
+                        asked: list[Action], made: Callable[[], list[Action]]) -> list[Action]:
     """The power a ritual's submission also uses (``LupusLive12.submission_actions``): on
     the ritual's target, when the submission names a ritual and a target but no power
     of its own (``asked``: its actions), the player may use a power now (a ghost after
     a Replay), and the power she already chose this night (``made``), if any, went to
-    her ritual's target too (so it was this rule's, not a choice of her own)."""
+    her ritual's target too (so it was this rule's, not a choice of her own).
+    ``made`` is asked only then: every other submission (a vote) reads nothing more."""
     if "ritual" not in submission or "target" not in submission:
         return []
     if any(a.kind == POWER for a in asked):
         return []
-    chosen = [a for a in made if a.kind == POWER]
-    rituals = [a for a in made if a.kind == RITUAL]
+    standing = made()
+    chosen = [a for a in standing if a.kind == POWER]
+    rituals = [a for a in standing if a.kind == RITUAL]
     if chosen and (not rituals or chosen[-1].args.get("target") != rituals[-1].args.get("target")):
         return []
     try:
