@@ -26,11 +26,11 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, object_session, sessionmaker
 
-from engine.core import GameState, Rejected
-from engine.interface import MORE_TIME, STANDING
+from engine.core import GameState
 from engine.registry import get_ruleset
 
 from . import mailer, operations, render
+from .carry_out import Origin, abridge, carry_out
 from .i18n import gettext_in
 from .mail.commands import describe_error, examples
 from .mail.mailbox import IncomingMail, MailSource
@@ -458,43 +458,13 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
         outcome.errors.append(describe_error(error, lang, game.ruleset))
     aimed = _aimed_phase(session, parsed, game)
     closed = aimed is not None and phase is not None and aimed.id != phase.id
-    standing = None  # the seat's standing answers once this message's lines are kept
-    for command in parsed.commands:
-        if command.get("kind") == STANDING:  # the seat's, for every window: never too late
-            kept = _standing(session, config, game, seat, command, lang, now, outcome)
-            standing = standing if kept is None else kept
-            continue
-        what = "; ".join(operations.describe_submission(_abridged(command), lang, game.ruleset))
-        if closed:
-            outcome.errors.append(f"{what}: " + render.rejection(
-                "moment_passed" if operations.windowed(game) else "phase_closed", {}, game.ruleset, lang))
-            continue
-        if command.get("kind") == MORE_TIME:
-            try:
-                with session.begin_nested():
-                    extended = operations.windows.extend(session, game, seat, now,
-                                                         expected_phase_id=phase.id if phase else None)
-                outcome.applied.append(gettext_in(
-                    lang, "More time: you may answer until %(deadline)s",
-                    deadline=render.deadline_text(extended.ends_at, lang, operations.game_tz(game))))
-            except Rejected as exc:
-                outcome.errors.append(render.rejection(exc.code, exc.params, game.ruleset, lang))
-            continue
-        try:
-            with session.begin_nested():
-                operations.submit(session, config, game, seat, command,
-                                  source="master" if by else "mail", now=now, by_user=by,
-                                  source_detail=(parsed.source or "email") if by else "",
-                                  inbound_id=row.id, arrived_at=row.received_at)
-            outcome.applied.append(what)
-        except Rejected as exc:
-            outcome.errors.append(f"{what}: " + render.rejection(exc.code, exc.params, game.ruleset, lang)
-                                  + _valid_hint(game, phase, seat, command, lang))
-    if standing is not None:  # one line for all of them: what stands now
-        outcome.applied.append(gettext_in(
-            lang, "Standing answers: %(answers)s.",
-            answers="; ".join(operations.windows.standing_labels(game, standing, lang))
-            or gettext_in(lang, "none")))
+    done = carry_out(session, config, game, seat, parsed.commands, lang=lang, now=now, phase=phase,
+                     too_late=closed, origin=Origin(
+                         by=by, source="master" if by else "mail",
+                         detail=(parsed.source or "email") if by else "",
+                         inbound_id=row.id, arrived_at=row.received_at))
+    outcome.applied += done.applied
+    outcome.errors += done.errors
     tz = operations.game_tz(game)
     shown = aimed if closed else phase
     _receipt(session, config, row, parsed, to=reply_to_addr or seat.user.email, lang=lang, now=now,
@@ -503,33 +473,10 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
                  "deadline": (render.deadline_text(shown.ends_at, lang, tz)
                               if shown is not None and shown.status == PhaseStatus.OPEN else None),
                  "applied": outcome.applied, "errors": outcome.errors,
-                 "ignored": [_abridge(line) for line in parsed.ignored_lines[:20]],
+                 "ignored": [abridge(line) for line in parsed.ignored_lines[:20]],
                  "examples": [] if outcome.applied else _examples(game, phase, seat, lang),
              }, is_error=bool(outcome.errors) and not outcome.applied)
     return outcome
-
-
-def _standing(session: Session, config: dict[str, Any], game: Game, seat: Seat,
-              command: dict[str, Any], lang: str, now: datetime, outcome: Outcome) -> list[str] | None:
-    """A line about the player's standing answers, kept as the game page keeps them:
-    the standing answers now, or None (refused, and the receipt says why)."""
-    try:
-        with session.begin_nested():
-            return operations.windows.change_standing(session, config, game, seat, command, now)
-    except Rejected as exc:
-        outcome.errors.append(render.rejection(exc.code, exc.params, game.ruleset, lang) + " " + gettext_in(
-            lang, "For example: %(examples)s.",
-            examples=", ".join(examples(game.ruleset, lang, {STANDING}))))
-        return None
-
-
-def _abridge(text: str, limit: int = 300) -> str:
-    return text if len(text) <= limit else text[:limit].rstrip() + "…"
-
-
-def _abridged(command: dict[str, Any]) -> dict[str, Any]:
-    """The command as the receipt quotes it: a 200 KB shout is refused, not mailed back."""
-    return {k: _abridge(v) if isinstance(v, str) else v for k, v in command.items()}
 
 
 def _examples(game: Game, phase: PhaseRow | None, seat: Seat, lang: str) -> list[str]:
@@ -540,18 +487,6 @@ def _examples(game: Game, phase: PhaseRow | None, seat: Seat, lang: str) -> list
         forms = get_ruleset(game.ruleset).forms(GameState.from_dict(phase.state_before), seat.name)
         keys = {f.name for form in forms for f in form.fields}
     return examples(game.ruleset, lang, keys)
-
-
-def _valid_hint(game: Game, phase: PhaseRow | None, seat: Seat, command: dict[str, Any],
-                lang: str) -> str:
-    for key in command:
-        valid = operations.legal_choices(game, phase, seat, key)
-        if valid is None:
-            continue
-        if not valid:
-            return " " + gettext_in(lang, "You have no valid choice for this command now.")
-        return " " + gettext_in(lang, "Valid choices: %(choices)s.", choices=", ".join(valid))
-    return ""
 
 
 def _from_master(session: Session, config: dict[str, Any], row: InboundRow, gm: GameMaster,
@@ -579,7 +514,7 @@ def _from_master(session: Session, config: dict[str, Any], row: InboundRow, gm: 
 def _master_receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
                     master: User, game: Game | None, errors: list[str], now: datetime,
                     proven: bool = True) -> None:
-    ignored = [_abridge(x) for x in parsed.ignored_lines[:20]] if proven else []
+    ignored = [abridge(x) for x in parsed.ignored_lines[:20]] if proven else []
     _receipt(session, config, row, parsed, to=master.email, lang=master.lang, now=now, game=game,
              seat=None, context={"phase_label": None, "deadline": None, "applied": [],
                                  "errors": errors, "ignored": ignored},

@@ -10,10 +10,10 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
-from engine.core import Rejected
 from engine.registry import available, get_ruleset
 
-from .. import mailer, operations, render
+from .. import mailer, operations
+from ..carry_out import Origin, carry_out
 from ..mail.commands import describe_error, parse_commands
 from ..models import InboundRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
@@ -298,18 +298,13 @@ def on_behalf(slug: str):
                                                 game.ruleset)
     for err in errors:
         flash(describe_error(err, lang, game.ruleset), "error")
-    for command in commands:
-        try:
-            operations.submit(session, config(), game, seat, command, source="master", now=now(),
-                              by_user=current_user, source_detail=form.source.data)
-            session.commit()
-            flash(_("Recorded for %(name)s: %(what)s", name=seat.name,
-                    what="; ".join(operations.describe_submission(command, lang, game.ruleset))),
-                  "receipt")
-        except Rejected as exc:
-            session.rollback()
-            flash(_("Not recorded: %(why)s", why=render.rejection(exc.code, exc.params, game.ruleset, lang)),
-                  "error")
+    done = carry_out(session, config(), game, seat, commands, lang=lang, now=now(),
+                     origin=Origin(by=current_user, source="master", detail=form.source.data))
+    session.commit()
+    for what in done.applied:
+        flash(_("Recorded for %(name)s: %(what)s", name=seat.name, what=what), "receipt")
+    for why in done.errors:
+        flash(_("Not recorded: %(why)s", why=why), "error")
     operations.settle(_factory(), config(), game.id, now())  # a window the answer completed
     return redirect(url_for("master.desk", slug=slug))
 

@@ -349,3 +349,32 @@ def test_two_players_each_choose_a_card_of_their_bundle_then_the_first_turn_open
     send(app, factory, gid, "Bruno", {"kind": "choose", "card": bundles["Bruno"][1]}, t0)
     assert open_phase(factory, gid).kind == "turn"
     assert bundles["Anna"][0] in state(factory, gid).player("Anna").data["hand"]
+
+
+def test_a_master_pastes_a_players_standing_answer_and_more_time_on_the_desk(app, factory, clock):
+    """What a player may write by mail, a Master may paste for them: the on-behalf box
+    carries out a standing answer and a request for more time as the mail would."""
+    from tests.conftest import csrf_from
+    from tests.support.helpers import login
+    t0 = clock.now()
+    gid = start(app, factory, t0, extensions=1)
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "steal", "target": "Carla"}, t0)
+    window = open_phase(factory, gid)
+    with factory() as s:
+        slug = s.get(Game, gid).slug
+    master = login(app, "master@example.org", "master")
+    desk = master.get(f"/g/{slug}/master").get_data(as_text=True)
+    page = master.post(f"/g/{slug}/master/behalf", data={
+        "csrf_token": csrf_from(desk), "player": "Bruno", "commands": "SEMPRE PASSO\nPIÙ TEMPO",
+        "source": "sms"}, follow_redirects=True).get_data(as_text=True)
+    assert "Non registrato" not in page
+    assert page.count("Registrato per Bruno") == 2
+    with factory() as s:
+        assert s.get(Game, gid).seat_by_name("Bruno").standing == ["pass_not_me"]
+    assert open_phase(factory, gid).ends_at == window.ends_at + WINDOW
+    # Nothing left to extend: refused in words, and the standing answer is untouched.
+    desk = master.get(f"/g/{slug}/master").get_data(as_text=True)
+    page = master.post(f"/g/{slug}/master/behalf", data={
+        "csrf_token": csrf_from(desk), "player": "Bruno", "commands": "PIÙ TEMPO",
+        "source": "sms"}, follow_redirects=True).get_data(as_text=True)
+    assert "Non registrato" in page and "Registrato per Bruno" not in page
