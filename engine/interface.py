@@ -446,6 +446,14 @@ class BaseRuleset:
         WINDOW or NARRATOR game), as receipts and pages name it."""
         return str(value)
 
+    def describe_moment(self, kind: str, number: int, lang: str) -> str:
+        """A moment that is not a calendar phase (an answer window, a narrator's moment),
+        as pages and mail name it: the ruleset's name for ``moment`` (``describe_choice``),
+        or the kind and its number when it has none. A ruleset whose moments repeat
+        (night 1, night 2...) overrides it to name the number too."""
+        name = self.describe_choice("moment", kind, lang)
+        return name if name != kind else f"{kind} {number}"
+
     def tally(self, event: Event, lang: str) -> Tally | None:
         """The vote an event records, for the archive's tally and vote picture; None
         when the event is no vote. ``event`` is the copy a viewer may see (``visible``).

@@ -77,8 +77,7 @@ def phase_label(phase: PhaseRow, lang: str, tz: str) -> str:
 
     from .operations.timing import has_deadline  # operations imports this module
     if phase.kind not in ("day", "night") or not has_deadline(phase):
-        name = get_ruleset(phase.game.ruleset).describe_choice("moment", phase.kind, lang)
-        return name if name != phase.kind else f"{phase.kind} {phase.number}"
+        return get_ruleset(phase.game.ruleset).describe_moment(phase.kind, phase.number, lang)
     local_end = phase.ends_at.astimezone(schedule.ZoneInfo(tz))
     ph = schedule.Phase(phase.kind, phase.starts_at, local_end, phase.long)
     try:

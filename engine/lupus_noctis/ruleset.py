@@ -22,7 +22,7 @@ from .roles import (
 from .script import night_frame, night_script
 from .setup import identify, setup_game
 from .tally import day_tally
-from .texts import EVENTS, REJECTIONS, SCRIPT
+from .texts import EVENTS, MOMENTS, REJECTIONS, SCRIPT
 from .votes import resolve_afternoon, resolve_morning
 
 _AURAS = {"buona": BUONA, "good": BUONA, "buono": BUONA,
@@ -122,6 +122,12 @@ class LupusNoctis(BaseRuleset):
             resolve_afternoon(state, valid, events)
         state.phase = next_moment(state.phase)
         return Resolution(state, events, [])
+
+    def describe_moment(self, kind: str, number: int, lang: str) -> str:
+        names = MOMENTS.get(kind)
+        if names is None:
+            return super().describe_moment(kind, number, lang)
+        return names.get(lang, names["it"]).format(number=number)
 
     def tally(self, event: Event, lang: str) -> Tally | None:
         """The morning's vote (the run-off's two) and the afternoon's (the stake), as

@@ -5,6 +5,14 @@ from __future__ import annotations
 from .. import texts
 from .roles import AMANTE, APPRENDISTA, LICANTROPO, MEDIUM, PROCIONE, VEGGENTE
 
+# The moments as pages and mail name them, with their number (the book's "Notte",
+# "Mattina" and "Pomeriggio"; dawn and evening are resolved with them).
+MOMENTS: dict[str, dict[str, str]] = {
+    "night": {"it": "notte {number}", "en": "night {number}"},
+    "morning": {"it": "mattina {number}", "en": "morning {number}"},
+    "afternoon": {"it": "pomeriggio {number}", "en": "afternoon {number}"},
+}
+
 EVENTS: dict[str, dict[str, str]] = {
     "dawn": {"it": "Alba della notte {night}: morti {died}; risorti {revived}.",
              "en": "Dawn after night {night}: died {died}; came back to life {revived}."},

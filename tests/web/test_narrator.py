@@ -416,6 +416,15 @@ def test_a_moment_the_narrator_closes_shows_no_deadline(narrator, factory, app):
         assert "9999" not in page and "Scadenza" not in page.split('class="phase"')[1].split("</p>")[0]
 
 
+def test_the_moments_are_named_in_the_reader_s_language_with_their_number(narrator, factory, app):
+    seat_everyone(narrator)
+    first_night(narrator, factory)
+    home = app.test_client().get("/g/serata-al-bar/").get_data(as_text=True)
+    assert "mattina 1" in home.split('class="phase"')[1].split("</p>")[0]
+    english = app.test_client().get("/g/serata-al-bar/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "morning 1" in english.split('class="phase"')[1].split("</p>")[0]
+
+
 def test_the_pages_carry_no_inline_script(narrator, factory, app):
     """A Content-Security-Policy without 'unsafe-inline' must find nothing to block."""
     pages = [narrator.page()]
