@@ -3,10 +3,14 @@
 Order of work, so nothing is lost and nothing counts twice (docs/mail-channel.md):
 1. store the raw messages of a fetched batch (one commit), each unless its
    source key is known; a second copy of a Message-ID is kept as 'duplicate';
-2. for each message, apply its commands and queue its receipt (one commit);
-3. only then mark it processed in the mailbox.
+2. apply every message's commands and queue its receipt, all in one commit,
+   each message in a savepoint of its own so that one that fails is recorded
+   as an error and the others still count;
+3. only then mark the batch processed in the mailbox (one IMAP STORE).
 A message stored but not yet applied (a crash between 1 and 2) is applied
 when it comes back, and by ``process_stored`` on the worker's every round.
+A message over INBOUND_MAX_BYTES is never downloaded: the source hands out
+its headers and size, which are stored, and its sender is told once.
 """
 from __future__ import annotations
 
@@ -101,7 +105,7 @@ def _store_many(factory: sessionmaker[Session], mails: list[IncomingMail],
             duplicate = key in seen or first is not None
             seen.add(key)
             row = InboundRow(source_key=source_key, message_id=key, raw=mail.raw,
-                             received_at=arrival(mail, now),
+                             size=mail.full_size, received_at=arrival(mail, now),
                              status="duplicate" if duplicate else "stored")
             session.add(row)
             session.flush()
@@ -132,28 +136,31 @@ def ingest(factory: sessionmaker[Session], config: dict[str, Any], source: MailS
     """Read every new message from the source, a batch at a time; return how
     many new (not duplicate) messages were processed, whatever their outcome.
 
-    Per batch: fetch it and turn its HTML into text (the slow part, with a time
-    budget) outside ``lock``, the lock a boundary waits on to read the mail
-    first; then, holding it, store every raw message (one commit), apply each
-    (one commit) and only then mark it processed in the mailbox.
+    Per batch: fetch it (a message over INBOUND_MAX_BYTES as its headers only)
+    and turn its HTML into text (the slow part, with a time budget) outside
+    ``lock``, the lock a boundary waits on to read the mail first; then,
+    holding it, store every raw message (one commit), apply them (one commit)
+    and only then mark the batch processed in the mailbox.
     """
     lock = lock or nullcontext()
+    cap = int(config["INBOUND_MAX_BYTES"])
     count = 0
     seen: set[str] = set()
     while True:
-        fetched = source.fetch_new(limit=FETCH_BATCH)
+        fetched = source.fetch_new(limit=FETCH_BATCH, max_bytes=cap)
         batch = [m for m in fetched if m.source_key not in seen]
         if not batch:
             return count  # nothing new (or only what could not be marked: next round)
         seen.update(m.source_key for m in batch)
         for mail in batch:
-            prepare(mail.raw, config)
+            if not mail.headers_only:
+                prepare(mail.raw, config)
         with lock:
-            for mail, inbound_id in zip(batch, store_many(factory, batch, now)):
-                if inbound_id is not None:
-                    process(factory, config, inbound_id, now)
-                    count += 1
-                source.mark_processed(mail)
+            ids = [i for i in store_many(factory, batch, now) if i is not None]
+            apply_many(factory, config, ids, now)
+            count += len(ids)
+            # Stored and applied, committed: now the mailbox may forget them.
+            source.mark_processed_many(batch)
         if len(fetched) < FETCH_BATCH:
             return count
 
@@ -176,9 +183,105 @@ def process_stored(factory: sessionmaker[Session], config: dict[str, Any], now: 
     with factory() as session:
         ids = list(session.scalars(select(InboundRow.id).where(InboundRow.status == "stored")
                                    .order_by(InboundRow.id)))
-    for inbound_id in ids:
-        process(factory, config, inbound_id, now)
+    for start in range(0, len(ids), FETCH_BATCH):
+        apply_many(factory, config, ids[start:start + FETCH_BATCH], now)
     return len(ids)
+
+
+def apply_many(factory: sessionmaker[Session], config: dict[str, Any], ids: list[int],
+               now: datetime) -> dict[int, Outcome]:
+    """Apply stored messages, oldest first, in one transaction: the commit that
+    must reach the disk is paid once for the batch, not once per message.
+
+    Each message runs in a savepoint of its own: one that makes the code fail
+    is rolled back alone and recorded as an error, and the rest still count.
+    A message that opens the next answer window of its game ends the
+    transaction early, so the messages after it find that window open. If the
+    transaction itself fails (a deadlock between two workers, a lock timeout),
+    what it held is applied again one message at a time, each with its own
+    commit, as ``process`` does; a database that is down stops the round, and
+    the next round finds the rows still stored.
+
+    Returns an outcome per message applied here; a message another worker is
+    applying at this moment has none (that worker records it).
+    """
+    outcomes: dict[int, Outcome] = {}
+    todo = sorted(set(ids))
+    while todo:
+        try:
+            done, settle_game = _apply_in_one_transaction(factory, config, todo, now)
+        except Exception as exc:
+            # Nothing of this transaction was committed: one by one instead.
+            log.warning("applying %d messages together failed (%s): one by one",
+                        len(todo), type(exc).__name__)
+            for inbound_id in todo:
+                outcomes[inbound_id] = process(factory, config, inbound_id, now)
+            return outcomes
+        for inbound_id, outcome in done:
+            if outcome is not None:
+                outcomes[inbound_id] = outcome
+        todo = todo[len(done):]
+        if settle_game is not None:
+            _settle(factory, config, settle_game, now)
+    return outcomes
+
+
+def _apply_in_one_transaction(factory: sessionmaker[Session], config: dict[str, Any], ids: list[int],
+                              now: datetime) -> tuple[list[tuple[int, Outcome | None]], int | None]:
+    """Apply ``ids`` in order until all are done or one opens a window; commit.
+    Returns (id, outcome) for each message handled, and the game to settle."""
+    done: list[tuple[int, Outcome | None]] = []
+    settle_game = None
+    with factory() as session, session.begin():
+        for inbound_id in ids:
+            # Locked until the commit; one that another worker holds is that
+            # worker's to apply (waiting for it could deadlock two batches).
+            row = session.scalar(select(InboundRow).where(InboundRow.id == inbound_id)
+                                 .with_for_update(skip_locked=True))
+            if row is None:
+                done.append((inbound_id, None))
+                continue
+            if row.status != "stored":
+                done.append((inbound_id, Outcome(row.status)))
+                continue
+            try:
+                with session.begin_nested():
+                    outcome = _process(session, config, row, now)
+                    row.status = outcome.status
+                    row.result = {"applied": outcome.applied, "errors": outcome.errors}
+            except (OperationalError, InterfaceError):
+                raise  # the database, not the message: the whole batch waits
+            except Exception as exc:
+                outcome = _record_error(row, inbound_id, exc)
+            done.append((inbound_id, outcome))
+            if outcome.applied and row.game_id is not None and _opens_windows(session, row.game_id):
+                settle_game = row.game_id
+                break
+    return done, settle_game
+
+
+def _opens_windows(session: Session, game_id: int) -> bool:
+    game = session.get(Game, game_id)
+    return game is not None and operations.windowed(game)
+
+
+def _record_error(row: InboundRow, inbound_id: int, exc: Exception) -> Outcome:
+    # A message that makes the code fail would otherwise come back on every
+    # round and hold up all the mail behind it: keep it, raw, for the
+    # Masters, and go on.
+    log.error("inbound message %s could not be processed", inbound_id, exc_info=exc)
+    row.status = "error"
+    row.result = {"applied": [], "errors": [f"{type(exc).__name__}: {exc}"[:500]]}
+    return Outcome("error", errors=[type(exc).__name__])
+
+
+def _settle(factory: sessionmaker[Session], config: dict[str, Any], game_id: int, now: datetime) -> None:
+    # An answer that completed a window: the next one opens now, not at the
+    # worker's next tick (operations/windows.py); the worker covers a crash here.
+    try:
+        operations.settle(factory, config, game_id, now)
+    except Exception:  # the message is recorded; the worker resolves what is due
+        log.exception("settling game %s after its mail failed", game_id)
 
 
 def process(factory: sessionmaker[Session], config: dict[str, Any], inbound_id: int,
@@ -199,29 +302,19 @@ def process(factory: sessionmaker[Session], config: dict[str, Any], inbound_id: 
         # unmarked, so the next round tries again.
         raise
     except Exception as exc:
-        # A message that makes the code fail would otherwise come back on every
-        # round and hold up all the mail behind it: keep it, raw, for the
-        # Masters, and go on.
-        log.exception("inbound message %s could not be processed", inbound_id)
         with factory() as session, session.begin():
-            row = session.get(InboundRow, inbound_id)
-            row.status = "error"
-            row.result = {"applied": [], "errors": [f"{type(exc).__name__}: {exc}"[:500]]}
-        return Outcome("error", errors=[type(exc).__name__])
+            return _record_error(session.get(InboundRow, inbound_id), inbound_id, exc)
     if outcome.applied and game_id is not None:
-        # An answer that completed a window: the next one opens now, not at the
-        # worker's next tick (operations/windows.py); the worker covers a crash here.
-        try:
-            operations.settle(factory, config, game_id, now)
-        except Exception:  # the message is recorded; the worker resolves what is due
-            log.exception("settling game %s after message %s failed", game_id, inbound_id)
+        _settle(factory, config, game_id, now)
     return outcome
 
 
 # --------------------------------------------------------------------------- who speaks
 
 def _process(session: Session, config: dict[str, Any], row: InboundRow, now: datetime) -> Outcome:
-    if len(row.raw) > int(config["INBOUND_MAX_BYTES"]):
+    if _size(row) > int(config["INBOUND_MAX_BYTES"]) or _size(row) > len(row.raw):
+        # (Over the cap when it was read: only its headers are here, even if
+        # the cap has been raised since.)
         return _refuse_oversized(session, config, row, now)
     # The token in the headers names the game before the parse, so the
     # common case (a player's reply) is parsed once, with that game's names.
@@ -267,16 +360,21 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
     return _apply(session, config, row, parsed, game, seat, now, by=None)
 
 
+def _size(row: InboundRow) -> int:
+    return row.size if row.size is not None else len(row.raw)
+
+
 def _refuse_oversized(session: Session, config: dict[str, Any], row: InboundRow, now: datetime) -> Outcome:
-    """A message over INBOUND_MAX_BYTES is kept, raw, and never parsed (a 67 MB
-    message took 630 MB to parse): its sender, if registered, is told once."""
+    """A message over INBOUND_MAX_BYTES is never downloaded nor parsed (a 67 MB
+    message took 630 MB to parse): its headers and size are kept, the message
+    itself stays in the mailbox, and its sender, if registered, is told once."""
     head = row.raw[:64 * 1024].split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
     headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(head)
     row.from_addr = email.utils.parseaddr(str(headers.get("From", "")))[1].strip().lower()[:254]
     seat = _seat_by_token(session, _header_token(head, config))
     if seat is not None:
         row.game_id = seat.game_id
-    size, cap = len(row.raw), int(config["INBOUND_MAX_BYTES"])
+    size, cap = _size(row), int(config["INBOUND_MAX_BYTES"])
     user = _user_by_address(session, row.from_addr) if row.from_addr else None
     if user is not None and not (row.from_addr == config["NOREPLY_ADDRESS"].lower()
                                  or _is_master(row.from_addr, config)):
