@@ -21,12 +21,13 @@ import email.utils
 import hashlib
 import logging
 import re
+from email.message import Message
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, object_session, sessionmaker
 
@@ -37,7 +38,7 @@ from engine.registry import get_ruleset
 from . import mailer, operations, render
 from .i18n import gettext_in
 from .mail.commands import describe_error, examples
-from .mail.mailbox import IncomingMail, MailSource
+from .mail.mailbox import HEADER_LIMIT, IncomingMail, MailSource, header_section
 from .mail.parse import ParsedMessage, extract_token, parse_message, without_reply_prefix
 from .mail.parse_body import body_text, parse_bytes
 from .models import (
@@ -88,36 +89,45 @@ def store_many(factory: sessionmaker[Session], mails: list[IncomingMail],
 
 def _store_many(factory: sessionmaker[Session], mails: list[IncomingMail],
                 now: datetime) -> list[int | None]:
-    out: list[int | None] = []
+    # Two looks for the whole batch (its source keys, then the Message-IDs of
+    # the new ones) and one flush of the new rows, not three statements a message.
     with factory() as session, session.begin():
+        source_keys = [fit_key(mail.source_key) for mail in mails]
+        known = {key: (row_id, status) for key, row_id, status in session.execute(
+            select(InboundRow.source_key, InboundRow.id, InboundRow.status)
+            .where(InboundRow.source_key.in_(source_keys)))}
+        keys = {i: dedupe_key(mail) for i, mail in enumerate(mails) if source_keys[i] not in known}
+        firsts: dict[str, tuple[int, str]] = {}
+        if keys:
+            for key, row_id, status in session.execute(
+                    select(InboundRow.message_id, InboundRow.id, InboundRow.status)
+                    .where(InboundRow.message_id.in_(set(keys.values()))).order_by(InboundRow.id)):
+                firsts.setdefault(key, (row_id, status))
+        out: list[int | None | InboundRow] = []
         seen: set[str] = set()
-        for mail in mails:
-            source_key = fit_key(mail.source_key)
-            known = session.execute(select(InboundRow.id, InboundRow.status)
-                                    .where(InboundRow.source_key == source_key)).first()
-            if known is not None:
-                out.append(known.id if known.status == "stored" else None)
+        for i, mail in enumerate(mails):
+            if i not in keys:
+                row_id, status = known[source_keys[i]]
+                out.append(row_id if status == "stored" else None)
                 continue
-            key = dedupe_key(mail)
-            first = None if key in seen else session.execute(
-                select(InboundRow.id, InboundRow.status).where(InboundRow.message_id == key)
-                .order_by(InboundRow.id).limit(1)).first()
+            key = keys[i]
+            first = None if key in seen else firsts.get(key)
             duplicate = key in seen or first is not None
             seen.add(key)
-            row = InboundRow(source_key=source_key, message_id=key, raw=mail.raw,
+            row = InboundRow(source_key=source_keys[i], message_id=key, raw=mail.raw,
                              size=mail.full_size, received_at=arrival(mail, now),
                              status="duplicate" if duplicate else "stored")
             session.add(row)
-            session.flush()
             if not duplicate:
-                out.append(row.id)
-            elif first is not None and first.status == "stored":
+                out.append(row)  # its id once flushed
+            elif first is not None and first[1] == "stored":
                 # The first copy was stored by a run that died before applying
                 # it, and now comes back renamed (UIDVALIDITY): apply that one.
-                out.append(first.id)
+                out.append(first[0])
             else:
                 out.append(None)
-    return out
+        session.flush()
+        return [entry.id if isinstance(entry, InboundRow) else entry for entry in out]
 
 
 def arrival(mail: IncomingMail, now: datetime) -> datetime:
@@ -168,7 +178,7 @@ def ingest(factory: sessionmaker[Session], config: dict[str, Any], source: MailS
 def prepare(raw: bytes, config: dict[str, Any]) -> None:
     """Do the slow part of reading a message (HTML to text, within its time
     budget) ahead of the parse, which then finds the text converted."""
-    if len(raw) > int(config["INBOUND_MAX_BYTES"]):
+    if len(raw) > int(config["INBOUND_MAX_BYTES"]) or not _may_hold_html(raw):
         return
     try:
         msg = parse_bytes(raw)
@@ -177,6 +187,13 @@ def prepare(raw: bytes, config: dict[str, Any]) -> None:
             body_text(inner)
     except Exception:  # the parse proper will meet it again, and deal with it
         log.debug("could not prepare a message", exc_info=True)
+
+
+def _may_hold_html(raw: bytes) -> bool:
+    """False for a message that is one plain-text part (most replies from a
+    mail program): nothing to convert, and no need to parse it twice."""
+    kind = _headers(header_section(raw[:HEADER_LIMIT])).get_content_type()
+    return kind != "text/plain"
 
 
 def process_stored(factory: sessionmaker[Session], config: dict[str, Any], now: datetime) -> int:
@@ -232,7 +249,12 @@ def _apply_in_one_transaction(factory: sessionmaker[Session], config: dict[str, 
     Returns (id, outcome) for each message handled, and the game to settle."""
     done: list[tuple[int, Outcome | None]] = []
     settle_game = None
+    # Per game, whether its moments are answer windows: asked once per batch,
+    # as asking the ruleset costs a copy of the whole game state. (A game that
+    # turned windowed meanwhile is settled by the worker's next tick.)
+    windowed: dict[int, bool] = {}
     with factory() as session, session.begin():
+        _hold_what_is_loaded(session)
         for inbound_id in ids:
             # Locked until the commit; one that another worker holds is that
             # worker's to apply (waiting for it could deadlock two batches).
@@ -254,10 +276,26 @@ def _apply_in_one_transaction(factory: sessionmaker[Session], config: dict[str, 
             except Exception as exc:
                 outcome = _record_error(row, inbound_id, exc)
             done.append((inbound_id, outcome))
-            if outcome.applied and row.game_id is not None and _opens_windows(session, row.game_id):
-                settle_game = row.game_id
-                break
+            game_id = row.game_id
+            if outcome.applied and game_id is not None:
+                if game_id not in windowed:
+                    windowed[game_id] = _opens_windows(session, game_id)
+                if windowed[game_id]:
+                    settle_game = game_id
+                    break
     return done, settle_game
+
+
+def _hold_what_is_loaded(session: Session) -> None:
+    """Keep every object this session loads until it closes. The session
+    forgets an object nobody references, so each message of a batch would
+    load its game, seat, player and Masters again (five queries of about
+    twenty); held, they are read once a batch. Within one transaction this
+    sees nothing older than the transaction itself could: the checks that
+    race (the phase still open, the row not yet applied) lock and re-read."""
+    held: list[object] = []
+    session.info["held"] = held
+    event.listen(session, "loaded_as_persistent", lambda _session, instance: held.append(instance))
 
 
 def _opens_windows(session: Session, game_id: int) -> bool:
@@ -318,7 +356,8 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
         return _refuse_oversized(session, config, row, now)
     # The token in the headers names the game before the parse, so the
     # common case (a player's reply) is parsed once, with that game's names.
-    hinted = _seat_by_token(session, _header_token(row.raw, config))
+    headers = _headers(row.raw)  # read once, asked four questions below
+    hinted = _seat_by_token(session, _header_token(headers, config))
     names, addresses = _names_of(session, hinted.game) if hinted is not None else ([], None)
     first = parse_message(row.raw, names, addresses, reply_localpart=_local(config),
                           vocabulary=hinted.game.ruleset if hinted is not None else None)
@@ -333,12 +372,12 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
     sender = row.from_addr
     if sender == config["NOREPLY_ADDRESS"].lower() or _is_master(sender, config):
         return Outcome("ignored", errors=["own address"])  # never answer ourselves: no loops
-    if _sent_to_noreply(row.raw, config):
+    if _sent_to_noreply(headers, config):
         # The receipts' address takes no commands, even with a token in the subject.
         return Outcome("ignored", errors=["to no-reply"])
     seat = hinted if hinted is not None and hinted.token == first.token else _seat_by_token(session, first.token)
     by_token = _game_master_by_token(session, first.token) if seat is None else None
-    if _failed_dmarc(row.raw):
+    if _failed_dmarc(headers):
         return _refuse_forged(session, config, row, first, seat, now, master=by_token)
     if by_token is not None:
         if not _same_address(by_token.user.email, sender):
@@ -402,14 +441,21 @@ def _same_address(a: str, b: str) -> bool:
 _ENVELOPE_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope-To")
 
 
-def _sent_to_noreply(raw: bytes, config: dict[str, Any]) -> bool:
+def _headers(raw: bytes | Message) -> Message:
+    """A message's headers, parsed (or as given, already parsed)."""
+    if isinstance(raw, Message):
+        return raw
+    return email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+
+
+def _sent_to_noreply(raw: bytes | Message, config: dict[str, Any]) -> bool:
     """Was this message addressed to the no-reply address rather than the Master's?
 
     The envelope headers an MTA adds are trusted first; otherwise To/Cc must
     name the no-reply address and not the Master's (a reply-all to both counts).
     """
     noreply = config["NOREPLY_ADDRESS"].lower()
-    headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+    headers = _headers(raw)
 
     def addresses(names: tuple[str, ...]) -> set[str]:
         values = [str(v) for n in names for v in headers.get_all(n, [])]
@@ -444,10 +490,10 @@ def _parse_for(row: InboundRow, game: Game) -> ParsedMessage:
     return parse_message(row.raw, names, addresses, vocabulary=game.ruleset)
 
 
-def _header_token(raw: bytes, config: dict[str, Any]) -> str | None:
+def _header_token(raw: bytes | Message, config: dict[str, Any]) -> str | None:
     """The token as the parser reads it from the headers (plus-address, then
     subject tag); a token only inside a forwarded message needs the full parse."""
-    headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+    headers = _headers(raw)
     subject = headers.get("Subject")
     try:
         subject = str(email.header.make_header(email.header.decode_header(str(subject or ""))))
@@ -707,14 +753,14 @@ def _refuse_spoof(session: Session, config: dict[str, Any], row: InboundRow, par
     return Outcome("refused")
 
 
-def _failed_dmarc(raw: bytes) -> bool:
+def _failed_dmarc(raw: bytes | Message) -> bool:
     """Did our own mail server find the From address forged?
 
     Only the topmost Authentication-Results counts: the receiving server adds
     it last, and a sender can forge any header below it. Only a failure is
     acted on; a 'pass' proves nothing when the server adds no header at all.
     """
-    headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+    headers = _headers(raw)
     results = headers.get_all("Authentication-Results") or []
     if not results:
         return False
