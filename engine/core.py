@@ -86,7 +86,7 @@ class GameState:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "GameState":
-        data = copy.deepcopy(data)
+        data = _copy_plain(data)
         return cls(
             ruleset=data["ruleset"],
             players=[Player(**p) for p in data["players"]],
@@ -360,3 +360,16 @@ def keep_last(actions: Iterable[Action]) -> list[Action]:
     for a in actions:
         last[(a.player, a.kind)] = a
     return list(last.values())
+
+
+def _copy_plain(value: Any) -> Any:
+    """A deep copy of JSON-shaped data (what a state is stored as), several
+    times faster than ``copy.deepcopy``, which a service reading a 40-player
+    state for every vote pays on every one; anything else is deep-copied."""
+    if isinstance(value, dict):
+        return {key: _copy_plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copy_plain(item) for item in value]
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    return copy.deepcopy(value)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import email.parser
 import email.policy
 from dataclasses import dataclass, field
+from functools import cached_property
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
@@ -78,7 +79,7 @@ class IncomingMail:
             return max(self.size, len(self.raw) + 1)
         return len(self.raw)
 
-    @property
+    @cached_property
     def message_id(self) -> str | None:
         """The Message-ID header as written (angle brackets kept), or None."""
         headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(self.raw)
