@@ -29,7 +29,7 @@ from typing import Any
 
 from sqlalchemy import event, func, select
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
-from sqlalchemy.orm import Session, object_session, sessionmaker
+from sqlalchemy.orm import Session, object_session, selectinload, sessionmaker
 
 from engine.core import GameState, Rejected
 from engine.interface import MORE_TIME
@@ -255,11 +255,13 @@ def _apply_in_one_transaction(factory: sessionmaker[Session], config: dict[str, 
     windowed: dict[int, bool] = {}
     with factory() as session, session.begin():
         _hold_what_is_loaded(session)
+        # Claimed until the commit; one that another worker holds is that
+        # worker's to apply (waiting for it could deadlock two batches).
+        claimed = {row.id: row for row in session.scalars(
+            select(InboundRow).where(InboundRow.id.in_(ids)).order_by(InboundRow.id)
+            .with_for_update(skip_locked=True))}
         for inbound_id in ids:
-            # Locked until the commit; one that another worker holds is that
-            # worker's to apply (waiting for it could deadlock two batches).
-            row = session.scalar(select(InboundRow).where(InboundRow.id == inbound_id)
-                                 .with_for_update(skip_locked=True))
+            row = claimed.get(inbound_id)
             if row is None:
                 done.append((inbound_id, None))
                 continue
@@ -478,11 +480,15 @@ def _local(config: dict[str, Any]) -> str:
 
 
 def _names_of(session: Session, game: Game) -> tuple[list[str], dict[str, str]]:
-    # One query for every seat's address: loading each seat's user lazily
-    # cost 40 queries per message in a game of 40.
-    pairs = session.execute(select(Seat.name, User.email).join(User, User.id == Seat.user_id)
-                            .where(Seat.game_id == game.id).order_by(Seat.position)).all()
-    return [name for name, _ in pairs], dict(pairs)
+    # One query for every seat's address (loading each seat's user lazily
+    # cost 40 queries per message in a game of 40), once per batch.
+    known = session.info.setdefault("names_of", {})
+    if game.id not in known:
+        pairs = session.execute(select(Seat.name, User.email).join(User, User.id == Seat.user_id)
+                                .where(Seat.game_id == game.id).order_by(Seat.position)).all()
+        known[game.id] = ([name for name, _ in pairs], dict(pairs))
+    names, addresses = known[game.id]
+    return list(names), dict(addresses)
 
 
 def _parse_for(row: InboundRow, game: Game) -> ParsedMessage:
@@ -505,6 +511,20 @@ def _header_token(raw: bytes | Message, config: dict[str, Any]) -> str | None:
 def _seat_by_token(session: Session, token: str | None) -> Seat | None:
     if not token:
         return None
+    known = session.info.setdefault("seat_by_token", {})
+    if token not in known:
+        seat = known[token] = _find_seat(session, token)
+        if seat is not None and ("game", seat.game_id) not in known:
+            # A batch brings mail from many players of one game: read all its
+            # seats and their players at once, not two queries each.
+            known[("game", seat.game_id)] = True
+            for other in session.scalars(select(Seat).where(Seat.game_id == seat.game_id)
+                                         .options(selectinload(Seat.user))):
+                known.setdefault(other.token, other)
+    return known[token]
+
+
+def _find_seat(session: Session, token: str) -> Seat | None:
     seat = session.scalar(select(Seat).where(Seat.token == token))
     if seat is not None:
         return seat
@@ -580,7 +600,8 @@ def _aimed_phase(session: Session, parsed: ParsedMessage, game: Game) -> PhaseRo
     for ref in [parsed.in_reply_to, *reversed(parsed.references or [])]:
         if not ref:
             continue
-        sent = session.scalar(select(OutboxRow).where(OutboxRow.message_id == ref))
+        sent = session.execute(select(OutboxRow.game_id, OutboxRow.phase_id)
+                               .where(OutboxRow.message_id == ref).limit(1)).first()
         if sent is not None and sent.game_id == game.id and sent.phase_id is not None:
             return session.get(PhaseRow, sent.phase_id)
     return None
