@@ -21,10 +21,10 @@ import email.utils
 import hashlib
 import logging
 import re
-from email.message import Message
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from email.message import Message
 from typing import Any
 
 from sqlalchemy import event, func, select
@@ -230,7 +230,7 @@ def apply_many(factory: sessionmaker[Session], config: dict[str, Any], ids: list
         except Exception as exc:
             # Nothing of this transaction was committed: one by one instead.
             log.warning("applying %d messages together failed (%s): one by one",
-                        len(todo), type(exc).__name__)
+                        len(todo), type(exc).__name__, exc_info=True)
             for inbound_id in todo:
                 outcomes[inbound_id] = process(factory, config, inbound_id, now)
             return outcomes
@@ -291,8 +291,8 @@ def _apply_in_one_transaction(factory: sessionmaker[Session], config: dict[str, 
 def _hold_what_is_loaded(session: Session) -> None:
     """Keep every object this session loads until it closes. The session
     forgets an object nobody references, so each message of a batch would
-    load its game, seat, player and Masters again (five queries of about
-    twenty); held, they are read once a batch. Within one transaction this
+    load its game, seat, player and Masters again; held, they are read once
+    a batch. Within one transaction this
     sees nothing older than the transaction itself could: the checks that
     race (the phase still open, the row not yet applied) lock and re-read."""
     held: list[object] = []
