@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import pickle
 import random
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
@@ -86,7 +87,7 @@ class GameState:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "GameState":
-        data = _copy_plain(data)
+        data = _deep_copy(data)
         return cls(
             ruleset=data["ruleset"],
             players=[Player(**p) for p in data["players"]],
@@ -362,14 +363,11 @@ def keep_last(actions: Iterable[Action]) -> list[Action]:
     return list(last.values())
 
 
-def _copy_plain(value: Any) -> Any:
-    """A deep copy of JSON-shaped data (what a state is stored as), several
-    times faster than ``copy.deepcopy``, which a service reading a 40-player
-    state for every vote pays on every one; anything else is deep-copied."""
-    if isinstance(value, dict):
-        return {key: _copy_plain(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_copy_plain(item) for item in value]
-    if value is None or isinstance(value, (str, int, float)):
-        return value
-    return copy.deepcopy(value)
+def _deep_copy(value: Any) -> Any:
+    """A deep copy of a stored state, as ``copy.deepcopy`` makes it (shared
+    parts stay shared, every type kept) but several times faster: a service
+    reading a 40-player state for every vote pays this on every one."""
+    try:
+        return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+    except Exception:  # something that does not pickle: the slow way
+        return copy.deepcopy(value)
