@@ -243,3 +243,31 @@ def test_connection_dropped_between_rounds(app, factory, game, clock, imap_accou
         source.close()
     assert actions(factory) == [("Carla", "Bruno"), ("Dario", "Anna")]
     assert left_in_mailbox(app) == 0
+
+
+def test_a_batch_that_fails_as_a_whole_is_applied_again_one_by_one(app, factory, game, clock,
+                                                                   imap_account, monkeypatch):
+    """A deadlock (PostgreSQL) or a lock timeout in the middle of a batch rolls the
+    whole batch back; its messages are then applied one at a time, each once."""
+    from sqlalchemy.exc import OperationalError
+
+    names = [("Dario", "Anna"), ("Carla", "Bruno"), ("Elena", "Anna")]
+    for name, target in names:
+        imap_account.deliver(vote_mail(factory, name, target))
+    real = inbox._process
+    calls = []
+
+    def second_one_deadlocks_once(session, config, row, now):
+        calls.append(row.id)
+        if len(calls) == 2:
+            raise OperationalError("SELECT phases", {}, Exception("deadlock detected"))
+        return real(session, config, row, now)
+
+    monkeypatch.setattr(inbox, "_process", second_one_deadlocks_once)
+    assert ingest(app, factory, clock) == 3
+    assert len(calls) == 2 + 3  # two in the batch (rolled back), then each alone
+    assert actions(factory) == sorted(names)
+    for name, _ in names:
+        assert len(receipts(factory, f"{name.lower()}@players.test")) == 1
+    assert statuses(factory) == ["processed"] * 3
+    assert left_in_mailbox(app) == 0
