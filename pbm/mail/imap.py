@@ -218,7 +218,8 @@ class ImapSource:
         """Sizes first; then the whole of each message within ``max_bytes`` and
         only the header section (at most HEADER_LIMIT bytes) of a larger one."""
         sizes = client.fetch(chunk, ["RFC822.SIZE", "INTERNALDATE"])
-        small = [uid for uid in chunk if uid in sizes and int(sizes[uid][b"RFC822.SIZE"]) <= max_bytes]
+        # (A server that leaves a size out gets the message read whole, as before the cap.)
+        small = [uid for uid in chunk if uid in sizes and int(sizes[uid].get(b"RFC822.SIZE", 0)) <= max_bytes]
         large = [uid for uid in chunk if uid in sizes and uid not in small]
         raws: dict[int, bytes] = {}
         if small:
