@@ -40,19 +40,19 @@ def test_imap_restarted_mid_fetch(make_app, clock, imap_account, report):
     restarts = []
     real_fetch = imap.ImapSource.fetch_new
 
-    def fetch_new(self, limit=None):
+    def fetch_new(self, limit=None, max_bytes=None):
         if len(restarts) < 2:
             # Mid-fetch: the server goes down while this fetch runs.
             timer = threading.Timer(0.01, lambda: (imap_account.server.restart(), restarts.append("mid")))
             timer.start()
             try:
-                return real_fetch(self, limit)
+                return real_fetch(self, limit, max_bytes)
             finally:
                 timer.join()
         if len(restarts) < 4:
             imap_account.server.restart()  # between batches
             restarts.append("between")
-        return real_fetch(self, limit)
+        return real_fetch(self, limit, max_bytes)
 
     imap.ImapSource.fetch_new = fetch_new
     failures = 0

@@ -3,10 +3,14 @@
 Order of work, so nothing is lost and nothing counts twice (docs/mail-channel.md):
 1. store the raw messages of a fetched batch (one commit), each unless its
    source key is known; a second copy of a Message-ID is kept as 'duplicate';
-2. for each message, apply its commands and queue its receipt (one commit);
-3. only then mark it processed in the mailbox.
+2. apply every message's commands and queue its receipt, all in one commit,
+   each message in a savepoint of its own so that one that fails is recorded
+   as an error and the others still count;
+3. only then mark the batch processed in the mailbox (one IMAP STORE).
 A message stored but not yet applied (a crash between 1 and 2) is applied
 when it comes back, and by ``process_stored`` on the worker's every round.
+A message over INBOUND_MAX_BYTES is never downloaded: the source hands out
+its headers and size, which are stored, and its sender is told once.
 """
 from __future__ import annotations
 
@@ -20,11 +24,12 @@ import re
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from email.message import Message
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
-from sqlalchemy.orm import Session, object_session, sessionmaker
+from sqlalchemy.orm import Session, object_session, selectinload, sessionmaker
 
 from engine.core import GameState
 from engine.registry import get_ruleset
@@ -33,7 +38,7 @@ from . import mailer, operations, render
 from .carry_out import Origin, abridge, carry_out
 from .i18n import gettext_in
 from .mail.commands import describe_error, examples
-from .mail.mailbox import IncomingMail, MailSource
+from .mail.mailbox import HEADER_LIMIT, IncomingMail, MailSource, header_section
 from .mail.parse import ParsedMessage, extract_token, parse_message, without_reply_prefix
 from .mail.parse_body import body_text, parse_bytes
 from .models import (
@@ -84,36 +89,45 @@ def store_many(factory: sessionmaker[Session], mails: list[IncomingMail],
 
 def _store_many(factory: sessionmaker[Session], mails: list[IncomingMail],
                 now: datetime) -> list[int | None]:
-    out: list[int | None] = []
+    # Two looks for the whole batch (its source keys, then the Message-IDs of
+    # the new ones) and one flush of the new rows, not three statements a message.
     with factory() as session, session.begin():
+        source_keys = [fit_key(mail.source_key) for mail in mails]
+        known = {key: (row_id, status) for key, row_id, status in session.execute(
+            select(InboundRow.source_key, InboundRow.id, InboundRow.status)
+            .where(InboundRow.source_key.in_(source_keys)))}
+        keys = {i: dedupe_key(mail) for i, mail in enumerate(mails) if source_keys[i] not in known}
+        firsts: dict[str, tuple[int, str]] = {}
+        if keys:
+            for key, row_id, status in session.execute(
+                    select(InboundRow.message_id, InboundRow.id, InboundRow.status)
+                    .where(InboundRow.message_id.in_(set(keys.values()))).order_by(InboundRow.id)):
+                firsts.setdefault(key, (row_id, status))
+        out: list[int | None | InboundRow] = []
         seen: set[str] = set()
-        for mail in mails:
-            source_key = fit_key(mail.source_key)
-            known = session.execute(select(InboundRow.id, InboundRow.status)
-                                    .where(InboundRow.source_key == source_key)).first()
-            if known is not None:
-                out.append(known.id if known.status == "stored" else None)
+        for i, mail in enumerate(mails):
+            if i not in keys:
+                row_id, status = known[source_keys[i]]
+                out.append(row_id if status == "stored" else None)
                 continue
-            key = dedupe_key(mail)
-            first = None if key in seen else session.execute(
-                select(InboundRow.id, InboundRow.status).where(InboundRow.message_id == key)
-                .order_by(InboundRow.id).limit(1)).first()
+            key = keys[i]
+            first = None if key in seen else firsts.get(key)
             duplicate = key in seen or first is not None
             seen.add(key)
-            row = InboundRow(source_key=source_key, message_id=key, raw=mail.raw,
-                             received_at=arrival(mail, now),
+            row = InboundRow(source_key=source_keys[i], message_id=key, raw=mail.raw,
+                             size=mail.full_size, received_at=arrival(mail, now),
                              status="duplicate" if duplicate else "stored")
             session.add(row)
-            session.flush()
             if not duplicate:
-                out.append(row.id)
-            elif first is not None and first.status == "stored":
+                out.append(row)  # its id once flushed
+            elif first is not None and first[1] == "stored":
                 # The first copy was stored by a run that died before applying
                 # it, and now comes back renamed (UIDVALIDITY): apply that one.
-                out.append(first.id)
+                out.append(first[0])
             else:
                 out.append(None)
-    return out
+        session.flush()
+        return [entry.id if isinstance(entry, InboundRow) else entry for entry in out]
 
 
 def arrival(mail: IncomingMail, now: datetime) -> datetime:
@@ -132,28 +146,31 @@ def ingest(factory: sessionmaker[Session], config: dict[str, Any], source: MailS
     """Read every new message from the source, a batch at a time; return how
     many new (not duplicate) messages were processed, whatever their outcome.
 
-    Per batch: fetch it and turn its HTML into text (the slow part, with a time
-    budget) outside ``lock``, the lock a boundary waits on to read the mail
-    first; then, holding it, store every raw message (one commit), apply each
-    (one commit) and only then mark it processed in the mailbox.
+    Per batch: fetch it (a message over INBOUND_MAX_BYTES as its headers only)
+    and turn its HTML into text (the slow part, with a time budget) outside
+    ``lock``, the lock a boundary waits on to read the mail first; then,
+    holding it, store every raw message (one commit), apply them (one commit)
+    and only then mark the batch processed in the mailbox.
     """
     lock = lock or nullcontext()
+    cap = int(config["INBOUND_MAX_BYTES"])
     count = 0
     seen: set[str] = set()
     while True:
-        fetched = source.fetch_new(limit=FETCH_BATCH)
+        fetched = source.fetch_new(limit=FETCH_BATCH, max_bytes=cap)
         batch = [m for m in fetched if m.source_key not in seen]
         if not batch:
             return count  # nothing new (or only what could not be marked: next round)
         seen.update(m.source_key for m in batch)
         for mail in batch:
-            prepare(mail.raw, config)
+            if not mail.headers_only:
+                prepare(mail.raw, config)
         with lock:
-            for mail, inbound_id in zip(batch, store_many(factory, batch, now)):
-                if inbound_id is not None:
-                    process(factory, config, inbound_id, now)
-                    count += 1
-                source.mark_processed(mail)
+            ids = [i for i in store_many(factory, batch, now) if i is not None]
+            apply_many(factory, config, ids, now)
+            count += len(ids)
+            # Stored and applied, committed: now the mailbox may forget them.
+            source.mark_processed_many(batch)
         if len(fetched) < FETCH_BATCH:
             return count
 
@@ -161,7 +178,7 @@ def ingest(factory: sessionmaker[Session], config: dict[str, Any], source: MailS
 def prepare(raw: bytes, config: dict[str, Any]) -> None:
     """Do the slow part of reading a message (HTML to text, within its time
     budget) ahead of the parse, which then finds the text converted."""
-    if len(raw) > int(config["INBOUND_MAX_BYTES"]):
+    if len(raw) > int(config["INBOUND_MAX_BYTES"]) or not _may_hold_html(raw):
         return
     try:
         msg = parse_bytes(raw)
@@ -172,13 +189,139 @@ def prepare(raw: bytes, config: dict[str, Any]) -> None:
         log.debug("could not prepare a message", exc_info=True)
 
 
+def _may_hold_html(raw: bytes) -> bool:
+    """False for a message that is one plain-text part (most replies from a
+    mail program): nothing to convert, and no need to parse it twice."""
+    kind = _headers(header_section(raw[:HEADER_LIMIT])).get_content_type()
+    return kind != "text/plain"
+
+
 def process_stored(factory: sessionmaker[Session], config: dict[str, Any], now: datetime) -> int:
     with factory() as session:
         ids = list(session.scalars(select(InboundRow.id).where(InboundRow.status == "stored")
                                    .order_by(InboundRow.id)))
-    for inbound_id in ids:
-        process(factory, config, inbound_id, now)
+    for start in range(0, len(ids), FETCH_BATCH):
+        apply_many(factory, config, ids[start:start + FETCH_BATCH], now)
     return len(ids)
+
+
+def apply_many(factory: sessionmaker[Session], config: dict[str, Any], ids: list[int],
+               now: datetime) -> dict[int, Outcome]:
+    """Apply stored messages, oldest first, in one transaction: the commit that
+    must reach the disk is paid once for the batch, not once per message.
+
+    Each message runs in a savepoint of its own: one that makes the code fail
+    is rolled back alone and recorded as an error, and the rest still count.
+    A message that opens the next answer window of its game ends the
+    transaction early, so the messages after it find that window open. If the
+    transaction itself fails (a deadlock between two workers, a lock timeout),
+    what it held is applied again one message at a time, each with its own
+    commit, as ``process`` does; a database that is down stops the round, and
+    the next round finds the rows still stored.
+
+    Returns an outcome per message applied here; a message another worker is
+    applying at this moment has none (that worker records it).
+    """
+    outcomes: dict[int, Outcome] = {}
+    todo = sorted(set(ids))
+    while todo:
+        try:
+            done, settle_game = _apply_in_one_transaction(factory, config, todo, now)
+        except Exception as exc:
+            # Nothing of this transaction was committed: one by one instead.
+            log.warning("applying %d messages together failed (%s): one by one",
+                        len(todo), type(exc).__name__, exc_info=True)
+            for inbound_id in todo:
+                outcomes[inbound_id] = process(factory, config, inbound_id, now)
+            return outcomes
+        for inbound_id, outcome in done:
+            if outcome is not None:
+                outcomes[inbound_id] = outcome
+        todo = todo[len(done):]
+        if settle_game is not None:
+            _settle(factory, config, settle_game, now)
+    return outcomes
+
+
+def _apply_in_one_transaction(factory: sessionmaker[Session], config: dict[str, Any], ids: list[int],
+                              now: datetime) -> tuple[list[tuple[int, Outcome | None]], int | None]:
+    """Apply ``ids`` in order until all are done or one opens a window; commit.
+    Returns (id, outcome) for each message handled, and the game to settle."""
+    done: list[tuple[int, Outcome | None]] = []
+    settle_game = None
+    # Per game, whether its moments are answer windows: asked once per batch,
+    # as asking the ruleset costs a copy of the whole game state. (A game that
+    # turned windowed meanwhile is settled by the worker's next tick.)
+    windowed: dict[int, bool] = {}
+    with factory() as session, session.begin():
+        _hold_what_is_loaded(session)
+        # Claimed until the commit; one that another worker holds is that
+        # worker's to apply (waiting for it could deadlock two batches).
+        claimed = {row.id: row for row in session.scalars(
+            select(InboundRow).where(InboundRow.id.in_(ids)).order_by(InboundRow.id)
+            .with_for_update(skip_locked=True))}
+        for inbound_id in ids:
+            row = claimed.get(inbound_id)
+            if row is None:
+                done.append((inbound_id, None))
+                continue
+            if row.status != "stored":
+                done.append((inbound_id, Outcome(row.status)))
+                continue
+            try:
+                with session.begin_nested():
+                    outcome = _process(session, config, row, now)
+                    row.status = outcome.status
+                    row.result = {"applied": outcome.applied, "errors": outcome.errors}
+            except (OperationalError, InterfaceError):
+                raise  # the database, not the message: the whole batch waits
+            except Exception as exc:
+                outcome = _record_error(row, inbound_id, exc)
+            done.append((inbound_id, outcome))
+            game_id = row.game_id
+            if outcome.applied and game_id is not None:
+                if game_id not in windowed:
+                    windowed[game_id] = _opens_windows(session, game_id)
+                if windowed[game_id]:
+                    settle_game = game_id
+                    break
+    return done, settle_game
+
+
+def _hold_what_is_loaded(session: Session) -> None:
+    """Keep every object this session loads until it closes. The session
+    forgets an object nobody references, so each message of a batch would
+    load its game, seat, player and Masters again; held, they are read once
+    a batch. Within one transaction this
+    sees nothing older than the transaction itself could: the checks that
+    race (the phase still open, the row not yet applied) lock and re-read."""
+    held: list[object] = []
+    session.info["held"] = held
+    event.listen(session, "loaded_as_persistent", lambda _session, instance: held.append(instance))
+
+
+def _opens_windows(session: Session, game_id: int) -> bool:
+    game = session.get(Game, game_id)
+    return game is not None and operations.windowed(game)
+
+
+def _record_error(row: InboundRow, inbound_id: int, exc: Exception) -> Outcome:
+    # A message that makes the code fail would otherwise come back on every
+    # round and hold up all the mail behind it: keep it, raw, for the
+    # Masters, and go on.
+    log.error("inbound message %s could not be processed", inbound_id, exc_info=exc)
+    row.status = "error"
+    row.result = {"applied": [], "errors": [f"{type(exc).__name__}: {exc}"[:500]]}
+    return Outcome("error", errors=[type(exc).__name__])
+
+
+def _settle(factory: sessionmaker[Session], config: dict[str, Any], game_id: int, now: datetime) -> None:
+    # An answer that completed a window: the next one opens now, not at the
+    # worker's next tick (operations/windows.py); the worker covers a crash here.
+    try:
+        operations.settle(factory, config, game_id, now)
+    except Exception:  # the message is recorded; the worker resolves what is due
+        log.exception("settling game %s after its mail failed", game_id)
 
 
 def process(factory: sessionmaker[Session], config: dict[str, Any], inbound_id: int,
@@ -199,33 +342,24 @@ def process(factory: sessionmaker[Session], config: dict[str, Any], inbound_id: 
         # unmarked, so the next round tries again.
         raise
     except Exception as exc:
-        # A message that makes the code fail would otherwise come back on every
-        # round and hold up all the mail behind it: keep it, raw, for the
-        # Masters, and go on.
-        log.exception("inbound message %s could not be processed", inbound_id)
         with factory() as session, session.begin():
-            row = session.get(InboundRow, inbound_id)
-            row.status = "error"
-            row.result = {"applied": [], "errors": [f"{type(exc).__name__}: {exc}"[:500]]}
-        return Outcome("error", errors=[type(exc).__name__])
+            return _record_error(session.get(InboundRow, inbound_id), inbound_id, exc)
     if outcome.applied and game_id is not None:
-        # An answer that completed a window: the next one opens now, not at the
-        # worker's next tick (operations/windows.py); the worker covers a crash here.
-        try:
-            operations.settle(factory, config, game_id, now)
-        except Exception:  # the message is recorded; the worker resolves what is due
-            log.exception("settling game %s after message %s failed", game_id, inbound_id)
+        _settle(factory, config, game_id, now)
     return outcome
 
 
 # --------------------------------------------------------------------------- who speaks
 
 def _process(session: Session, config: dict[str, Any], row: InboundRow, now: datetime) -> Outcome:
-    if len(row.raw) > int(config["INBOUND_MAX_BYTES"]):
+    if _size(row) > int(config["INBOUND_MAX_BYTES"]) or _size(row) > len(row.raw):
+        # (Over the cap when it was read: only its headers are here, even if
+        # the cap has been raised since.)
         return _refuse_oversized(session, config, row, now)
     # The token in the headers names the game before the parse, so the
     # common case (a player's reply) is parsed once, with that game's names.
-    hinted = _seat_by_token(session, _header_token(row.raw, config))
+    headers = _headers(row.raw)  # read once, asked four questions below
+    hinted = _seat_by_token(session, _header_token(headers, config))
     names, addresses = _names_of(session, hinted.game) if hinted is not None else ([], None)
     first = parse_message(row.raw, names, addresses, reply_localpart=_local(config),
                           vocabulary=hinted.game.ruleset if hinted is not None else None)
@@ -240,12 +374,12 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
     sender = row.from_addr
     if sender == config["NOREPLY_ADDRESS"].lower() or _is_master(sender, config):
         return Outcome("ignored", errors=["own address"])  # never answer ourselves: no loops
-    if _sent_to_noreply(row.raw, config):
+    if _sent_to_noreply(headers, config):
         # The receipts' address takes no commands, even with a token in the subject.
         return Outcome("ignored", errors=["to no-reply"])
     seat = hinted if hinted is not None and hinted.token == first.token else _seat_by_token(session, first.token)
     by_token = _game_master_by_token(session, first.token) if seat is None else None
-    if _failed_dmarc(row.raw):
+    if _failed_dmarc(headers):
         return _refuse_forged(session, config, row, first, seat, now, master=by_token)
     if by_token is not None:
         if not _same_address(by_token.user.email, sender):
@@ -267,16 +401,21 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
     return _apply(session, config, row, parsed, game, seat, now, by=None)
 
 
+def _size(row: InboundRow) -> int:
+    return row.size if row.size is not None else len(row.raw)
+
+
 def _refuse_oversized(session: Session, config: dict[str, Any], row: InboundRow, now: datetime) -> Outcome:
-    """A message over INBOUND_MAX_BYTES is kept, raw, and never parsed (a 67 MB
-    message took 630 MB to parse): its sender, if registered, is told once."""
+    """A message over INBOUND_MAX_BYTES is never downloaded nor parsed (a 67 MB
+    message took 630 MB to parse): its headers and size are kept, the message
+    itself stays in the mailbox, and its sender, if registered, is told once."""
     head = row.raw[:64 * 1024].split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
     headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(head)
     row.from_addr = email.utils.parseaddr(str(headers.get("From", "")))[1].strip().lower()[:254]
     seat = _seat_by_token(session, _header_token(head, config))
     if seat is not None:
         row.game_id = seat.game_id
-    size, cap = len(row.raw), int(config["INBOUND_MAX_BYTES"])
+    size, cap = _size(row), int(config["INBOUND_MAX_BYTES"])
     user = _user_by_address(session, row.from_addr) if row.from_addr else None
     if user is not None and not (row.from_addr == config["NOREPLY_ADDRESS"].lower()
                                  or _is_master(row.from_addr, config)):
@@ -304,14 +443,21 @@ def _same_address(a: str, b: str) -> bool:
 _ENVELOPE_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope-To")
 
 
-def _sent_to_noreply(raw: bytes, config: dict[str, Any]) -> bool:
+def _headers(raw: bytes | Message) -> Message:
+    """A message's headers, parsed (or as given, already parsed)."""
+    if isinstance(raw, Message):
+        return raw
+    return email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+
+
+def _sent_to_noreply(raw: bytes | Message, config: dict[str, Any]) -> bool:
     """Was this message addressed to the no-reply address rather than the Master's?
 
     The envelope headers an MTA adds are trusted first; otherwise To/Cc must
     name the no-reply address and not the Master's (a reply-all to both counts).
     """
     noreply = config["NOREPLY_ADDRESS"].lower()
-    headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+    headers = _headers(raw)
 
     def addresses(names: tuple[str, ...]) -> set[str]:
         values = [str(v) for n in names for v in headers.get_all(n, [])]
@@ -334,11 +480,15 @@ def _local(config: dict[str, Any]) -> str:
 
 
 def _names_of(session: Session, game: Game) -> tuple[list[str], dict[str, str]]:
-    # One query for every seat's address: loading each seat's user lazily
-    # cost 40 queries per message in a game of 40.
-    pairs = session.execute(select(Seat.name, User.email).join(User, User.id == Seat.user_id)
-                            .where(Seat.game_id == game.id).order_by(Seat.position)).all()
-    return [name for name, _ in pairs], dict(pairs)
+    # One query for every seat's address (loading each seat's user lazily
+    # cost 40 queries per message in a game of 40), once per batch.
+    known = session.info.setdefault("names_of", {})
+    if game.id not in known:
+        pairs = session.execute(select(Seat.name, User.email).join(User, User.id == Seat.user_id)
+                                .where(Seat.game_id == game.id).order_by(Seat.position)).all()
+        known[game.id] = ([name for name, _ in pairs], dict(pairs))
+    names, addresses = known[game.id]
+    return list(names), dict(addresses)
 
 
 def _parse_for(row: InboundRow, game: Game) -> ParsedMessage:
@@ -346,10 +496,10 @@ def _parse_for(row: InboundRow, game: Game) -> ParsedMessage:
     return parse_message(row.raw, names, addresses, vocabulary=game.ruleset)
 
 
-def _header_token(raw: bytes, config: dict[str, Any]) -> str | None:
+def _header_token(raw: bytes | Message, config: dict[str, Any]) -> str | None:
     """The token as the parser reads it from the headers (plus-address, then
     subject tag); a token only inside a forwarded message needs the full parse."""
-    headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+    headers = _headers(raw)
     subject = headers.get("Subject")
     try:
         subject = str(email.header.make_header(email.header.decode_header(str(subject or ""))))
@@ -361,6 +511,20 @@ def _header_token(raw: bytes, config: dict[str, Any]) -> str | None:
 def _seat_by_token(session: Session, token: str | None) -> Seat | None:
     if not token:
         return None
+    known = session.info.setdefault("seat_by_token", {})
+    if token not in known:
+        seat = known[token] = _find_seat(session, token)
+        if seat is not None and ("game", seat.game_id) not in known:
+            # A batch brings mail from many players of one game: read all its
+            # seats and their players at once, not two queries each.
+            known[("game", seat.game_id)] = True
+            for other in session.scalars(select(Seat).where(Seat.game_id == seat.game_id)
+                                         .options(selectinload(Seat.user))):
+                known.setdefault(other.token, other)
+    return known[token]
+
+
+def _find_seat(session: Session, token: str) -> Seat | None:
     seat = session.scalar(select(Seat).where(Seat.token == token))
     if seat is not None:
         return seat
@@ -436,7 +600,8 @@ def _aimed_phase(session: Session, parsed: ParsedMessage, game: Game) -> PhaseRo
     for ref in [parsed.in_reply_to, *reversed(parsed.references or [])]:
         if not ref:
             continue
-        sent = session.scalar(select(OutboxRow).where(OutboxRow.message_id == ref))
+        sent = session.execute(select(OutboxRow.game_id, OutboxRow.phase_id)
+                               .where(OutboxRow.message_id == ref).limit(1)).first()
         if sent is not None and sent.game_id == game.id and sent.phase_id is not None:
             return session.get(PhaseRow, sent.phase_id)
     return None
@@ -568,14 +733,14 @@ def _refuse_spoof(session: Session, config: dict[str, Any], row: InboundRow, par
     return Outcome("refused")
 
 
-def _failed_dmarc(raw: bytes) -> bool:
+def _failed_dmarc(raw: bytes | Message) -> bool:
     """Did our own mail server find the From address forged?
 
     Only the topmost Authentication-Results counts: the receiving server adds
     it last, and a sender can forge any header below it. Only a failure is
     acted on; a 'pass' proves nothing when the server adds no header at all.
     """
-    headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+    headers = _headers(raw)
     results = headers.get_all("Authentication-Results") or []
     if not results:
         return False

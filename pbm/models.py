@@ -18,7 +18,8 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
-    JSON, Boolean, Date, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, TypeDecorator,
+    JSON, BigInteger, Boolean, Date, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text,
+    TypeDecorator,
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -425,6 +426,10 @@ class InboundRow(Base):
     source_key: Mapped[str] = mapped_column(String(400), unique=True)
     message_id: Mapped[str | None] = mapped_column(String(400), index=True, nullable=True)
     raw: Mapped[bytes] = mapped_column(LargeBinary)
+    # The whole message's size in the mailbox. A message over INBOUND_MAX_BYTES
+    # is never downloaded: its row holds the headers only (raw shorter than
+    # size), and the message itself stays in the mailbox. None: len(raw).
+    size: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     # When the mailbox received it (IMAP INTERNALDATE, the Maildir file's time).
     received_at: Mapped[datetime] = mapped_column(UTCDateTime())
     from_addr: Mapped[str] = mapped_column(String(254), default="")

@@ -36,8 +36,10 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00
                               "-": " ", "\u2010": " ", "\u2013": " "})
 
 
+@functools.lru_cache(maxsize=4096)
 def fold(text: str) -> str:
-    """Case- and accent-insensitive form of a name or word."""
+    """Case- and accent-insensitive form of a name or word (cached: every
+    message folds every player's name of its game to find the one it names)."""
     decomposed = unicodedata.normalize("NFKD", text.translate(_APOSTROPHES))
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
     return " ".join(stripped.casefold().split())

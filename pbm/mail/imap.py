@@ -3,11 +3,13 @@
 Processed messages carry the keyword ``$LupusDone`` (and \\Seen); anything
 without it is new, whether or not it was fetched before, so nothing is lost
 if the service dies between fetching and marking.  Bodies are fetched with
-BODY.PEEK[] so reading never sets \\Seen by itself.
+BODY.PEEK[] so reading never sets \\Seen by itself.  Given a cap, the source
+asks for every message's RFC822.SIZE first and downloads only the header
+section of one above it.
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import timezone
 
 import logging
 import socket
@@ -19,7 +21,9 @@ from imapclient import IMAPClient
 from imapclient import exceptions as imap_errors
 
 from pbm import tls
-from pbm.mail.mailbox import PROCESSED_KEYWORD, IncomingMail, MailSourceError
+from pbm.mail.mailbox import (
+    HEADER_LIMIT, PROCESSED_KEYWORD, IncomingMail, MailSourceError, header_section,
+)
 
 log = logging.getLogger("pbm.mail.imap")
 
@@ -186,7 +190,7 @@ class ImapSource:
         if int(status[b"UIDVALIDITY"]) != self.uidvalidity:
             raise _Disconnected("UIDVALIDITY changed under an open session")
 
-    def fetch_new(self, limit: int | None = None) -> list[IncomingMail]:
+    def fetch_new(self, limit: int | None = None, max_bytes: int | None = None) -> list[IncomingMail]:
         def operation(client: IMAPClient) -> list[IncomingMail]:
             self._sync(client)
             uids = self._unprocessed_uids(client)
@@ -195,12 +199,12 @@ class ImapSource:
             mails = []
             for start in range(0, len(uids), FETCH_CHUNK):
                 chunk = uids[start:start + FETCH_CHUNK]
-                fetched = client.fetch(chunk, ["BODY.PEEK[]", "INTERNALDATE"])
-                for uid in chunk:
-                    data = fetched.get(uid)
-                    if data is None or b"BODY[]" not in data:
-                        continue  # expunged meanwhile
-                    mails.append(self._mail(uid, data[b"BODY[]"], data.get(b"INTERNALDATE")))
+                if max_bytes is None:
+                    fetched = client.fetch(chunk, ["BODY.PEEK[]", "INTERNALDATE", "RFC822.SIZE"])
+                    mails += [self._mail(uid, data[b"BODY[]"], data) for uid in chunk
+                              if (data := fetched.get(uid)) is not None and b"BODY[]" in data]
+                    continue
+                mails += self._fetch_capped(client, chunk, max_bytes)
             return mails
 
         mails = self._with_retry(operation)
@@ -210,41 +214,75 @@ class ImapSource:
             self.last_uid[self.uidvalidity] = max(self.last_uid.get(self.uidvalidity, 0), top)
         return mails
 
-    def _mail(self, uid: int, raw: bytes, internaldate: datetime | None = None) -> IncomingMail:
+    def _fetch_capped(self, client: IMAPClient, chunk: list[int], max_bytes: int) -> list[IncomingMail]:
+        """Sizes first; then the whole of each message within ``max_bytes`` and
+        only the header section (at most HEADER_LIMIT bytes) of a larger one."""
+        sizes = client.fetch(chunk, ["RFC822.SIZE", "INTERNALDATE"])
+        # (A server that leaves a size out gets the message read whole, as before the cap.)
+        small = [uid for uid in chunk if uid in sizes and int(sizes[uid].get(b"RFC822.SIZE", 0)) <= max_bytes]
+        large = [uid for uid in chunk if uid in sizes and uid not in small]
+        raws: dict[int, bytes] = {}
+        if small:
+            for uid, data in client.fetch(small, ["BODY.PEEK[]"]).items():
+                if b"BODY[]" in data:
+                    raws[uid] = data[b"BODY[]"]
+        if large:
+            # A partial fetch: a message of headers alone is still cut short.
+            for uid, data in client.fetch(large, [f"BODY.PEEK[HEADER]<0.{HEADER_LIMIT}>"]).items():
+                head = next((v for k, v in data.items() if k.startswith(b"BODY[HEADER]")), None)
+                if head is not None:
+                    raws[uid] = header_section(bytes(head))
+            log.info("IMAP %s: %d message(s) over %d bytes, headers only: UIDs %s",
+                     self.account, len(large), max_bytes, large)
+        # A UID missing from an answer was expunged meanwhile.
+        return [self._mail(uid, raws[uid], sizes[uid], headers_only=uid in large)
+                for uid in chunk if uid in raws]
+
+    def _mail(self, uid: int, raw: bytes, data: dict, headers_only: bool = False) -> IncomingMail:
+        internaldate = data.get(b"INTERNALDATE")
         if internaldate is not None and internaldate.tzinfo is None:
             # imapclient normalises INTERNALDATE to naive local time
             internaldate = internaldate.astimezone()
+        size = data.get(b"RFC822.SIZE")
         return IncomingMail(
             source_key=f"imap:{self.account}:{self.uidvalidity}:{uid}",
             raw=bytes(raw), uidvalidity=self.uidvalidity, uid=uid,
             arrived_at=internaldate.astimezone(timezone.utc) if internaldate else None,
+            size=int(size) if size is not None else None, headers_only=headers_only,
         )
 
     def mark_processed(self, mail: IncomingMail) -> bool:
-        def operation(client: IMAPClient) -> bool:
-            if mail.uidvalidity != self.uidvalidity:
-                return False
+        return self.mark_processed_many([mail])[0]
+
+    def mark_processed_many(self, mails: list[IncomingMail]) -> list[bool]:
+        """One UID STORE for the batch (and one UID MOVE with a processed folder)."""
+        def operation(client: IMAPClient) -> list[bool]:
+            current = [m.uid for m in mails if m.uidvalidity == self.uidvalidity]
+            if not current:
+                return [False] * len(mails)
             self._check_uidvalidity(client)
             flags = [b"\\Seen"]
             if self._keywords_allowed:
                 flags.append(self.keyword.encode())
             # Not silent: the answer names the UIDs that still exist.
-            if mail.uid not in client.add_flags([mail.uid], flags):
-                return False
-            if self.processed_folder:
-                self._move(client, mail.uid)
-            return True
+            present = set(client.add_flags(current, flags))
+            marked = [uid for uid in current if uid in present]
+            if self.processed_folder and marked:
+                self._move(client, marked)
+            return [m.uidvalidity == self.uidvalidity and m.uid in present for m in mails]
 
+        if not mails:
+            return []
         return self._with_retry(operation)
 
-    def _move(self, client: IMAPClient, uid: int) -> None:
+    def _move(self, client: IMAPClient, uids: list[int]) -> None:
         if client.has_capability("MOVE"):
-            client.move([uid], self.processed_folder)
+            client.move(uids, self.processed_folder)
             return
-        client.copy([uid], self.processed_folder)
-        client.add_flags([uid], [b"\\Deleted"], silent=True)
+        client.copy(uids, self.processed_folder)
+        client.add_flags(uids, [b"\\Deleted"], silent=True)
         if client.has_capability("UIDPLUS"):
-            client.uid_expunge([uid])
+            client.uid_expunge(uids)
         else:
             client.expunge()
 

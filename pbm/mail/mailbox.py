@@ -4,16 +4,24 @@ The poller does not care whether mail for the Master sits on a real IMAP
 account or in the Maildir that the embedded SMTP server writes to: both are a
 ``MailSource``.  The contract that keeps mail safe across crashes:
 
-    for mail in source.fetch_new():
-        store mail.raw and its Message-ID (skip if that Message-ID is stored)
-        apply the commands, commit
-        source.mark_processed(mail)
+    batch = source.fetch_new(limit=50, max_bytes=cap)
+    store every mail.raw and its Message-ID (skip a Message-ID already stored), commit
+    apply the commands, commit
+    source.mark_processed_many(batch)
+
+Marking follows the commit, so a message is never marked before it is
+stored; a batch is marked in one go (one IMAP STORE), not one by one.
 
 ``fetch_new`` returns every message not yet marked processed, including ones
 it returned before, so a crash between the commit and ``mark_processed`` only
 means the message comes back and is recognised by its Message-ID.  Two copies
 of the same message (same Message-ID) are both returned: de-duplicating is the
 caller's job, because only the caller knows what was committed.
+
+A message larger than ``max_bytes`` is not downloaded: the source reads its
+size and its header section only (at most ``HEADER_LIMIT`` bytes), and hands
+it out with ``headers_only`` set, so the service can record it and answer its
+sender without ever holding its body.
 
 This module knows nothing of Flask or of the database.
 """
@@ -22,10 +30,15 @@ from __future__ import annotations
 import email.parser
 import email.policy
 from dataclasses import dataclass, field
+from functools import cached_property
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
 PROCESSED_KEYWORD = "$LupusDone"
+# What is read of a message too large to download: enough for any honest
+# header section (From, Subject, Message-ID, the reply address...), and a
+# bound on what a message made of headers alone can cost.
+HEADER_LIMIT = 64 * 1024
 
 
 class MailSourceError(RuntimeError):
@@ -51,8 +64,22 @@ class IncomingMail:
     # time): a vote that reached the Master before the deadline counts even
     # if it is read after it, as long as the phase is not yet resolved.
     arrived_at: datetime | None = None
+    # The whole message's size as the mailbox reports it (IMAP RFC822.SIZE);
+    # when it is above the cap the source was given, ``raw`` holds the
+    # header section only and ``headers_only`` is set.
+    size: int | None = None
+    headers_only: bool = False
 
     @property
+    def full_size(self) -> int:
+        """The bytes in ``raw``, or the size reported for a message of which
+        only the headers were read (a server's RFC822.SIZE can be a little
+        off, so it is trusted only where nothing else is known)."""
+        if self.headers_only and self.size is not None:
+            return max(self.size, len(self.raw) + 1)
+        return len(self.raw)
+
+    @cached_property
     def message_id(self) -> str | None:
         """The Message-ID header as written (angle brackets kept), or None."""
         headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(self.raw)
@@ -65,13 +92,18 @@ class IncomingMail:
 
 @runtime_checkable
 class MailSource(Protocol):
-    def fetch_new(self, limit: int | None = None) -> list[IncomingMail]:
-        """Every message not marked processed, oldest first (at most ``limit``)."""
+    def fetch_new(self, limit: int | None = None, max_bytes: int | None = None) -> list[IncomingMail]:
+        """Every message not marked processed, oldest first (at most ``limit``);
+        one larger than ``max_bytes`` comes with its header section only."""
 
     def mark_processed(self, mail: IncomingMail) -> bool:
         """Flag the message done; False if it is no longer there as fetched
         (moved, deleted, or its UIDVALIDITY changed: it will be fetched again
         under a new key and must be recognised by Message-ID)."""
+
+    def mark_processed_many(self, mails: list[IncomingMail]) -> list[bool]:
+        """``mark_processed`` for a batch, in one go where the server allows;
+        one answer per mail, in order."""
 
     def wait_for_mail(self, timeout: float) -> bool:
         """Block up to ``timeout`` seconds for mail that arrived after the last
@@ -79,6 +111,13 @@ class MailSource(Protocol):
 
     def close(self) -> None:
         ...
+
+
+def header_section(data: bytes) -> bytes:
+    """The header section at the start of ``data``, with the empty line that
+    ends it (what IMAP's BODY[HEADER] returns); all of ``data`` if it has no end."""
+    ends = [i + len(sep) for sep in (b"\r\n\r\n", b"\n\n") if (i := data.find(sep)) >= 0]
+    return data[:min(ends)] if ends else data
 
 
 def open_source(config: dict, ca_file: str | None = None) -> MailSource:

@@ -76,19 +76,19 @@ def test_same_message_delivered_twice(app, factory, game, clock, imap_account):
 def test_crash_between_store_and_apply(app, factory, game, clock, imap_account, monkeypatch):
     imap_account.deliver(vote_mail(factory, "Dario", "Anna"))
     imap_account.deliver(vote_mail(factory, "Carla", "Bruno"))
-    real_process = inbox.process
+    real_apply = inbox.apply_many
 
     def dies(*args, **kwargs):
         raise Crash()
 
-    monkeypatch.setattr(inbox, "process", dies)
+    monkeypatch.setattr(inbox, "apply_many", dies)
     with pytest.raises(Crash):
         ingest(app, factory, clock)
     # Both raw messages were kept (one commit for the batch), neither applied.
     assert statuses(factory) == ["stored", "stored"] and actions(factory) == []
     assert left_in_mailbox(app) == 2  # nothing marked: it all comes back
 
-    monkeypatch.setattr(inbox, "process", real_process)
+    monkeypatch.setattr(inbox, "apply_many", real_apply)
     assert ingest(app, factory, clock) == 2
     assert actions(factory) == [("Carla", "Bruno"), ("Dario", "Anna")]
     assert statuses(factory) == ["processed", "processed"]
@@ -98,11 +98,11 @@ def test_crash_between_store_and_apply(app, factory, game, clock, imap_account, 
 def test_process_stored_picks_up_what_a_crash_left(app, factory, game, clock, imap_account, monkeypatch):
     """The worker's own recovery path: rows stored but never applied."""
     imap_account.deliver(vote_mail(factory, "Dario", "Anna"))
-    real_process = inbox.process
-    monkeypatch.setattr(inbox, "process", lambda *a, **k: (_ for _ in ()).throw(Crash()))
+    real_apply = inbox.apply_many
+    monkeypatch.setattr(inbox, "apply_many", lambda *a, **k: (_ for _ in ()).throw(Crash()))
     with pytest.raises(Crash):
         ingest(app, factory, clock)
-    monkeypatch.setattr(inbox, "process", real_process)
+    monkeypatch.setattr(inbox, "apply_many", real_apply)
     assert inbox.process_stored(factory, app.config, clock.now()) == 1
     assert actions(factory) == [("Dario", "Anna")]
     assert ingest(app, factory, clock) == 0  # the message comes back, already applied
@@ -116,26 +116,29 @@ def test_crash_between_commit_and_mark(app, factory, game, clock, imap_account, 
     imap_account.deliver(vote_mail(factory, "Carla", "Bruno"))
     source = open_source(app.config["MAIL_SOURCE"])
 
-    def dies(mail):
+    def dies(mails):
         raise Crash()
 
-    source.mark_processed = dies
+    source.mark_processed_many = dies
     try:
         with pytest.raises(Crash):
             ingest(app, factory, clock, source)
     finally:
         source.close()
-    assert actions(factory) == [("Dario", "Anna")]  # committed, not marked
+    # The batch was applied and committed, then the process died before the STORE.
+    assert actions(factory) == [("Carla", "Bruno"), ("Dario", "Anna")]
+    assert left_in_mailbox(app) == 2
     if renumber:
         old = imap_account.uidvalidity()
         assert imap_account.change_uidvalidity(renumber=True) != old
 
-    assert ingest(app, factory, clock) == 1  # only Carla's is new
+    assert ingest(app, factory, clock) == 0  # both come back, and neither is new
     assert actions(factory) == [("Carla", "Bruno"), ("Dario", "Anna")]
     assert len(receipts(factory, "dario@players.test")) == 1
+    assert len(receipts(factory, "carla@players.test")) == 1
     assert left_in_mailbox(app) == 0
     # Renamed by the new UIDVALIDITY, both copies are recorded as duplicates of
-    # the first rows; Carla's first row, stored before the crash, is the one applied.
+    # the first rows, which were applied before the crash.
     expected = (["duplicate", "duplicate", "processed", "processed"] if renumber
                 else ["processed", "processed"])
     assert statuses(factory) == expected
@@ -145,7 +148,7 @@ def test_uidvalidity_change_recognises_a_message_without_message_id(app, factory
                                                                    imap_account):
     imap_account.deliver(vote_mail(factory, "Dario", "Anna", message_id=False))
     source = open_source(app.config["MAIL_SOURCE"])
-    source.mark_processed = lambda mail: (_ for _ in ()).throw(Crash())
+    source.mark_processed_many = lambda mails: (_ for _ in ()).throw(Crash())
     try:
         with pytest.raises(Crash):
             ingest(app, factory, clock, source)
@@ -164,16 +167,16 @@ def test_server_restart_in_the_middle_of_a_batch(app, factory, game, clock, imap
     for name, target in names:
         imap_account.deliver(vote_mail(factory, name, target))
     source = open_source(app.config["MAIL_SOURCE"])
-    real_mark = source.mark_processed
+    real_mark = source.mark_processed_many
     restarted = []
 
-    def mark_after_a_restart(mail):
+    def mark_after_a_restart(mails):
         if not restarted:
             restarted.append(True)
             imap_account.server.restart(hard=True)  # a crash of Dovecot: the connection drops
-        return real_mark(mail)
+        return real_mark(mails)
 
-    source.mark_processed = mark_after_a_restart
+    source.mark_processed_many = mark_after_a_restart
     try:
         assert ingest(app, factory, clock, source) == 3
         assert source.reconnects >= 1
@@ -239,4 +242,32 @@ def test_connection_dropped_between_rounds(app, factory, game, clock, imap_accou
     finally:
         source.close()
     assert actions(factory) == [("Carla", "Bruno"), ("Dario", "Anna")]
+    assert left_in_mailbox(app) == 0
+
+
+def test_a_batch_that_fails_as_a_whole_is_applied_again_one_by_one(app, factory, game, clock,
+                                                                   imap_account, monkeypatch):
+    """A deadlock (PostgreSQL) or a lock timeout in the middle of a batch rolls the
+    whole batch back; its messages are then applied one at a time, each once."""
+    from sqlalchemy.exc import OperationalError
+
+    names = [("Dario", "Anna"), ("Carla", "Bruno"), ("Elena", "Anna")]
+    for name, target in names:
+        imap_account.deliver(vote_mail(factory, name, target))
+    real = inbox._process
+    calls = []
+
+    def second_one_deadlocks_once(session, config, row, now):
+        calls.append(row.id)
+        if len(calls) == 2:
+            raise OperationalError("SELECT phases", {}, Exception("deadlock detected"))
+        return real(session, config, row, now)
+
+    monkeypatch.setattr(inbox, "_process", second_one_deadlocks_once)
+    assert ingest(app, factory, clock) == 3
+    assert len(calls) == 2 + 3  # two in the batch (rolled back), then each alone
+    assert actions(factory) == sorted(names)
+    for name, _ in names:
+        assert len(receipts(factory, f"{name.lower()}@players.test")) == 1
+    assert statuses(factory) == ["processed"] * 3
     assert left_in_mailbox(app) == 0

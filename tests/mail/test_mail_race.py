@@ -83,3 +83,38 @@ def test_two_workers_storing_the_same_new_message_store_it_once(app, factory, ga
     assert [rows[0].id] in results and all(r in ([rows[0].id], "retry next round") for r in results)
     if app.config["DATABASE_URL"].startswith("postgresql"):
         assert results == [[rows[0].id], [rows[0].id]]  # no error: the second looks again
+
+
+def test_two_pollers_reading_one_mailbox_apply_each_message_once(app, factory, game, clock, monkeypatch):
+    """The batch path (inbox.ingest: one transaction for the batch, one mark for
+    it), with the second poller starting while the first is inside the batch."""
+    voters = ["Anna", "Bruno", "Carla", "Dario", "Elena"] * 4
+    for n, name in enumerate(voters):
+        address, _token = seat(factory, name)
+        sent = latest_sent(factory, address)
+        target = "Bruno" if name != "Bruno" else "Anna"
+        deliver(app, message(address, sent.reply_to, f"VOTO {target}\n\n(numero {n})", reply_to_row=sent))
+
+    slow_process, first_inside = first_waits_for_second(inbox._process, patience=2.0)
+    monkeypatch.setattr(inbox, "_process", slow_process)
+
+    def poller():
+        source = open_source(app.config["MAIL_SOURCE"])
+        try:
+            inbox.ingest(factory, app.config, source, clock.now())
+        finally:
+            source.close()
+
+    # SQLite: the later writer fails, and its next round finds the rest
+    run_overlapping(poller, poller, first_inside, tolerate=(OperationalError,))
+    poller()
+
+    with factory() as s:
+        assert [r.status for r in s.query(InboundRow)] == ["processed"] * len(voters)
+        assert s.query(ActionRow).filter_by(kind="vote").count() == len(voters)
+        assert s.query(OutboxRow).filter_by(kind="receipt").count() == len(voters)
+    source = open_source(app.config["MAIL_SOURCE"])
+    try:
+        assert source.fetch_new() == []
+    finally:
+        source.close()

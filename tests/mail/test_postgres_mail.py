@@ -8,6 +8,7 @@ import pytest
 
 from tests.mail.test_mail_imap_safety import (  # noqa: F401
     app,
+    test_a_batch_that_fails_as_a_whole_is_applied_again_one_by_one,
     test_crash_between_commit_and_mark,
     test_crash_between_store_and_apply,
     test_same_message_delivered_twice,

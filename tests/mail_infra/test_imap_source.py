@@ -10,6 +10,8 @@ from imapclient import exceptions as imap_errors
 from pbm.mail.imap import ImapSource
 from pbm.mail.mailbox import MailSource, MailSourceError, open_source
 
+from tests.fixtures.metered_relay import MeteredRelay
+
 from .messages import make_raw, subject_of
 
 
@@ -105,6 +107,85 @@ def test_processed_folder_receives_processed_messages(imap_account, source_for):
         client.logout()
     assert [data[b"BODY[]"] for data in moved.values()] == [mail.raw]
     assert all(b"$LupusDone" in data[b"FLAGS"] for data in moved.values())
+
+
+def test_mark_processed_many_marks_a_batch_and_reports_what_is_gone(imap_account, source_for):
+    uids = [imap_account.deliver(make_raw(f"lotto {n}")) for n in range(4)]
+    source = source_for()
+    mails = source.fetch_new()
+    gone = uids[2]
+    client = imap_account.client()
+    try:  # someone deletes one message between the fetch and the mark
+        client.delete_messages([gone])
+        client.expunge()
+    finally:
+        client.logout()
+
+    assert source.mark_processed_many(mails) == [True, True, False, True]
+
+    assert source.fetch_new() == []
+    for uid in set(uids) - {gone}:
+        assert {b"\\Seen", b"$LupusDone"} <= flags_of(imap_account, uid)
+    assert source.mark_processed_many([]) == []
+
+
+def test_mark_processed_many_moves_a_batch_to_the_processed_folder(imap_account, source_for):
+    raws = [make_raw(f"da spostare {n}") for n in range(3)]
+    for raw in raws:
+        imap_account.deliver(raw)
+    source = source_for(processed_folder="Processed")
+    assert source.mark_processed_many(source.fetch_new()) == [True, True, True]
+    assert source.fetch_new() == []
+    client = imap_account.client("Processed")
+    try:
+        moved = client.fetch(client.search(["ALL"]), ["BODY.PEEK[]"])
+    finally:
+        client.logout()
+    assert [moved[uid][b"BODY[]"] for uid in sorted(moved)] == raws
+
+
+def big_raw(subject: str, body_bytes: int) -> bytes:
+    line = "allegato " * 8 + "\r\n"
+    return make_raw(subject, body=line * (body_bytes // len(line) + 1))
+
+
+def test_a_message_over_the_cap_is_fetched_as_its_headers_only(imap_account, source_for):
+    small, big, last = make_raw("piccolo"), big_raw("enorme", 2_000_000), make_raw("ultimo")
+    for raw in (small, big, last):
+        imap_account.deliver(raw)
+    with MeteredRelay(imap_account.host, imap_account.port) as relay:
+        source = source_for(host=relay.host, port=relay.port)
+        mails = source.fetch_new(max_bytes=100_000)
+        source.close()
+
+    assert [subject_of(m.raw) for m in mails] == ["piccolo", "enorme", "ultimo"]
+    assert [m.headers_only for m in mails] == [False, True, False]
+    assert mails[0].raw == small and mails[2].raw == last
+    assert mails[1].raw == big[:big.index(b"\r\n\r\n") + 4]  # the header section, blank line included
+    assert mails[1].size == len(big) and mails[1].full_size == len(big)
+    assert mails[1].message_id is not None
+    # What came over the wire: the two small messages, one header and the
+    # protocol around them, never the 2 MB body.
+    assert len(small) + len(last) < relay.received < 20_000
+
+
+def test_without_a_cap_every_message_is_fetched_whole(imap_account, source_for):
+    big = big_raw("enorme", 300_000)
+    imap_account.deliver(big)
+    (mail,) = source_for().fetch_new()
+    assert mail.raw == big and not mail.headers_only and mail.full_size == len(big)
+
+
+def test_a_message_of_headers_alone_over_the_cap_is_cut_short(imap_account, source_for):
+    from pbm.mail.mailbox import HEADER_LIMIT
+
+    raw = make_raw("intestazioni").replace(b"MIME-Version", b"X-Filler: " + b"x" * 998 + b"\r\n"
+                                           + (b"X-Filler: " + b"y" * 998 + b"\r\n") * 200
+                                           + b"MIME-Version")
+    imap_account.deliver(raw)
+    (mail,) = source_for().fetch_new(max_bytes=100_000)
+    assert mail.headers_only and len(mail.raw) == HEADER_LIMIT and mail.size == len(raw)
+    assert subject_of(mail.raw) == "intestazioni"
 
 
 def test_crash_between_fetch_and_mark_returns_the_message_again(imap_account, source_for):

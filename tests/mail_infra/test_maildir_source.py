@@ -134,3 +134,21 @@ def test_wait_times_out_without_mail_and_ignores_fetched_unmarked_mail(source, m
 def test_a_new_source_wakes_for_mail_already_waiting(maildir):
     deliver_to_maildir(maildir, make_raw("in attesa"))
     assert MaildirSource(maildir).wait_for_mail(timeout=0) is True
+
+
+def test_a_message_over_the_cap_is_read_as_its_headers_only(source, maildir):
+    small = make_raw("piccolo")
+    big = make_raw("enorme", body="allegato\r\n" * 200_000)
+    deliver_to_maildir(maildir, small)
+    time.sleep(0.01)
+    key = deliver_to_maildir(maildir, big)
+
+    mails = source.fetch_new(max_bytes=100_000)
+
+    assert [m.raw for m in mails] == [small, big[:big.index(b"\r\n\r\n") + 4]]
+    assert [m.headers_only for m in mails] == [False, True]
+    assert mails[1].size == len(big) == mails[1].full_size
+    assert source.mark_processed_many(mails) == [True, True]
+    # Left in the Maildir, whole, for the Masters.
+    (done,) = [name for name in files_in(maildir, "cur") if name.startswith(key)]
+    assert (maildir / "cur" / done).read_bytes() == big

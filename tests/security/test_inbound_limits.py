@@ -3,6 +3,7 @@ huge HTML body, thousands of unread messages. Through the Maildir source the
 worker reads, as in production."""
 from __future__ import annotations
 
+import mailbox
 from email.message import EmailMessage
 from email.utils import make_msgid
 
@@ -70,9 +71,15 @@ def test_a_message_over_the_cap_is_kept_answered_once_and_never_parsed(app, fact
     with factory() as s:
         rows = s.query(InboundRow).order_by(InboundRow.id).all()
         assert [r.status for r in rows] == ["refused", "duplicate"]
-        assert rows[0].raw == raw and "too large" in rows[0].result["errors"][0]
+        # Only the headers were read and kept; the message stays in the Maildir.
+        head = raw[:raw.index(b"\n\n") + 2]
+        assert rows[0].raw == head and rows[0].size == len(raw) > CAP
+        assert "too large" in rows[0].result["errors"][0]
         (answer,) = s.query(OutboxRow).filter_by(to_addr=dario, kind="receipt_error").all()
     assert "troppo grande" in answer.body and "0.3 MB" in answer.body
+    box = mailbox.Maildir(app.config["MAIL_SOURCE"]["path"], create=False)
+    kept = [box.get_bytes(key) for key in box.keys()]
+    assert kept == [raw, raw]
 
 
 def test_a_message_under_the_cap_is_played(app, factory, worker):
@@ -88,9 +95,10 @@ def test_mail_is_fetched_in_batches(app, factory, worker, monkeypatch):
     handed_out = []
     real_fetch = MaildirSource.fetch_new
 
-    def fetch_new(self, limit=None):
-        mails = real_fetch(self, limit)
+    def fetch_new(self, limit=None, max_bytes=None):
+        mails = real_fetch(self, limit, max_bytes)
         handed_out.append((limit, len(mails)))
+        assert max_bytes == CAP  # a message above it would come as its headers only
         return mails
     monkeypatch.setattr(MaildirSource, "fetch_new", fetch_new)
     assert run_mail(app, worker) == 2 * inbox.FETCH_BATCH + 7

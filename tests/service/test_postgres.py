@@ -35,6 +35,7 @@ from tests.service.test_kill_worker import (  # noqa: F401
 )
 from tests.support.mail import fast_passwords, game  # noqa: F401
 from tests.mail.test_mail_race import (  # noqa: F401
+    test_two_pollers_reading_one_mailbox_apply_each_message_once,
     test_two_workers_applying_one_stored_message_apply_it_once,
     test_two_workers_storing_the_same_new_message_store_it_once,
 )

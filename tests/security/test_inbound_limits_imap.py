@@ -1,0 +1,109 @@
+"""A message over INBOUND_MAX_BYTES on a real IMAP server (Dovecot): its body
+never crosses the wire, its sender is refused once, in their language, and
+the mail around it is played. The bytes are counted by a relay between the
+service and Dovecot, whatever the IMAP library does inside."""
+from __future__ import annotations
+
+import pytest
+
+from pbm.mail.mailbox import open_source
+from pbm.models import InboundRow, OutboxRow
+from tests.fixtures.metered_relay import MeteredRelay
+
+from tests.security.test_inbound_limits import CAP, reply
+from tests.support.mail import fast_passwords, game, seat, votes  # noqa: F401 (fixtures)
+
+BIG = 3_000_000  # ten times the cap
+
+
+@pytest.fixture
+def relay(imap_account):
+    with MeteredRelay(imap_account.host, imap_account.port) as relay:
+        yield relay
+
+
+@pytest.fixture
+def app(make_app, imap_account, relay):
+    return make_app(INBOUND_MAX_BYTES=CAP, MAIL_SOURCE=imap_account.source_config(
+        host=relay.host, port=relay.port, reconnect_timeout=15, backoff_initial=0.05, timeout=10))
+
+
+def read_mail(app, worker):
+    source = open_source(app.config["MAIL_SOURCE"])
+    try:
+        return worker.mail_once(source)
+    finally:
+        source.close()
+
+
+def refusals(factory, address):
+    with factory() as s:
+        return [r.body for r in s.query(OutboxRow).filter_by(to_addr=address, kind="receipt_error")]
+
+
+def test_a_big_message_is_never_downloaded_and_refused_once(app, factory, game, imap_account, relay):
+    _gid, worker = game
+    big = reply(factory, "Dario", attachment=b"\xff" * BIG)
+    small = reply(factory, "Carla", "VOTO Bruno")
+    uid = imap_account.deliver(big)
+    imap_account.deliver(small)
+    imap_account.deliver(big)  # the same message again (same Message-ID)
+
+    assert read_mail(app, worker) == 2  # Dario's and Carla's; the copy is a duplicate
+
+    assert relay.received < len(small) + 100_000  # the small one, headers, IMAP chatter
+    assert votes(factory) == [("Carla", "Bruno", "mail")]
+    dario, _ = seat(factory, "Dario")
+    (refusal,) = refusals(factory, dario)
+    assert "troppo grande" in refusal and "non è stato letto" in refusal
+    with factory() as s:
+        rows = s.query(InboundRow).order_by(InboundRow.id).all()
+        assert [r.status for r in rows] == ["refused", "processed", "duplicate"]
+        head = big[:big.index(b"\n\n") + 2]
+        assert rows[0].raw == head.replace(b"\n", b"\r\n")  # IMAP speaks CRLF
+        assert rows[0].size > BIG and rows[0].from_addr == dario
+        assert "too large" in rows[0].result["errors"][0]
+
+    # Marked processed, not deleted: the Masters can still read it in the mailbox.
+    client = imap_account.client()
+    try:
+        flags = client.get_flags([uid])[uid]
+        assert b"$LupusDone" in flags
+        kept = client.fetch([uid], ["BODY.PEEK[]"])[uid][b"BODY[]"]
+    finally:
+        client.logout()
+    assert kept.replace(b"\r\n", b"\n") == big
+
+    before = relay.received
+    assert read_mail(app, worker) == 0  # nothing comes back, nothing is answered again
+    assert len(refusals(factory, dario)) == 1
+    assert relay.received - before < 5_000
+
+
+def test_raising_the_cap_later_still_refuses_a_message_read_as_headers_only(app, factory, game,
+                                                                            imap_account, monkeypatch):
+    """A row stored as headers only (the cap was lower when it was read) is
+    never handed to the parser, even if the service restarts with a higher cap
+    before applying it."""
+    from pbm import inbox
+
+    _gid, worker = game
+    imap_account.deliver(reply(factory, "Dario", attachment=b"\xff" * (2 * CAP)))
+    monkeypatch.setattr(inbox, "apply_many", _dies)
+    with pytest.raises(Died):
+        read_mail(app, worker)
+    monkeypatch.undo()
+    app.config["INBOUND_MAX_BYTES"] = 10 * CAP
+    assert inbox.process_stored(factory, app.config, worker.clock.now()) == 1
+    assert votes(factory) == []
+    with factory() as s:
+        (row,) = s.query(InboundRow).all()
+        assert row.status == "refused" and row.size > 2 * CAP > len(row.raw)
+
+
+class Died(Exception):
+    pass
+
+
+def _dies(*args, **kwargs):
+    raise Died("the process dies after storing")
