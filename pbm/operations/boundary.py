@@ -14,7 +14,7 @@ from engine.registry import get_ruleset
 
 from .. import archive, mailer, render, visibility
 from ..models import EventRow, Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
-from . import window_mail
+from . import timing, window_mail
 from .actions import engine_actions, windowed
 from .base import (
     OperationError, _mail_context, _store_events, game_options, log,
@@ -94,7 +94,7 @@ def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: P
     if phase.resolved_at - phase.ends_at > LATE_AFTER and phase.status == PhaseStatus.RESOLVING:
         _tell_masters_late(session, config, game, phase, now)
     if game.auto_publish and not _needs_masters(game, phase, result):
-        publish(session, config, game, phase, now)
+        publish(session, config, game, phase, now, state=result.state)
     else:
         phase.status = PhaseStatus.DRAFT
         for m in game.masters:
@@ -128,13 +128,17 @@ def _tell_masters_late(session: Session, config: dict[str, Any], game: Game, pha
 
 
 def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
-            now: datetime, by: User | None = None) -> PhaseRow | None:
-    """Make a resolved phase public, mail everyone, open the next phase."""
+            now: datetime, by: User | None = None, state: GameState | None = None) -> PhaseRow | None:
+    """Make a resolved phase public, mail everyone, open the next phase.
+
+    ``state``: the state ``phase.state_after`` holds, when the caller has it at hand
+    (a boundary just resolved it), so it is not read back from its dictionary."""
     if phase.status not in (PhaseStatus.DRAFT, PhaseStatus.RESOLVING):
         raise OperationError("not_a_draft")
     if any(p.get("blocking") for p in phase.pending or []):
         raise OperationError("pending_items")
-    state = GameState.from_dict(phase.state_after)
+    if state is None:
+        state = GameState.from_dict(phase.state_after)
     session.execute(update(EventRow).where(EventRow.phase_id == phase.id).values(published=True))
     phase.status = PhaseStatus.PUBLISHED
     phase.published_at = now
@@ -144,17 +148,17 @@ def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRo
         game.status = GameStatus.OVER
     else:
         next_phase = _open_phase(session, game, state, index=phase.index + 1,
-                                 after=phase.ends_at, now=now, config=config)
+                                 after=phase.ends_at, now=now, config=config, saved=phase.state_after)
     session.flush()
-    _mail_results(session, config, game, phase, next_phase, now)
+    _mail_results(session, config, game, phase, state, next_phase, now)
     if by is not None:
         log(session, game, by, "publish", now, phase=phase.index)
     return next_phase
 
 
 def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
-                  next_phase: PhaseRow | None, now: datetime) -> None:
-    if windowed(game):
+                  state: GameState, next_phase: PhaseRow | None, now: datetime) -> None:
+    if timing.kind_of(game, state) == timing.WINDOW:
         # One mail per window to those it asks, a round's log to all (window_mail.py);
         # the Masters follow a game of minutes-long windows on the desk.
         window_mail.mail_window(session, config, game, phase, next_phase, now)
@@ -162,37 +166,79 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
     # The resolution's events: the Masters' interventions were announced when made.
     rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id, EventRow.seq >= 0)
                            .order_by(EventRow.seq)).all()
-    # The vote as the public sees it, for the HTML alternative's table of bars.
-    tallies = {lang: archive.tally(rows, archive.PUBLIC, game.ruleset, lang) for lang in ("it", "en")}
-    phase_url = f"{config['BASE_URL'].rstrip('/')}/g/{game.slug}/phases/{archive.number_of(phase)}"
+    shared = _SharedResults(session, config, game, phase, next_phase, rows)
+    messages = []
     for seat in game.seats:
         if not seat.mailable:  # a table player hears the results from the narrator
             continue
         lang = seat.user.lang
         seen = visibility.seen(rows, Viewer(player=seat.name), game.ruleset, lang)
         public = [s for s in seen if s.visibility == PUBLIC]
-        t = tallies.get(lang, tallies["it"])
-        mailer.queue(session, config, to=seat.user.email, template="phase_results", lang=lang,
-                     now=now, game=game, seat=seat,
-                     phase_id=next_phase.id if next_phase else None, context=_mail_context(game, phase, lang, {
-                         "correction": bool((phase.gm_input or {}).get("correction")),
-                         "private_lines": [s.text for s in seen if s.visibility == PRIVATE and s.text],
-                         "public_lines": [s.text for s in public if s.text]
-                         + archive.substitute_lines(session, game, phase, lang),
-                         "vote_lines": archive.vote_lines(t),
-                         "tally": t, "bars": archive.bars(t, lang) if t else [], "phase_url": phase_url,
-                         "next_phase": next_phase,
-                         "next_label": render.phase_label(next_phase, lang, reader_tz(game, seat.user)) if next_phase else None,
-                         "next_deadline": render.deadline_text(next_phase.ends_at, lang, reader_tz(game, seat.user)) if next_phase else None,
-                     }, reader=seat.user))
+        messages.append(mailer.compose(
+            config, to=seat.user.email, template="phase_results", lang=lang, now=now, game=game, seat=seat,
+            phase_id=next_phase.id if next_phase else None, context={
+                **shared.for_reader(lang, reader_tz(game, seat.user)),
+                "private_lines": [s.text for s in seen if s.visibility == PRIVATE and s.text],
+                "public_lines": [s.text for s in public if s.text] + shared.substitutes(lang),
+            }))
     for m in game.masters:
         lang = m.user.lang
-        mailer.queue(session, config, to=m.user.email, template="master_report", lang=lang,
-                     now=now, game=game, context=_mail_context(game, phase, lang, {
-                         "lines": [f"[{s.visibility}{' → ' + ', '.join(s.event.to) if s.event.to else ''}] "
-                                   f"{s.text or s.event.kind}"
-                                   for s in visibility.seen(rows, Viewer(master=True), game.ruleset, lang)],
-                     }, reader=m.user))
+        messages.append(mailer.compose(
+            config, to=m.user.email, template="master_report", lang=lang, now=now, game=game,
+            context=_mail_context(game, phase, lang, {
+                "lines": [f"[{s.visibility}{' → ' + ', '.join(s.event.to) if s.event.to else ''}] "
+                          f"{s.text or s.event.kind}"
+                          for s in visibility.seen(rows, Viewer(master=True), game.ruleset, lang)],
+            }, reader=m.user)))
+    mailer.queue_all(session, messages)
+
+
+class _SharedResults:
+    """What the results mail of a boundary says alike to every player reading it in
+    one language and time zone: worked out once for the whole game, not once a seat."""
+
+    def __init__(self, session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
+                 next_phase: PhaseRow | None, rows: list[EventRow]) -> None:
+        self.session, self.game, self.phase, self.next_phase, self.rows = session, game, phase, next_phase, rows
+        self.phase_url = f"{config['BASE_URL'].rstrip('/')}/g/{game.slug}/phases/{archive.number_of(phase)}"
+        self.correction = bool((phase.gm_input or {}).get("correction"))
+        self._by_lang: dict[str, dict[str, Any]] = {}
+        self._by_reader: dict[tuple[str, str], dict[str, Any]] = {}
+        self._arrivals: list[Any] | None = None
+
+    def _language(self, lang: str) -> dict[str, Any]:
+        if lang not in self._by_lang:
+            # The vote as the public sees it, for the HTML alternative's table of bars
+            # (Italian's for a language the templates do not have).
+            tally_lang = lang if lang in ("it", "en") else "it"
+            t = archive.tally(self.rows, archive.PUBLIC, self.game.ruleset, tally_lang)
+            bars = archive.bars(t, tally_lang) if t else []
+            self._by_lang[lang] = {
+                "vote_lines": archive.vote_lines(t), "tally": t, "bars": bars,
+                "tally_html": mailer.render_part("phase_results/tally", lang, tally=t, bars=bars),
+            }
+        return self._by_lang[lang]
+
+    def for_reader(self, lang: str, tz: str) -> dict[str, Any]:
+        """The context every seat reading in ``lang`` and ``tz`` shares."""
+        key = (lang, tz)
+        if key not in self._by_reader:
+            nxt = self.next_phase
+            self._by_reader[key] = {
+                "phase": self.phase, "phase_label": render.phase_label(self.phase, lang, tz),
+                "deadline": render.deadline_text(self.phase.ends_at, lang, tz),
+                "correction": self.correction, **self._language(lang), "phase_url": self.phase_url,
+                "next_phase": nxt,
+                "next_label": render.phase_label(nxt, lang, tz) if nxt else None,
+                "next_deadline": render.deadline_text(nxt.ends_at, lang, tz) if nxt else None,
+            }
+        return self._by_reader[key]
+
+    def substitutes(self, lang: str) -> list[str]:
+        """The bulletin's lines for the substitutes who arrived in this phase."""
+        if self._arrivals is None:
+            self._arrivals = archive.substitutes_of(self.session, self.game, self.phase)
+        return [archive.substitute_line(h, lang) for h in self._arrivals]
 
 
 def settle(factory: sessionmaker[Session], config: dict[str, Any], game_id: int,

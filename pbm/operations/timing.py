@@ -55,8 +55,12 @@ def has_deadline(phase: PhaseRow) -> bool:
 
 def current_kind(game: Game) -> str | None:
     """How the game's moment now open ends (CALENDAR, WINDOW, NARRATOR); None before the deal."""
-    state = GameState.from_dict(game.state) if game.state else None
-    return None if state is None else get_ruleset(game.ruleset).timing(state).kind
+    return kind_of(game, GameState.from_dict(game.state)) if game.state else None
+
+
+def kind_of(game: Game, state: GameState) -> str:
+    """How the moment ``state`` is at ends (CALENDAR, WINDOW, NARRATOR)."""
+    return get_ruleset(game.ruleset).timing(state).kind
 
 
 def on_calendar(game: Game) -> bool:
