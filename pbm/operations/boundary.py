@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from engine.core import GameState, Phase, phase_rng
@@ -51,22 +51,42 @@ def resolve_phase(factory: sessionmaker[Session], config: dict[str, Any], phase_
                   now: datetime) -> bool:
     """Close a phase and resolve it, in one transaction; False if someone else did.
 
-    The first statement claims the phase (open -> resolving), so two workers
-    racing on one boundary serialise on the row: the loser sees it claimed.
+    The first statements claim the phase (open -> resolving, ``_claim``), so two
+    workers racing on one boundary never both resolve it: the loser sees it claimed,
+    or (PostgreSQL) held by the other, and goes on to the next.
     The resolution, its events and its mail commit together or not at all.
     """
     with factory() as session:
         with session.begin():
-            claimed = session.execute(
-                update(PhaseRow).where(PhaseRow.id == phase_id, PhaseRow.status == PhaseStatus.OPEN)
-                .values(status=PhaseStatus.RESOLVING)).rowcount
-            if claimed != 1:
+            if not _claim(session, phase_id):
                 return False
             phase = session.get(PhaseRow, phase_id)
             game = _load_game(session, phase.game_id)
             with session.no_autoflush:  # one flush at commit, not one per queued mail
                 _resolve_into(session, config, game, phase, now)
     return True
+
+
+# The namespace of the PostgreSQL advisory locks a resolver takes, one per phase
+# (the second key); nothing else in the service takes advisory locks.
+RESOLVER_LOCKS = 0x4C55  # "LU"
+
+
+def _claim(session: Session, phase_id: int) -> bool:
+    """Claim an open phase for this transaction: open -> resolving.
+
+    Workers sharing a PostgreSQL database all walk the same list of due phases;
+    each first tries a lock of its own on the phase, held until its commit, and
+    passes over a phase another resolver holds instead of queueing behind it, so
+    two workers split a boundary of many games between them. A submission being
+    recorded holds the phase's row, not that lock: the claim waits for it, and the
+    resolution reads it. (SQLite lets one writer through at a time: no such lock.)"""
+    if session.get_bind().dialect.name == "postgresql" and not session.scalar(
+            select(func.pg_try_advisory_xact_lock(RESOLVER_LOCKS, phase_id))):
+        return False
+    return session.execute(
+        update(PhaseRow).where(PhaseRow.id == phase_id, PhaseRow.status == PhaseStatus.OPEN)
+        .values(status=PhaseStatus.RESOLVING)).rowcount == 1
 
 
 def _load_game(session: Session, game_id: int) -> Game:
