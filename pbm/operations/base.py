@@ -72,7 +72,7 @@ def _store_events(session: Session, game: Game, phase: PhaseRow | None, events: 
     if not events:
         return
     # One INSERT for them all (a night of forty players has dozens).
-    session.execute(insert(EventRow), [
+    session.execute(insert(EventRow.__table__), [
         {"game_id": game.id, "phase_id": phase.id if phase else None, "seq": seq, "kind": e.kind,
          "data": e.data, "visibility": e.visibility, "recipients": list(e.to), "published": published}
         for seq, e in enumerate(events)])
