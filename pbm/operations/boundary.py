@@ -1,7 +1,10 @@
 """Phase boundaries: every deadline ends in ``resolve_phase``, which is its own
-unit of work; a resolved phase is published (or waits for the Masters as a draft)."""
+unit of work (the worker's ``resolve_due`` resolves many phases at once a few to a
+transaction, each phase still all or nothing); a resolved phase is published (or
+waits for the Masters as a draft)."""
 from __future__ import annotations
 
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -40,10 +43,50 @@ def resolve_due(factory: sessionmaker[Session], config: dict[str, Any], now: dat
     for _ in range(max_rounds):
         with factory() as session:
             ids = due_phase_ids(session, now)
-        resolved = [pid for pid in ids if resolve_phase(factory, config, pid, now)]
+        resolved = resolve_phases(factory, config, ids, now)
         done += resolved
         if not resolved:
             break
+    return done
+
+
+# A commit waits for the disk (milliseconds; far more on a busy one), so when many
+# games turn over at once, one transaction resolves several of them: at most this
+# many phases, and it takes no more after this many seconds (it holds their rows,
+# and on SQLite the database's one writer's lock, until it commits).
+BATCH_PHASES = 20
+BATCH_SECONDS = 0.25
+
+
+def resolve_phases(factory: sessionmaker[Session], config: dict[str, Any], phase_ids: list[int],
+                   now: datetime) -> list[int]:
+    """Resolve these phases, in order; returns those this call resolved (another
+    worker may have taken some). Each is resolved in a savepoint of its own, several
+    to a transaction: a phase commits with all its events and mail or not at all, as
+    with ``resolve_phase``. A resolution that fails is undone alone, the phases
+    before it are committed, and its error is raised, the phases after it left due."""
+    done: list[int] = []
+    queue = list(phase_ids)
+    while queue:
+        batch: list[int] = []
+        failure: Exception | None = None
+        began = time.monotonic()
+        with factory() as session:
+            with session.begin():
+                while queue and len(batch) < BATCH_PHASES and time.monotonic() - began < BATCH_SECONDS:
+                    phase_id = queue.pop(0)
+                    try:
+                        with session.begin_nested():
+                            claimed = _resolve_claimed(session, config, phase_id, now)
+                    except Exception as exc:  # noqa: BLE001 (raised below, once the others are committed)
+                        failure = exc
+                        break
+                    session.expunge_all()  # written; the next game is read afresh
+                    if claimed:
+                        batch.append(phase_id)
+        done += batch
+        if failure is not None:
+            raise failure
     return done
 
 
@@ -58,12 +101,16 @@ def resolve_phase(factory: sessionmaker[Session], config: dict[str, Any], phase_
     """
     with factory() as session:
         with session.begin():
-            if not _claim(session, phase_id):
-                return False
-            phase = session.get(PhaseRow, phase_id)
-            game = _load_game(session, phase.game_id)
-            with session.no_autoflush:  # one flush at commit, not one per queued mail
-                _resolve_into(session, config, game, phase, now)
+            return _resolve_claimed(session, config, phase_id, now)
+
+
+def _resolve_claimed(session: Session, config: dict[str, Any], phase_id: int, now: datetime) -> bool:
+    if not _claim(session, phase_id):
+        return False
+    phase = session.get(PhaseRow, phase_id)
+    game = _load_game(session, phase.game_id)
+    with session.no_autoflush:  # one flush at the end, not one per queued mail
+        _resolve_into(session, config, game, phase, now)
     return True
 
 
