@@ -10,7 +10,8 @@ Each worker is a process of its own, as `pbm worker` is: with several on one
 database they split the boundary between them through the phases' claims
 (operations.boundary._claim). Every run starts from the same seeded database
 (a copy of it), and afterwards checks that no phase was resolved twice and no
-mail queued twice. By default SQLite runs one worker and PostgreSQL one, then two.
+mail queued twice. By default both engines are measured, SQLite with one worker
+and PostgreSQL with one, then two.
 Targets on the 2-core machine: 1,000 games under 20 s; two workers faster than one.
 
     .venv/bin/python bench/bench_boundary_1000.py [GAMES] [--database sqlite|postgresql|both]
@@ -218,8 +219,8 @@ def measure(engine: str, games: int, worker_counts: list[int]) -> dict[int, floa
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="?", type=int, default=1000, help="games turning over (default: 1000)")
-    parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="sqlite",
-                        help="engine to measure on; postgresql starts a throwaway cluster (default: sqlite)")
+    parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="both",
+                        help="engine to measure on; postgresql starts a throwaway cluster (default: both)")
     parser.add_argument("--workers", type=int, nargs="+", default=None,
                         help="worker processes, one run each (default: 1 on SQLite, 1 then 2 on PostgreSQL)")
     args = parser.parse_args(argv)
