@@ -140,8 +140,8 @@ def _load_game(session: Session, game_id: int) -> Game:
     """The game with its seats, Masters and their users in one go: a boundary
     mails every one of them, and lazy loading would cost a query each."""
     return session.scalars(select(Game).where(Game.id == game_id).options(
-        selectinload(Game.seats).selectinload(Seat.user),
-        selectinload(Game.masters).selectinload(GameMaster.user))).one()
+        selectinload(Game.seats).joinedload(Seat.user),
+        selectinload(Game.masters).joinedload(GameMaster.user))).one()
 
 
 def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
