@@ -61,6 +61,12 @@ def render_part(name: str, lang: str, **context: Any) -> Markup:
     return Markup(_html_env.get_template(f"{name}.{lang}.html").render(**context))
 
 
+def render_text_part(name: str, lang: str, **context: Any) -> str:
+    """The plain-text alternative's shared piece (``<message>/<part>.<lang>.txt``)."""
+    lang = lang if lang in ("it", "en") else "it"
+    return _env.get_template(f"{name}.{lang}.txt").render(**context)
+
+
 def domain_of(address: str) -> str:
     return address.rsplit("@", 1)[-1]
 

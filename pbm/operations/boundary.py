@@ -283,6 +283,8 @@ class _SharedResults:
             self._by_lang[lang] = {
                 "vote_lines": archive.vote_lines(t), "tally": t, "bars": bars,
                 "tally_html": mailer.render_part("phase_results/tally", lang, tally=t, bars=bars),
+                "votes_text": mailer.render_text_part("phase_results/votes", lang,
+                                                      vote_lines=archive.vote_lines(t)),
             }
         return self._by_lang[lang]
 
