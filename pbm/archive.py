@@ -136,8 +136,9 @@ def substitute_line(holder: SeatHolder, lang: str) -> str:
     return gettext_in(lang, "A substitute takes the seat of %(player)s.", player=holder.seat.name)
 
 
-def substitute_lines(session: Session, game: Game, phase: PhaseRow, lang: str) -> list[str]:
-    return [substitute_line(h, lang) for h in _substitutes_by_phase(session, game).get(phase.index, [])]
+def substitutes_of(session: Session, game: Game, phase: PhaseRow) -> list[SeatHolder]:
+    """The substitutes who arrived in this phase, in order."""
+    return _substitutes_by_phase(session, game).get(phase.index, [])
 
 
 def may_reveal(game: Game, user: Any) -> bool:

@@ -4,6 +4,10 @@ Each message is a folder holding subject.<lang>.txt and body.<lang>.txt
 (Jinja, plain text), and optionally body.<lang>.html: an HTML alternative with the
 same facts (the bulletin's vote as a table of bars), sent beside the plain text. Mail is only ever queued here, inside the caller's
 transaction; pbm.sender delivers it.
+
+A boundary mails every player of a game at once: it composes each message
+(``compose``), renders what all of them share only once (``render_part``), and
+stores them with one statement (``queue_all``) instead of one INSERT each.
 """
 from __future__ import annotations
 
@@ -14,16 +18,21 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from .models import Game, GameMaster, OutboxRow, Seat
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "mail_templates"
+# The templates ship with the code and change only with a new release: no stat() of
+# each file at each of a boundary's forty-odd renders to see whether it changed.
 _env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined,
-                   keep_trailing_newline=True, autoescape=False)
+                   keep_trailing_newline=True, autoescape=False, auto_reload=False)
 # The HTML alternatives escape everything they print: names and lines come from players.
 _html_env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined,
-                        keep_trailing_newline=True, autoescape=True)
+                        keep_trailing_newline=True, autoescape=True, auto_reload=False)
+_has_html: dict[str, bool] = {}
 
 
 def render(name: str, lang: str, **context: Any) -> tuple[str, str]:
@@ -37,9 +46,25 @@ def render_html(name: str, lang: str, **context: Any) -> str | None:
     """The message's HTML alternative, if it has one."""
     lang = lang if lang in ("it", "en") else "it"
     path = f"{name}/body.{lang}.html"
-    if not (TEMPLATES / path).is_file():
+    if path not in _has_html:
+        _has_html[path] = (TEMPLATES / path).is_file()
+    if not _has_html[path]:
         return None
     return _html_env.get_template(path).render(**context)
+
+
+def render_part(name: str, lang: str, **context: Any) -> Markup:
+    """A piece of HTML many messages share (``<message>/<part>.<lang>.html``: the
+    vote's table of bars, the same for every player), rendered once and passed to
+    each message's own template, which prints it as it is (already escaped)."""
+    lang = lang if lang in ("it", "en") else "it"
+    return Markup(_html_env.get_template(f"{name}.{lang}.html").render(**context))
+
+
+def render_text_part(name: str, lang: str, **context: Any) -> str:
+    """The plain-text alternative's shared piece (``<message>/<part>.<lang>.txt``)."""
+    lang = lang if lang in ("it", "en") else "it"
+    return _env.get_template(f"{name}.{lang}.txt").render(**context)
 
 
 def domain_of(address: str) -> str:
@@ -84,9 +109,30 @@ def queue(session: Session, config: dict[str, Any], *, to: str, template: str, l
           kind: str | None = None, auto_reply: bool = False, in_reply_to: str | None = None,
           references: str | None = None, context: dict[str, Any] | None = None,
           phase_id: int | None = None) -> OutboxRow:
-    """Queue one message. Mail to a player carries their reply token, so their
-    answer can be tied to them, and so does mail to a Master of the game
-    (their own reply address, without a subject tag: a Master forwards mail,
+    """Queue one message (see ``compose``)."""
+    row = OutboxRow(**compose(config, to=to, template=template, lang=lang, now=now, game=game, seat=seat,
+                              kind=kind, auto_reply=auto_reply, in_reply_to=in_reply_to,
+                              references=references, context=context, phase_id=phase_id))
+    session.add(row)
+    return row
+
+
+def queue_all(session: Session, messages: list[dict[str, Any]]) -> None:
+    """Store messages made by ``compose``, in their order, with one INSERT (the
+    table's own statement: nothing needs the rows as objects, and the ORM's bulk
+    path would split it in two at the first mail that is about no phase)."""
+    if messages:
+        session.execute(insert(OutboxRow.__table__), messages)
+
+
+def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
+            now: datetime, game: Game | None = None, seat: Seat | None = None,
+            kind: str | None = None, auto_reply: bool = False, in_reply_to: str | None = None,
+            references: str | None = None, context: dict[str, Any] | None = None,
+            phase_id: int | None = None) -> dict[str, Any]:
+    """One message's outbox row, as column values. Mail to a player carries their
+    reply token, so their answer can be tied to them, and so does mail to a Master of
+    the game (their own reply address, without a subject tag: a Master forwards mail,
     and a tag would travel with it); receipts come from the no-reply address."""
     if not _one_line(to):
         # Whatever let it in, an address with a line break would write headers of its own.
@@ -113,12 +159,10 @@ def queue(session: Session, config: dict[str, Any], *, to: str, template: str, l
     if in_reply_to:
         headers["In-Reply-To"] = in_reply_to
         headers["References"] = f"{references} {in_reply_to}".strip() if references else in_reply_to
-    row = OutboxRow(
-        created_at=now, game_id=game.id if game else None, phase_id=phase_id,
-        kind=kind or template, to_addr=to,
-        from_addr=from_addr, reply_to=reply_to, subject=subject, body=body, body_html=body_html, headers=headers,
-        message_id=new_message_id(domain_of(config["MASTER_ADDRESS"])), status="pending",
-        attempts=0, next_attempt_at=now,
-    )
-    session.add(row)
-    return row
+    return {
+        "created_at": now, "game_id": game.id if game else None, "phase_id": phase_id,
+        "kind": kind or template, "to_addr": to,
+        "from_addr": from_addr, "reply_to": reply_to, "subject": subject, "body": body, "body_html": body_html,
+        "headers": headers, "message_id": new_message_id(domain_of(config["MASTER_ADDRESS"])), "status": "pending",
+        "attempts": 0, "next_attempt_at": now,
+    }

@@ -222,4 +222,9 @@ def latest_actions_of(session: Session, phase: PhaseRow, seat: Seat) -> list[Act
 
 
 def engine_actions(session: Session, phase: PhaseRow) -> list[Action]:
-    return keep_last(Action(r.seat.name, r.kind, dict(r.args)) for r in latest_actions(session, phase))
+    """The phase's submissions as the engine takes them (the last per player and kind);
+    three columns, not rows and their seats: a boundary reads forty and more."""
+    rows = session.execute(select(Seat.name, ActionRow.kind, ActionRow.args)
+                           .join(Seat, Seat.id == ActionRow.seat_id)
+                           .where(ActionRow.phase_id == phase.id).order_by(ActionRow.id))
+    return keep_last(Action(name, kind, dict(args)) for name, kind, args in rows)

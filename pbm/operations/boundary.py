@@ -1,11 +1,14 @@
 """Phase boundaries: every deadline ends in ``resolve_phase``, which is its own
-unit of work; a resolved phase is published (or waits for the Masters as a draft)."""
+unit of work (the worker's ``resolve_due`` resolves many phases at once a few to a
+transaction, each phase still all or nothing); a resolved phase is published (or
+waits for the Masters as a draft)."""
 from __future__ import annotations
 
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from engine.core import GameState, Phase, phase_rng
@@ -14,7 +17,7 @@ from engine.registry import get_ruleset
 
 from .. import archive, mailer, render, visibility
 from ..models import EventRow, Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
-from . import masters_mail, window_mail
+from . import masters_mail, timing, window_mail
 from .actions import engine_actions, windowed
 from .base import (
     OperationError, _mail_context, _store_events, game_options, log,
@@ -40,10 +43,50 @@ def resolve_due(factory: sessionmaker[Session], config: dict[str, Any], now: dat
     for _ in range(max_rounds):
         with factory() as session:
             ids = due_phase_ids(session, now)
-        resolved = [pid for pid in ids if resolve_phase(factory, config, pid, now)]
+        resolved = resolve_phases(factory, config, ids, now)
         done += resolved
         if not resolved:
             break
+    return done
+
+
+# A commit waits for the disk (milliseconds; far more on a busy one), so when many
+# games turn over at once, one transaction resolves several of them: at most this
+# many phases, and it takes no more after this many seconds (it holds their rows,
+# and on SQLite the database's one writer's lock, until it commits).
+BATCH_PHASES = 20
+BATCH_SECONDS = 0.25
+
+
+def resolve_phases(factory: sessionmaker[Session], config: dict[str, Any], phase_ids: list[int],
+                   now: datetime) -> list[int]:
+    """Resolve these phases, in order; returns those this call resolved (another
+    worker may have taken some). Each is resolved in a savepoint of its own, several
+    to a transaction: a phase commits with all its events and mail or not at all, as
+    with ``resolve_phase``. A resolution that fails is undone alone, the phases
+    before it are committed, and its error is raised, the phases after it left due."""
+    done: list[int] = []
+    queue = list(phase_ids)
+    while queue:
+        batch: list[int] = []
+        failure: Exception | None = None
+        began = time.monotonic()
+        with factory() as session:
+            with session.begin():
+                while queue and len(batch) < BATCH_PHASES and time.monotonic() - began < BATCH_SECONDS:
+                    phase_id = queue.pop(0)
+                    try:
+                        with session.begin_nested():
+                            claimed = _resolve_claimed(session, config, phase_id, now)
+                    except Exception as exc:  # noqa: BLE001 (raised below, once the others are committed)
+                        failure = exc
+                        break
+                    session.expunge_all()  # written; the next game is read afresh
+                    if claimed:
+                        batch.append(phase_id)
+        done += batch
+        if failure is not None:
+            raise failure
     return done
 
 
@@ -51,30 +94,54 @@ def resolve_phase(factory: sessionmaker[Session], config: dict[str, Any], phase_
                   now: datetime) -> bool:
     """Close a phase and resolve it, in one transaction; False if someone else did.
 
-    The first statement claims the phase (open -> resolving), so two workers
-    racing on one boundary serialise on the row: the loser sees it claimed.
+    The first statements claim the phase (open -> resolving, ``_claim``), so two
+    workers racing on one boundary never both resolve it: the loser sees it claimed,
+    or (PostgreSQL) held by the other, and goes on to the next.
     The resolution, its events and its mail commit together or not at all.
     """
     with factory() as session:
         with session.begin():
-            claimed = session.execute(
-                update(PhaseRow).where(PhaseRow.id == phase_id, PhaseRow.status == PhaseStatus.OPEN)
-                .values(status=PhaseStatus.RESOLVING)).rowcount
-            if claimed != 1:
-                return False
-            phase = session.get(PhaseRow, phase_id)
-            game = _load_game(session, phase.game_id)
-            with session.no_autoflush:  # one flush at commit, not one per queued mail
-                _resolve_into(session, config, game, phase, now)
+            return _resolve_claimed(session, config, phase_id, now)
+
+
+def _resolve_claimed(session: Session, config: dict[str, Any], phase_id: int, now: datetime) -> bool:
+    if not _claim(session, phase_id):
+        return False
+    phase = session.get(PhaseRow, phase_id)
+    game = _load_game(session, phase.game_id)
+    with session.no_autoflush:  # one flush at the end, not one per queued mail
+        _resolve_into(session, config, game, phase, now)
     return True
+
+
+# The namespace of the PostgreSQL advisory locks a resolver takes, one per phase
+# (the second key); nothing else in the service takes advisory locks.
+RESOLVER_LOCKS = 0x4C55  # "LU"
+
+
+def _claim(session: Session, phase_id: int) -> bool:
+    """Claim an open phase for this transaction: open -> resolving.
+
+    Workers sharing a PostgreSQL database all walk the same list of due phases;
+    each first tries a lock of its own on the phase, held until its commit, and
+    passes over a phase another resolver holds instead of queueing behind it, so
+    two workers split a boundary of many games between them. A submission being
+    recorded holds the phase's row, not that lock: the claim waits for it, and the
+    resolution reads it. (SQLite lets one writer through at a time: no such lock.)"""
+    if session.get_bind().dialect.name == "postgresql" and not session.scalar(
+            select(func.pg_try_advisory_xact_lock(RESOLVER_LOCKS, phase_id))):
+        return False
+    return session.execute(
+        update(PhaseRow).where(PhaseRow.id == phase_id, PhaseRow.status == PhaseStatus.OPEN)
+        .values(status=PhaseStatus.RESOLVING)).rowcount == 1
 
 
 def _load_game(session: Session, game_id: int) -> Game:
     """The game with its seats, Masters and their users in one go: a boundary
     mails every one of them, and lazy loading would cost a query each."""
     return session.scalars(select(Game).where(Game.id == game_id).options(
-        selectinload(Game.seats).selectinload(Seat.user),
-        selectinload(Game.masters).selectinload(GameMaster.user))).one()
+        selectinload(Game.seats).joinedload(Seat.user),
+        selectinload(Game.masters).joinedload(GameMaster.user))).one()
 
 
 def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
@@ -94,7 +161,7 @@ def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: P
     if phase.resolved_at - phase.ends_at > LATE_AFTER and phase.status == PhaseStatus.RESOLVING:
         _tell_masters_late(session, config, game, phase, now)
     if game.auto_publish and not _needs_masters(game, phase, result):
-        publish(session, config, game, phase, now)
+        publish(session, config, game, phase, now, state=result.state)
     else:
         phase.status = PhaseStatus.DRAFT
         for m in game.masters:
@@ -128,13 +195,17 @@ def _tell_masters_late(session: Session, config: dict[str, Any], game: Game, pha
 
 
 def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
-            now: datetime, by: User | None = None) -> PhaseRow | None:
-    """Make a resolved phase public, mail everyone, open the next phase."""
+            now: datetime, by: User | None = None, state: GameState | None = None) -> PhaseRow | None:
+    """Make a resolved phase public, mail everyone, open the next phase.
+
+    ``state``: the state ``phase.state_after`` holds, when the caller has it at hand
+    (a boundary just resolved it), so it is not read back from its dictionary."""
     if phase.status not in (PhaseStatus.DRAFT, PhaseStatus.RESOLVING):
         raise OperationError("not_a_draft")
     if any(p.get("blocking") for p in phase.pending or []):
         raise OperationError("pending_items")
-    state = GameState.from_dict(phase.state_after)
+    if state is None:
+        state = GameState.from_dict(phase.state_after)
     session.execute(update(EventRow).where(EventRow.phase_id == phase.id).values(published=True))
     phase.status = PhaseStatus.PUBLISHED
     phase.published_at = now
@@ -144,17 +215,17 @@ def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRo
         game.status = GameStatus.OVER
     else:
         next_phase = _open_phase(session, game, state, index=phase.index + 1,
-                                 after=phase.ends_at, now=now, config=config)
+                                 after=phase.ends_at, now=now, config=config, saved=phase.state_after)
     session.flush()
-    _mail_results(session, config, game, phase, next_phase, now)
+    _mail_results(session, config, game, phase, state, next_phase, now)
     if by is not None:
         log(session, game, by, "publish", now, phase=phase.index)
     return next_phase
 
 
 def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
-                  next_phase: PhaseRow | None, now: datetime) -> None:
-    if windowed(game):
+                  state: GameState, next_phase: PhaseRow | None, now: datetime) -> None:
+    if timing.kind_of(game, state) == timing.WINDOW:
         # One mail per window to those it asks, a round's log to all (window_mail.py);
         # the Masters follow a game of minutes-long windows on the desk.
         window_mail.mail_window(session, config, game, phase, next_phase, now)
@@ -162,30 +233,73 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
     # The resolution's events: the Masters' interventions were announced when made.
     rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id, EventRow.seq >= 0)
                            .order_by(EventRow.seq)).all()
-    # The vote as the public sees it, for the HTML alternative's table of bars.
-    tallies = {lang: archive.tally(rows, archive.PUBLIC, game.ruleset, lang) for lang in ("it", "en")}
-    phase_url = f"{config['BASE_URL'].rstrip('/')}/g/{game.slug}/phases/{archive.number_of(phase)}"
+    shared = _SharedResults(session, config, game, phase, next_phase, rows)
+    messages = []
     for seat in game.seats:
         if not seat.mailable:  # a table player hears the results from the narrator
             continue
         lang = seat.user.lang
         seen = visibility.seen(rows, Viewer(player=seat.name), game.ruleset, lang)
         public = [s for s in seen if s.visibility == PUBLIC]
-        t = tallies.get(lang, tallies["it"])
-        mailer.queue(session, config, to=seat.user.email, template="phase_results", lang=lang,
-                     now=now, game=game, seat=seat,
-                     phase_id=next_phase.id if next_phase else None, context=_mail_context(game, phase, lang, {
-                         "correction": bool((phase.gm_input or {}).get("correction")),
-                         "private_lines": [s.text for s in seen if s.visibility == PRIVATE and s.text],
-                         "public_lines": [s.text for s in public if s.text]
-                         + archive.substitute_lines(session, game, phase, lang),
-                         "vote_lines": archive.vote_lines(t),
-                         "tally": t, "bars": archive.bars(t, lang) if t else [], "phase_url": phase_url,
-                         "next_phase": next_phase,
-                         "next_label": render.phase_label(next_phase, lang, reader_tz(game, seat.user)) if next_phase else None,
-                         "next_deadline": render.deadline_text(next_phase.ends_at, lang, reader_tz(game, seat.user)) if next_phase else None,
-                     }, reader=seat.user))
-    masters_mail.mail_masters(session, config, game, phase, rows, now)  # as the ruleset asks
+        messages.append(mailer.compose(
+            config, to=seat.user.email, template="phase_results", lang=lang, now=now, game=game, seat=seat,
+            phase_id=next_phase.id if next_phase else None, context={
+                **shared.for_reader(lang, reader_tz(game, seat.user)),
+                "private_lines": [s.text for s in seen if s.visibility == PRIVATE and s.text],
+                "public_lines": [s.text for s in public if s.text] + shared.substitutes(lang),
+            }))
+    mailer.queue_all(session, messages)
+    masters_mail.mail_masters(session, config, game, phase, rows, now, state)  # as the ruleset asks
+
+
+class _SharedResults:
+    """What the results mail of a boundary says alike to every player reading it in
+    one language and time zone: worked out once for the whole game, not once a seat."""
+
+    def __init__(self, session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
+                 next_phase: PhaseRow | None, rows: list[EventRow]) -> None:
+        self.session, self.game, self.phase, self.next_phase, self.rows = session, game, phase, next_phase, rows
+        self.phase_url = f"{config['BASE_URL'].rstrip('/')}/g/{game.slug}/phases/{archive.number_of(phase)}"
+        self.correction = bool((phase.gm_input or {}).get("correction"))
+        self._by_lang: dict[str, dict[str, Any]] = {}
+        self._by_reader: dict[tuple[str, str], dict[str, Any]] = {}
+        self._arrivals: list[Any] | None = None
+
+    def _language(self, lang: str) -> dict[str, Any]:
+        if lang not in self._by_lang:
+            # The vote as the public sees it, for the HTML alternative's table of bars
+            # (Italian's for a language the templates do not have).
+            tally_lang = lang if lang in ("it", "en") else "it"
+            t = archive.tally(self.rows, archive.PUBLIC, self.game.ruleset, tally_lang)
+            bars = archive.bars(t, tally_lang) if t else []
+            self._by_lang[lang] = {
+                "vote_lines": archive.vote_lines(t), "tally": t, "bars": bars,
+                "tally_html": mailer.render_part("phase_results/tally", lang, tally=t, bars=bars),
+                "votes_text": mailer.render_text_part("phase_results/votes", lang,
+                                                      vote_lines=archive.vote_lines(t)),
+            }
+        return self._by_lang[lang]
+
+    def for_reader(self, lang: str, tz: str) -> dict[str, Any]:
+        """The context every seat reading in ``lang`` and ``tz`` shares."""
+        key = (lang, tz)
+        if key not in self._by_reader:
+            nxt = self.next_phase
+            self._by_reader[key] = {
+                "phase": self.phase, "phase_label": render.phase_label(self.phase, lang, tz),
+                "deadline": render.deadline_text(self.phase.ends_at, lang, tz),
+                "correction": self.correction, **self._language(lang), "phase_url": self.phase_url,
+                "next_phase": nxt,
+                "next_label": render.phase_label(nxt, lang, tz) if nxt else None,
+                "next_deadline": render.deadline_text(nxt.ends_at, lang, tz) if nxt else None,
+            }
+        return self._by_reader[key]
+
+    def substitutes(self, lang: str) -> list[str]:
+        """The bulletin's lines for the substitutes who arrived in this phase."""
+        if self._arrivals is None:
+            self._arrivals = archive.substitutes_of(self.session, self.game, self.phase)
+        return [archive.substitute_line(h, lang) for h in self._arrivals]
 
 
 def settle(factory: sessionmaker[Session], config: dict[str, Any], game_id: int,

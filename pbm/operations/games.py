@@ -213,13 +213,16 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
 
 
 def _open_phase(session: Session, game: Game, state: GameState, *, index: int,
-                after: datetime, now: datetime, config: dict[str, Any] | None = None) -> PhaseRow:
+                after: datetime, now: datetime, config: dict[str, Any] | None = None,
+                saved: dict[str, Any] | None = None) -> PhaseRow:
     """Open the engine's next moment, with its deadline as its timing says (timing.span);
-    an answer window gets the players' standing answers at once (windows.apply_standing)."""
+    an answer window gets the players' standing answers at once (windows.apply_standing).
+    ``saved``: ``state.to_dict()`` already made (the previous phase's state after)."""
     when = timing.span(game, state, first=index == 0, after=after, now=now)
     row = PhaseRow(game_id=game.id, index=index, kind=state.phase.kind, number=state.phase.number,
                    starts_at=when.starts_at, ends_at=when.ends_at, long=when.long, status=PhaseStatus.OPEN,
-                   state_before=state.to_dict(), pending=[], gm_input={}, reminded=[])
+                   state_before=state.to_dict() if saved is None else saved, pending=[], gm_input={},
+                   reminded=[])
     session.add(row)
     session.flush()
     if any(s.standing for s in game.seats):

@@ -29,9 +29,12 @@ def report_lines(rows: list[EventRow], ruleset: str, lang: str) -> list[str]:
 
 
 def mail_masters(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
-                 rows: list[EventRow], now: datetime) -> None:
-    """After ``phase`` (whose events are ``rows``) was published."""
-    wanted = get_ruleset(game.ruleset).masters_report(GameState.from_dict(phase.state_after))
+                 rows: list[EventRow], now: datetime, state: GameState | None = None) -> None:
+    """After ``phase`` (whose events are ``rows``; ``state``: its resolved state, if
+    the caller has it) was published."""
+    if state is None:
+        state = GameState.from_dict(phase.state_after)
+    wanted = get_ruleset(game.ruleset).masters_report(state)
     if wanted == REPORT_MOMENT:
         for m in game.masters:
             lang = m.user.lang

@@ -58,7 +58,12 @@ def current_kind(game: Game, state: GameState | None = None) -> str | None:
     ``state``: the game's current state, if the caller has read it already."""
     if state is None:
         state = GameState.from_dict(game.state) if game.state else None
-    return None if state is None else get_ruleset(game.ruleset).timing(state).kind
+    return None if state is None else kind_of(game, state)
+
+
+def kind_of(game: Game, state: GameState) -> str:
+    """How the moment ``state`` is at ends (CALENDAR, WINDOW, NARRATOR)."""
+    return get_ruleset(game.ruleset).timing(state).kind
 
 
 def on_calendar(game: Game) -> bool:

@@ -3,7 +3,7 @@
 The tests below are the SQLite suite's own, collected again here with
 ``database_url`` pointing at a new database on a real PostgreSQL cluster
 (tests/fixtures/postgres.py): the migrations, a whole day by web and mail,
-two workers racing on one boundary, mailbox, outbox or reminder, two presses
+two workers racing on one boundary or splitting a boundary of many games, mailbox, outbox or reminder, two presses
 of Publish at once, two confirms of one narrator's vote at once, a worker killed mid-boundary, a vote arriving during a
 resolution, inputs longer than their columns (and, in test_postgres_mail.py,
 mail from Dovecot delivered twice, renamed, or cut off by a crash).  These
@@ -15,6 +15,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.service.test_boundary_batches import (  # noqa: F401
+    nights,
+    test_a_resolution_that_fails_is_undone_alone_and_its_error_raised,
+    test_two_workers_resolving_at_once_resolve_each_phase_once,
+)
 from tests.service.test_boundary_race import test_a_vote_arriving_during_the_resolution_is_counted_or_refused_never_lost  # noqa: F401
 from tests.service.test_desk import (  # noqa: F401
     gid,
