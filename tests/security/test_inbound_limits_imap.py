@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from pbm.mail.mailbox import open_source
 from pbm.models import InboundRow, OutboxRow
 from tests.fixtures.metered_relay import MeteredRelay
 
 from tests.security.test_inbound_limits import CAP, reply
-from tests.support.mail import fast_passwords, game, seat, votes  # noqa: F401 (fixtures)
+from tests.support.mail import fast_passwords, game, run_mail, seat, votes  # noqa: F401 (fixtures)
 
 BIG = 3_000_000  # ten times the cap
 
@@ -28,14 +27,6 @@ def app(make_app, imap_account, relay):
         host=relay.host, port=relay.port, reconnect_timeout=15, backoff_initial=0.05, timeout=10))
 
 
-def read_mail(app, worker):
-    source = open_source(app.config["MAIL_SOURCE"])
-    try:
-        return worker.mail_once(source)
-    finally:
-        source.close()
-
-
 def refusals(factory, address):
     with factory() as s:
         return [r.body for r in s.query(OutboxRow).filter_by(to_addr=address, kind="receipt_error")]
@@ -49,7 +40,7 @@ def test_a_big_message_is_never_downloaded_and_refused_once(app, factory, game, 
     imap_account.deliver(small)
     imap_account.deliver(big)  # the same message again (same Message-ID)
 
-    assert read_mail(app, worker) == 2  # Dario's and Carla's; the copy is a duplicate
+    assert run_mail(app, worker) == 2  # Dario's and Carla's; the copy is a duplicate
 
     assert relay.received < len(small) + 100_000  # the small one, headers, IMAP chatter
     assert votes(factory) == [("Carla", "Bruno", "mail")]
@@ -75,7 +66,7 @@ def test_a_big_message_is_never_downloaded_and_refused_once(app, factory, game, 
     assert kept.replace(b"\r\n", b"\n") == big
 
     before = relay.received
-    assert read_mail(app, worker) == 0  # nothing comes back, nothing is answered again
+    assert run_mail(app, worker) == 0  # nothing comes back, nothing is answered again
     assert len(refusals(factory, dario)) == 1
     assert relay.received - before < 5_000
 
@@ -91,7 +82,7 @@ def test_raising_the_cap_later_still_refuses_a_message_read_as_headers_only(app,
     imap_account.deliver(reply(factory, "Dario", attachment=b"\xff" * (2 * CAP)))
     monkeypatch.setattr(inbox, "apply_many", _dies)
     with pytest.raises(Died):
-        read_mail(app, worker)
+        run_mail(app, worker)
     monkeypatch.undo()
     app.config["INBOUND_MAX_BYTES"] = 10 * CAP
     assert inbox.process_stored(factory, app.config, worker.clock.now()) == 1
