@@ -1,0 +1,509 @@
+"""The leak scanner: whole games played by bots through the service, read by every kind
+of viewer on every page, feed, picture and mail, twice.
+
+The two games (side A and side B) run on two services of their own (two databases, so
+ids and slugs match) and differ only in one *secret* of the game's state: who holds a
+role, where a power was aimed, a player's face-down cards. The bots play both alike,
+move for move: a public move (a vote, a claim) is drawn from the seat, a secret one
+(a night power) from the role, so the same power strikes the same target whoever
+holds it; nobody ever aims at the players whose secret differs (``spared``), so what
+the village sees happen is the same in both games.
+
+At every step (bots' moves, then the clock past the boundary) each viewer asks both
+services for every GET page of the URL map that concerns the game, with its arguments
+filled from the game, and reads every mail addressed to them. A viewer the rules do
+not let know the secret (``knowers`` are those who may) must see exactly the same in
+both games, or the secret can be read off what differs. Every viewer, knowers too, must
+never see another player's reply token or e-mail address. The game's Master sees
+everything: their desk must differ, which shows the scan can tell the games apart.
+
+Once the game is over the rules reveal the roles, so the comparison stops there."""
+from __future__ import annotations
+
+import difflib
+import hashlib
+import random
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+from sqlalchemy import select
+
+from engine.core import GameState, Rejected
+from engine.interface import NARRATOR, WINDOW
+from engine.registry import get_ruleset
+from pbm import operations
+from pbm.app import create_app
+from pbm.clock import FixedClock
+from pbm.db import transaction
+from pbm.migrate import upgrade
+from pbm.operations import desk
+from pbm.models import Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User
+from pbm.worker import Worker
+
+from ..conftest import MONDAY_10_ROME, csrf_from
+
+MASTER = ("master@example.org", "master")
+OTHER_MASTER = ("other.master@example.org", "master")
+OUTSIDER = ("zeno@other.test", "pw-zeno")
+GAME_NAME = "Partita scansionata"
+
+# GET routes that are about no game (or need a secret link): not part of the scan.
+SKIPPED_RULES = {"/static/<path:filename>", "/healthz", "/login", "/password-reset",
+                 "/password-reset/<token>", "/join/<token>", "/join/<token>/confirm/<signed>",
+                 "/account/password", "/master/new"}
+
+
+# --------------------------------------------------------------------------- what to scan
+
+@dataclass
+class Scenario:
+    """One secret of one ruleset, and how to play around it.
+
+    ``setup`` gives, for a side ("A" or "B"), the keyword arguments of
+    ``operations.start_game`` (roles, mayor, options): the two must differ only in the
+    secret. ``knowers``: the players the rules let know it (besides the Masters).
+    ``spared``: players no bot ever names. ``secret_actors``: players whose secret
+    moves are drawn differently on each side (the secret is where they aim)."""
+
+    name: str
+    ruleset: str
+    players: list[str]
+    setup: Callable[[str], dict[str, Any]]
+    knowers: set[str]
+    spared: set[str] = field(default_factory=set)
+    secret_actors: set[str] = field(default_factory=set)
+    public_kinds: tuple[str, ...] = ("vote", "shout", "turn", "answer")
+    skip_kinds: tuple[str, ...] = ()
+    choose: Callable[..., dict[str, Any] | None] | None = None  # a ruleset's own bot
+    max_steps: int = 14
+    viewers_per_step: int = 3
+    game_options: dict[str, Any] = field(default_factory=dict)  # create_game's keywords
+
+
+class Leak(AssertionError):
+    """What a viewer could read that the rules keep from them."""
+
+
+# --------------------------------------------------------------------------- one service
+
+class Side:
+    """One service with the scanned game, another game (for the outsiders), its clock."""
+
+    def __init__(self, label: str, folder: Path, scenario: Scenario) -> None:
+        self.label, self.scenario = label, scenario
+        folder.mkdir(parents=True)
+        url = f"sqlite:///{folder / 'db.sqlite3'}"
+        upgrade(url)
+        self.clock = FixedClock(MONDAY_10_ROME)
+        self.app = create_app({
+            "DATABASE_URL": url, "TESTING": True, "BASE_URL": "http://lupus.test",
+            "MAIL_SOURCE": {"kind": "maildir", "path": str(folder / "maildir")},
+            "LOCAL_MAILBOX": str(folder / "sent-mail"),
+        }, instance=folder, clock=self.clock)
+        self.app.config["PROPAGATE_EXCEPTIONS"] = False  # a crash is a 500 in the scan
+        self.factory = self.app.extensions["pbm_sessions"]
+        self.ruleset = get_ruleset(scenario.ruleset)
+        self._other_game()
+        self.game_id, self.slug = self._scanned_game()
+        self.clients: dict[str, Any] = {}
+
+    def _master(self, email: str, password: str) -> User:
+        with transaction(self.factory) as s:
+            user, _ = operations.ensure_user(s, email=email, name="Master " + email.split("@")[0])
+            user.set_password(password)
+            user.is_admin = True
+        return user
+
+    def _other_game(self) -> None:
+        self._master(*OTHER_MASTER)
+        now = self.clock.now()
+        with transaction(self.factory) as s:
+            master = s.scalar(select(User).where(User.email == OTHER_MASTER[0]))
+            game = operations.create_game(s, name="Altra partita", ruleset="lupus-live-12",
+                                          master=master, now=now, seed="altra")
+            for name in ("Zeno", "Ugo", "Vera"):
+                email = OUTSIDER[0] if name == "Zeno" else f"{name.lower()}@other.test"
+                operations.add_player(s, self.app.config, game, name=name, email=email, now=now,
+                                      by=master, password=f"pw-{name.lower()}")
+            operations.start_game(s, self.app.config, game, now=now, by=master, mayor="Ugo",
+                                  roles={"Zeno": "Lupo Mannaro", "Ugo": "Contadino", "Vera": "Veggente"})
+
+    def _scanned_game(self) -> tuple[int, str]:
+        self._master(*MASTER)
+        now = self.clock.now()
+        with transaction(self.factory) as s:
+            master = s.scalar(select(User).where(User.email == MASTER[0]))
+            game = operations.create_game(s, name=GAME_NAME, ruleset=self.scenario.ruleset, master=master,
+                                          now=now, seed="the-same-seed-on-both-sides",
+                                          **self.scenario.game_options)
+            for name in self.scenario.players:
+                operations.add_player(s, self.app.config, game, name=name, email=player_email(name),
+                                      now=now, by=master, password=player_password(name))
+            operations.start_game(s, self.app.config, game, now=now, by=master,
+                                  **self.scenario.setup(self.label))
+            return game.id, game.slug
+
+    # -- who reads ----------------------------------------------------------------
+    def client(self, viewer: str):
+        """A browser logged in as ``viewer`` (kept for the whole scan)."""
+        if viewer not in self.clients:
+            self.clients[viewer] = self.app.test_client()
+            email, password = credentials(viewer)
+            if email is not None:
+                c = self.clients[viewer]
+                page = c.get("/login").get_data(as_text=True)
+                r = c.post("/login", data={"csrf_token": csrf_from(page), "email": email,
+                                           "password": password})
+                assert r.status_code == 302, f"{self.label}: {viewer} cannot log in"
+        return self.clients[viewer]
+
+    def paths(self, pick: int | None = None) -> list[str]:
+        """Every GET page of the URL map about this game, its arguments filled from it.
+        ``pick``: one value of each many-valued argument (a seat, a phase) instead of
+        all, chosen by ``pick`` in turn, for the quick scan."""
+        with self.factory() as s:
+            game = s.get(Game, self.game_id)
+            published = s.scalars(select(PhaseRow).where(
+                PhaseRow.game_id == self.game_id, PhaseRow.status == PhaseStatus.PUBLISHED)).all()
+            values = {
+                "slug": [self.slug],
+                "name": [seat.name for seat in game.seats],
+                "seat_id": [seat.id for seat in game.seats],
+                # The archive numbers published phases from 1; one past the end must not
+                # show the phase still open (or its draft).
+                "n": list(range(1, len(published) + 2)),
+                "inbound_id": list(s.scalars(select(InboundRow.id).where(InboundRow.game_id == self.game_id))),
+            }
+        if pick is not None:
+            values = {k: v if len(v) < 2 else [v[pick % len(v)]] for k, v in values.items()}
+            values["n"] = sorted({values["n"][0], len(published), len(published) + 1} - {0})
+        out = []
+        for rule in sorted(self.app.url_map.iter_rules(), key=lambda r: r.rule):
+            if "GET" not in rule.methods or rule.rule in SKIPPED_RULES:
+                continue
+            fillings = [{}]
+            for arg in rule.arguments:
+                if arg not in values:
+                    raise AssertionError(f"{rule.rule}: the scanner cannot fill <{arg}>; teach it")
+                fillings = [{**f, arg: v} for f in fillings for v in values[arg]]
+            for filling in fillings:
+                path = rule.rule
+                for arg, v in filling.items():
+                    path = re.sub(r"<(?:[^:<>]+:)?" + arg + ">", str(v), path)
+                out.append(path)
+        return out
+
+    def page(self, viewer: str, path: str) -> tuple[int, str]:
+        r = self.client(viewer).get(path)
+        if r.mimetype and r.mimetype.startswith("image/") and r.mimetype != "image/svg+xml":
+            return r.status_code, "image " + hashlib.sha256(r.data).hexdigest()
+        return r.status_code, r.get_data(as_text=True)
+
+    def mails(self, viewer: str) -> list[tuple[str, str, str, str]]:
+        email, _ = credentials(viewer)
+        with self.factory() as s:
+            rows = s.scalars(select(OutboxRow).where(OutboxRow.to_addr == email).order_by(OutboxRow.id)).all()
+            return [(r.kind, r.subject, r.body, r.body_html or "") for r in rows]
+
+    # -- what must stay private ---------------------------------------------------------
+    def secrets_of_others(self, viewer: str) -> dict[str, str]:
+        """{string: what it is}: the reply tokens and addresses of the game's players
+        other than ``viewer`` (a Master of this game may see them)."""
+        if viewer == "master":
+            return {}
+        with self.factory() as s:
+            seats = s.scalars(select(Seat).where(Seat.game_id == self.game_id)).all()
+            out = {}
+            for seat in seats:
+                if seat.name == viewer:
+                    continue
+                out[seat.token] = f"{seat.name}'s reply token"
+                if seat.user is not None:
+                    out[seat.user.email] = f"{seat.name}'s e-mail address"
+            return out
+
+    def own_strings(self, viewer: str) -> list[str]:
+        """What is the viewer's own and differs between the two services by chance."""
+        email, _ = credentials(viewer)
+        with self.factory() as s:
+            user = s.scalar(select(User).where(User.email == email)) if email else None
+            if user is None:
+                return []
+            mine = list(s.scalars(select(Seat).where(Seat.user_id == user.id)))
+            mastered = [g.game_id for g in s.scalars(select(GameMaster).where(GameMaster.user_id == user.id))]
+            mine += list(s.scalars(select(Seat).where(Seat.game_id.in_(mastered))))
+            return [seat.token for seat in mine]
+
+    # -- the game --------------------------------------------------------------------
+    def open_phase(self) -> PhaseRow | None:
+        with self.factory() as s:
+            phase = operations.current_phase(s, s.get(Game, self.game_id))
+            if phase is None or phase.status != PhaseStatus.OPEN:
+                return None
+            s.expunge(phase)
+            return phase
+
+    def over(self) -> bool:
+        with self.factory() as s:
+            return s.get(Game, self.game_id).status == GameStatus.OVER
+
+    def status(self) -> str:
+        with self.factory() as s:
+            game = s.get(Game, self.game_id)
+            phase = operations.current_phase(s, game)
+            return f"{game.status} {phase.index if phase else '-'} {phase.kind if phase else ''} " \
+                   f"{phase.status if phase else ''}"
+
+    def play_bots(self, step: int) -> list[tuple[str, dict[str, Any]]]:
+        """Every player's move for the open moment (the same on both sides)."""
+        phase = self.open_phase()
+        if phase is None:
+            return []
+        state = GameState.from_dict(phase.state_before)
+        moves = []
+        for player in self.scenario.players:
+            for form in self.ruleset.forms(state, player):
+                if form.kind in self.scenario.skip_kinds:
+                    continue
+                submission = bot_move(self, state, player, form, step)
+                if submission is None:
+                    continue
+                moves.append((player, submission))
+        done = []
+        for player, submission in moves:
+            try:
+                with transaction(self.factory) as s:
+                    game = s.get(Game, self.game_id)
+                    operations.submit(s, self.app.config, game, game.seat_by_name(player), submission,
+                                      source="web", now=self.clock.now())
+            except Rejected as refused:  # a bot's clumsy move, refused alike on both sides
+                submission = {**submission, "refused": refused.code}
+            done.append((player, submission))
+        return done
+
+    def advance(self) -> None:
+        """Past the open moment's end: the worker resolves it (answer windows that
+        everybody has answered close at once); a held draft is published by the
+        Master; reminders and the outbox run as the worker would run them."""
+        operations.settle(self.factory, self.app.config, self.game_id, self.clock.now())
+        phase = self.open_phase()
+        if phase is not None and phase.ends_at is not None and phase.ends_at.year < 9999:
+            ends = phase.ends_at if phase.ends_at.tzinfo else phase.ends_at.replace(tzinfo=timezone.utc)
+            self.clock.set(max(self.clock.now(), ends + timedelta(seconds=1)))
+            worker = Worker(self.app, self.clock)
+            worker.boundaries()
+            operations.settle(self.factory, self.app.config, self.game_id, self.clock.now())
+        self._publish_drafts()
+        Worker(self.app, self.clock).remind()
+
+    def declare_draw(self) -> None:
+        with transaction(self.factory) as s:
+            game = s.get(Game, self.game_id)
+            master = s.scalar(select(User).where(User.email == MASTER[0]))
+            desk.intervene(s, self.app.config, game, "draw", [], self.clock.now(), by=master)
+
+    def _publish_drafts(self) -> None:
+        with transaction(self.factory) as s:
+            game = s.get(Game, self.game_id)
+            master = s.scalar(select(User).where(User.email == MASTER[0]))
+            for phase in s.scalars(select(PhaseRow).where(PhaseRow.game_id == self.game_id,
+                                                          PhaseRow.status == PhaseStatus.DRAFT)):
+                operations.publish(s, self.app.config, game, phase, self.clock.now(), by=master)
+
+
+def player_email(name: str) -> str:
+    return f"{name.lower()}@players.test"
+
+
+def player_password(name: str) -> str:
+    return f"pw-{name.lower()}"
+
+
+def credentials(viewer: str) -> tuple[str | None, str | None]:
+    return {"anonymous": (None, None), "master": MASTER, "other_master": OTHER_MASTER,
+            "outsider": OUTSIDER}.get(viewer) or (player_email(viewer), player_password(viewer))
+
+
+# --------------------------------------------------------------------------- the bots
+
+def draw(*parts: Any) -> random.Random:
+    return random.Random(hashlib.sha256("|".join(map(str, parts)).encode()).hexdigest())
+
+
+def bot_move(side: Side, state: GameState, player: str, form: Any, step: int) -> dict[str, Any] | None:
+    """A move for one form: drawn from the seat for a public kind, from the role for a
+    secret one (so whoever holds a power, it strikes the same), never naming a spared
+    player; the secret actors draw differently on each side."""
+    sc = side.scenario
+    if sc.choose is not None:
+        return sc.choose(side, state, player, form, step)
+    me = state.player(player)
+    if form.kind in sc.public_kinds:
+        rng = draw(step, form.kind, player)
+    else:
+        rng = draw(step, form.kind, me.role, side.label if player in sc.secret_actors else "")
+    values: dict[str, Any] = {}
+    for f in form.fields:
+        choices = [c for c in f.choices if c not in sc.spared and c != player]
+        if f.type == "player":
+            if not choices:
+                if f.required:
+                    return None
+                continue
+            values[f.name] = rng.choice(sorted(choices))
+        elif f.type == "players":
+            if not choices:
+                continue
+            values[f.name] = sorted(rng.sample(sorted(choices), max(1, min(len(choices), f.min or 1))))
+        elif f.type == "choice":
+            options = [c for c in f.choices if c not in sc.spared]
+            if options:
+                values[f.name] = rng.choice(sorted(options))
+        elif f.type == "int":
+            values[f.name] = f.min if f.min is not None else 1
+        elif f.type == "text":
+            if rng.random() < 0.5:
+                values[f.name] = f"Parola {step}"
+    if not values:
+        return None
+    return side.ruleset.form_submission(form, values)
+
+
+# --------------------------------------------------------------------------- comparing
+
+CSRF = re.compile(r'(name="csrf_token"[^>]*value=")[^"]+|(value=")[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+(")')
+LINKS = re.compile(r"/(set-password|password-reset|reset|join)/[^\s\"'<>]+")
+
+
+def normal(text: str, own: list[str]) -> str:
+    """What differs between the two services for reasons that are not the secret:
+    CSRF tokens, the viewer's own reply tokens, single-use links."""
+    text = CSRF.sub(lambda m: (m.group(1) or m.group(2)) + "CSRF" + (m.group(3) or ""), text)
+    for token in own:
+        text = text.replace(token, "OWN-TOKEN")
+    return LINKS.sub(r"/\1/LINK", text)
+
+
+def difference(a: str, b: str) -> str:
+    lines = list(difflib.unified_diff(a.splitlines(), b.splitlines(), "A", "B", n=1, lineterm=""))
+    return "\n".join(lines[:30])
+
+
+@dataclass
+class Findings:
+    pages_read: int = 0
+    mails_read: int = 0
+    steps: int = 0
+    master_saw_difference: bool = False
+    knower_saw_difference: bool = False
+    ended: bool = False
+    log: list[str] = field(default_factory=list)
+
+
+def viewers_of(sc: Scenario) -> list[str]:
+    return ["anonymous", "outsider", "other_master", *sc.players, "master"]
+
+
+def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = False) -> Findings:
+    """Play the scenario on two services, compare what everyone sees; raise Leak."""
+    a, b = Side("A", folder / "a", scenario), Side("B", folder / "b", scenario)
+    assert a.slug == b.slug
+    found = Findings()
+    viewers = viewers_of(scenario)
+    mails_seen = {v: 0 for v in viewers}
+    rotation = 0
+
+    def look(step: int, when: str, comparing: bool) -> None:
+        nonlocal rotation
+        if every_viewer_every_step:
+            chosen, pick = viewers, None
+        else:
+            # A few viewers each time, in turn (the Master every third time), each
+            # reading one seat's and one phase's pages, in turn too: every viewer is
+            # read at several moments of the game, each page at several.
+            others = [v for v in viewers if v != "master"]
+            k = scenario.viewers_per_step
+            chosen = [others[(rotation + i) % len(others)] for i in range(k)]
+            chosen += ["master"] if rotation % (3 * k) == 0 else []
+            pick = rotation // k
+            rotation += k
+        paths = a.paths(pick)
+        assert paths == b.paths(pick), f"step {step}: the two games have different pages"
+        for viewer in chosen:
+            own_a, own_b = a.own_strings(viewer), b.own_strings(viewer)
+            private_a, private_b = a.secrets_of_others(viewer), b.secrets_of_others(viewer)
+            for path in paths:
+                code_a, text_a = a.page(viewer, path)
+                code_b, text_b = b.page(viewer, path)
+                found.pages_read += 2
+                where = f"step {step} ({when}), {viewer} reads {path}"
+                if code_a >= 500 or code_b >= 500:
+                    raise Leak(f"{where}: server error {code_a}/{code_b}")
+                for text, private in ((text_a, private_a), (text_b, private_b)):
+                    for secret, what in private.items():
+                        if secret in text:
+                            raise Leak(f"{where}: shows {what}")
+                same = (code_a, normal(text_a, own_a)) == (code_b, normal(text_b, own_b))
+                if viewer == "master":
+                    found.master_saw_difference |= not same
+                elif viewer in scenario.knowers:
+                    found.knower_saw_difference |= not same
+                elif comparing and not same:
+                    raise Leak(f"{where}: differs between the two games ({code_a}/{code_b})\n"
+                               + difference(normal(text_a, own_a), normal(text_b, own_b)))
+        # Every mail of every viewer, each step (cheap: no page is rendered).
+        for viewer in viewers:
+            ma, mb = a.mails(viewer), b.mails(viewer)
+            own_a, own_b = a.own_strings(viewer), b.own_strings(viewer)
+            private_a, private_b = a.secrets_of_others(viewer), b.secrets_of_others(viewer)
+            new_a, new_b = ma[mails_seen[viewer]:], mb[mails_seen[viewer]:]
+            mails_seen[viewer] = min(len(ma), len(mb))
+            found.mails_read += len(new_a) + len(new_b)
+            where = f"step {step} ({when}), a mail to {viewer}"
+            for mails, private in ((new_a, private_a), (new_b, private_b)):
+                for mail in mails:
+                    for secret, what in private.items():
+                        if any(secret in part for part in mail[1:]):
+                            raise Leak(f"{where} ({mail[0]}: {mail[1]!r}) shows {what}")
+            norm_a = [tuple(normal(x, own_a) for x in m) for m in new_a]
+            norm_b = [tuple(normal(x, own_b) for x in m) for m in new_b]
+            if viewer == "master":
+                found.master_saw_difference |= norm_a != norm_b
+            elif viewer in scenario.knowers:
+                found.knower_saw_difference |= norm_a != norm_b
+            elif comparing and norm_a != norm_b:
+                if len(norm_a) != len(norm_b):
+                    raise Leak(f"{where}: {len(norm_a)} mails in game A, {len(norm_b)} in B: "
+                               f"{[m[:2] for m in norm_a]} / {[m[:2] for m in norm_b]}")
+                for x, y in zip(norm_a, norm_b):
+                    if x != y:
+                        raise Leak(f"{where} ({x[0]}: {x[1]!r}) differs between the two games\n"
+                                   + difference("\n".join(x), "\n".join(y)))
+
+    look(0, "dealt", True)
+    for step in range(1, scenario.max_steps + 1):
+        moves_a, moves_b = a.play_bots(step), b.play_bots(step)
+        found.log.append(f"{step}: {a.status()} moves {moves_a}")
+        assert [m for m, _ in moves_a] == [m for m, _ in moves_b] or True
+        look(step, "moves made", True)
+        a.advance()
+        b.advance()
+        assert a.clock.now() == b.clock.now()
+        over = a.over()
+        if over != b.over():
+            raise Leak(f"step {step}: one game ended and not the other: the bots saw the secret")
+        found.steps = step
+        look(step, "boundary passed", not over)
+        if over:
+            break
+    if not a.over():
+        # The bots never name the spared players, so a game can stall with only them
+        # left: the Master declares a draw, and the end is read as well.
+        for side in (a, b):
+            side.declare_draw()
+        look(found.steps + 1, "draw declared", False)
+    found.ended = a.over() and b.over()
+    return found
