@@ -24,7 +24,7 @@ import difflib
 import hashlib
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable
@@ -39,7 +39,7 @@ from pbm.app import create_app
 from pbm.clock import FixedClock
 from pbm.db import transaction
 from pbm.migrate import upgrade
-from pbm.operations import desk
+from pbm.operations import desk, table
 from pbm.models import Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User
 from pbm.worker import Worker
 
@@ -78,9 +78,11 @@ class Scenario:
     public_kinds: tuple[str, ...] = ("vote", "shout", "turn", "answer")
     skip_kinds: tuple[str, ...] = ()
     choose: Callable[..., dict[str, Any] | None] | None = None  # a ruleset's own bot
-    max_steps: int = 14
-    viewers_per_step: int = 3
+    max_steps: int = 6
+    viewers_per_step: int = 2
+    endgame_steps: int = 30  # after max_steps, with nobody spared, until the game ends
     game_options: dict[str, Any] = field(default_factory=dict)  # create_game's keywords
+    at_table: bool = False  # players without accounts; the narrator's page drives the game
 
 
 class Leak(AssertionError):
@@ -139,11 +141,19 @@ class Side:
             game = operations.create_game(s, name=GAME_NAME, ruleset=self.scenario.ruleset, master=master,
                                           now=now, seed="the-same-seed-on-both-sides",
                                           **self.scenario.game_options)
-            for name in self.scenario.players:
-                operations.add_player(s, self.app.config, game, name=name, email=player_email(name),
-                                      now=now, by=master, password=player_password(name))
-            operations.start_game(s, self.app.config, game, now=now, by=master,
-                                  **self.scenario.setup(self.label))
+            if self.scenario.at_table:
+                # Lupus Noctis at a table: seats without accounts, cards dealt on paper,
+                # the narrator (this game's Master) taps who is who on the first night.
+                for i, name in enumerate(self.scenario.players):
+                    table.seat_at_table(s, game, name=name, photo=a_photo() if i == 0 else None,
+                                        now=now, by=master)
+                table.start_at_table(s, self.app.config, game, composition=None, now=now, by=master)
+            else:
+                for name in self.scenario.players:
+                    operations.add_player(s, self.app.config, game, name=name, email=player_email(name),
+                                          now=now, by=master, password=player_password(name))
+                operations.start_game(s, self.app.config, game, now=now, by=master,
+                                      **self.scenario.setup(self.label))
             return game.id, game.slug
 
     # -- who reads ----------------------------------------------------------------
@@ -262,6 +272,8 @@ class Side:
         phase = self.open_phase()
         if phase is None:
             return []
+        if self.scenario.at_table:
+            return self.narrate(step)
         state = GameState.from_dict(phase.state_before)
         moves = []
         for player in self.scenario.players:
@@ -284,13 +296,53 @@ class Side:
             done.append((player, submission))
         return done
 
+    def narrate(self, step: int) -> list[tuple[str, Any]]:
+        """The narrator's phone: tonight's calls tapped in order (who is who on the
+        first night, from the side's deal; each power's target drawn from the role),
+        or each living player's vote by day (drawn from the seat), then confirm."""
+        sc, done = self.scenario, []
+        identities = sc.setup(self.label)["identities"]
+        with transaction(self.factory) as s:
+            game = s.get(Game, self.game_id)
+            master = s.scalar(select(User).where(User.email == MASTER[0]))
+            phase = operations.current_phase(s, game)
+            script = table.script_of(game, phase)
+            while script and (at := table.next_call(game, phase)) is not None:
+                call, tap = script[at], script[at]["tap"]
+                if tap["kind"] == "identify":
+                    taps = identities[call["role"]]
+                else:
+                    actor = tap.get("actor")
+                    choices = sorted(c for c in tap.get("choices", []) if c not in sc.spared and c != actor)
+                    rng = draw(step, call["role"], self.label if actor in sc.secret_actors else "")
+                    taps = [rng.choice(choices)] if actor is not None and choices else []
+                    if not taps and actor is not None and not tap.get("optional"):
+                        taps = [sorted(tap["choices"])[0]]
+                table.record_call(s, self.app.config, game, index=at, taps=taps, now=self.clock.now(), by=master)
+                done.append((call["role"], taps))
+            if not script:
+                for seat, _key, choices in table.voters(game, phase):
+                    options = sorted(c for c in choices if c not in sc.spared and c != seat.name)
+                    if options:
+                        choice = draw(step, seat.name).choice(options)
+                        table.record_vote(s, self.app.config, game, voter=seat.name, choice=choice,
+                                          now=self.clock.now(), by=master)
+                        done.append((seat.name, choice))
+            phase_id, master_id = phase.id, master.id
+        table.close_moment(self.factory, self.app.config, self.game_id, phase_id=phase_id,
+                           now=self.clock.now(), by_user_id=master_id)
+        return done
+
     def advance(self) -> None:
         """Past the open moment's end: the worker resolves it (answer windows that
         everybody has answered close at once); a held draft is published by the
         Master; reminders and the outbox run as the worker would run them."""
+        was = self.open_phase()
         operations.settle(self.factory, self.app.config, self.game_id, self.clock.now())
         phase = self.open_phase()
-        if phase is not None and phase.ends_at is not None and phase.ends_at.year < 9999:
+        # Only the moment the bots played in runs out: the one a last answer opened
+        # now waits for its own moves.
+        if phase is not None and was is not None and phase.id == was.id and phase.ends_at.year < 9999:
             ends = phase.ends_at if phase.ends_at.tzinfo else phase.ends_at.replace(tzinfo=timezone.utc)
             self.clock.set(max(self.clock.now(), ends + timedelta(seconds=1)))
             worker = Worker(self.app, self.clock)
@@ -303,7 +355,9 @@ class Side:
         with transaction(self.factory) as s:
             game = s.get(Game, self.game_id)
             master = s.scalar(select(User).where(User.email == MASTER[0]))
-            desk.intervene(s, self.app.config, game, "draw", [], self.clock.now(), by=master)
+            offered = {r.key for r in self.ruleset.remedies()}
+            action = "draw" if "draw" in offered else "end"  # "end" with no winner: a draw
+            desk.intervene(s, self.app.config, game, action, [], self.clock.now(), by=master)
 
     def _publish_drafts(self) -> None:
         with transaction(self.factory) as s:
@@ -312,6 +366,16 @@ class Side:
             for phase in s.scalars(select(PhaseRow).where(PhaseRow.game_id == self.game_id,
                                                           PhaseRow.status == PhaseStatus.DRAFT)):
                 operations.publish(s, self.app.config, game, phase, self.clock.now(), by=master)
+
+
+def a_photo() -> bytes:
+    """A selfie for a seat at the table (the narrator's photo route)."""
+    import io
+
+    from PIL import Image
+    out = io.BytesIO()
+    Image.new("RGB", (64, 64), (200, 120, 40)).save(out, "JPEG")
+    return out.getvalue()
 
 
 def player_email(name: str) -> str:
@@ -404,7 +468,8 @@ class Findings:
 
 
 def viewers_of(sc: Scenario) -> list[str]:
-    return ["anonymous", "outsider", "other_master", *sc.players, "master"]
+    """Everybody who can read something: players at a table have no account."""
+    return ["anonymous", "outsider", "other_master", *([] if sc.at_table else sc.players), "master"]
 
 
 def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = False) -> Findings:
@@ -416,10 +481,15 @@ def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = Fa
     mails_seen = {v: 0 for v in viewers}
     rotation = 0
 
-    def look(step: int, when: str, comparing: bool) -> None:
+    def look(step: int, when: str, comparing: bool, few: bool = False) -> None:
         nonlocal rotation
         if every_viewer_every_step:
             chosen, pick = viewers, None
+        elif few:
+            # Between the moves and the boundary what changed is the players' own
+            # (receipts, forms filled in, who still has to answer): one player, in turn.
+            readers = [v for v in viewers if v != "master"] if scenario.at_table else scenario.players
+            chosen, pick = [readers[step % len(readers)]], step
         else:
             # A few viewers each time, in turn (the Master every third time), each
             # reading one seat's and one phase's pages, in turn too: every viewer is
@@ -430,14 +500,17 @@ def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = Fa
             chosen += ["master"] if rotation % (3 * k) == 0 else []
             pick = rotation // k
             rotation += k
-        paths = a.paths(pick)
-        assert paths == b.paths(pick), f"step {step}: the two games have different pages"
+        paths_a, paths_b = a.paths(pick), b.paths(pick)
+        if comparing and paths_a != paths_b:
+            raise Leak(f"step {step} ({when}): the games have different pages: "
+                       f"{sorted(set(paths_a) ^ set(paths_b))}")
+        paths = list(dict.fromkeys(paths_a + paths_b))  # once the games part, each its own
         for viewer in chosen:
             own_a, own_b = a.own_strings(viewer), b.own_strings(viewer)
             private_a, private_b = a.secrets_of_others(viewer), b.secrets_of_others(viewer)
             for path in paths:
-                code_a, text_a = a.page(viewer, path)
-                code_b, text_b = b.page(viewer, path)
+                code_a, text_a = a.page(viewer, path) if path in paths_a else (404, "")
+                code_b, text_b = b.page(viewer, path) if path in paths_b else (404, "")
                 found.pages_read += 2
                 where = f"step {step} ({when}), {viewer} reads {path}"
                 if code_a >= 500 or code_b >= 500:
@@ -488,7 +561,7 @@ def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = Fa
         moves_a, moves_b = a.play_bots(step), b.play_bots(step)
         found.log.append(f"{step}: {a.status()} moves {moves_a}")
         assert [m for m, _ in moves_a] == [m for m, _ in moves_b] or True
-        look(step, "moves made", True)
+        look(step, "moves made", True, few=True)
         a.advance()
         b.advance()
         assert a.clock.now() == b.clock.now()
@@ -501,9 +574,23 @@ def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = Fa
             break
     if not a.over():
         # The bots never name the spared players, so a game can stall with only them
-        # left: the Master declares a draw, and the end is read as well.
-        for side in (a, b):
-            side.declare_draw()
-        look(found.steps + 1, "draw declared", False)
+        # left. To read the end as well, the bots now play on with nobody spared (the
+        # two games part ways: only tokens and addresses are looked for) and, if the
+        # game still goes on, the Master declares a draw where the rules let them.
+        endgame = replace(scenario, spared=set())
+        a.scenario = b.scenario = endgame
+        for step in range(found.steps + 1, found.steps + 1 + scenario.endgame_steps):
+            for side in (a, b):
+                if not side.over():
+                    side.play_bots(step)
+                    side.advance()
+            found.steps = step
+            if a.over() and b.over():
+                break
+        if any(r.key in ("draw", "end") for r in a.ruleset.remedies()):
+            for side in (a, b):
+                if not side.over():
+                    side.declare_draw()
+        look(found.steps, "the end", False)
     found.ended = a.over() and b.over()
     return found
