@@ -74,7 +74,8 @@ def complots_bot(side, state, player, form, step) -> dict[str, Any] | None:
         safe = [a for a in ("income", "foreign_aid", "tax") if a in legal]
         if targets and "steal" in legal:
             safe.append("steal")
-        action = rng.choice(safe)
+        # With nobody spared (the end of the game, compared no more), straight to a coup.
+        action = rng.choice(safe) if spared else "tax"
         return {"kind": "turn", "action": action, **({"target": rng.choice(targets)} if action == "steal" else {})}
     if form.kind == "answer":
         return {"kind": "answer", "answer": "pass"}
@@ -90,7 +91,7 @@ def complots_setup(side: str) -> dict[str, Any]:
 COMPLOTS_BRUNOS_CARDS = Scenario(
     name="complots: Bruno's face-down cards",
     ruleset="complots", players=["Anna", "Bruno", "Carla"], setup=complots_setup,
-    knowers={"Bruno"}, spared={"Bruno"}, choose=complots_bot, max_steps=10, endgame_steps=60,
+    knowers={"Bruno"}, spared={"Bruno"}, choose=complots_bot, max_steps=6, endgame_steps=60,
 )
 
 # --------------------------------------------------------------------------- Lupus Noctis
