@@ -473,9 +473,14 @@ def viewers_of(sc: Scenario) -> list[str]:
     return ["anonymous", "outsider", "other_master", *([] if sc.at_table else sc.players), "master"]
 
 
-def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = False) -> Findings:
-    """Play the scenario on two services, compare what everyone sees; raise Leak."""
+def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = False,
+         tamper: Callable[[Any], None] | None = None) -> Findings:
+    """Play the scenario on two services, compare what everyone sees; raise Leak.
+    ``tamper(app)``: a change made to both services first (a leak planted on purpose,
+    to show the scan finds it)."""
     a, b = Side("A", folder / "a", scenario), Side("B", folder / "b", scenario)
+    for side in (a, b) if tamper else ():
+        tamper(side.app)
     assert a.slug == b.slug
     found = Findings()
     viewers = viewers_of(scenario)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .leak_scanner import Scenario, draw, scan
+from .leak_scanner import Leak, Scenario, draw, scan
 
 SEVEN = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia"]
 
@@ -124,3 +124,34 @@ def test_no_viewer_reads_a_secret_of_the_game(tmp_path, scenario):
     # differs, so the comparison above can fail.
     assert found.master_saw_difference
     assert found.knower_saw_difference or not scenario.knowers
+
+
+# --------------------------------------------------------------------------- it can fail
+
+def everything_for_everyone(ruleset):
+    """A filter that forgets the rules: every event shown to every reader."""
+    return lambda event, viewer: event
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.ruleset)
+def test_the_scan_finds_a_filter_that_shows_every_event(tmp_path, scenario, monkeypatch):
+    from engine.registry import get_ruleset
+    ruleset = get_ruleset(scenario.ruleset)
+    monkeypatch.setattr(ruleset, "visible", everything_for_everyone(ruleset))
+    with pytest.raises(Leak, match="differs between the two games"):
+        scan(scenario, tmp_path)
+
+
+def test_the_scan_finds_an_address_on_a_page(tmp_path):
+    """A game page that shows a player's address (the same in both games, so only the
+    search for addresses can see it)."""
+    def tamper(app):
+        home = app.view_functions["public.game_home"]
+
+        def leaky(*args, **kwargs):
+            response = app.make_response(home(*args, **kwargs))
+            response.set_data(response.get_data(as_text=True) + "<!-- giulia@players.test -->")
+            return response
+        app.view_functions["public.game_home"] = leaky
+    with pytest.raises(Leak, match="Giulia's e-mail address"):
+        scan(LIVE_WHO_IS_A_WOLF, tmp_path, tamper=tamper)
