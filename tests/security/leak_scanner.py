@@ -21,6 +21,7 @@ Once the game is over the rules reveal the roles, so the comparison stops there.
 from __future__ import annotations
 
 import difflib
+import html
 import hashlib
 import random
 import re
@@ -33,15 +34,15 @@ from typing import Any, Callable
 from sqlalchemy import select
 
 from engine.core import GameState, Rejected
-from engine.interface import NARRATOR, WINDOW
+from engine.interface import Viewer
 from engine.registry import get_ruleset
-from pbm import operations
+from pbm import operations, visibility
 from pbm.app import create_app
 from pbm.clock import FixedClock
 from pbm.db import transaction
 from pbm.migrate import upgrade
 from pbm.operations import desk, table
-from pbm.models import Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User
+from pbm.models import EventRow, Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User
 from pbm.worker import Worker
 
 from ..conftest import MONDAY_10_ROME, csrf_from
@@ -213,11 +214,12 @@ class Side:
             return r.status_code, "image " + hashlib.sha256(r.data).hexdigest()
         return r.status_code, r.get_data(as_text=True)
 
-    def mails(self, viewer: str) -> list[tuple[str, str, str, str]]:
+    def mails(self, viewer: str) -> list[tuple[str, str, str, str, str]]:
         email, _ = credentials(viewer)
         with self.factory() as s:
             rows = s.scalars(select(OutboxRow).where(OutboxRow.to_addr == email).order_by(OutboxRow.id)).all()
-            return [(r.kind, r.subject, r.body, r.body_html or "") for r in rows]
+            return [(r.kind, r.subject, r.body, r.body_html or "", "this game" if r.game_id == self.game_id
+                     else "another game") for r in rows]
 
     # -- what must stay private ---------------------------------------------------------
     def secrets_of_others(self, viewer: str) -> dict[str, str]:
@@ -234,6 +236,28 @@ class Side:
                 out[seat.token] = f"{seat.name}'s reply token"
                 if seat.user is not None:
                     out[seat.user.email] = f"{seat.name}'s e-mail address"
+            return out
+
+    def lines_of_others(self, viewer: str) -> dict[str, str]:
+        """{line: whose it is}: every line of the game a Master reads that this viewer
+        may not (another player's private result or role letter, a Masters' note, the
+        cause of a death), as worded for whom it is meant. A viewer may read such a
+        line only if the rules give it to them too."""
+        if viewer == "master":
+            return {}
+        with self.factory() as s:
+            game = s.get(Game, self.game_id)
+            rows = s.scalars(select(EventRow).where(EventRow.game_id == self.game_id)
+                             .order_by(EventRow.phase_id, EventRow.seq)).all()
+            mine = Viewer(player=viewer) if game.seat_by_name(viewer) else Viewer()
+            allowed = {x.text for x in visibility.seen(rows, mine, game.ruleset, "it") if x.text}
+            out = {}
+            readers = [(Viewer(player=seat.name), seat.name) for seat in game.seats] + [(Viewer(master=True), "the Masters")]
+            for reader, whose in readers:
+                for x in visibility.seen(rows, reader, game.ruleset, "it"):
+                    # Short lines ("Sì.") say nothing on their own and would match anything.
+                    if x.text and len(x.text) >= 16 and x.text not in allowed and reader != mine:
+                        out.setdefault(x.text, f"a line for {whose}")
             return out
 
     def own_strings(self, viewer: str) -> list[str]:
@@ -468,6 +492,13 @@ class Findings:
     log: list[str] = field(default_factory=list)
 
 
+def private_strings(side: Side, viewer: str, running: bool) -> dict[str, str]:
+    """What ``viewer`` must not read anywhere: other players' tokens and addresses
+    always; while the game runs, the lines of the game meant for others (at the end
+    the rules open the whole archive to everyone)."""
+    return {**(side.lines_of_others(viewer) if running else {}), **side.secrets_of_others(viewer)}
+
+
 def viewers_of(sc: Scenario) -> list[str]:
     """Everybody who can read something: players at a table have no account."""
     return ["anonymous", "outsider", "other_master", *([] if sc.at_table else sc.players), "master"]
@@ -517,7 +548,7 @@ def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = Fa
             paths = [p for p in paths if p.rstrip("/").rsplit("/", 1)[-1] in (a.slug, "me", "narrator")]
         for viewer in chosen:
             own_a, own_b = a.own_strings(viewer), b.own_strings(viewer)
-            private_a, private_b = a.secrets_of_others(viewer), b.secrets_of_others(viewer)
+            private_a, private_b = private_strings(a, viewer, comparing), private_strings(b, viewer, comparing)
             for path in paths:
                 code_a, text_a = a.page(viewer, path) if path in paths_a else (404, "")
                 code_b, text_b = b.page(viewer, path) if path in paths_b else (404, "")
@@ -525,10 +556,12 @@ def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = Fa
                 where = f"step {step} ({when}), {viewer} reads {path}"
                 if code_a >= 500 or code_b >= 500:
                     raise Leak(f"{where}: server error {code_a}/{code_b}")
+                ours = path.startswith(f"/g/{a.slug}/")  # another game's lines are its own
                 for text, private in ((text_a, private_a), (text_b, private_b)):
+                    text = html.unescape(text)
                     for secret, what in private.items():
-                        if secret in text:
-                            raise Leak(f"{where}: shows {what}")
+                        if secret in text and (ours or what.endswith(("token", "address"))):
+                            raise Leak(f"{where}: shows {what}: {secret!r}")
                 same = (code_a, normal(text_a, own_a)) == (code_b, normal(text_b, own_b))
                 if viewer == "master":
                     found.master_saw_difference |= not same
@@ -541,7 +574,7 @@ def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = Fa
         for viewer in viewers:
             ma, mb = a.mails(viewer), b.mails(viewer)
             own_a, own_b = a.own_strings(viewer), b.own_strings(viewer)
-            private_a, private_b = a.secrets_of_others(viewer), b.secrets_of_others(viewer)
+            private_a, private_b = private_strings(a, viewer, comparing), private_strings(b, viewer, comparing)
             new_a, new_b = ma[mails_seen[viewer]:], mb[mails_seen[viewer]:]
             mails_seen[viewer] = min(len(ma), len(mb))
             found.mails_read += len(new_a) + len(new_b)
@@ -549,8 +582,10 @@ def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = Fa
             for mails, private in ((new_a, private_a), (new_b, private_b)):
                 for mail in mails:
                     for secret, what in private.items():
-                        if any(secret in part for part in mail[1:]):
-                            raise Leak(f"{where} ({mail[0]}: {mail[1]!r}) shows {what}")
+                        if mail[4] != "this game" and not what.endswith(("token", "address")):
+                            continue
+                        if any(secret in html.unescape(part) for part in mail[1:4]):
+                            raise Leak(f"{where} ({mail[0]}: {mail[1]!r}) shows {what}: {secret!r}")
             norm_a = [tuple(normal(x, own_a) for x in m) for m in new_a]
             norm_b = [tuple(normal(x, own_b) for x in m) for m in new_b]
             if viewer == "master":
