@@ -21,13 +21,15 @@ Once the game is over the rules reveal the roles, so the comparison stops there.
 from __future__ import annotations
 
 import difflib
-import html
 import hashlib
+import html
+import mailbox
 import random
 import re
 import time
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta, timezone
+from email.message import EmailMessage
+from datetime import timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable
 
@@ -36,10 +38,12 @@ from sqlalchemy import select
 from engine.core import GameState, Rejected
 from engine.interface import Viewer
 from engine.registry import get_ruleset
-from pbm import operations, visibility
+
+from pbm import mailer, operations, visibility
 from pbm.app import create_app
 from pbm.clock import FixedClock
 from pbm.db import transaction
+from pbm.mail.mailbox import open_source
 from pbm.migrate import upgrade
 from pbm.operations import desk, table
 from pbm.models import EventRow, Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User
@@ -84,6 +88,7 @@ class Scenario:
     viewers_per_step: int = 2
     endgame_steps: int = 30  # after max_steps, with nobody spared, until the game ends
     game_options: dict[str, Any] = field(default_factory=dict)  # create_game's keywords
+    by_mail: set[str] = field(default_factory=set)  # players who send their moves by mail
     at_table: bool = False  # players without accounts; the narrator's page drives the game
 
 
@@ -229,7 +234,8 @@ class Side:
             return {}
         with self.factory() as s:
             seats = s.scalars(select(Seat).where(Seat.game_id == self.game_id)).all()
-            out = {}
+            out = {m.token: "the Master's reply token" for m in s.scalars(
+                select(GameMaster).where(GameMaster.game_id == self.game_id)) if m.token}
             for seat in seats:
                 if seat.name == viewer:
                     continue
@@ -268,9 +274,9 @@ class Side:
             if user is None:
                 return []
             mine = list(s.scalars(select(Seat).where(Seat.user_id == user.id)))
-            mastered = [g.game_id for g in s.scalars(select(GameMaster).where(GameMaster.user_id == user.id))]
-            mine += list(s.scalars(select(Seat).where(Seat.game_id.in_(mastered))))
-            return [seat.token for seat in mine]
+            mastered = list(s.scalars(select(GameMaster).where(GameMaster.user_id == user.id)))
+            mine += list(s.scalars(select(Seat).where(Seat.game_id.in_([g.game_id for g in mastered]))))
+            return [seat.token for seat in mine] + [g.token for g in mastered if g.token]
 
     # -- the game --------------------------------------------------------------------
     def open_phase(self) -> PhaseRow | None:
@@ -309,8 +315,13 @@ class Side:
                 if submission is None:
                     continue
                 moves.append((player, submission))
-        done = []
+        done, mails = [], []
         for player, submission in moves:
+            command = mail_command(self.ruleset, submission) if player in self.scenario.by_mail else None
+            if command is not None:
+                mails.append((player, command, step))
+                done.append((player, {"mail": command}))
+                continue
             try:
                 with transaction(self.factory) as s:
                     game = s.get(Game, self.game_id)
@@ -319,7 +330,33 @@ class Side:
             except Rejected as refused:  # a bot's clumsy move, refused alike on both sides
                 submission = {**submission, "refused": refused.code}
             done.append((player, submission))
+        if mails:
+            self.send_mail(mails)
         return done
+
+    def send_mail(self, mails: list[tuple[str, str, int]]) -> None:
+        """The players' commands as they would write them, into the mailbox the worker
+        reads, answering the address of their own mail; then one round of the worker."""
+        folder = mailbox.Maildir(self.app.config["MAIL_SOURCE"]["path"], create=True)
+        lines: dict[str, list[str]] = {}
+        for player, command, step in mails:  # one mail per player, a command a line
+            lines.setdefault(player, []).append(command)
+        with self.factory() as s:
+            game = s.get(Game, self.game_id)
+            for player, commands in lines.items():
+                command = "\n".join(commands)
+                msg = EmailMessage()
+                msg["From"] = player_email(player)
+                msg["To"] = mailer.player_address(self.app.config, game.seat_by_name(player))
+                msg["Subject"] = f"Re: {GAME_NAME}"
+                msg["Message-ID"] = f"<{step}.{player.lower()}@players.test>"
+                msg.set_content(command + "\n")
+                folder.add(bytes(msg))
+        source = open_source(self.app.config["MAIL_SOURCE"])
+        try:
+            Worker(self.app, self.clock).mail_once(source)
+        finally:
+            source.close()
 
     def narrate(self, step: int) -> list[tuple[str, Any]]:
         """The narrator's phone: tonight's calls tapped in order (who is who on the
@@ -391,6 +428,20 @@ class Side:
             for phase in s.scalars(select(PhaseRow).where(PhaseRow.game_id == self.game_id,
                                                           PhaseRow.status == PhaseStatus.DRAFT)):
                 operations.publish(s, self.app.config, game, phase, self.clock.now(), by=master)
+
+
+def mail_command(ruleset: Any, submission: dict[str, Any]) -> str | None:
+    """A submission of one key as a line of mail ("VOTO Anna"), if the ruleset's
+    vocabulary has a word for it; None: the bot uses the web instead."""
+    keys = [k for k in submission if k != "kind"]
+    if len(keys) != 1 or "kind" in submission:
+        return None
+    key, value = keys[0], submission[keys[0]]
+    words = [k for k in ruleset.vocabulary().keywords_for(key)
+             if k.value in ("name", "text", "choice") and not k.fixed and not k.verb]
+    if not words or not isinstance(value, str):
+        return None
+    return f"{words[0].it[0]} {value}"
 
 
 def a_photo() -> bytes:

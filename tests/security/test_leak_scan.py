@@ -30,15 +30,7 @@ LIVE_WHO_IS_A_WOLF = Scenario(
     setup=lambda side: {"roles": LIVE_ROLES if side == "A" else swapped(LIVE_ROLES, "Bruno", "Dario"),
                         "mayor": "Fabio"},
     # Personaggi §2: the pack knows each other; nobody else knows who is a wolf.
-    knowers={"Anna", "Bruno", "Dario"}, spared={"Bruno", "Dario"},
-)
-
-LIVE_WHERE_THE_SEER_LOOKS = Scenario(
-    name="lupus-live-12: whom the Veggente looks at",
-    ruleset="lupus-live-12", players=SEVEN,
-    setup=lambda side: {"roles": LIVE_ROLES, "mayor": "Fabio"},
-    # Principale §1.5: the use of powers is secret; the answer is the Veggente's alone.
-    knowers={"Carla"}, secret_actors={"Carla"}, spared={"Carla"},
+    knowers={"Anna", "Bruno", "Dario"}, spared={"Bruno", "Dario"}, by_mail={"Elena", "Giulia"},
 )
 
 # --------------------------------------------------------------------------- Tempo reale 7
@@ -51,7 +43,7 @@ TR7_WHO_IS_THE_WOLF = Scenario(
     ruleset="tempo-reale-7", players=SEVEN,
     setup=lambda side: {"roles": TR7_ROLES if side == "A" else swapped(TR7_ROLES, "Anna", "Dario"),
                         "mayor": "Elena"},
-    knowers={"Anna", "Dario"}, spared={"Anna", "Dario"},
+    knowers={"Anna", "Dario"}, spared={"Anna", "Dario"}, by_mail={"Elena", "Giulia"},
 )
 
 # --------------------------------------------------------------------------- Complots
