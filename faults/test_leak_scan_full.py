@@ -18,7 +18,7 @@ LIVE_WHERE_THE_SEER_LOOKS = Scenario(
     ruleset="lupus-live-12", players=SEVEN,
     setup=lambda side: {"roles": LIVE_ROLES, "mayor": "Fabio"},
     # Principale §1.5: the use of powers is secret; the answer is the Veggente's alone.
-    knowers={"Carla"}, secret_actors={"Carla"}, spared={"Carla"},
+    knowers={"Carla"}, secret_actors={"Carla"}, spared={"Carla"}, by_mail={"Dario", "Giulia"},
 )
 
 LIVE_WHO_IS_THE_SEER = Scenario(
@@ -26,20 +26,20 @@ LIVE_WHO_IS_THE_SEER = Scenario(
     ruleset="lupus-live-12", players=SEVEN,
     setup=lambda side: {"roles": LIVE_ROLES if side == "A" else swapped(LIVE_ROLES, "Carla", "Elena"),
                         "mayor": "Fabio"},
-    knowers={"Carla", "Elena"}, spared={"Carla", "Elena"},
+    knowers={"Carla", "Elena"}, spared={"Carla", "Elena"}, by_mail={"Dario", "Giulia"},
 )
 
 TR7_WHERE_THE_SEER_LOOKS = Scenario(
     name="tempo-reale-7: whom the Veggente looks at",
     ruleset="tempo-reale-7", players=SEVEN,
     setup=lambda side: {"roles": TR7_ROLES, "mayor": "Elena"},
-    knowers={"Carla"}, secret_actors={"Carla"}, spared={"Carla"},
+    knowers={"Carla"}, secret_actors={"Carla"}, spared={"Carla"}, by_mail={"Dario", "Giulia"},
 )
 
 FULL = [replace(s, max_steps=steps) for s, steps in [
-    (LIVE_WHO_IS_A_WOLF, 12), (LIVE_WHERE_THE_SEER_LOOKS, 10), (LIVE_WHO_IS_THE_SEER, 10),
-    (TR7_WHO_IS_THE_WOLF, 12), (TR7_WHERE_THE_SEER_LOOKS, 10),
-    (COMPLOTS_BRUNOS_CARDS, 24), (NOCTIS_WHO_IS_A_WOLF, 12)]]
+    (LIVE_WHO_IS_A_WOLF, 8), (LIVE_WHERE_THE_SEER_LOOKS, 6), (LIVE_WHO_IS_THE_SEER, 6),
+    (TR7_WHO_IS_THE_WOLF, 8), (TR7_WHERE_THE_SEER_LOOKS, 6),
+    (COMPLOTS_BRUNOS_CARDS, 14), (NOCTIS_WHO_IS_A_WOLF, 8)]]
 
 
 @pytest.mark.parametrize("scenario", FULL, ids=lambda s: s.name.split(":")[0] + ": " + s.name.split(": ")[1][:40])

@@ -50,6 +50,7 @@ from pbm.models import EventRow, Game, GameMaster, GameStatus, InboundRow, Outbo
 from pbm.worker import Worker
 
 from ..conftest import MONDAY_10_ROME, csrf_from
+from ..service.test_forms_support import forms_of
 
 MASTER = ("master@example.org", "master")
 OTHER_MASTER = ("other.master@example.org", "master")
@@ -89,6 +90,7 @@ class Scenario:
     endgame_steps: int = 30  # after max_steps, with nobody spared, until the game ends
     game_options: dict[str, Any] = field(default_factory=dict)  # create_game's keywords
     by_mail: set[str] = field(default_factory=set)  # players who send their moves by mail
+    by_web: set[str] = field(default_factory=set)  # players who use their page's forms
     at_table: bool = False  # players without accounts; the narrator's page drives the game
 
 
@@ -118,6 +120,7 @@ class Side:
         self._other_game()
         self.game_id, self.slug = self._scanned_game()
         self.clients: dict[str, Any] = {}
+        self.answers: list[tuple[str, str, str]] = []  # (player, what was sent, the page after)
 
     def _master(self, email: str, password: str) -> User:
         with transaction(self.factory) as s:
@@ -314,13 +317,16 @@ class Side:
                 submission = bot_move(self, state, player, form, step)
                 if submission is None:
                     continue
-                moves.append((player, submission))
+                moves.append((player, form.kind, submission))
         done, mails = [], []
-        for player, submission in moves:
+        for player, kind, submission in moves:
             command = mail_command(self.ruleset, submission) if player in self.scenario.by_mail else None
             if command is not None:
                 mails.append((player, command, step))
                 done.append((player, {"mail": command}))
+                continue
+            if player in self.scenario.by_web and self.post_form(player, kind, submission):
+                done.append((player, {"web": submission}))
                 continue
             try:
                 with transaction(self.factory) as s:
@@ -333,6 +339,27 @@ class Side:
         if mails:
             self.send_mail(mails)
         return done
+
+    def post_form(self, player: str, kind: str, submission: dict[str, Any]) -> bool:
+        """The move sent through the form of the player's reserved area that carries
+        ``kind``, as a browser without JavaScript sends it; False when the page has no
+        such form or a field for every value (the bot then uses the operations)."""
+        client = self.client(player)
+        page = client.get(f"/g/{self.slug}/me").get_data(as_text=True)
+        form = next((f for f in forms_of(page).values()
+                     if kind in f.hidden.get(f.id.removeprefix("form-") + "-kind", "").split("+")), None)
+        if form is None:
+            return False
+        prefix = form.id.removeprefix("form-")
+        values = {k: v for k, v in submission.items() if k != "kind"}
+        if not all(f"{prefix}-{k}" in form.names() for k in values):
+            return False
+        data: dict[str, Any] = {**form.hidden, **{f"{prefix}-{k}": v for k, v in values.items()}}
+        page = client.post(form.action, data=data, follow_redirects=True).get_data(as_text=True)
+        if 'class="flash receipt' not in page and 'class="flash error' not in page:
+            raise AssertionError(f"{player}'s form for {kind} got no answer")
+        self.answers.append((player, f"POST {form.action} ({kind})", page))
+        return True
 
     def send_mail(self, mails: list[tuple[str, str, int]]) -> None:
         """The players' commands as they would write them, into the mailbox the worker
@@ -550,6 +577,26 @@ def private_strings(side: Side, viewer: str, running: bool) -> dict[str, str]:
     return {**(side.lines_of_others(viewer) if running else {}), **side.secrets_of_others(viewer)}
 
 
+def compare_answers(a: Side, b: Side, scenario: Scenario, step: int) -> None:
+    """The page a player gets back after sending a form (the receipt, or why not) is
+    read like any other page."""
+    if len(a.answers) != len(b.answers):
+        raise Leak(f"step {step}: {len(a.answers)} forms sent in game A, {len(b.answers)} in B")
+    for (player, sent, page_a), (_, _, page_b) in zip(a.answers, b.answers):
+        where = f"step {step}, {player} after {sent}"
+        for side, page in ((a, page_a), (b, page_b)):
+            text = html.unescape(page)
+            for secret, what in private_strings(side, player, True).items():
+                if secret in text:
+                    raise Leak(f"{where}: shows {what}: {secret!r}")
+        own_a, own_b = a.own_strings(player), b.own_strings(player)
+        if player not in scenario.knowers and normal(page_a, own_a) != normal(page_b, own_b):
+            raise Leak(f"{where}: differs between the two games\n"
+                       + difference(normal(page_a, own_a), normal(page_b, own_b)))
+    a.answers.clear()
+    b.answers.clear()
+
+
 def viewers_of(sc: Scenario) -> list[str]:
     """Everybody who can read something: players at a table have no account."""
     return ["anonymous", "outsider", "other_master", *([] if sc.at_table else sc.players), "master"]
@@ -571,8 +618,10 @@ def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = Fa
 
     def look(step: int, when: str, comparing: bool, few: bool = False) -> None:
         nonlocal rotation
-        if every_viewer_every_step:
+        if every_viewer_every_step and not few:
             chosen, pick = viewers, None
+        elif every_viewer_every_step:
+            chosen, pick = [v for v in viewers if v != "master"], None
         elif few:
             # Between the moves and the boundary what changed is the players' own
             # (receipts, forms filled in, who still has to answer): one player, in turn.
@@ -656,6 +705,7 @@ def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = Fa
     look(0, "dealt", True)
     for step in range(1, scenario.max_steps + 1):
         moves_a, moves_b = a.play_bots(step), b.play_bots(step)
+        compare_answers(a, b, scenario, step)
         found.log.append(f"{step}: {a.status()} moves {moves_a} ({time.perf_counter() - began:.1f}s)")
         assert [m for m, _ in moves_a] == [m for m, _ in moves_b] or True
         look(step, "moves made", True, few=True)

@@ -30,7 +30,8 @@ LIVE_WHO_IS_A_WOLF = Scenario(
     setup=lambda side: {"roles": LIVE_ROLES if side == "A" else swapped(LIVE_ROLES, "Bruno", "Dario"),
                         "mayor": "Fabio"},
     # Personaggi §2: the pack knows each other; nobody else knows who is a wolf.
-    knowers={"Anna", "Bruno", "Dario"}, spared={"Bruno", "Dario"}, by_mail={"Elena", "Giulia"},
+    knowers={"Anna", "Bruno", "Dario"}, spared={"Bruno", "Dario"},
+    by_mail={"Elena", "Giulia"}, by_web={"Carla", "Fabio"},
 )
 
 # --------------------------------------------------------------------------- Tempo reale 7
@@ -43,7 +44,8 @@ TR7_WHO_IS_THE_WOLF = Scenario(
     ruleset="tempo-reale-7", players=SEVEN,
     setup=lambda side: {"roles": TR7_ROLES if side == "A" else swapped(TR7_ROLES, "Anna", "Dario"),
                         "mayor": "Elena"},
-    knowers={"Anna", "Dario"}, spared={"Anna", "Dario"}, by_mail={"Elena", "Giulia"},
+    knowers={"Anna", "Dario"}, spared={"Anna", "Dario"},
+    by_mail={"Elena", "Giulia"}, by_web={"Carla", "Fabio"},
 )
 
 # --------------------------------------------------------------------------- Complots
