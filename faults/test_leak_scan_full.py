@@ -37,9 +37,9 @@ TR7_WHERE_THE_SEER_LOOKS = Scenario(
 )
 
 FULL = [replace(s, max_steps=steps) for s, steps in [
-    (LIVE_WHO_IS_A_WOLF, 8), (LIVE_WHERE_THE_SEER_LOOKS, 6), (LIVE_WHO_IS_THE_SEER, 6),
-    (TR7_WHO_IS_THE_WOLF, 8), (TR7_WHERE_THE_SEER_LOOKS, 6),
-    (COMPLOTS_BRUNOS_CARDS, 14), (NOCTIS_WHO_IS_A_WOLF, 8)]]
+    (LIVE_WHO_IS_A_WOLF, 6), (LIVE_WHERE_THE_SEER_LOOKS, 6), (LIVE_WHO_IS_THE_SEER, 6),
+    (TR7_WHO_IS_THE_WOLF, 6), (TR7_WHERE_THE_SEER_LOOKS, 6),
+    (COMPLOTS_BRUNOS_CARDS, 12), (NOCTIS_WHO_IS_A_WOLF, 6)]]
 
 
 @pytest.mark.parametrize("scenario", FULL, ids=lambda s: s.name.split(":")[0] + ": " + s.name.split(": ")[1][:40])

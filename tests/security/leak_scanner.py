@@ -82,7 +82,10 @@ class Scenario:
     knowers: set[str]
     spared: set[str] = field(default_factory=set)
     secret_actors: set[str] = field(default_factory=set)
-    public_kinds: tuple[str, ...] = ("vote", "shout", "turn", "answer")
+    # The kinds a role's holder submits in secret (a night power): drawn from the role,
+    # so the power strikes the same whoever holds it. Every other kind (votes, the
+    # Sindaco's election, shouts, rituals) is drawn from the seat.
+    secret_kinds: tuple[str, ...] = ("power",)
     skip_kinds: tuple[str, ...] = ()
     choose: Callable[..., dict[str, Any] | None] | None = None  # a ruleset's own bot
     max_steps: int = 4
@@ -122,12 +125,11 @@ class Side:
         self.clients: dict[str, Any] = {}
         self.answers: list[tuple[str, str, str]] = []  # (player, what was sent, the page after)
 
-    def _master(self, email: str, password: str) -> User:
+    def _master(self, email: str, password: str) -> None:
         with transaction(self.factory) as s:
             user, _ = operations.ensure_user(s, email=email, name="Master " + email.split("@")[0])
             user.set_password(password)
             user.is_admin = True
-        return user
 
     def _other_game(self) -> None:
         self._master(*OTHER_MASTER)
@@ -508,10 +510,10 @@ def bot_move(side: Side, state: GameState, player: str, form: Any, step: int) ->
     if sc.choose is not None:
         return sc.choose(side, state, player, form, step)
     me = state.player(player)
-    if form.kind in sc.public_kinds:
-        rng = draw(step, form.kind, player)
-    else:
+    if form.kind in sc.secret_kinds:
         rng = draw(step, form.kind, me.role, side.label if player in sc.secret_actors else "")
+    else:
+        rng = draw(step, form.kind, player)
     values: dict[str, Any] = {}
     for f in form.fields:
         choices = [c for c in f.choices if c not in sc.spared and c != player]
@@ -704,10 +706,10 @@ def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = Fa
     began = time.perf_counter()
     look(0, "dealt", True)
     for step in range(1, scenario.max_steps + 1):
-        moves_a, moves_b = a.play_bots(step), b.play_bots(step)
+        moves_a = a.play_bots(step)
+        b.play_bots(step)
         compare_answers(a, b, scenario, step)
         found.log.append(f"{step}: {a.status()} moves {moves_a} ({time.perf_counter() - began:.1f}s)")
-        assert [m for m, _ in moves_a] == [m for m, _ in moves_b] or True
         look(step, "moves made", True, few=True)
         a.advance()
         b.advance()
