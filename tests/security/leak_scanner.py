@@ -439,8 +439,13 @@ class Side:
             worker = Worker(self.app, self.clock)
             worker.boundaries()
             operations.settle(self.factory, self.app.config, self.game_id, self.clock.now())
-        self._publish_drafts()
         Worker(self.app, self.clock).remind()
+
+    def held(self) -> bool:
+        """A resolved moment waits for the Masters (a question only they answer)."""
+        with self.factory() as s:
+            return s.scalar(select(PhaseRow.id).where(PhaseRow.game_id == self.game_id,
+                                                      PhaseRow.status == PhaseStatus.DRAFT)) is not None
 
     def declare_draw(self) -> None:
         with transaction(self.factory) as s:
@@ -450,13 +455,21 @@ class Side:
             action = "draw" if "draw" in offered else "end"  # "end" with no winner: a draw
             desk.intervene(s, self.app.config, game, action, [], self.clock.now(), by=master)
 
-    def _publish_drafts(self) -> None:
+    def publish_drafts(self) -> None:
+        """The Master answers what the draft asks of them ("yes" to every question of a
+        player) and publishes it."""
         with transaction(self.factory) as s:
             game = s.get(Game, self.game_id)
             master = s.scalar(select(User).where(User.email == MASTER[0]))
             for phase in s.scalars(select(PhaseRow).where(PhaseRow.game_id == self.game_id,
                                                           PhaseRow.status == PhaseStatus.DRAFT)):
-                operations.publish(s, self.app.config, game, phase, self.clock.now(), by=master)
+                asked = {p["data"]["player"]: "yes" for p in phase.pending or []
+                         if p.get("blocking") and "player" in (p.get("data") or {})}
+                if asked:
+                    desk.answer_pending(s, self.app.config, game, phase, {"answers": asked},
+                                        self.clock.now(), by=master)
+                if phase.status == PhaseStatus.DRAFT:
+                    operations.publish(s, self.app.config, game, phase, self.clock.now(), by=master)
 
 
 def mail_command(ruleset: Any, submission: dict[str, Any]) -> str | None:
@@ -566,6 +579,7 @@ class Findings:
     pages_read: int = 0
     mails_read: int = 0
     steps: int = 0
+    drafts_read: int = 0  # steps read while a draft waited for the Masters
     master_saw_difference: bool = False
     knower_saw_difference: bool = False
     ended: bool = False
@@ -714,6 +728,14 @@ def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = Fa
         a.advance()
         b.advance()
         assert a.clock.now() == b.clock.now()
+        if a.held() != b.held():
+            raise Leak(f"step {step}: one game waits for its Masters, the other not")
+        if a.held():
+            # What everyone reads while the Masters settle the results.
+            found.drafts_read += 1
+            look(step, "draft held", True)
+            a.publish_drafts()
+            b.publish_drafts()
         over = a.over()
         if over != b.over():
             raise Leak(f"step {step}: one game ended and not the other: the bots saw the secret")
@@ -732,6 +754,7 @@ def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = Fa
         for step in range(found.steps + 1, found.steps + 1 + scenario.endgame_steps):
             a.play_bots(step)
             a.advance()
+            a.publish_drafts()
             found.steps = step
             if a.over():
                 break

@@ -21,8 +21,10 @@ def swapped(roles: dict[str, str], x: str, y: str) -> dict[str, str]:
 
 # --------------------------------------------------------------------------- Lupus LIVE! 12
 
+# Elena's questions as the Profeta (personaggi §1.11) hold the night's results for the
+# Masters: the pages are read while they settle them, too.
 LIVE_ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Lupo Mannaro", "Carla": "Veggente", "Dario": "Contadino",
-              "Elena": "Contadino", "Fabio": "Contadino", "Giulia": "Guardia del corpo"}
+              "Elena": "Profeta", "Fabio": "Contadino", "Giulia": "Guardia del corpo"}
 
 LIVE_WHO_IS_A_WOLF = Scenario(
     name="lupus-live-12: which of Bruno and Dario is the second wolf",
@@ -118,6 +120,8 @@ def test_no_viewer_reads_a_secret_of_the_game(tmp_path, scenario):
     # differs, so the comparison above can fail.
     assert found.master_saw_difference
     assert found.knower_saw_difference or not scenario.knowers
+    # The Profeta's question held a night for the Masters, and it was read meanwhile.
+    assert found.drafts_read or scenario is not LIVE_WHO_IS_A_WOLF
 
 
 # --------------------------------------------------------------------------- it can fail
