@@ -35,11 +35,11 @@ from typing import Any, Callable
 
 from sqlalchemy import select
 
-from engine.core import GameState, Rejected
+from engine.core import PRIVATE, Event, GameState, Rejected
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from pbm import mailer, operations, visibility
+from pbm import mailer, operations
 from pbm.app import create_app
 from pbm.clock import FixedClock
 from pbm.db import transaction
@@ -253,23 +253,35 @@ class Side:
         """{line: whose it is}: every line of the game a Master reads that this viewer
         may not (another player's private result or role letter, a Masters' note, the
         cause of a death), as worded for whom it is meant. A viewer may read such a
-        line only if the rules give it to them too."""
+        line only if the rules give it to them too.
+
+        Worked out from the stored events and the ruleset, not through
+        ``pbm.visibility`` (the filter under test): a filter that lets everything
+        through must not also widen what the scan allows."""
         if viewer == "master":
             return {}
+        rules, masters = self.ruleset, Viewer(master=True)
         with self.factory() as s:
             game = s.get(Game, self.game_id)
             rows = s.scalars(select(EventRow).where(EventRow.game_id == self.game_id)
                              .order_by(EventRow.phase_id, EventRow.seq)).all()
             mine = Viewer(player=viewer) if game.seat_by_name(viewer) else Viewer()
-            allowed = {x.text for x in visibility.seen(rows, mine, game.ruleset, "it") if x.text}
-            out = {}
-            readers = [(Viewer(player=seat.name), seat.name) for seat in game.seats] + [(Viewer(master=True), "the Masters")]
+        allowed, out = set(), {}
+        for row in rows:
+            event = Event(row.kind, dict(row.data or {}), row.visibility, list(row.recipients or []))
+            shown = rules.visible(event, mine) if row.published else None
+            if shown is not None:
+                allowed.add(rules.describe(shown, "it", mine))
+            readers = [(Viewer(player=p), p) for p in event.to if event.visibility == PRIVATE]
+            readers.append((masters, "the Masters"))
             for reader, whose in readers:
-                for x in visibility.seen(rows, reader, game.ruleset, "it"):
-                    # Short lines ("Sì.") say nothing on their own and would match anything.
-                    if x.text and len(x.text) >= 16 and x.text not in allowed and reader != mine:
-                        out.setdefault(x.text, f"a line for {whose}")
-            return out
+                if reader == mine:
+                    continue
+                text = rules.describe(rules.visible(event, reader) or event, "it", reader)
+                # Short lines ("Sì.") say nothing on their own and would match anything.
+                if text and len(text) >= 16:
+                    out.setdefault(text, f"a line for {whose}")
+        return {text: whose for text, whose in out.items() if text not in allowed}
 
     def own_strings(self, viewer: str) -> list[str]:
         """What is the viewer's own and differs between the two services by chance."""

@@ -153,3 +153,18 @@ def test_the_scan_finds_an_address_on_a_page(tmp_path):
         app.view_functions["public.game_home"] = leaky
     with pytest.raises(Leak, match="Giulia's e-mail address"):
         scan(LIVE_WHO_IS_A_WOLF, tmp_path, tamper=tamper)
+
+
+def test_the_scan_finds_another_players_result_shown_to_every_player(tmp_path, monkeypatch):
+    """Every player reads the Masters' view: everybody's role letter, the Veggente's
+    answers. The scan's own idea of who may read what does not come from the filter
+    it tests, so the lines meant for others are found."""
+    from engine.interface import Viewer
+    from pbm import visibility
+    real = visibility.seen
+
+    def masters_view_for_players(items, viewer, ruleset, lang):
+        return real(items, Viewer(master=True) if viewer.player else viewer, ruleset, lang)
+    monkeypatch.setattr(visibility, "seen", masters_view_for_players)
+    with pytest.raises(Leak, match="shows a line for"):
+        scan(LIVE_WHO_IS_A_WOLF, tmp_path)
