@@ -36,6 +36,16 @@ LIVE_WHO_IS_A_WOLF = Scenario(
     by_mail={"Elena", "Giulia"}, by_web={"Carla", "Fabio"},
 )
 
+LIVE_WHO_WAS_THE_SEER = Scenario(
+    name="lupus-live-12: whether Carla, who may die, or Dario is the Veggente",
+    ruleset="lupus-live-12", players=SEVEN,
+    setup=lambda side: {"roles": LIVE_ROLES if side == "A" else swapped(LIVE_ROLES, "Carla", "Dario"),
+                        "mayor": "Fabio"},
+    # Nothing publishes the role of the dead (principale §1.5; the Medium learns only an
+    # aura, and both are white): Carla is not spared, so her death is read too.
+    knowers={"Carla", "Dario"}, spared={"Dario"}, by_mail={"Giulia"}, by_web={"Fabio"},
+)
+
 # --------------------------------------------------------------------------- Tempo reale 7
 
 TR7_ROLES = {"Anna": "Lupo", "Bruno": "Negromante", "Carla": "Veggente", "Dario": "Contadino",
@@ -111,7 +121,8 @@ NOCTIS_WHO_IS_A_WOLF = Scenario(
 SCENARIOS = [LIVE_WHO_IS_A_WOLF, TR7_WHO_IS_THE_WOLF, COMPLOTS_BRUNOS_CARDS, NOCTIS_WHO_IS_A_WOLF]
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.ruleset)
+@pytest.mark.parametrize("scenario", SCENARIOS + [LIVE_WHO_WAS_THE_SEER],
+                         ids=lambda s: s.ruleset + (" (a dead seer)" if s is LIVE_WHO_WAS_THE_SEER else ""))
 def test_no_viewer_reads_a_secret_of_the_game(tmp_path, scenario):
     found = scan(scenario, tmp_path)
     print(scenario.name, found.pages_read, found.mails_read, found.steps, "\n".join(found.log))
@@ -168,3 +179,25 @@ def test_the_scan_finds_another_players_result_shown_to_every_player(tmp_path, m
     monkeypatch.setattr(visibility, "seen", masters_view_for_players)
     with pytest.raises(Leak, match="shows a line for"):
         scan(LIVE_WHO_IS_A_WOLF, tmp_path)
+
+
+def test_the_scan_finds_the_role_of_the_dead_on_the_game_page(tmp_path):
+    """The game page naming the role of each dead player: the dead seer's game tells
+    it apart (Carla dies while the games are compared)."""
+    from engine.core import GameState
+    from pbm.models import Game
+
+    def tamper(app):
+        home = app.view_functions["public.game_home"]
+
+        def leaky(slug, *args, **kwargs):
+            response = app.make_response(home(slug, *args, **kwargs))
+            with app.extensions["pbm_sessions"]() as s:
+                game = s.query(Game).filter_by(slug=slug).one()
+                dead = [p for p in GameState.from_dict(game.state).players if not p.alive]
+            response.set_data(response.get_data(as_text=True)
+                              + "".join(f"<!-- {p.name}: {p.role} -->" for p in dead))
+            return response
+        app.view_functions["public.game_home"] = leaky
+    with pytest.raises(Leak, match="Carla: (Veggente|Contadino)"):
+        scan(LIVE_WHO_WAS_THE_SEER, tmp_path, tamper=tamper)
