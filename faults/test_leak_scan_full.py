@@ -9,8 +9,8 @@ import pytest
 
 from tests.security.leak_scanner import scan
 from tests.security.test_leak_scan import (
-    COMPLOTS_BRUNOS_CARDS, LIVE_ROLES, LIVE_WHO_IS_A_WOLF, NOCTIS_WHO_IS_A_WOLF, SEVEN, TR7_ROLES,
-    TR7_WHO_IS_THE_WOLF, Scenario, swapped,
+    COMPLOTS_BRUNOS_CARDS, LIVE_ROLES, LIVE_WHO_IS_A_WOLF, LIVE_WHO_WAS_THE_SEER, NOCTIS_WHO_IS_A_WOLF, SEVEN,
+    TR7_ROLES, TR7_WHO_IS_THE_WOLF, Scenario,
 )
 
 LIVE_WHERE_THE_SEER_LOOKS = Scenario(
@@ -19,25 +19,21 @@ LIVE_WHERE_THE_SEER_LOOKS = Scenario(
     setup=lambda side: {"roles": LIVE_ROLES, "mayor": "Fabio"},
     # Principale §1.5: the use of powers is secret; the answer is the Veggente's alone.
     knowers={"Carla"}, secret_actors={"Carla"}, spared={"Carla"}, by_mail={"Dario", "Giulia"},
-)
-
-LIVE_WHO_IS_THE_SEER = Scenario(
-    name="lupus-live-12: which of Carla and Elena is the Veggente",
-    ruleset="lupus-live-12", players=SEVEN,
-    setup=lambda side: {"roles": LIVE_ROLES if side == "A" else swapped(LIVE_ROLES, "Carla", "Elena"),
-                        "mayor": "Fabio"},
-    knowers={"Carla", "Elena"}, spared={"Carla", "Elena"}, by_mail={"Dario", "Giulia"},
+    by_web={"Fabio"},
 )
 
 TR7_WHERE_THE_SEER_LOOKS = Scenario(
     name="tempo-reale-7: whom the Veggente looks at",
     ruleset="tempo-reale-7", players=SEVEN,
     setup=lambda side: {"roles": TR7_ROLES, "mayor": "Elena"},
-    knowers={"Carla"}, secret_actors={"Carla"}, spared={"Carla"}, by_mail={"Dario", "Giulia"},
+    # Fabio, the Guardia del corpo, is told how many others acted on whom he protects:
+    # the rules let him count the Veggente's visit.
+    knowers={"Carla", "Fabio"}, secret_actors={"Carla"}, spared={"Carla"}, by_mail={"Dario", "Giulia"},
+    by_web={"Elena"},
 )
 
 FULL = [replace(s, max_steps=steps) for s, steps in [
-    (LIVE_WHO_IS_A_WOLF, 6), (LIVE_WHERE_THE_SEER_LOOKS, 6), (LIVE_WHO_IS_THE_SEER, 6),
+    (LIVE_WHO_IS_A_WOLF, 6), (LIVE_WHERE_THE_SEER_LOOKS, 6), (LIVE_WHO_WAS_THE_SEER, 8),
     (TR7_WHO_IS_THE_WOLF, 6), (TR7_WHERE_THE_SEER_LOOKS, 6),
     (COMPLOTS_BRUNOS_CARDS, 12), (NOCTIS_WHO_IS_A_WOLF, 6)]]
 
