@@ -111,6 +111,8 @@ def noctis_deal(side: str) -> dict[str, Any]:
     return {"identities": {"Licantropo": ["Bruno", second_wolf], "Veggente": ["Carla"], "Medium": ["Gina"]}}
 
 
+# The players at the table have no account: the public, the outsiders and the
+# narrator (this game's Master) are the readers.
 NOCTIS_WHO_IS_A_WOLF = Scenario(
     name="lupus-noctis: which of Dario and Fabio is the second Licantropo",
     ruleset="lupus-noctis", players=EIGHT, setup=noctis_deal, at_table=True,
@@ -137,16 +139,11 @@ def test_no_viewer_reads_a_secret_of_the_game(tmp_path, scenario):
 
 # --------------------------------------------------------------------------- it can fail
 
-def everything_for_everyone(ruleset):
-    """A filter that forgets the rules: every event shown to every reader."""
-    return lambda event, viewer: event
-
-
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.ruleset)
 def test_the_scan_finds_a_filter_that_shows_every_event(tmp_path, scenario, monkeypatch):
+    """A ruleset whose filter forgets its rules: every event shown to every reader."""
     from engine.registry import get_ruleset
-    ruleset = get_ruleset(scenario.ruleset)
-    monkeypatch.setattr(ruleset, "visible", everything_for_everyone(ruleset))
+    monkeypatch.setattr(get_ruleset(scenario.ruleset), "visible", lambda event, viewer: event)
     with pytest.raises(Leak, match="differs between the two games"):
         scan(scenario, tmp_path)
 
