@@ -9,15 +9,25 @@ move for move: a public move (a vote, a claim) is drawn from the seat, a secret 
 holds it; nobody ever aims at the players whose secret differs (``spared``), so what
 the village sees happen is the same in both games.
 
-At every step (bots' moves, then the clock past the boundary) each viewer asks both
-services for every GET page of the URL map that concerns the game, with its arguments
-filled from the game, and reads every mail addressed to them. A viewer the rules do
-not let know the secret (``knowers`` are those who may) must see exactly the same in
-both games, or the secret can be read off what differs. Every viewer, knowers too, must
-never see another player's reply token or e-mail address. The game's Master sees
-everything: their desk must differ, which shows the scan can tell the games apart.
+The bots play through the operations, through their reserved area's real forms
+(``by_web``) or by mail the worker reads (``by_mail``); at a table (Lupus Noctis) the
+narrator taps. At every step (the moves; a draft the Masters hold; the clock past the
+boundary) each viewer asks both services for every GET page of the URL map that
+concerns the game, with its arguments filled from the game, and reads every mail
+addressed to them and the page after each form they sent. A viewer the rules do not
+let know the secret (``knowers`` are those who may) must see exactly the same in both
+games, or the secret can be read off what differs.
 
-Once the game is over the rules reveal the roles, so the comparison stops there."""
+What is the same in both games can leak too, so every viewer, knowers included, must
+never read another player's or a Master's reply token, another player's address, nor,
+while the game runs, any line of the game worded for someone else (another's role
+letter or private result, a Masters' note, the uncensored cause of a death), worked
+out from the stored events and the ruleset rather than from the filter under test.
+
+The game's Master sees everything: what they read must differ, which shows the scan
+can tell the games apart. Once the game is over the rules open the archive and the
+roles, so the comparison stops there; the end is still searched for tokens and
+addresses."""
 from __future__ import annotations
 
 import difflib
@@ -741,7 +751,8 @@ def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = Fa
         b.advance()
         assert a.clock.now() == b.clock.now()
         if a.held() != b.held():
-            raise Leak(f"step {step}: one game waits for its Masters, the other not")
+            raise Leak(f"step {step}: one game waits for its Masters, the other not (a secret "
+                       "changed the outcome, or the bots' moves depend on it: see the log)")
         if a.held():
             # What everyone reads while the Masters settle the results.
             found.drafts_read += 1
@@ -750,7 +761,8 @@ def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = Fa
             b.publish_drafts()
         over = a.over()
         if over != b.over():
-            raise Leak(f"step {step}: one game ended and not the other: the bots saw the secret")
+            raise Leak(f"step {step}: one game ended and not the other (a secret changed the "
+                       "outcome, or the bots' moves depend on it: see the log)")
         found.steps = step
         look(step, "boundary passed", not over)
         if over:
