@@ -102,6 +102,7 @@ class Scenario:
     viewers_per_step: int = 2
     endgame_steps: int = 30  # after max_steps, with nobody spared, until the game ends
     game_options: dict[str, Any] = field(default_factory=dict)  # create_game's keywords
+    forgetful: float = 0.2  # how often a form is left unsent
     by_mail: set[str] = field(default_factory=set)  # players who send their moves by mail
     by_web: set[str] = field(default_factory=set)  # players who use their page's forms
     at_table: bool = False  # players without accounts; the narrator's page drives the game
@@ -336,6 +337,11 @@ class Side:
         moves = []
         for player in self.scenario.players:
             for form in self.ruleset.forms(state, player):
+                # Now and then nothing is sent (the reminders and the defaults are read
+                # too): drawn like the move itself, from the role for a night power.
+                who = state.player(player).role if form.kind in self.scenario.secret_kinds else player
+                if draw(step, who, form.kind, "forgets").random() < self.scenario.forgetful:
+                    continue
                 if form.kind in self.scenario.skip_kinds:
                     continue
                 submission = bot_move(self, state, player, form, step)
@@ -447,9 +453,8 @@ class Side:
         return done
 
     def advance(self) -> None:
-        """Past the open moment's end: the worker resolves it (answer windows that
-        everybody has answered close at once); a held draft is published by the
-        Master; reminders and the outbox run as the worker would run them."""
+        """Past the open moment's end: the reminders an hour before, then the worker
+        resolves it (answer windows that everybody has answered close at once)."""
         was = self.open_phase()
         operations.settle(self.factory, self.app.config, self.game_id, self.clock.now())
         phase = self.open_phase()
@@ -457,11 +462,13 @@ class Side:
         # now waits for its own moves.
         if phase is not None and was is not None and phase.id == was.id and phase.ends_at.year < 9999:
             ends = phase.ends_at if phase.ends_at.tzinfo else phase.ends_at.replace(tzinfo=timezone.utc)
-            self.clock.set(max(self.clock.now(), ends + timedelta(seconds=1)))
             worker = Worker(self.app, self.clock)
+            # An hour before the deadline: the reminders to whoever has not acted.
+            self.clock.set(max(self.clock.now(), ends - timedelta(hours=1)))
+            worker.remind()
+            self.clock.set(max(self.clock.now(), ends + timedelta(seconds=1)))
             worker.boundaries()
             operations.settle(self.factory, self.app.config, self.game_id, self.clock.now())
-        Worker(self.app, self.clock).remind()
 
     def held(self) -> bool:
         """A resolved moment waits for the Masters (a question only they answer)."""
