@@ -691,7 +691,14 @@ def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = Fa
             # Moves change the pages of the moment (the reserved area's receipts and
             # forms, who has answered, the narrator's calls), not the archive.
             paths = [p for p in paths if p.rstrip("/").rsplit("/", 1)[-1] in (a.slug, "me", "narrator")]
-        for viewer in chosen:
+        reading = [(viewer, paths) for viewer in chosen]
+        if not few and pick is not None:
+            # The pages about every game (the home page, the account, the Masters'
+            # mailbox) are where one game could show through to another's people: read
+            # by the outsiders each time.
+            shared = [p for p in paths if not p.startswith(f"/g/{a.slug}/")]
+            reading += [(v, shared) for v in ("outsider", "other_master") if v not in chosen]
+        for viewer, paths in reading:
             own_a, own_b = a.own_strings(viewer), b.own_strings(viewer)
             private_a, private_b = private_strings(a, viewer, comparing), private_strings(b, viewer, comparing)
             for path in paths:

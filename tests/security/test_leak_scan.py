@@ -36,13 +36,17 @@ LIVE_WHO_IS_A_WOLF = Scenario(
     by_mail={"Elena", "Giulia"}, by_web={"Carla", "Fabio"},
 )
 
+# The Veggente and the Medium: both white, both corrupted at death with the same
+# chance (personaggi §1.11.1), neither seen by the village at work.
+LIVE_SEER_AND_MEDIUM = {**LIVE_ROLES, "Dario": "Medium"}
+
 LIVE_WHO_WAS_THE_SEER = Scenario(
-    name="lupus-live-12: whether Carla, who may die, or Dario is the Veggente",
+    name="lupus-live-12: which of Carla, who may die, and Dario is the Veggente, and which the Medium",
     ruleset="lupus-live-12", players=SEVEN,
-    setup=lambda side: {"roles": LIVE_ROLES if side == "A" else swapped(LIVE_ROLES, "Carla", "Dario"),
-                        "mayor": "Fabio"},
-    # Nothing publishes the role of the dead (principale §1.5; the Medium learns only an
-    # aura, and both are white): Carla is not spared, so her death is read too.
+    setup=lambda side: {"roles": LIVE_SEER_AND_MEDIUM if side == "A"
+                        else swapped(LIVE_SEER_AND_MEDIUM, "Carla", "Dario"), "mayor": "Fabio"},
+    # Nothing publishes the role of the dead (principale §1.5): Carla is not spared, so
+    # her death, and the games after it, are read too.
     knowers={"Carla", "Dario"}, spared={"Dario"}, by_mail={"Giulia"}, by_web={"Fabio"},
 )
 
@@ -196,5 +200,5 @@ def test_the_scan_finds_the_role_of_the_dead_on_the_game_page(tmp_path):
                               + "".join(f"<!-- {p.name}: {p.role} -->" for p in dead))
             return response
         app.view_functions["public.game_home"] = leaky
-    with pytest.raises(Leak, match="Carla: (Veggente|Contadino)"):
+    with pytest.raises(Leak, match="Carla: (Veggente|Medium)"):
         scan(LIVE_WHO_WAS_THE_SEER, tmp_path, tamper=tamper)
