@@ -1,0 +1,47 @@
+"""The leak scanner at full strength (`make faults`): every viewer reads every page of
+the URL map at every step, through longer games, and more secrets than the quick scan
+of `make test` (tests/security/test_leak_scan.py) plays."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from tests.security.leak_scanner import scan
+from tests.security.test_leak_scan import (
+    COMPLOTS_BRUNOS_CARDS, LIVE_ROLES, LIVE_WHO_IS_A_WOLF, LIVE_WHO_WAS_THE_SEER, NOCTIS_WHO_IS_A_WOLF, SEVEN,
+    TR7_ROLES, TR7_WHO_IS_THE_WOLF, Scenario,
+)
+
+LIVE_WHERE_THE_SEER_LOOKS = Scenario(
+    name="lupus-live-12: whom the Veggente looks at",
+    ruleset="lupus-live-12", players=SEVEN,
+    setup=lambda side: {"roles": LIVE_ROLES, "mayor": "Fabio"},
+    # Principale §1.5: the use of powers is secret; the answer is the Veggente's alone.
+    knowers={"Carla"}, secret_actors={"Carla"}, spared={"Carla"}, by_mail={"Dario", "Giulia"},
+    by_web={"Fabio"},
+)
+
+TR7_WHERE_THE_SEER_LOOKS = Scenario(
+    name="tempo-reale-7: whom the Veggente looks at",
+    ruleset="tempo-reale-7", players=SEVEN,
+    setup=lambda side: {"roles": TR7_ROLES, "mayor": "Elena"},
+    # Fabio, the Guardia del corpo, is told how many others acted on whom he protects:
+    # the rules let him count the Veggente's visit.
+    knowers={"Carla", "Fabio"}, secret_actors={"Carla"}, spared={"Carla"}, by_mail={"Dario", "Giulia"},
+    by_web={"Elena"},
+)
+
+FULL = [replace(s, max_steps=steps) for s, steps in [
+    (LIVE_WHO_IS_A_WOLF, 6), (LIVE_WHERE_THE_SEER_LOOKS, 6), (LIVE_WHO_WAS_THE_SEER, 8),
+    (TR7_WHO_IS_THE_WOLF, 6), (TR7_WHERE_THE_SEER_LOOKS, 6),
+    (COMPLOTS_BRUNOS_CARDS, 12), (NOCTIS_WHO_IS_A_WOLF, 6)]]
+
+
+@pytest.mark.parametrize("scenario", FULL, ids=lambda s: s.name.split(":")[0] + ": " + s.name.split(": ")[1][:40])
+def test_no_viewer_reads_a_secret_anywhere(tmp_path, scenario, report):
+    found = scan(scenario, tmp_path, every_viewer_every_step=True)
+    report(f"leak scan, {scenario.name}", pages_read=found.pages_read, mails_read=found.mails_read,
+           steps=found.steps, leaks=0)
+    assert found.ended and found.master_saw_difference
+    assert found.knower_saw_difference or not scenario.knowers
