@@ -79,7 +79,7 @@ def readable_by(viewer: Viewer) -> ColumnElement[bool]:
     rule before the ruleset's redactions. Unpublished events are the Masters' only; then
     ``BaseRuleset.visible``: everything for a Master, public events for anyone, private
     ones for the players they name. A ruleset's ``visible`` may hide or redact more,
-    never show more (tests/service/test_visibility_sql.py holds every ruleset to it),
+    never show more (tests/security/test_visibility_sql.py holds every ruleset to it),
     so a query narrowed by this condition loses nothing ``seen`` would show."""
     if viewer.master:
         return true()

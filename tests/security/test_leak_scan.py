@@ -145,9 +145,14 @@ def test_no_viewer_reads_a_secret_of_the_game(tmp_path, scenario):
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.ruleset)
 def test_the_scan_finds_a_filter_that_shows_every_event(tmp_path, scenario, monkeypatch):
-    """A ruleset whose filter forgets its rules: every event shown to every reader."""
+    """A filter that forgets its rules: every event shown to every reader, by the
+    ruleset's ``visible`` and by the SQL condition pages narrow their queries with."""
+    from sqlalchemy import true
+
     from engine.registry import get_ruleset
+    from pbm import visibility
     monkeypatch.setattr(get_ruleset(scenario.ruleset), "visible", lambda event, viewer: event)
+    monkeypatch.setattr(visibility, "readable_by", lambda viewer: true())
     with pytest.raises(Leak, match="differs between the two games"):
         scan(scenario, tmp_path)
 
