@@ -1,8 +1,8 @@
 """The sender killed (-9) at random moments while it drains the outbox:
 nothing is lost; a message goes out twice only when the server had accepted
-it and the commit that marks it sent had not happened as the sender died (the
-marks are committed MARK_EVERY messages at a time, so at most that many a
-kill), and then with the same Message-ID, which mail clients fold."""
+it and the commit that marks it sent had not happened as the sender died (at
+most MARK_EVERY, one, a kill), and then with the same Message-ID, which mail
+clients fold."""
 from __future__ import annotations
 
 import os

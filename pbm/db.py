@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 
@@ -28,8 +28,31 @@ def make_engine(url: str) -> Engine:
 
         @event.listens_for(engine, "begin")
         def _sqlite_begin(conn):  # noqa: ANN001
+            # SQLite's safety level can only change outside a transaction: each
+            # BEGIN sets the one its transaction asks for (``unflushed``).
+            level = "NORMAL" if conn.get_execution_options().get(UNFLUSHED) else "FULL"
+            if conn.info.get("synchronous") != level:
+                conn.exec_driver_sql(f"PRAGMA synchronous={level}")
+                conn.info["synchronous"] = level
             conn.exec_driver_sql("BEGIN")
     return engine
+
+
+# The execution option of a transaction whose commit need not wait for the disk.
+UNFLUSHED = "pbm_unflushed"
+
+
+def unflushed(session: Session) -> None:
+    """The session's transaction (the one open, or the next) commits without waiting
+    for the disk: what it writes survives a crash of this process, not a power cut.
+    Only for writes whose loss costs a repeat, never a loss (the sender's marks).
+    PostgreSQL: ``synchronous_commit`` off for that transaction alone; SQLite in WAL
+    mode: ``synchronous=NORMAL`` for it, which only a transaction not yet begun can
+    take (one already open commits flushed, as every other)."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SET LOCAL synchronous_commit TO OFF"))
+    elif not session.in_transaction():
+        session.connection(execution_options={UNFLUSHED: True})
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

@@ -1,6 +1,6 @@
-"""The sender marks messages sent a few at a time (pbm.sender.MARK_EVERY), not
-one commit each: the marks must still keep up with the wire (a crash re-sends
-at most MARK_EVERY), and what the server accepted stays marked sent when the
+"""The sender's marks: they keep up with the wire (a crash re-sends at most
+pbm.sender.MARK_EVERY), their commits do not wait for the disk while every other
+transaction's does, and what the server accepted stays marked sent when the
 connection then fails."""
 from __future__ import annotations
 
@@ -145,3 +145,35 @@ def test_one_drain_sends_batch_after_batch_while_they_come_full(make_app, clock,
     wire = Counter(m.message["Message-ID"] for m in smtp_server.wait_for(total))
     assert len(wire) == total and set(wire.values()) == {1}
     assert sent_in_database(app.extensions["pbm_sessions"]) == total
+
+
+def test_only_the_marks_commit_without_waiting_for_the_disk(make_app, clock, smtp_server):
+    """SQLite's safety level of the transaction each statement runs in, read on its own
+    connection as the statement runs: NORMAL (1) for the marks, FULL (2) for all else."""
+    from sqlalchemy import event
+    app = make_app(MAIL_PORT=smtp_server.port)
+    total = queue_games(app, clock, 1)
+    factory = app.extensions["pbm_sessions"]
+    engine = app.extensions["pbm_engine"]
+    if engine.dialect.name != "sqlite":
+        return  # PostgreSQL: SET LOCAL, which ends with its transaction by definition
+    levels: dict[str, set[int]] = {"mark": set(), "other": set()}
+
+    def level(conn, cursor, statement, parameters, context, executemany):  # noqa: ANN001
+        if statement.startswith(("PRAGMA", "BEGIN")):
+            return
+        raw = conn.connection.dbapi_connection.cursor()
+        value = raw.execute("PRAGMA synchronous").fetchone()[0]
+        raw.close()
+        kind = "mark" if statement.startswith("UPDATE outbox SET status") else "other"
+        levels[kind].add(value)
+
+    event.listen(engine, "before_cursor_execute", level)
+    try:
+        assert sender.drain(app, factory, clock.now()) == total
+        with factory() as s:  # the next transaction on the pooled connection
+            assert s.scalar(select(func.count()).select_from(OutboxRow).where(OutboxRow.status == "sent")) == total
+    finally:
+        event.remove(engine, "before_cursor_execute", level)
+    assert levels["mark"] == {1}
+    assert levels["other"] == {2}
