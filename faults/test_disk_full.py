@@ -120,6 +120,8 @@ def test_the_database_full(make_app, clock, report):
               "night 2 results mailed (expected 5)": results})
     assert not web_refused or told
     assert not half_written
+    # A refused boundary says why: the full disk, not what undoing it then met.
+    assert refused["boundary"] == "resolved" or "full" in refused["boundary"]
     assert day_votes == expected_votes  # the mail vote applied once, the web vote once or told
     assert [st for _, _, st in phases] == ["published", "published", "open"]
     assert results == len(ROLES)

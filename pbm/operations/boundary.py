@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select, update
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from engine.core import GameState, Phase, phase_rng
@@ -79,7 +80,7 @@ def resolve_phases(factory: sessionmaker[Session], config: dict[str, Any], phase
                         with session.begin_nested():
                             claimed = _resolve_claimed(session, config, phase_id, now)
                     except Exception as exc:  # noqa: BLE001 (raised below, once the others are committed)
-                        failure = exc
+                        failure = _first_cause(exc)
                         break
                     session.expunge_all()  # written; the next game is read afresh
                     if claimed:
@@ -88,6 +89,16 @@ def resolve_phases(factory: sessionmaker[Session], config: dict[str, Any], phase
         if failure is not None:
             raise failure
     return done
+
+
+def _first_cause(exc: Exception) -> Exception:
+    """The error that undid a resolution. When the database has already rolled the
+    whole transaction back (SQLite does on a full disk), undoing the savepoint fails
+    too, and that second error ("no such savepoint") would hide the first."""
+    while (isinstance(exc, OperationalError) and "savepoint" in str(exc).lower()
+           and isinstance(exc.__context__, Exception)):
+        exc = exc.__context__
+    return exc
 
 
 def resolve_phase(factory: sessionmaker[Session], config: dict[str, Any], phase_id: int,
