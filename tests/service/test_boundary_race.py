@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from datetime import datetime, timezone
 
+import pytest
 from sqlalchemy.exc import OperationalError
 
 from pbm import operations
@@ -28,7 +29,11 @@ TUE_2059 = datetime(2026, 11, 24, 19, 59, tzinfo=timezone.utc)
 TUE_2100 = datetime(2026, 11, 24, 20, 0, tzinfo=timezone.utc)
 
 
-def test_a_vote_arriving_during_the_resolution_is_counted_or_refused_never_lost(app, factory, clock, monkeypatch):
+@pytest.mark.parametrize("way", ["mail", "web"])
+def test_a_vote_arriving_during_the_resolution_is_counted_or_refused_never_lost(app, factory, clock, monkeypatch,
+                                                                                 way):
+    """``mail``: a message that reached the mailbox before the deadline; ``web``: a
+    form sent a moment before it, which holds the phase from its opening on."""
     gid = make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
     clock.set(TUE_0930)
     Worker(app, clock).boundaries()  # night 1 -> day 1
@@ -56,8 +61,13 @@ def test_a_vote_arriving_during_the_resolution_is_counted_or_refused_never_lost(
             with transaction(factory) as s:
                 game = s.get(Game, gid)
                 seat = s.query(Seat).filter_by(game_id=gid, name="Carla").one()
-                operations.submit(s, app.config, game, seat, {"vote": "Anna"}, source="mail",
-                                  now=TUE_2100, arrived_at=TUE_2059)
+                if way == "mail":
+                    operations.submit(s, app.config, game, seat, {"vote": "Anna"}, source="mail",
+                                      now=TUE_2100, arrived_at=TUE_2059)
+                else:
+                    opened = operations.opening(s, game, TUE_2059)
+                    operations.submit(s, app.config, game, seat, {"vote": "Anna"}, source="web",
+                                      now=TUE_2059, opened=opened)
             outcome.append("recorded")
         except operations.Rejected as exc:
             outcome.append(exc.code)
