@@ -27,13 +27,16 @@ class Submitted:
 
 
 def open_phase_for(session: Session, game: Game, now: datetime, correcting: bool = False,
-                   arrived_at: datetime | None = None, held: bool = False) -> PhaseRow:
+                   arrived_at: datetime | None = None, held: bool = False,
+                   phase: PhaseRow | None = None) -> PhaseRow:
     """The phase taking actions now. A Master correcting a rolled-back phase
     may also add to it while it is a draft. A message that reached the
     mailbox during the phase still counts after the deadline, until the phase
     is resolved. ``held``: lock the phase row until the transaction ends and
-    read it afresh (see ``_hold_phase``)."""
-    phase = _held_current_phase(session, game) if held else current_phase(session, game)
+    read it afresh (see ``_hold_phase``). ``phase``: the game's current phase,
+    if the caller has read it in this transaction (held, if ``held``)."""
+    if phase is None:
+        phase = _held_current_phase(session, game) if held else current_phase(session, game)
     if correcting and phase is not None and phase.status == PhaseStatus.DRAFT:
         return phase
     if game.status != GameStatus.RUNNING or phase is None or phase.status != PhaseStatus.OPEN:
@@ -54,12 +57,14 @@ class Opening:
     state: GameState
 
 
-def opening(session: Session, game: Game, now: datetime) -> Opening:
+def opening(session: Session, game: Game, now: datetime, held: PhaseRow | None = None) -> Opening:
     """``open_phase_for`` a player's own submission, with the state parsed. The
     phase row is held from here on, as ``_hold_phase`` would hold it, so that
     ``submit`` given this opening has nothing to read again: one statement fewer
-    on every web vote, and the same guarantee against a resolver."""
-    phase = open_phase_for(session, game, now, held=True)
+    on every web vote, and the same guarantee against a resolver. ``held``: the
+    game's current phase, already read in this transaction as ``_held_current_phase``
+    reads it (locked and afresh), e.g. together with the game."""
+    phase = open_phase_for(session, game, now, held=True, phase=held)
     return Opening(phase, GameState.from_dict(phase.state_before))
 
 

@@ -28,7 +28,7 @@ from engine.registry import get_ruleset
 
 from .. import limits, operations, render, visibility
 from ..models import EventRow, Game, PhaseStatus, Seat
-from . import config, db, game_and_my_seat_or_404, now
+from . import config, db, game_and_my_seat_or_404, game_my_seat_and_phase_or_404, now
 from .forms import ActionFormBase, options
 
 bp = Blueprint("player", __name__)
@@ -284,14 +284,16 @@ def reserved(slug: str):
 @bp.route("/g/<slug>/act", methods=["POST"])
 @login_required
 def act(slug: str):
-    game, seat = game_and_my_seat_or_404(slug)
+    game, seat, held = game_my_seat_and_phase_or_404(slug)
     if seat is None:
         abort(403)
     session = db()
     lang = str(get_locale() or "it")
     kind = _kind_from(request.form) or ""
     try:
-        opened = operations.opening(session, game, now())
+        if held is None:
+            raise Rejected("phase_closed")
+        opened = operations.opening(session, game, now(), held=held)
         phase, state = opened.phase, opened.state
         groups = {group_key(g): g for g in page_groups(get_ruleset(game.ruleset).forms(state, seat.name),
                                                         game.ruleset)}
