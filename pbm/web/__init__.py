@@ -44,14 +44,18 @@ def my_seat(game: Game) -> Seat | None:
     return db().scalar(select(Seat).where(Seat.game_id == game.id, Seat.user_id == current_user.id))
 
 
+# Built once (bound per request): building a statement costs more Python than running it.
+_GAME_AND_SEAT = (select(Game, Seat)
+                  .outerjoin(Seat, and_(Seat.game_id == Game.id, Seat.user_id == bindparam("user_id")))
+                  .where(Game.slug == bindparam("slug")))
+
+
 def game_and_my_seat_or_404(slug: str) -> tuple[Game, Seat | None]:
     """``game_or_404`` and ``my_seat`` in one query: the player's pages ask both on
     every request."""
     if not current_user.is_authenticated:
         return game_or_404(slug), None
-    row = db().execute(select(Game, Seat).outerjoin(Seat, and_(Seat.game_id == Game.id,
-                                                               Seat.user_id == current_user.id))
-                       .where(Game.slug == slug)).first()
+    row = db().execute(_GAME_AND_SEAT, {"slug": slug, "user_id": current_user.id}).first()
     if row is None:
         abort(404)
     return row[0], row[1]
