@@ -6,10 +6,10 @@ from typing import Any
 
 from flask import abort, current_app, g
 from flask_login import current_user
-from sqlalchemy import and_, select
-from sqlalchemy.orm import Session
+from sqlalchemy import Select, and_, bindparam, func, select
+from sqlalchemy.orm import Session, aliased
 
-from ..models import Game, Seat
+from ..models import Game, PhaseRow, Seat
 
 
 def db() -> Session:
@@ -44,17 +44,49 @@ def my_seat(game: Game) -> Seat | None:
     return db().scalar(select(Seat).where(Seat.game_id == game.id, Seat.user_id == current_user.id))
 
 
+# Built once (bound per request): building a statement costs more Python than running it.
+_GAME_AND_SEAT = (select(Game, Seat)
+                  .outerjoin(Seat, and_(Seat.game_id == Game.id, Seat.user_id == bindparam("user_id")))
+                  .where(Game.slug == bindparam("slug")))
+
+
 def game_and_my_seat_or_404(slug: str) -> tuple[Game, Seat | None]:
     """``game_or_404`` and ``my_seat`` in one query: the player's pages ask both on
     every request."""
     if not current_user.is_authenticated:
         return game_or_404(slug), None
-    row = db().execute(select(Game, Seat).outerjoin(Seat, and_(Seat.game_id == Game.id,
-                                                               Seat.user_id == current_user.id))
-                       .where(Game.slug == slug)).first()
+    row = db().execute(_GAME_AND_SEAT, {"slug": slug, "user_id": current_user.id}).first()
     if row is None:
         abort(404)
     return row[0], row[1]
+
+
+def _game_seat_and_held_phase() -> Select:
+    """The statement of ``game_my_seat_and_phase_or_404``, built once: building it
+    costs more Python than running it."""
+    later = aliased(PhaseRow)
+    current = (select(func.max(later.index)).where(later.game_id == Game.id)
+               .correlate(Game).scalar_subquery())
+    return (select(Game, Seat, PhaseRow)
+            .outerjoin(Seat, and_(Seat.game_id == Game.id, Seat.user_id == bindparam("user_id")))
+            .join(PhaseRow, and_(PhaseRow.game_id == Game.id, PhaseRow.index == current))
+            .where(Game.slug == bindparam("slug")).with_for_update(of=PhaseRow)
+            .execution_options(populate_existing=True))
+
+
+_GAME_SEAT_AND_HELD_PHASE = _game_seat_and_held_phase()
+
+
+def game_my_seat_and_phase_or_404(slug: str) -> tuple[Game, Seat | None, PhaseRow | None]:
+    """``game_and_my_seat_or_404`` and the game's current phase, in one query, for
+    a player's submission: the phase row is locked until the transaction ends
+    (FOR UPDATE OF phases; SQLite ignores it) and read afresh, as
+    ``operations.opening`` would read it (``held``). The phase is None before
+    the game has one. Only for a logged-in user."""
+    row = db().execute(_GAME_SEAT_AND_HELD_PHASE, {"slug": slug, "user_id": current_user.id}).first()
+    if row is None:  # no such game, or a game with no phase yet
+        return (*game_and_my_seat_or_404(slug), None)
+    return row[0], row[1], row[2]
 
 
 def require_master(game: Game) -> None:

@@ -11,6 +11,8 @@ outside them reaches the engine, which refuses it with a reason
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -26,7 +28,7 @@ from engine.registry import get_ruleset
 
 from .. import limits, operations, render, visibility
 from ..models import EventRow, Game, PhaseStatus, Seat
-from . import config, db, game_and_my_seat_or_404, now
+from . import config, db, game_and_my_seat_or_404, game_my_seat_and_phase_or_404, now
 from .forms import ActionFormBase, options
 
 bp = Blueprint("player", __name__)
@@ -71,17 +73,44 @@ def build_form(specs: ActionForm | list[ActionForm], formdata: Any = None, *,
     rules = _ruleset(ruleset)
     lang = _lang()
     prefix = group[0].kind
-    attrs: dict[str, Any] = {"kind": HiddenField(default=group_key(group))}
     data: dict[str, Any] = {}
     for spec in group:
         names = {f.name for f in spec.fields}
         for key, value in _as_fields(rules, spec, (current or {}).get(spec.kind), state).items():
             if key in names and value not in (None, "", []):
                 data[key] = value
+    form_class = _form_class(ruleset, lang, repr(group), rules, group)
+    return form_class(formdata=formdata, prefix=prefix, data=data)
+
+
+_FORM_CLASSES: OrderedDict[tuple[str, str, str], type[ActionFormBase]] = OrderedDict()
+_FORM_CLASSES_KEPT = 256
+_form_classes_lock = threading.Lock()
+
+
+def _form_class(ruleset: str, lang: str, key: str, rules: BaseRuleset,
+                group: list[ActionForm]) -> type[ActionFormBase]:
+    """The form class of a page group, made once per group, choices and language:
+    making a WTForms class (and its first instance, which lists the class's fields)
+    was a good part of a vote's time, and a phase's forms are the same for every
+    request of a player. ``key``: the group's repr, all its fields and choices.
+    The class holds no request's data: values and CSRF come with each instance."""
+    with _form_classes_lock:
+        made = _FORM_CLASSES.get((ruleset, lang, key))
+        if made is not None:
+            _FORM_CLASSES.move_to_end((ruleset, lang, key))
+            return made
+    prefix = group[0].kind
+    attrs: dict[str, Any] = {"kind": HiddenField(default=group_key(group))}
+    for spec in group:
         for f in spec.fields:
             attrs[f.name] = _field(rules, spec, f, prefix, lang)
-    form_class = type(f"{prefix.title()}Form", (ActionFormBase,), attrs)
-    return form_class(formdata=formdata, prefix=prefix, data=data)
+    made = type(f"{prefix.title()}Form", (ActionFormBase,), attrs)
+    with _form_classes_lock:
+        _FORM_CLASSES[(ruleset, lang, key)] = made
+        while len(_FORM_CLASSES) > _FORM_CLASSES_KEPT:
+            _FORM_CLASSES.popitem(last=False)
+    return made
 
 
 def _as_fields(rules: BaseRuleset, spec: ActionForm, args: dict[str, Any] | None,
@@ -139,16 +168,21 @@ def _field(rules: BaseRuleset, spec: ActionForm, f: Any, prefix: str, lang: str)
     return StringField(label, description=description, render_kw=render_kw)
 
 
+# Translated when asked for, one at a time: a form needs one or two of them.
+_FIELD_LABELS = {
+    "vote": lambda: _("Vote for the pyre"), "target": lambda: _("Target"),
+    "target2": lambda: _("Second target"), "power": lambda: _("Power"),
+    "with": lambda: _("Together with"), "n": lambda: _("n"),
+    "appoint": lambda: _("Deputy / successor"), "elect": lambda: _("Mayor election"),
+    "become": lambda: _("Role to become"), "question": lambda: _("Question for the Masters"),
+    "shout": lambda: _("Night shout"), "notes": lambda: _("Notes"),
+}
+
+
 def _field_label(name: str) -> str:
     """The service's generic label of a submission key, when the ruleset has none."""
-    labels = {
-        "vote": _("Vote for the pyre"), "target": _("Target"), "target2": _("Second target"),
-        "power": _("Power"), "with": _("Together with"), "n": _("n"),
-        "appoint": _("Deputy / successor"), "elect": _("Mayor election"),
-        "become": _("Role to become"), "question": _("Question for the Masters"),
-        "shout": _("Night shout"), "notes": _("Notes"),
-    }
-    return labels.get(name, name.replace("_", " ").capitalize())
+    label = _FIELD_LABELS.get(name)
+    return label() if label is not None else name.replace("_", " ").capitalize()
 
 
 def _field_help(name: str) -> str:
@@ -250,14 +284,16 @@ def reserved(slug: str):
 @bp.route("/g/<slug>/act", methods=["POST"])
 @login_required
 def act(slug: str):
-    game, seat = game_and_my_seat_or_404(slug)
+    game, seat, held = game_my_seat_and_phase_or_404(slug)
     if seat is None:
         abort(403)
     session = db()
     lang = str(get_locale() or "it")
     kind = _kind_from(request.form) or ""
     try:
-        opened = operations.opening(session, game, now())
+        if held is None:
+            raise Rejected("phase_closed")
+        opened = operations.opening(session, game, now(), held=held)
         phase, state = opened.phase, opened.state
         groups = {group_key(g): g for g in page_groups(get_ruleset(game.ruleset).forms(state, seat.name),
                                                         game.ruleset)}
