@@ -597,14 +597,30 @@ def _mark_bounced(session: Session, raw: bytes, now: datetime) -> list[str]:
 
 def _aimed_phase(session: Session, parsed: ParsedMessage, game: Game) -> PhaseRow | None:
     """The phase the message answers: the one the mail it replies to invited."""
+    # Which game and phase a mail was sent for never changes, and a batch holds
+    # forty replies to the same few bulletins: each asked once a batch.
+    sent_for = session.info.setdefault("sent_for", {})
     for ref in [parsed.in_reply_to, *reversed(parsed.references or [])]:
         if not ref:
             continue
-        sent = session.execute(select(OutboxRow.game_id, OutboxRow.phase_id)
-                               .where(OutboxRow.message_id == ref).limit(1)).first()
+        if ref not in sent_for:
+            sent_for[ref] = session.execute(select(OutboxRow.game_id, OutboxRow.phase_id)
+                                            .where(OutboxRow.message_id == ref).limit(1)).first()
+        sent = sent_for[ref]
         if sent is not None and sent.game_id == game.id and sent.phase_id is not None:
             return session.get(PhaseRow, sent.phase_id)
     return None
+
+
+def _current_phase(session: Session, game: Game) -> PhaseRow | None:
+    """``operations.current_phase``, which phase asked afresh for every message (one
+    may open between two), the row itself taken from those the session holds
+    (``_hold_what_is_loaded``): a query for the full row would build it, states and
+    all, only for the session to hand back the object it already has. Whether the
+    phase still takes actions is checked under its lock by ``submit``."""
+    phase_id = session.scalar(select(PhaseRow.id).where(PhaseRow.game_id == game.id)
+                              .order_by(PhaseRow.index.desc()).limit(1))
+    return None if phase_id is None else session.get(PhaseRow, phase_id)
 
 
 def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
@@ -612,7 +628,7 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
            reply_to_addr: str | None = None, reply_lang: str | None = None) -> Outcome:
     lang = reply_lang or seat.user.lang
     outcome = Outcome("processed")
-    phase = operations.current_phase(session, game)
+    phase = _current_phase(session, game)
     for error in parsed.errors:
         key = error.get("command")
         if error.get("code") == "unknown_name" and key in ("vote", "target", "appoint", "elect"):

@@ -27,12 +27,13 @@ class Submitted:
 
 
 def open_phase_for(session: Session, game: Game, now: datetime, correcting: bool = False,
-                   arrived_at: datetime | None = None) -> PhaseRow:
+                   arrived_at: datetime | None = None, *, current: PhaseRow | None = None) -> PhaseRow:
     """The phase taking actions now. A Master correcting a rolled-back phase
     may also add to it while it is a draft. A message that reached the
     mailbox during the phase still counts after the deadline, until the phase
-    is resolved."""
-    phase = current_phase(session, game)
+    is resolved. ``current``: the game's latest phase, if the caller has just
+    read it in this transaction (``submit`` locks and re-checks it anyway)."""
+    phase = current if current is not None else current_phase(session, game)
     if correcting and phase is not None and phase.status == PhaseStatus.DRAFT:
         return phase
     if game.status != GameStatus.RUNNING or phase is None or phase.status != PhaseStatus.OPEN:
@@ -53,9 +54,11 @@ class Opening:
     state: GameState
 
 
-def opening(session: Session, game: Game, now: datetime) -> Opening:
-    """``open_phase_for`` a player's own submission, with the state parsed."""
-    phase = open_phase_for(session, game, now)
+def opening(session: Session, game: Game, now: datetime, *, arrived_at: datetime | None = None,
+            current: PhaseRow | None = None) -> Opening:
+    """``open_phase_for`` a player's own submission, with the state parsed (a mail
+    passes when it reached the mailbox, as it would to ``submit``)."""
+    phase = open_phase_for(session, game, now, arrived_at=arrived_at, current=current)
     return Opening(phase, GameState.from_dict(phase.state_before))
 
 
@@ -99,14 +102,15 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     with ``OperationError("already_recorded")``, checked under the phase's lock so
     two taps racing cannot both get in.
     ``opened``: what ``opening`` returned for this submission in this transaction (a
-    web form already looked the phase up to build itself), so it is not read twice.
+    web form already looked the phase up to build itself, a mail to word its receipt),
+    so it is not read twice; a mail's ``opening`` is given the same ``arrived_at``.
     """
     if source not in MAIL_SOURCES:
         raise ValueError(source)
     if seat.disqualified:
         raise Rejected("disqualified")
     limits.check_lengths(submission)
-    if opened is not None and (source == "master" or arrived_at is not None):
+    if opened is not None and source == "master":
         raise ValueError("opened: only for a player's own submission (see opening)")
     try:
         phase = opened.phase if opened is not None else open_phase_for(
