@@ -14,7 +14,6 @@ its headers and size, which are stored, and its sender is told once.
 """
 from __future__ import annotations
 
-import email.header
 import email.parser
 import email.policy
 import email.utils
@@ -39,7 +38,7 @@ from .carry_out import Origin, abridge, carry_out
 from .i18n import gettext_in
 from .mail.commands import describe_error, examples
 from .mail.mailbox import HEADER_LIMIT, IncomingMail, MailSource, header_section
-from .mail.parse import ParsedMessage, extract_token, parse_message, without_reply_prefix
+from .mail.parse import ParsedMessage, header_token, parse_message, without_reply_prefix
 from .mail.parse_body import body_text, parse_bytes
 from .models import (
     Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User,
@@ -358,11 +357,12 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
         return _refuse_oversized(session, config, row, now)
     # The token in the headers names the game before the parse, so the
     # common case (a player's reply) is parsed once, with that game's names.
-    headers = _headers(row.raw)  # read once, asked four questions below
-    hinted = _seat_by_token(session, _header_token(headers, config))
+    headers = parse_bytes(row.raw)  # read once: asked four questions below, then parsed
+    token = header_token(headers, _local(config))
+    hinted = _seat_by_token(session, token)
     names, addresses = _names_of(session, hinted.game) if hinted is not None else ([], None)
-    first = parse_message(row.raw, names, addresses, reply_localpart=_local(config),
-                          vocabulary=hinted.game.ruleset if hinted is not None else None)
+    first = parse_message(headers, names, addresses, reply_localpart=_local(config),
+                          vocabulary=hinted.game.ruleset if hinted is not None else None, token=token)
     # No real address is longer than 254 characters (RFC 5321), and none of
     # that length is registered: keep what fits, for the Masters to read.
     row.from_addr = (first.from_address or "").strip().lower()[:254]
@@ -499,13 +499,7 @@ def _parse_for(row: InboundRow, game: Game) -> ParsedMessage:
 def _header_token(raw: bytes | Message, config: dict[str, Any]) -> str | None:
     """The token as the parser reads it from the headers (plus-address, then
     subject tag); a token only inside a forwarded message needs the full parse."""
-    headers = _headers(raw)
-    subject = headers.get("Subject")
-    try:
-        subject = str(email.header.make_header(email.header.decode_header(str(subject or ""))))
-    except Exception:  # a broken encoded word: the raw text may still hold the tag
-        subject = str(subject or "")
-    return extract_token(headers, subject, _local(config))
+    return header_token(_headers(raw), _local(config))
 
 
 def _seat_by_token(session: Session, token: str | None) -> Seat | None:
