@@ -365,19 +365,40 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
                           vocabulary=hinted.game.ruleset if hinted is not None else None, token=token)
     # No real address is longer than 254 characters (RFC 5321), and none of
     # that length is registered: keep what fits, for the Masters to read.
-    row.from_addr = (first.from_address or "").strip().lower()[:254]
+    sender = (first.from_address or "").strip().lower()[:254]
+    seat = _speaker(session, config, row, headers, first, hinted, sender, now)
+    if isinstance(seat, Outcome):
+        return seat
+    game = seat.game
+    parsed = first if seat is hinted else _parse_for(row, game)
+    outcome = _apply(session, config, row, parsed, game, seat, now, by=None)
+    # Written with the outcome, in the one UPDATE of the row at the end of
+    # its savepoint: set before the commands, they cost a flush of their own.
+    row.from_addr, row.game_id = sender, game.id
+    return outcome
+
+
+def _speaker(session: Session, config: dict[str, Any], row: InboundRow, headers: Message,
+             first: ParsedMessage, hinted: Seat | None, sender: str, now: datetime) -> Seat | Outcome:
+    """The seat whose player sent this message, or the outcome of one that applies
+    nothing (ignored, refused, a Master's), the row's sender then recorded."""
+    seat = hinted if hinted is not None and hinted.token == first.token else _seat_by_token(session, first.token)
+    own_reply = (not first.ignored and seat is not None and seat.mailable
+                 and _same_address(seat.user.email, sender))
+    if own_reply and not (sender == config["NOREPLY_ADDRESS"].lower() or _is_master(sender, config)
+                          or _sent_to_noreply(headers, config) or _failed_dmarc(headers)):
+        return seat  # the common case: a player's own reply
+    row.from_addr = sender
     if first.ignored:
         if first.ignored == "bounce":
             failing = _mark_bounced(session, row.raw, now)
             return Outcome("ignored", errors=["bounce"] + [f"failing: {a}" for a in failing])
         return Outcome("ignored", errors=[first.ignored])
-    sender = row.from_addr
     if sender == config["NOREPLY_ADDRESS"].lower() or _is_master(sender, config):
         return Outcome("ignored", errors=["own address"])  # never answer ourselves: no loops
     if _sent_to_noreply(headers, config):
         # The receipts' address takes no commands, even with a token in the subject.
         return Outcome("ignored", errors=["to no-reply"])
-    seat = hinted if hinted is not None and hinted.token == first.token else _seat_by_token(session, first.token)
     by_token = _game_master_by_token(session, first.token) if seat is None else None
     if _failed_dmarc(headers):
         return _refuse_forged(session, config, row, first, seat, now, master=by_token)
@@ -385,7 +406,6 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
         if not _same_address(by_token.user.email, sender):
             return _refuse_master_spoof(session, config, row, first, by_token, now)
         return _from_master(session, config, row, by_token, now)
-    own_reply = seat is not None and seat.mailable and _same_address(seat.user.email, sender)
     master = None if own_reply else _master_user(session, sender)
     if master is not None:
         # A From is no proof: a Master's commands count only through their
@@ -395,10 +415,7 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
         return _refuse_unknown(session, config, row, first, now)
     if not _same_address(seat.user.email, sender):
         return _refuse_spoof(session, config, row, first, seat, now)
-    game = seat.game
-    row.game_id = game.id
-    parsed = first if seat is hinted else _parse_for(row, game)
-    return _apply(session, config, row, parsed, game, seat, now, by=None)
+    raise AssertionError("a player's own reply is the common case above")
 
 
 def _size(row: InboundRow) -> int:
