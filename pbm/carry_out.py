@@ -46,6 +46,7 @@ def carry_out(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     done = Carried()
     if phase is None:
         phase = operations.current_phase(session, game)
+    opened: operations.Opening | None = None  # read at the first submission, for them all
     standing = None  # the seat's standing answers once these commands are kept
     for command in commands:
         kind = command.get("kind")
@@ -61,11 +62,14 @@ def carry_out(session: Session, config: dict[str, Any], game: Game, seat: Seat,
         if kind == MORE_TIME:
             _more_time(session, game, seat, phase, lang, now, done)
             continue
+        if opened is None:
+            opened = _opening(session, game, phase, now, origin)
         try:
             with session.begin_nested():
                 operations.submit(session, config, game, seat, command, source=origin.source, now=now,
                                   by_user=origin.by, source_detail=origin.detail,
-                                  inbound_id=origin.inbound_id, arrived_at=origin.arrived_at)
+                                  inbound_id=origin.inbound_id, arrived_at=origin.arrived_at,
+                                  opened=opened)
             done.applied.append(what)
         except Rejected as exc:
             done.errors.append(f"{what}: " + render.rejection(exc.code, exc.params, game.ruleset, lang)
@@ -76,6 +80,19 @@ def carry_out(session: Session, config: dict[str, Any], game: Game, seat: Seat,
             answers="; ".join(operations.windows.standing_labels(game, standing, lang))
             or gettext_in(lang, "none")))
     return done
+
+
+def _opening(session: Session, game: Game, phase: PhaseRow | None, now: datetime,
+             origin: Origin) -> operations.Opening | None:
+    """The phase taking a player's own commands and its state, read once for all of them
+    from the phase just looked up, which ``opening`` locks and checks is still open. None for a Master's (``submit`` looks for a draft too) and when no phase takes
+    them now: ``submit`` then looks again and refuses in its own words."""
+    if origin.by is not None or phase is None:
+        return None
+    try:
+        return operations.opening(session, game, now, arrived_at=origin.arrived_at, current=phase)
+    except Rejected:
+        return None
 
 
 def _more_time(session: Session, game: Game, seat: Seat, phase: PhaseRow | None, lang: str,

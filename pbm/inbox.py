@@ -14,7 +14,6 @@ its headers and size, which are stored, and its sender is told once.
 """
 from __future__ import annotations
 
-import email.header
 import email.parser
 import email.policy
 import email.utils
@@ -39,7 +38,7 @@ from .carry_out import Origin, abridge, carry_out
 from .i18n import gettext_in
 from .mail.commands import describe_error, examples
 from .mail.mailbox import HEADER_LIMIT, IncomingMail, MailSource, header_section
-from .mail.parse import ParsedMessage, extract_token, parse_message, without_reply_prefix
+from .mail.parse import ParsedMessage, header_token, parse_message, without_reply_prefix
 from .mail.parse_body import body_text, parse_bytes
 from .models import (
     Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User,
@@ -358,26 +357,48 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
         return _refuse_oversized(session, config, row, now)
     # The token in the headers names the game before the parse, so the
     # common case (a player's reply) is parsed once, with that game's names.
-    headers = _headers(row.raw)  # read once, asked four questions below
-    hinted = _seat_by_token(session, _header_token(headers, config))
+    headers = parse_bytes(row.raw)  # read once: asked four questions below, then parsed
+    token = header_token(headers, _local(config))
+    hinted = _seat_by_token(session, token)
     names, addresses = _names_of(session, hinted.game) if hinted is not None else ([], None)
-    first = parse_message(row.raw, names, addresses, reply_localpart=_local(config),
-                          vocabulary=hinted.game.ruleset if hinted is not None else None)
+    first = parse_message(headers, names, addresses, reply_localpart=_local(config),
+                          vocabulary=hinted.game.ruleset if hinted is not None else None, token=token)
     # No real address is longer than 254 characters (RFC 5321), and none of
     # that length is registered: keep what fits, for the Masters to read.
-    row.from_addr = (first.from_address or "").strip().lower()[:254]
+    sender = (first.from_address or "").strip().lower()[:254]
+    seat = _speaker(session, config, row, headers, first, hinted, sender, now)
+    if isinstance(seat, Outcome):
+        return seat
+    game = seat.game
+    parsed = first if seat is hinted else _parse_for(row, game)
+    outcome = _apply(session, config, row, parsed, game, seat, now, by=None)
+    # Written with the outcome, in the one UPDATE of the row at the end of
+    # its savepoint: set before the commands, they cost a flush of their own.
+    row.from_addr, row.game_id = sender, game.id
+    return outcome
+
+
+def _speaker(session: Session, config: dict[str, Any], row: InboundRow, headers: Message,
+             first: ParsedMessage, hinted: Seat | None, sender: str, now: datetime) -> Seat | Outcome:
+    """The seat whose player sent this message, or the outcome of one that applies
+    nothing (ignored, refused, a Master's), the row's sender then recorded."""
+    seat = hinted if hinted is not None and hinted.token == first.token else _seat_by_token(session, first.token)
+    own_reply = (not first.ignored and seat is not None and seat.mailable
+                 and _same_address(seat.user.email, sender))
+    if own_reply and not (sender == config["NOREPLY_ADDRESS"].lower() or _is_master(sender, config)
+                          or _sent_to_noreply(headers, config) or _failed_dmarc(headers)):
+        return seat  # the common case: a player's own reply
+    row.from_addr = sender
     if first.ignored:
         if first.ignored == "bounce":
             failing = _mark_bounced(session, row.raw, now)
             return Outcome("ignored", errors=["bounce"] + [f"failing: {a}" for a in failing])
         return Outcome("ignored", errors=[first.ignored])
-    sender = row.from_addr
     if sender == config["NOREPLY_ADDRESS"].lower() or _is_master(sender, config):
         return Outcome("ignored", errors=["own address"])  # never answer ourselves: no loops
     if _sent_to_noreply(headers, config):
         # The receipts' address takes no commands, even with a token in the subject.
         return Outcome("ignored", errors=["to no-reply"])
-    seat = hinted if hinted is not None and hinted.token == first.token else _seat_by_token(session, first.token)
     by_token = _game_master_by_token(session, first.token) if seat is None else None
     if _failed_dmarc(headers):
         return _refuse_forged(session, config, row, first, seat, now, master=by_token)
@@ -385,7 +406,6 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
         if not _same_address(by_token.user.email, sender):
             return _refuse_master_spoof(session, config, row, first, by_token, now)
         return _from_master(session, config, row, by_token, now)
-    own_reply = seat is not None and seat.mailable and _same_address(seat.user.email, sender)
     master = None if own_reply else _master_user(session, sender)
     if master is not None:
         # A From is no proof: a Master's commands count only through their
@@ -395,10 +415,7 @@ def _process(session: Session, config: dict[str, Any], row: InboundRow, now: dat
         return _refuse_unknown(session, config, row, first, now)
     if not _same_address(seat.user.email, sender):
         return _refuse_spoof(session, config, row, first, seat, now)
-    game = seat.game
-    row.game_id = game.id
-    parsed = first if seat is hinted else _parse_for(row, game)
-    return _apply(session, config, row, parsed, game, seat, now, by=None)
+    raise AssertionError("a player's own reply is the common case above")
 
 
 def _size(row: InboundRow) -> int:
@@ -499,13 +516,7 @@ def _parse_for(row: InboundRow, game: Game) -> ParsedMessage:
 def _header_token(raw: bytes | Message, config: dict[str, Any]) -> str | None:
     """The token as the parser reads it from the headers (plus-address, then
     subject tag); a token only inside a forwarded message needs the full parse."""
-    headers = _headers(raw)
-    subject = headers.get("Subject")
-    try:
-        subject = str(email.header.make_header(email.header.decode_header(str(subject or ""))))
-    except Exception:  # a broken encoded word: the raw text may still hold the tag
-        subject = str(subject or "")
-    return extract_token(headers, subject, _local(config))
+    return header_token(_headers(raw), _local(config))
 
 
 def _seat_by_token(session: Session, token: str | None) -> Seat | None:
@@ -597,14 +608,30 @@ def _mark_bounced(session: Session, raw: bytes, now: datetime) -> list[str]:
 
 def _aimed_phase(session: Session, parsed: ParsedMessage, game: Game) -> PhaseRow | None:
     """The phase the message answers: the one the mail it replies to invited."""
+    # Which game and phase a mail was sent for never changes, and a batch holds
+    # forty replies to the same few bulletins: each asked once a batch.
+    sent_for = session.info.setdefault("sent_for", {})
     for ref in [parsed.in_reply_to, *reversed(parsed.references or [])]:
         if not ref:
             continue
-        sent = session.execute(select(OutboxRow.game_id, OutboxRow.phase_id)
-                               .where(OutboxRow.message_id == ref).limit(1)).first()
+        if ref not in sent_for:
+            sent_for[ref] = session.execute(select(OutboxRow.game_id, OutboxRow.phase_id)
+                                            .where(OutboxRow.message_id == ref).limit(1)).first()
+        sent = sent_for[ref]
         if sent is not None and sent.game_id == game.id and sent.phase_id is not None:
             return session.get(PhaseRow, sent.phase_id)
     return None
+
+
+def _current_phase(session: Session, game: Game) -> PhaseRow | None:
+    """``operations.current_phase``, which phase asked afresh for every message (one
+    may open between two), the row itself taken from those the session holds
+    (``_hold_what_is_loaded``): a query for the full row would build it, states and
+    all, only for the session to hand back the object it already has. Whether the
+    phase still takes actions is checked under its lock by ``submit``."""
+    phase_id = session.scalar(select(PhaseRow.id).where(PhaseRow.game_id == game.id)
+                              .order_by(PhaseRow.index.desc()).limit(1))
+    return None if phase_id is None else session.get(PhaseRow, phase_id)
 
 
 def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
@@ -612,7 +639,7 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
            reply_to_addr: str | None = None, reply_lang: str | None = None) -> Outcome:
     lang = reply_lang or seat.user.lang
     outcome = Outcome("processed")
-    phase = operations.current_phase(session, game)
+    phase = _current_phase(session, game)
     for error in parsed.errors:
         key = error.get("command")
         if error.get("code") == "unknown_name" and key in ("vote", "target", "appoint", "elect"):

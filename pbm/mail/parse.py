@@ -20,6 +20,7 @@ from __future__ import annotations
 import email.utils
 import re
 from dataclasses import asdict, dataclass, field
+from email.message import Message
 
 from .commands import (Grammar, VocabularyLike, describe_error, find_behalf_line, fold, grammar,
                        looks_like_command, parse_commands, parse_line, resolve_name)
@@ -223,18 +224,29 @@ def _attached_forward(attached, outer_text: str) -> Forward | None:
     return Forward(name, address, header_text(inner, "Subject"), body, outer_text)
 
 
-def parse_message(raw: bytes, players: list[str], player_addresses: dict[str, str] | None = None,
-                  *, reply_localpart: str | None = None, vocabulary: VocabularyLike = None) -> ParsedMessage:
-    """``vocabulary``: the game's ruleset key or Vocabulary; None reads every game's words."""
-    result = _parse(raw, list(players or []), player_addresses, reply_localpart, grammar(vocabulary))
+_UNREAD = object()
+
+
+def parse_message(raw: bytes | Message, players: list[str], player_addresses: dict[str, str] | None = None,
+                  *, reply_localpart: str | None = None, vocabulary: VocabularyLike = None,
+                  token: str | None | object = _UNREAD) -> ParsedMessage:
+    """``vocabulary``: the game's ruleset key or Vocabulary; None reads every game's words.
+    ``raw`` may be the message already parsed (``parse_bytes``), and ``token`` what
+    ``header_token`` found in its headers, when the caller has read them already."""
+    result = _parse(raw, list(players or []), player_addresses, reply_localpart, grammar(vocabulary), token)
     if not result.ignored and not result.commands and not result.errors:
         result.errors.append({"code": "no_command"})
     return result
 
 
-def _parse(raw: bytes, players: list[str], player_addresses: dict[str, str] | None,
-           reply_localpart: str | None, g: Grammar) -> ParsedMessage:
-    msg = parse_bytes(raw)
+def header_token(msg: Message, reply_localpart: str | None = None) -> str | None:
+    """The token in a parsed message's headers, as ``parse_message`` reads it."""
+    return extract_token(msg, header_text(msg, "Subject"), reply_localpart)
+
+
+def _parse(raw: bytes | Message, players: list[str], player_addresses: dict[str, str] | None,
+           reply_localpart: str | None, g: Grammar, token: str | None | object) -> ParsedMessage:
+    msg = raw if isinstance(raw, Message) else parse_bytes(raw)
     subject = header_text(msg, "Subject")
     from_name, from_address = address_of(header_text(msg, "From"))
     in_reply_to = _message_ids(header_text(msg, "In-Reply-To"))
@@ -246,7 +258,7 @@ def _parse(raw: bytes, players: list[str], player_addresses: dict[str, str] | No
         in_reply_to=in_reply_to[0] if in_reply_to else None,
         references=_message_ids(header_text(msg, "References")),
         date=_iso_date(header_text(msg, "Date")),
-        token=extract_token(msg, subject, reply_localpart),
+        token=extract_token(msg, subject, reply_localpart) if token is _UNREAD else token,
     )
     result.ignored, result.bounced_recipients = classify(msg, subject)
     if result.ignored:
@@ -320,4 +332,4 @@ def _parse(raw: bytes, players: list[str], player_addresses: dict[str, str] | No
 
 
 __all__ = ["ParsedMessage", "parse_message", "parse_commands", "describe_error",
-           "extract_token", "resolve_sender", "strip_reply", "subject_commands", "without_reply_prefix"]
+           "extract_token", "header_token", "resolve_sender", "strip_reply", "subject_commands", "without_reply_prefix"]

@@ -57,14 +57,21 @@ class Opening:
     state: GameState
 
 
-def opening(session: Session, game: Game, now: datetime, held: PhaseRow | None = None) -> Opening:
+def opening(session: Session, game: Game, now: datetime, *, arrived_at: datetime | None = None,
+            held: PhaseRow | None = None, current: PhaseRow | None = None) -> Opening:
     """``open_phase_for`` a player's own submission, with the state parsed. The
     phase row is held from here on, as ``_hold_phase`` would hold it, so that
-    ``submit`` given this opening has nothing to read again: one statement fewer
-    on every web vote, and the same guarantee against a resolver. ``held``: the
+    ``submit`` given this opening has nothing to read or lock again. ``held``: the
     game's current phase, already read in this transaction as ``_held_current_phase``
-    reads it (locked and afresh), e.g. together with the game."""
-    phase = open_phase_for(session, game, now, held=True, phase=held)
+    reads it (locked and afresh), e.g. together with the game (a web vote).
+    ``current``: the game's current phase as this transaction holds it unlocked (a
+    mail batch, which read its id just now): locked here and its status checked,
+    without reading its states again. A mail passes when it reached the mailbox."""
+    if current is not None:
+        phase = open_phase_for(session, game, now, arrived_at=arrived_at, phase=current)
+        _hold_phase(session, phase)
+    else:
+        phase = open_phase_for(session, game, now, arrived_at=arrived_at, held=True, phase=held)
     return Opening(phase, GameState.from_dict(phase.state_before))
 
 
@@ -120,15 +127,16 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     with ``OperationError("already_recorded")``, checked under the phase's lock so
     two taps racing cannot both get in.
     ``opened``: what ``opening`` returned for this submission in this transaction (a
-    web form already looked the phase up to build itself, and holds it), so it is
-    neither read nor locked twice.
+    web form already looked the phase up to build itself, a mail to word its receipt),
+    and holds it, so it is neither read nor locked twice; a mail's ``opening`` is
+    given the same ``arrived_at``.
     """
     if source not in MAIL_SOURCES:
         raise ValueError(source)
     if seat.disqualified:
         raise Rejected("disqualified")
     limits.check_lengths(submission)
-    if opened is not None and (source == "master" or arrived_at is not None):
+    if opened is not None and source == "master":
         raise ValueError("opened: only for a player's own submission (see opening)")
     try:
         phase = opened.phase if opened is not None else open_phase_for(

@@ -4,7 +4,8 @@ import base64
 
 import pytest
 
-from pbm.mail.parse import parse_message
+from pbm.mail.parse import header_token, parse_message
+from pbm.mail.parse_body import parse_bytes
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Nicolò", "Maria Luisa"]
 
@@ -237,6 +238,23 @@ def test_base64_and_encoded_headers():
 ])
 def test_reply_token(headers, token):
     assert parse_message(mail("VOTO Carla", headers=headers), PLAYERS).token == token
+
+
+@pytest.mark.parametrize("subject, token", [
+    ("=?utf-8?q?Re=3A_=5Blupus=3AEncTok42=5D_Giorno_2?=", "EncTok42"),      # the tag encoded
+    ("=?utf-8?q?Re=3A_citt=C3=A0?= [lupus:MixTok42]", "MixTok42"),           # an encoded word beside it
+    ("=?utf-8?q?broken [lupus:BrokTok42]", "BrokTok42"),                     # a broken encoded word
+    ("=?x-no-such-charset?q?Re?= [lupus:OddTok42]", "OddTok42"),
+])
+def test_header_token_reads_as_the_parse(subject, token):
+    """The inbox finds the game from the headers before the parse, then hands the
+    parse the token and the message already read: both readings must be one."""
+    raw = mail("VOTO Carla", headers={"Subject": subject})
+    msg = parse_bytes(raw)
+    assert header_token(msg, "master") == token
+    assert parse_message(raw, PLAYERS, reply_localpart="master").token == token
+    assert (parse_message(msg, PLAYERS, reply_localpart="master", token=header_token(msg, "master"))
+            == parse_message(raw, PLAYERS, reply_localpart="master"))
 
 
 def test_reply_token_only_for_our_local_part():
