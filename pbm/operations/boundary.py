@@ -234,12 +234,13 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
     rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id, EventRow.seq >= 0)
                            .order_by(EventRow.seq)).all()
     shared = _SharedResults(session, config, game, phase, next_phase, rows)
+    reading = visibility.Reading(rows, game.ruleset)
     messages = []
     for seat in game.seats:
         if not seat.mailable:  # a table player hears the results from the narrator
             continue
         lang = seat.user.lang
-        seen = visibility.seen(rows, Viewer(player=seat.name), game.ruleset, lang)
+        seen = reading.seen(Viewer(player=seat.name), lang)
         public = [s for s in seen if s.visibility == PUBLIC]
         messages.append(mailer.compose(
             config, to=seat.user.email, template="phase_results", lang=lang, now=now, game=game, seat=seat,
