@@ -265,6 +265,7 @@ class _SharedResults:
         self._by_lang: dict[str, dict[str, Any]] = {}
         self._by_reader: dict[tuple[str, str], dict[str, Any]] = {}
         self._arrivals: list[Any] | None = None
+        self._substitutes: dict[str, list[str]] = {}
 
     def _language(self, lang: str) -> dict[str, Any]:
         if lang not in self._by_lang:
@@ -298,9 +299,11 @@ class _SharedResults:
 
     def substitutes(self, lang: str) -> list[str]:
         """The bulletin's lines for the substitutes who arrived in this phase."""
-        if self._arrivals is None:
-            self._arrivals = archive.substitutes_of(self.session, self.game, self.phase)
-        return [archive.substitute_line(h, lang) for h in self._arrivals]
+        if lang not in self._substitutes:
+            if self._arrivals is None:
+                self._arrivals = archive.substitutes_of(self.session, self.game, self.phase)
+            self._substitutes[lang] = [archive.substitute_line(h, lang) for h in self._arrivals]
+        return self._substitutes[lang]
 
 
 def settle(factory: sessionmaker[Session], config: dict[str, Any], game_id: int,
