@@ -68,8 +68,9 @@ class Reading:
     """``seen`` for many viewers of the same events (a boundary's results mail, one
     per player): the events are read once, and each public event is filtered and
     worded once per language for all the players, as the interface promises it reads
-    alike for every one of them (``BaseRuleset.visible``); a player's own part is
-    what is addressed to them. A Master's reading is worked out whole, as ever."""
+    alike for every one of them (``BaseRuleset.visible``); every other event is
+    still asked of the ruleset for each reader. A Master's reading is worked out
+    whole, as ever."""
 
     def __init__(self, items: Iterable[Any], ruleset: str) -> None:
         self.rules = get_ruleset(ruleset)
@@ -102,10 +103,8 @@ class Reading:
                 if shared is not None:
                     out.append(shared)
                 continue
-            # Not public: only the players it names may see it (a ruleset may hide
-            # more, never show more), each in their own copy.
-            if (not published or event.visibility != PRIVATE or viewer.player is None
-                    or viewer.player not in event.to):
+            # Not public: the ruleset decides, for each reader (each gets their own copy).
+            if not published:
                 continue
             shown = rules.visible(event, viewer)
             if shown is not None:
