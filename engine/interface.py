@@ -407,7 +407,14 @@ class BaseRuleset:
         the players named. A ruleset redacts what its rules keep secret (the cause
         of a death, a weighted tally) by returning a changed copy, and may hide more;
         it never shows an event this default hides: the service asks its database
-        only for the events this default admits (``pbm.visibility.readable_by``)."""
+        only for the events this default admits (``pbm.visibility.readable_by``).
+
+        A public event reads the same for every reader who is not a Master (any
+        player, or the public): its copy here and its wording in ``describe`` may
+        not depend on which player is looking, so the service works them out once
+        for all the players (``pbm.visibility.Reading``; held for every ruleset by
+        tests/security/test_public_reading.py). What differs between players goes
+        in private events."""
         if viewer.master:
             return event
         if event.visibility == PUBLIC:
@@ -417,7 +424,9 @@ class BaseRuleset:
         return None
 
     def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:
-        """One line for an event already filtered by ``visible``; None: not worded."""
+        """One line for an event already filtered by ``visible``; None: not worded.
+        For a public event and a reader who is not a Master, the same whoever reads it
+        (see ``visible``)."""
         return word(self.EVENTS, event.kind, lang, event.data)
 
     def describe_rejection(self, code: str, params: dict[str, Any], lang: str) -> str | None:

@@ -32,7 +32,7 @@ from engine.registry import get_ruleset
 from .models import EventRow
 from .sqljson import list_contains
 
-__all__ = ["PRIVATE", "PUBLIC", "Seen", "Viewer", "lines", "readable_by", "seen"]
+__all__ = ["PRIVATE", "PUBLIC", "Reading", "Seen", "Viewer", "lines", "readable_by", "seen"]
 
 
 @dataclass(frozen=True)
@@ -61,17 +61,55 @@ def seen(items: Iterable[Any], viewer: Viewer, ruleset: str, lang: str) -> list[
     """The events of ``items`` this viewer may see, as they may see them, worded in ``lang``.
 
     ``items`` are EventRows or engine Events, in the order they happened."""
-    rules = get_ruleset(ruleset)
-    out: list[Seen] = []
-    for item in items:
-        event, phase_id, published = _as_event(item)
-        if not published and not viewer.master:
-            continue
-        shown = rules.visible(event, viewer)
-        if shown is None:
-            continue
-        out.append(Seen(shown, phase_id, rules.describe(shown, lang, viewer)))
-    return out if viewer.master else _unordered(out)
+    return Reading(items, ruleset).seen(viewer, lang)
+
+
+class Reading:
+    """``seen`` for many viewers of the same events (a boundary's results mail, one
+    per player): the events are read once, and each public event is filtered and
+    worded once per language for all the players, as the interface promises it reads
+    alike for every one of them (``BaseRuleset.visible``); every other event is
+    still asked of the ruleset for each reader. A Master's reading is worked out
+    whole, as ever."""
+
+    def __init__(self, items: Iterable[Any], ruleset: str) -> None:
+        self.rules = get_ruleset(ruleset)
+        self.items = [_as_event(item) for item in items]
+        self._public: dict[str, list[Seen | None]] = {}
+
+    def _public_in(self, lang: str) -> list[Seen | None]:
+        """Each item's reading by any player if it is a published public event, else None."""
+        if lang not in self._public:
+            anyone = Viewer()
+            out: list[Seen | None] = []
+            for event, phase_id, published in self.items:
+                shown = (self.rules.visible(event, anyone)
+                         if published and event.visibility == PUBLIC else None)
+                out.append(None if shown is None else
+                           Seen(shown, phase_id, self.rules.describe(shown, lang, anyone)))
+            self._public[lang] = out
+        return self._public[lang]
+
+    def seen(self, viewer: Viewer, lang: str) -> list[Seen]:
+        rules = self.rules
+        if viewer.master:
+            return [Seen(shown, phase_id, rules.describe(shown, lang, viewer))
+                    for event, phase_id, _published in self.items
+                    if (shown := rules.visible(event, viewer)) is not None]
+        public = self._public_in(lang)
+        out: list[Seen] = []
+        for (event, phase_id, published), shared in zip(self.items, public):
+            if event.visibility == PUBLIC:
+                if shared is not None:
+                    out.append(shared)
+                continue
+            # Not public: the ruleset decides, for each reader (each gets their own copy).
+            if not published:
+                continue
+            shown = rules.visible(event, viewer)
+            if shown is not None:
+                out.append(Seen(shown, phase_id, rules.describe(shown, lang, viewer)))
+        return _unordered(out)
 
 
 def readable_by(viewer: Viewer) -> ColumnElement[bool]:

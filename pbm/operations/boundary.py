@@ -245,12 +245,13 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
     rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id, EventRow.seq >= 0)
                            .order_by(EventRow.seq)).all()
     shared = _SharedResults(session, config, game, phase, next_phase, rows)
+    reading = visibility.Reading(rows, game.ruleset)
     messages = []
     for seat in game.seats:
         if not seat.mailable:  # a table player hears the results from the narrator
             continue
         lang = seat.user.lang
-        seen = visibility.seen(rows, Viewer(player=seat.name), game.ruleset, lang)
+        seen = reading.seen(Viewer(player=seat.name), lang)
         public = [s for s in seen if s.visibility == PUBLIC]
         messages.append(mailer.compose(
             config, to=seat.user.email, template="phase_results", lang=lang, now=now, game=game, seat=seat,
@@ -275,6 +276,7 @@ class _SharedResults:
         self._by_lang: dict[str, dict[str, Any]] = {}
         self._by_reader: dict[tuple[str, str], dict[str, Any]] = {}
         self._arrivals: list[Any] | None = None
+        self._substitutes: dict[str, list[str]] = {}
 
     def _language(self, lang: str) -> dict[str, Any]:
         if lang not in self._by_lang:
@@ -308,9 +310,11 @@ class _SharedResults:
 
     def substitutes(self, lang: str) -> list[str]:
         """The bulletin's lines for the substitutes who arrived in this phase."""
-        if self._arrivals is None:
-            self._arrivals = archive.substitutes_of(self.session, self.game, self.phase)
-        return [archive.substitute_line(h, lang) for h in self._arrivals]
+        if lang not in self._substitutes:
+            if self._arrivals is None:
+                self._arrivals = archive.substitutes_of(self.session, self.game, self.phase)
+            self._substitutes[lang] = [archive.substitute_line(h, lang) for h in self._arrivals]
+        return self._substitutes[lang]
 
 
 def settle(factory: sessionmaker[Session], config: dict[str, Any], game_id: int,
