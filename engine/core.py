@@ -95,8 +95,13 @@ class GameState:
         })
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "GameState":
-        data = _deep_copy(data)
+    def from_dict(cls, data: dict[str, Any], *, owned: bool = False) -> "GameState":
+        """The state ``data`` (what ``to_dict`` makes) holds, on a copy of it: a state
+        changes in place as a phase resolves, and ``data`` must stay as it was.
+        ``owned``: ``data`` is the caller's to give away (parsed just now for this
+        state alone, held by nothing else), taken as it is instead of copied."""
+        if not owned:
+            data = _deep_copy(data)
         return cls(
             ruleset=data["ruleset"],
             players=[Player(**p) for p in data["players"]],

@@ -63,12 +63,16 @@ class Opening:
 
 
 def opening(session: Session, game: Game, now: datetime, *, arrived_at: datetime | None = None,
-            held: PhaseRow | None = None, current: PhaseRow | None = None) -> Opening:
+            held: PhaseRow | None = None, held_state: dict[str, Any] | None = None,
+            current: PhaseRow | None = None) -> Opening:
     """``open_phase_for`` a player's own submission, with the state parsed. The
     phase row is held from here on, as ``_hold_phase`` would hold it, so that
     ``submit`` given this opening has nothing to read or lock again. ``held``: the
     game's current phase, already read in this transaction as ``_held_current_phase``
     reads it (locked and afresh), e.g. together with the game (a web vote).
+    ``held_state``: ``held.state_before`` read with it as a value of its own, the
+    caller's to give away (see ``GameState.from_dict``): the state is made of it
+    without copying it first, as ``held.state_before`` would have to be.
     ``current``: the game's current phase as this transaction holds it unlocked (a
     mail batch, which read its id just now): locked here and its status checked,
     without reading its states again. A mail passes when it reached the mailbox."""
@@ -77,6 +81,8 @@ def opening(session: Session, game: Game, now: datetime, *, arrived_at: datetime
         _hold_phase(session, phase)
     else:
         phase = open_phase_for(session, game, now, arrived_at=arrived_at, held=True, phase=held)
+        if held_state is not None:
+            return Opening(phase, GameState.from_dict(held_state, owned=True))
     return Opening(phase, GameState.from_dict(phase.state_before))
 
 

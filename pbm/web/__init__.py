@@ -7,7 +7,7 @@ from typing import Any
 from flask import abort, current_app, g
 from flask_login import current_user
 from sqlalchemy import Select, and_, bindparam, func, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session, aliased, defer
 
 from ..models import Game, PhaseRow, Seat
 
@@ -67,26 +67,35 @@ def _game_seat_and_held_phase() -> Select:
     later = aliased(PhaseRow)
     current = (select(func.max(later.index)).where(later.game_id == Game.id)
                .correlate(Game).scalar_subquery())
-    return (select(Game, Seat, PhaseRow)
+    return (select(Game, Seat, PhaseRow, PhaseRow.state_before)
             .outerjoin(Seat, and_(Seat.game_id == Game.id, Seat.user_id == bindparam("user_id")))
             .join(PhaseRow, and_(PhaseRow.game_id == Game.id, PhaseRow.index == current))
             .where(Game.slug == bindparam("slug")).with_for_update(of=PhaseRow)
+            # What a submission never reads (the game's published state is the size
+            # of the phase's own, parsed for nothing) is left in the database, and
+            # read on first use if some path does need it. The phase's state comes
+            # as a value of its own, not the row's: a state can be made of it uncopied.
+            .options(*(defer(c) for c in (Game.state, Game.composition, Game.prepared, PhaseRow.state_before,
+                                          PhaseRow.state_after, PhaseRow.pending, PhaseRow.gm_input,
+                                          PhaseRow.reminded)))
             .execution_options(populate_existing=True))
 
 
 _GAME_SEAT_AND_HELD_PHASE = _game_seat_and_held_phase()
 
 
-def game_my_seat_and_phase_or_404(slug: str) -> tuple[Game, Seat | None, PhaseRow | None]:
+def game_my_seat_and_phase_or_404(slug: str) -> tuple[Game, Seat | None, PhaseRow | None,
+                                                     dict[str, Any] | None]:
     """``game_and_my_seat_or_404`` and the game's current phase, in one query, for
     a player's submission: the phase row is locked until the transaction ends
     (FOR UPDATE OF phases; SQLite ignores it) and read afresh, as
-    ``operations.opening`` would read it (``held``). The phase is None before
-    the game has one. Only for a logged-in user."""
+    ``operations.opening`` would read it (``held``), with its ``state_before``
+    as a value of the caller's own (``held_state``). The phase and its state are
+    None before the game has one. Only for a logged-in user."""
     row = db().execute(_GAME_SEAT_AND_HELD_PHASE, {"slug": slug, "user_id": current_user.id}).first()
     if row is None:  # no such game, or a game with no phase yet
-        return (*game_and_my_seat_or_404(slug), None)
-    return row[0], row[1], row[2]
+        return (*game_and_my_seat_or_404(slug), None, None)
+    return row[0], row[1], row[2], row[3]
 
 
 def require_master(game: Game) -> None:

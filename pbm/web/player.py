@@ -284,7 +284,7 @@ def reserved(slug: str):
 @bp.route("/g/<slug>/act", methods=["POST"])
 @login_required
 def act(slug: str):
-    game, seat, held = game_my_seat_and_phase_or_404(slug)
+    game, seat, held, held_state = game_my_seat_and_phase_or_404(slug)
     if seat is None:
         abort(403)
     session = db()
@@ -293,7 +293,7 @@ def act(slug: str):
     try:
         if held is None:
             raise Rejected("phase_closed")
-        opened = operations.opening(session, game, now(), held=held)
+        opened = operations.opening(session, game, now(), held=held, held_state=held_state)
         phase, state = opened.phase, opened.state
         groups = {group_key(g): g for g in page_groups(get_ruleset(game.ruleset).forms(state, seat.name),
                                                         game.ruleset)}
