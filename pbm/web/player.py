@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import login_required
@@ -64,11 +64,12 @@ def group_key(group: list[ActionForm]) -> str:
 
 def build_form(specs: ActionForm | list[ActionForm], formdata: Any = None, *,
                ruleset: str = "", state: GameState | None = None,
-               current: dict[str, dict[str, Any]] | None = None) -> ActionFormBase:
+               current: dict[str, dict[str, Any]] | None = None, shown: bool = True) -> ActionFormBase:
     """A CSRF-protected form with the fields of one page group, choices as the engine offers,
     filled with what the player already submitted this phase (``current``: kind -> args).
     Labels, help and the choices' names are the ruleset's; the service's generic words
-    stand in where it has none."""
+    stand in where it has none. ``shown``: False for a form that only reads a submission
+    and is never put on a page again (see ``_meta``)."""
     group = [specs] if isinstance(specs, ActionForm) else list(specs)
     rules = _ruleset(ruleset)
     lang = _lang()
@@ -80,7 +81,15 @@ def build_form(specs: ActionForm | list[ActionForm], formdata: Any = None, *,
             if key in names and value not in (None, "", []):
                 data[key] = value
     form_class = _form_class(ruleset, lang, repr(group), rules, group)
-    return form_class(formdata=formdata, prefix=prefix, data=data)
+    return form_class(formdata=formdata, prefix=prefix, data=data, meta=_meta(shown))
+
+
+def _meta(shown: bool) -> dict[str, Any]:
+    """A form never shown again needs no new token signed for it (a good part of a
+    vote's form), once CSRFProtect has checked the request's token before the view
+    ran (``g.csrf_valid``): then that check is all Flask-WTF's own check of the form
+    would do (it skips itself). Without it, the form checks the token itself."""
+    return {"csrf": False} if not shown and g.get("csrf_valid") else {}
 
 
 _FORM_CLASSES: OrderedDict[tuple[str, str, str], type[ActionFormBase]] = OrderedDict()
@@ -300,7 +309,7 @@ def act(slug: str):
         group = groups.get(kind)
         if group is None:
             raise Rejected("not_now", kind=kind)
-        form = build_form(group, request.form, ruleset=game.ruleset, state=state)
+        form = build_form(group, request.form, ruleset=game.ruleset, state=state, shown=False)
         if not form.validate():
             raise Rejected("bad_form", errors="; ".join(
                 f"{k}: {', '.join(map(str, v))}" for k, v in form.errors.items()))
