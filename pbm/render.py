@@ -8,6 +8,7 @@ Babel's (``pbm.i18n.gettext_in`` outside a request).
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from engine.registry import get_ruleset
@@ -86,7 +87,10 @@ def phase_label(phase: PhaseRow, lang: str, tz: str) -> str:
         return f"{phase.kind} {phase.number}"
 
 
+@lru_cache(maxsize=1024)
 def deadline_text(when: datetime, lang: str, tz: str) -> str:
+    """``when`` in zone ``tz``, worded in ``lang``: the same few deadlines are written
+    on every receipt and page of a phase (and the words depend on nothing else)."""
     local = when.astimezone(schedule.ZoneInfo(tz))
     label = schedule.zone_label(tz, when)
     return gettext_in(lang, "%(date)s %(time)s (%(zone)s)", date=f"{local:%d/%m/%Y}",
