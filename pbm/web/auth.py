@@ -17,6 +17,7 @@ from flask import Blueprint, Flask, flash, redirect, render_template, request, s
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user, logout_user
+from sqlalchemy import bindparam, select
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .. import accounts, tokens
@@ -47,12 +48,17 @@ def init_app(app: Flask) -> None:
     check_dummy_password("")  # hashed now, not during the first login for an unknown address
 
 
+# Built once (bound per request): every logged-in request asks it first, in a session
+# of its own, where Session.get would build its statement anew each time.
+_USER_BY_ID = select(User).where(User.id == bindparam("id"))
+
+
 def load_user(user_id: str) -> User | None:
     """flask-login's loader: the id and the session token must both match."""
     uid, _, token = (user_id or "").partition(":")
     if not uid.isdigit() or not token:
         return None
-    user = db().get(User, int(uid))
+    user = db().scalars(_USER_BY_ID, {"id": int(uid)}).one_or_none()
     if user is None or not hmac.compare_digest(user.session_token.encode(), token.encode()):
         return None
     return user
