@@ -23,7 +23,7 @@ from markupsafe import Markup
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
-from .models import Game, GameMaster, OutboxRow, Seat
+from .models import Game, GameMaster, OutboxPart, OutboxRow, Seat
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "mail_templates"
 # The templates ship with the code and change only with a new release: no stat() of
@@ -139,6 +139,13 @@ def queue(session: Session, config: dict[str, Any], *, to: str, template: str, l
     return row
 
 
+def store_part(session: Session, now: datetime, html: str) -> int:
+    """Store the shared end of many messages' HTML alternative (an OutboxPart, to
+    give ``compose`` as ``html_part_id``); its id."""
+    return session.execute(insert(OutboxPart.__table__).values(created_at=now, html=str(html))
+                           .returning(OutboxPart.__table__.c.id)).scalar_one()
+
+
 def queue_all(session: Session, messages: list[dict[str, Any]]) -> None:
     """Store messages made by ``compose``, in their order, with one INSERT (the
     table's own statement: nothing needs the rows as objects, and the ORM's bulk
@@ -151,9 +158,11 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
             now: datetime, game: Game | None = None, seat: Seat | None = None,
             kind: str | None = None, auto_reply: bool = False, in_reply_to: str | None = None,
             references: str | None = None, context: dict[str, Any] | None = None,
-            phase_id: int | None = None, subject: str | None = None) -> dict[str, Any]:
+            phase_id: int | None = None, subject: str | None = None,
+            html_part_id: int | None = None) -> dict[str, Any]:
     """One message's outbox row, as column values (``subject``: already rendered,
-    when many messages share it). Mail to a player carries their
+    when many messages share it; ``html_part_id``: the stored end of the HTML
+    alternative, which the template's HTML then leaves out). Mail to a player carries their
     reply token, so their answer can be tied to them, and so does mail to a Master of
     the game (their own reply address, without a subject tag: a Master forwards mail,
     and a tag would travel with it); receipts come from the no-reply address."""
@@ -187,7 +196,7 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
     return {
         "created_at": now, "game_id": game.id if game else None, "phase_id": phase_id,
         "kind": kind or template, "to_addr": to,
-        "from_addr": from_addr, "reply_to": reply_to, "subject": subject, "body": body, "body_html": body_html,
+        "from_addr": from_addr, "reply_to": reply_to, "subject": subject, "body": body, "body_html": body_html, "html_part_id": html_part_id,
         "headers": headers, "message_id": new_message_id(domain_of(config["MASTER_ADDRESS"])), "status": "pending",
         "attempts": 0, "next_attempt_at": now,
     }

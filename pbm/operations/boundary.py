@@ -117,9 +117,9 @@ def resolve_phase(factory: sessionmaker[Session], config: dict[str, Any], phase_
 
 
 def _resolve_claimed(session: Session, config: dict[str, Any], phase_id: int, now: datetime) -> bool:
-    if not _claim(session, phase_id):
+    phase = _claim(session, phase_id)
+    if phase is None:
         return False
-    phase = session.get(PhaseRow, phase_id)
     game = _load_game(session, phase.game_id)
     with session.no_autoflush:  # one flush at the end, not one per queued mail
         _resolve_into(session, config, game, phase, now)
@@ -131,8 +131,9 @@ def _resolve_claimed(session: Session, config: dict[str, Any], phase_id: int, no
 RESOLVER_LOCKS = 0x4C55  # "LU"
 
 
-def _claim(session: Session, phase_id: int) -> bool:
-    """Claim an open phase for this transaction: open -> resolving.
+def _claim(session: Session, phase_id: int) -> PhaseRow | None:
+    """Claim an open phase for this transaction: open -> resolving; the phase, read
+    by the same statement, or None if it was not open.
 
     Workers sharing a PostgreSQL database all walk the same list of due phases;
     each first tries a lock of its own on the phase, held until its commit, and
@@ -142,10 +143,10 @@ def _claim(session: Session, phase_id: int) -> bool:
     resolution reads it. (SQLite lets one writer through at a time: no such lock.)"""
     if session.get_bind().dialect.name == "postgresql" and not session.scalar(
             select(func.pg_try_advisory_xact_lock(RESOLVER_LOCKS, phase_id))):
-        return False
-    return session.execute(
+        return None
+    return session.scalars(
         update(PhaseRow).where(PhaseRow.id == phase_id, PhaseRow.status == PhaseStatus.OPEN)
-        .values(status=PhaseStatus.RESOLVING)).rowcount == 1
+        .values(status=PhaseStatus.RESOLVING).returning(PhaseRow)).one_or_none()
 
 
 def _load_game(session: Session, game_id: int) -> Game:
@@ -252,7 +253,7 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
     rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id, EventRow.seq >= 0)
                            .order_by(EventRow.seq)).all()
     reading = visibility.Reading(rows, game.ruleset)
-    shared = _SharedResults(session, config, game, phase, next_phase, rows, reading)
+    shared = _SharedResults(session, config, game, phase, next_phase, rows, reading, now)
     messages = []
     for seat in game.seats:
         if not seat.mailable:  # a table player hears the results from the narrator
@@ -261,7 +262,8 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
         common = shared.for_reader(lang, reader_tz(game, seat.user))
         messages.append(mailer.compose(
             config, to=seat.user.email, template="phase_results", lang=lang, now=now, game=game, seat=seat,
-            phase_id=next_phase.id if next_phase else None, subject=common["subject"], context={
+            phase_id=next_phase.id if next_phase else None, subject=common["subject"],
+            html_part_id=common["html_part_id"], context={
                 **common, "private_lines": [s.text for s in reading.private(Viewer(player=seat.name), lang)
                                             if s.text],
             }))
@@ -273,11 +275,13 @@ class _SharedResults:
     """What the results mail of a boundary says alike to every player reading it in
     one language and time zone (its subject, the bulletin, the vote, the footer):
     worked out and rendered once for the whole game, not once a seat; each seat's
-    message adds only its greeting and its private lines."""
+    message adds only its greeting and its private lines. The HTML alternative's
+    shared end is stored once too (an OutboxPart), after each message's own start."""
 
     def __init__(self, session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
-                 next_phase: PhaseRow | None, rows: list[EventRow], reading: visibility.Reading) -> None:
-        self.session, self.game, self.phase, self.next_phase = session, game, phase, next_phase
+                 next_phase: PhaseRow | None, rows: list[EventRow], reading: visibility.Reading,
+                 now: datetime) -> None:
+        self.session, self.game, self.phase, self.next_phase, self.now = session, game, phase, next_phase, now
         self.rows, self.reading, self.base_url = rows, reading, config["BASE_URL"]
         self.phase_url = f"{config['BASE_URL'].rstrip('/')}/g/{game.slug}/phases/{archive.number_of(phase)}"
         self.correction = bool((phase.gm_input or {}).get("correction"))
@@ -317,7 +321,8 @@ class _SharedResults:
             }
             ctx["subject"] = mailer.render_subject("phase_results", lang, **ctx)
             ctx["bulletin_text"] = mailer.render_text_part("phase_results/bulletin", lang, **ctx)
-            ctx["bulletin_html"] = mailer.render_part("phase_results/bulletin", lang, **ctx)
+            ctx["html_part_id"] = mailer.store_part(self.session, self.now, mailer.render_part(
+                "phase_results/bulletin", lang, **ctx))
             self._by_reader[key] = ctx
         return self._by_reader[key]
 
