@@ -85,13 +85,15 @@ def tally(rows: list[Any], viewer: Viewer, ruleset: str, lang: str) -> Tally | N
 
 def bars(t: Tally, lang: str = "it") -> list[dict[str, Any]]:
     """Each candidate's bar of the vote picture: its share of the longest (0-1), and
-    who voted for them (the same facts, in the same order, as the tables beside it)."""
+    who voted for them (the same facts, in the same order, as the tables beside it);
+    ``width``: the percent drawn, at least 1 so that every bar shows."""
     top = max((c for _n, c in t.counts), default=0) or 1
     voters: dict[str, list[str]] = {}
     for voter, target in t.votes:
         voters.setdefault(target, []).append(voter)
     return [{"name": name, "count": count, "shown": shown_count(count, lang),
              "share": count / top, "percent": round(100 * count / top),
+             "width": max(round(100 * count / top), 1),
              "voters": voters.get(name, []), "chosen": name in t.all_chosen} for name, count in t.counts]
 
 

@@ -12,6 +12,7 @@ stores them with one statement (``queue_all``) instead of one INSERT each.
 from __future__ import annotations
 
 import uuid
+from functools import lru_cache
 from datetime import datetime
 from email.utils import formataddr
 from pathlib import Path
@@ -22,7 +23,7 @@ from markupsafe import Markup
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
-from .models import Game, GameMaster, OutboxRow, Seat
+from .models import Game, GameMaster, OutboxPart, OutboxRow, Seat
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "mail_templates"
 # The templates ship with the code and change only with a new release: no stat() of
@@ -36,10 +37,18 @@ _has_html: dict[str, bool] = {}
 
 
 def render(name: str, lang: str, **context: Any) -> tuple[str, str]:
+    return render_subject(name, lang, **context), render_body(name, lang, **context)
+
+
+def render_subject(name: str, lang: str, **context: Any) -> str:
+    """The subject on one line (a template's line breaks are only layout)."""
     lang = lang if lang in ("it", "en") else "it"
-    subject = _env.get_template(f"{name}/subject.{lang}.txt").render(**context)
-    body = _env.get_template(f"{name}/body.{lang}.txt").render(**context)
-    return " ".join(subject.split()), body
+    return " ".join(_env.get_template(f"{name}/subject.{lang}.txt").render(**context).split())
+
+
+def render_body(name: str, lang: str, **context: Any) -> str:
+    lang = lang if lang in ("it", "en") else "it"
+    return _env.get_template(f"{name}/body.{lang}.txt").render(**context)
 
 
 def render_html(name: str, lang: str, **context: Any) -> str | None:
@@ -96,6 +105,19 @@ def master_of(game: Game | None, address: str) -> GameMaster | None:
     return next((m for m in game.masters if m.user.email.strip().lower() == wanted), None)
 
 
+def _from(name: str, address: str) -> str:
+    """``formataddr((name, address))``, with the name's encoding done once per name:
+    a game's name with an accent or the dash becomes RFC 2047 words, which costs more
+    than the rest of the message's headers, and every mail of a boundary repeats it."""
+    return f"{_display_name(name)} <{address}>"
+
+
+@lru_cache(maxsize=1024)
+def _display_name(name: str) -> str:
+    placeholder = "x@x"
+    return formataddr((name, placeholder))[:-len(f" <{placeholder}>")]
+
+
 def token_tag(seat: Seat) -> str:
     return f"[lupus:{seat.token}]"
 
@@ -117,6 +139,13 @@ def queue(session: Session, config: dict[str, Any], *, to: str, template: str, l
     return row
 
 
+def store_part(session: Session, now: datetime, html: str) -> int:
+    """Store the shared end of many messages' HTML alternative (an OutboxPart, to
+    give ``compose`` as ``html_part_id``); its id."""
+    return session.execute(insert(OutboxPart.__table__).values(created_at=now, html=str(html))
+                           .returning(OutboxPart.__table__.c.id)).scalar_one()
+
+
 def queue_all(session: Session, messages: list[dict[str, Any]]) -> None:
     """Store messages made by ``compose``, in their order, with one INSERT (the
     table's own statement: nothing needs the rows as objects, and the ORM's bulk
@@ -129,8 +158,11 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
             now: datetime, game: Game | None = None, seat: Seat | None = None,
             kind: str | None = None, auto_reply: bool = False, in_reply_to: str | None = None,
             references: str | None = None, context: dict[str, Any] | None = None,
-            phase_id: int | None = None) -> dict[str, Any]:
-    """One message's outbox row, as column values. Mail to a player carries their
+            phase_id: int | None = None, subject: str | None = None,
+            html_part_id: int | None = None) -> dict[str, Any]:
+    """One message's outbox row, as column values (``subject``: already rendered,
+    when many messages share it; ``html_part_id``: the stored end of the HTML
+    alternative, which the template's HTML then leaves out). Mail to a player carries their
     reply token, so their answer can be tied to them, and so does mail to a Master of
     the game (their own reply address, without a subject tag: a Master forwards mail,
     and a tag would travel with it); receipts come from the no-reply address."""
@@ -138,23 +170,25 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
         # Whatever let it in, an address with a line break would write headers of its own.
         raise ValueError(f"not a mail address: {to!r}")
     ctx = {"game": game, "seat": seat, "base_url": config["BASE_URL"], **(context or {})}
-    subject, body = render(template, lang, **ctx)
+    if subject is None:
+        subject = render_subject(template, lang, **ctx)
+    body = render_body(template, lang, **ctx)
     body_html = render_html(template, lang, **ctx)
     # Exchange and Outlook send no out-of-office answers to mail carrying this:
     # fewer automatic messages coming back into the Master's inbox.
     headers: dict[str, str] = {"X-Auto-Response-Suppress": "OOF, AutoReply"}
     if seat is not None:
         subject = f"{subject} {token_tag(seat)}"
-        from_addr = formataddr((f"Lupus – {game.name}" if game else "Lupus", player_address(config, seat)))
+        from_addr = _from(f"Lupus – {game.name}" if game else "Lupus", player_address(config, seat))
         reply_to = player_address(config, seat)
     elif (master := master_of(game, to)) is not None:
-        from_addr = formataddr((f"Lupus – {game.name}", master_address(config, master)))
+        from_addr = _from(f"Lupus – {game.name}", master_address(config, master))
         reply_to = master_address(config, master)
     else:
-        from_addr = formataddr(("Lupus", config["MASTER_ADDRESS"]))
+        from_addr = _from("Lupus", config["MASTER_ADDRESS"])
         reply_to = None
     if auto_reply:
-        from_addr = formataddr(("Lupus", config["NOREPLY_ADDRESS"]))
+        from_addr = _from("Lupus", config["NOREPLY_ADDRESS"])
         headers["Auto-Submitted"] = "auto-replied"
     if in_reply_to:
         headers["In-Reply-To"] = in_reply_to
@@ -162,7 +196,7 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
     return {
         "created_at": now, "game_id": game.id if game else None, "phase_id": phase_id,
         "kind": kind or template, "to_addr": to,
-        "from_addr": from_addr, "reply_to": reply_to, "subject": subject, "body": body, "body_html": body_html,
+        "from_addr": from_addr, "reply_to": reply_to, "subject": subject, "body": body, "body_html": body_html, "html_part_id": html_part_id,
         "headers": headers, "message_id": new_message_id(domain_of(config["MASTER_ADDRESS"])), "status": "pending",
         "attempts": 0, "next_attempt_at": now,
     }

@@ -382,6 +382,19 @@ class EventRow(Base):
     published: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
+class OutboxPart(Base):
+    """The end of an HTML alternative that many messages share: a boundary's
+    bulletin, vote table and footer, the same for every player reading in one
+    language and zone. Stored once, not once a player: a 40-player day's table of
+    bars alone would be forty copies of some 8 KB written in the boundary's commit."""
+
+    __tablename__ = "outbox_parts"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    html: Mapped[str] = mapped_column(Text)
+
+
 class OutboxRow(Base):
     """Transactional outbox: written with the change it reports, sent afterwards."""
 
@@ -404,6 +417,9 @@ class OutboxRow(Base):
     # The HTML alternative of ``body`` (the same facts, with the vote picture as a
     # table), sent as multipart/alternative; None: plain text only.
     body_html: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # The shared end of ``body_html`` (see OutboxPart), or None: it is all here.
+    html_part_id: Mapped[int | None] = mapped_column(ForeignKey("outbox_parts.id"), nullable=True, index=True)
+    html_part: Mapped[OutboxPart | None] = relationship(lazy="selectin")
     headers: Mapped[dict[str, Any]] = mapped_column(default=dict)
     message_id: Mapped[str] = mapped_column(String(300), unique=True)
     status: Mapped[str] = mapped_column(String(10), default="pending", index=True)
@@ -414,6 +430,14 @@ class OutboxRow(Base):
     # When ``body`` and ``body_html`` of a mail sent (or refused) were emptied,
     # RAW_MAIL_DAYS after it was queued (pbm/retention.py); the rest stays.
     pruned_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+    @property
+    def html(self) -> str | None:
+        """The whole HTML alternative as sent: the message's own beginning and the
+        shared end, if it has one."""
+        if self.body_html is None:
+            return None
+        return self.body_html + (self.html_part.html if self.html_part is not None else "")
 
 
 class InboundRow(Base):

@@ -4,7 +4,8 @@ Emptied: the raw bytes of an inbound message (player's mail, a bounce, a
 stranger's mail, a message too large to read: all are kept in
 ``InboundRow.raw``), and the bodies of a mail sent or refused for good
 (``OutboxRow.body`` and ``body_html``: role letters, private results, links
-to choose a password). What was read from them stays: the inbound row (who
+to choose a password; and the shared ends of HTML alternatives, ``OutboxPart``,
+once no mail left points to them). What was read from them stays: the inbound row (who
 wrote, when, to which game, with what outcome and errors), the actions it
 recorded, the outbox row (to whom, when, which subject, its Message-ID, which
 bounces are matched against). ``pruned_at`` says when, for the pages that
@@ -21,14 +22,16 @@ mean gone from the file, not only unreachable. Backups keep what they held.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, text, update
+from sqlalchemy import delete, exists, select, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from .models import InboundRow, OutboxRow
+from .models import InboundRow, OutboxPart, OutboxRow
 
 log = logging.getLogger(__name__)
 
@@ -50,12 +53,39 @@ def prune(factory: sessionmaker[Session], config: dict[str, Any], now: datetime)
     before = cutoff(config, now)
     inbound = _in_chunks(factory, InboundRow, now, {"raw": b""},
                          InboundRow.received_at < before, InboundRow.status != "stored")
-    outbox = _in_chunks(factory, OutboxRow, now, {"body": "", "body_html": None},
+    outbox = _in_chunks(factory, OutboxRow, now, {"body": "", "body_html": None, "html_part_id": None},
                         OutboxRow.created_at < before, OutboxRow.status != "pending")
+    _drop_orphan_parts(factory, before)
     if inbound or outbox:
         log.info("raw mail older than %s days emptied: %d received, %d sent",
                  config["RAW_MAIL_DAYS"], inbound, outbox)
     return Pruned(inbound, outbox)
+
+
+def _drop_orphan_parts(factory: sessionmaker[Session], before: datetime) -> None:
+    """Delete the old shared ends of HTML alternatives (OutboxPart) that no mail
+    points to any more: each mail lets go of its part when it is emptied, and a
+    mail not sent yet is never emptied, so it keeps its part."""
+    with factory() as session:
+        orphan = ~exists().where(OutboxRow.html_part_id == OutboxPart.id)
+        with _secure_delete(session):
+            session.execute(delete(OutboxPart).where(OutboxPart.created_at < before, orphan)
+                            .execution_options(synchronize_session=False))
+            session.commit()
+
+
+@contextmanager
+def _secure_delete(session: Session) -> Iterator[None]:
+    """On SQLite, the space the old text frees zeroed as it is freed, in the
+    statements run within (Debian's SQLite does it always; a stock build does not);
+    the pooled connection left as it was."""
+    was = None
+    if session.get_bind().dialect.name == "sqlite":
+        was = session.execute(text("PRAGMA secure_delete")).scalar()
+        session.execute(text("PRAGMA secure_delete=ON"))
+    yield
+    if was is not None:
+        session.execute(text(f"PRAGMA secure_delete={int(was)}"))
 
 
 def _in_chunks(factory: sessionmaker[Session], model: type[InboundRow] | type[OutboxRow], now: datetime,
@@ -68,18 +98,11 @@ def _in_chunks(factory: sessionmaker[Session], model: type[InboundRow] | type[Ou
             ids = list(session.scalars(select(model.id).where(model.pruned_at.is_(None), *due).limit(CHUNK)))
             if not ids:
                 return total
-            was = None
-            if session.get_bind().dialect.name == "sqlite":
-                # The space the old text frees is zeroed as it is freed, in this
-                # statement (Debian's SQLite does it always; a stock build does not).
-                was = session.execute(text("PRAGMA secure_delete")).scalar()
-                session.execute(text("PRAGMA secure_delete=ON"))
-            # pruned_at still empty: another worker pruning at once counts nothing twice.
-            total += session.execute(
-                update(model).where(model.id.in_(ids), model.pruned_at.is_(None))
-                .values(pruned_at=now, **emptied).execution_options(synchronize_session=False)).rowcount
-            if was is not None:  # the pooled connection as it was
-                session.execute(text(f"PRAGMA secure_delete={int(was)}"))
-            session.commit()
+            with _secure_delete(session):
+                # pruned_at still empty: another worker pruning at once counts nothing twice.
+                total += session.execute(
+                    update(model).where(model.id.in_(ids), model.pruned_at.is_(None))
+                    .values(pruned_at=now, **emptied).execution_options(synchronize_session=False)).rowcount
+                session.commit()
         if len(ids) < CHUNK:
             return total

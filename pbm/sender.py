@@ -108,7 +108,7 @@ def to_message(row: OutboxRow) -> Message:
     # With an HTML alternative Flask-Mail writes multipart/alternative, the plain
     # text first: clients that show no HTML (and most screen readers) read it.
     msg = _Message(subject=row.subject, recipients=[row.to_addr], body=row.body,
-                  html=row.body_html or None, sender=row.from_addr, reply_to=row.reply_to,
+                  html=row.html or None, sender=row.from_addr, reply_to=row.reply_to,
                   extra_headers=dict(row.headers or {}), charset="utf-8")
     msg.msgId = row.message_id
     return msg

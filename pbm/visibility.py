@@ -90,6 +90,15 @@ class Reading:
             self._public[lang] = out
         return self._public[lang]
 
+    def public(self, lang: str) -> list[Seen]:
+        """What every player sees alike: the published public events, in ``seen``'s
+        order (a player's ``seen`` is these with their ``private`` ones among them)."""
+        return _unordered([s for s in self._public_in(lang) if s is not None])
+
+    def private(self, viewer: Viewer, lang: str) -> list[Seen]:
+        """What only this player sees: the rest of their ``seen``, in its order."""
+        return [s for s in self.seen(viewer, lang) if s.visibility == PRIVATE]
+
     def seen(self, viewer: Viewer, lang: str) -> list[Seen]:
         rules = self.rules
         if viewer.master:

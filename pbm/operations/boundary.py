@@ -10,10 +10,11 @@ from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.orm import Session, selectinload, sessionmaker
+from sqlalchemy.orm import Session, joinedload, sessionmaker
+from sqlalchemy.orm.attributes import set_committed_value
 
 from engine.core import GameState, Phase, phase_rng
-from engine.interface import PRIVATE, PUBLIC, Viewer
+from engine.interface import Viewer
 from engine.registry import get_ruleset
 
 from .. import archive, mailer, render, visibility
@@ -116,9 +117,9 @@ def resolve_phase(factory: sessionmaker[Session], config: dict[str, Any], phase_
 
 
 def _resolve_claimed(session: Session, config: dict[str, Any], phase_id: int, now: datetime) -> bool:
-    if not _claim(session, phase_id):
+    phase = _claim(session, phase_id)
+    if phase is None:
         return False
-    phase = session.get(PhaseRow, phase_id)
     game = _load_game(session, phase.game_id)
     with session.no_autoflush:  # one flush at the end, not one per queued mail
         _resolve_into(session, config, game, phase, now)
@@ -130,8 +131,9 @@ def _resolve_claimed(session: Session, config: dict[str, Any], phase_id: int, no
 RESOLVER_LOCKS = 0x4C55  # "LU"
 
 
-def _claim(session: Session, phase_id: int) -> bool:
-    """Claim an open phase for this transaction: open -> resolving.
+def _claim(session: Session, phase_id: int) -> PhaseRow | None:
+    """Claim an open phase for this transaction: open -> resolving; the phase, read
+    by the same statement, or None if it was not open.
 
     Workers sharing a PostgreSQL database all walk the same list of due phases;
     each first tries a lock of its own on the phase, held until its commit, and
@@ -141,18 +143,24 @@ def _claim(session: Session, phase_id: int) -> bool:
     resolution reads it. (SQLite lets one writer through at a time: no such lock.)"""
     if session.get_bind().dialect.name == "postgresql" and not session.scalar(
             select(func.pg_try_advisory_xact_lock(RESOLVER_LOCKS, phase_id))):
-        return False
-    return session.execute(
+        return None
+    return session.scalars(
         update(PhaseRow).where(PhaseRow.id == phase_id, PhaseRow.status == PhaseStatus.OPEN)
-        .values(status=PhaseStatus.RESOLVING)).rowcount == 1
+        .values(status=PhaseStatus.RESOLVING).returning(PhaseRow)).one_or_none()
 
 
 def _load_game(session: Session, game_id: int) -> Game:
-    """The game with its seats, Masters and their users in one go: a boundary
-    mails every one of them, and lazy loading would cost a query each."""
-    return session.scalars(select(Game).where(Game.id == game_id).options(
-        selectinload(Game.seats).joinedload(Seat.user),
-        selectinload(Game.masters).joinedload(GameMaster.user))).one()
+    """The game with its seats, Masters and their users: a boundary mails every one
+    of them, and lazy loading would cost a query each. Each collection is one plain
+    query handed to the game as loaded (a ``selectinload`` of the same rows costs a
+    third more, and a boundary is where the time goes)."""
+    game = session.get_one(Game, game_id)
+    set_committed_value(game, "seats", list(session.scalars(
+        select(Seat).where(Seat.game_id == game_id).options(joinedload(Seat.user)).order_by(Seat.position))))
+    set_committed_value(game, "masters", list(session.scalars(
+        select(GameMaster).where(GameMaster.game_id == game_id).options(joinedload(GameMaster.user))
+        .order_by(GameMaster.id))))
+    return game
 
 
 def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
@@ -244,21 +252,20 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
     # The resolution's events: the Masters' interventions were announced when made.
     rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id, EventRow.seq >= 0)
                            .order_by(EventRow.seq)).all()
-    shared = _SharedResults(session, config, game, phase, next_phase, rows)
     reading = visibility.Reading(rows, game.ruleset)
+    shared = _SharedResults(session, config, game, phase, next_phase, rows, reading, now)
     messages = []
     for seat in game.seats:
         if not seat.mailable:  # a table player hears the results from the narrator
             continue
         lang = seat.user.lang
-        seen = reading.seen(Viewer(player=seat.name), lang)
-        public = [s for s in seen if s.visibility == PUBLIC]
+        common = shared.for_reader(lang, reader_tz(game, seat.user))
         messages.append(mailer.compose(
             config, to=seat.user.email, template="phase_results", lang=lang, now=now, game=game, seat=seat,
-            phase_id=next_phase.id if next_phase else None, context={
-                **shared.for_reader(lang, reader_tz(game, seat.user)),
-                "private_lines": [s.text for s in seen if s.visibility == PRIVATE and s.text],
-                "public_lines": [s.text for s in public if s.text] + shared.substitutes(lang),
+            phase_id=next_phase.id if next_phase else None, subject=common["subject"],
+            html_part_id=common["html_part_id"], context={
+                **common, "private_lines": [s.text for s in reading.private(Viewer(player=seat.name), lang)
+                                            if s.text],
             }))
     mailer.queue_all(session, messages)
     masters_mail.mail_masters(session, config, game, phase, rows, now, state)  # as the ruleset asks
@@ -266,11 +273,16 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
 
 class _SharedResults:
     """What the results mail of a boundary says alike to every player reading it in
-    one language and time zone: worked out once for the whole game, not once a seat."""
+    one language and time zone (its subject, the bulletin, the vote, the footer):
+    worked out and rendered once for the whole game, not once a seat; each seat's
+    message adds only its greeting and its private lines. The HTML alternative's
+    shared end is stored once too (an OutboxPart), after each message's own start."""
 
     def __init__(self, session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
-                 next_phase: PhaseRow | None, rows: list[EventRow]) -> None:
-        self.session, self.game, self.phase, self.next_phase, self.rows = session, game, phase, next_phase, rows
+                 next_phase: PhaseRow | None, rows: list[EventRow], reading: visibility.Reading,
+                 now: datetime) -> None:
+        self.session, self.game, self.phase, self.next_phase, self.now = session, game, phase, next_phase, now
+        self.rows, self.reading, self.base_url = rows, reading, config["BASE_URL"]
         self.phase_url = f"{config['BASE_URL'].rstrip('/')}/g/{game.slug}/phases/{archive.number_of(phase)}"
         self.correction = bool((phase.gm_input or {}).get("correction"))
         self._by_lang: dict[str, dict[str, Any]] = {}
@@ -286,7 +298,7 @@ class _SharedResults:
             t = archive.tally(self.rows, archive.PUBLIC, self.game.ruleset, tally_lang)
             bars = archive.bars(t, tally_lang) if t else []
             self._by_lang[lang] = {
-                "vote_lines": archive.vote_lines(t), "tally": t, "bars": bars,
+                "public_lines": [s.text for s in self.reading.public(lang) if s.text] + self.substitutes(lang),
                 "tally_html": mailer.render_part("phase_results/tally", lang, tally=t, bars=bars),
                 "votes_text": mailer.render_text_part("phase_results/votes", lang,
                                                       vote_lines=archive.vote_lines(t)),
@@ -294,11 +306,12 @@ class _SharedResults:
         return self._by_lang[lang]
 
     def for_reader(self, lang: str, tz: str) -> dict[str, Any]:
-        """The context every seat reading in ``lang`` and ``tz`` shares."""
+        """The context, subject and bulletin every seat reading in ``lang`` and ``tz`` shares."""
         key = (lang, tz)
         if key not in self._by_reader:
             nxt = self.next_phase
-            self._by_reader[key] = {
+            ctx = {
+                "game": self.game, "base_url": self.base_url,
                 "phase": self.phase, "phase_label": render.phase_label(self.phase, lang, tz),
                 "deadline": render.deadline_text(self.phase.ends_at, lang, tz),
                 "correction": self.correction, **self._language(lang), "phase_url": self.phase_url,
@@ -306,6 +319,11 @@ class _SharedResults:
                 "next_label": render.phase_label(nxt, lang, tz) if nxt else None,
                 "next_deadline": render.deadline_text(nxt.ends_at, lang, tz) if nxt else None,
             }
+            ctx["subject"] = mailer.render_subject("phase_results", lang, **ctx)
+            ctx["bulletin_text"] = mailer.render_text_part("phase_results/bulletin", lang, **ctx)
+            ctx["html_part_id"] = mailer.store_part(self.session, self.now, mailer.render_part(
+                "phase_results/bulletin", lang, **ctx))
+            self._by_reader[key] = ctx
         return self._by_reader[key]
 
     def substitutes(self, lang: str) -> list[str]:

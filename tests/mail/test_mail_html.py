@@ -20,11 +20,11 @@ def test_results_mail_is_multipart_alternative_with_the_vote_table(make_app, clo
         email = game.seat_by_name("Giulia").user.email
         row = (s.query(OutboxRow).filter_by(game_id=game.id, to_addr=email, kind="phase_results")
                .order_by(OutboxRow.id.desc()).first())
-        html, body, mid = row.body_html, row.body, row.message_id
+        html, body, mid = row.html, row.body, row.message_id
         # A night's mail has no vote: no table of bars.
         night = (s.query(OutboxRow).filter_by(game_id=game.id, to_addr=email, kind="phase_results")
                  .order_by(OutboxRow.id).first())
-        assert "Votato da" not in night.body_html
+        assert "Votato da" not in night.html
     assert "Elena → Carla" in body
     # The table: Carla's bar the full width, 3 votes, voted by Anna, Bruno and Elena.
     carla = re.search(r'<th scope="row"[^>]*>Carla</th>\s*<td.*?</td>\s*<td[^>]*>([^<]*)</td>', html, re.S)
@@ -39,7 +39,9 @@ def test_results_mail_is_multipart_alternative_with_the_vote_table(make_app, clo
     assert message.get_content_type() == "multipart/alternative"
     parts = [p.get_content_type() for p in message.iter_parts()]
     assert parts == ["text/plain", "text/html"]  # plain first: read where HTML is not
-    assert "Anna, Bruno, Elena" in message.get_body(("html",)).get_content()
+    sent = message.get_body(("html",)).get_content()
+    # The player's own beginning and the end all the players share (stored once), whole.
+    assert "Ciao Giulia" in sent and "Anna, Bruno, Elena" in sent and sent.rstrip().endswith("</html>")
 
 
 def test_names_are_escaped_in_the_html(app, clock):
@@ -51,5 +53,5 @@ def test_names_are_escaped_in_the_html(app, clock):
     with factory() as s:
         game = s.query(Game).filter_by(slug=slug).one()
         html = (s.query(OutboxRow).filter_by(game_id=game.id, kind="phase_results")
-                .order_by(OutboxRow.id.desc()).first().body_html)
+                .order_by(OutboxRow.id.desc()).first().html)
     assert "Giulia &lt;i&gt;" in html and "<i>" not in html

@@ -239,7 +239,7 @@ class Side:
         email, _ = credentials(viewer)
         with self.factory() as s:
             rows = s.scalars(select(OutboxRow).where(OutboxRow.to_addr == email).order_by(OutboxRow.id)).all()
-            return [(r.kind, r.subject, r.body, r.body_html or "", "this game" if r.game_id == self.game_id
+            return [(r.kind, r.subject, r.body, r.html or "", "this game" if r.game_id == self.game_id
                      else "another game") for r in rows]
 
     # -- what must stay private ---------------------------------------------------------

@@ -471,7 +471,7 @@ def test_live_archive_is_the_same_whoever_is_the_sabbino(app, clock):
         pass_boundary(app, clock, TUESDAY_2130_ROME)
         pages = archive_pages(app, slug)
         # The results mail's HTML alternative, with its table of the vote, likewise.
-        pages["mail.html"] = without_slug(last_mail(app, slug, "Giulia").body_html, slug)
+        pages["mail.html"] = without_slug(last_mail(app, slug, "Giulia").html, slug)
         seen.append(pages)
         clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
     assert seen[0]["archive.json"].startswith("404") and seen[0]["reveal"].startswith("404")

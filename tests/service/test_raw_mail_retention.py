@@ -12,11 +12,11 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from sqlalchemy import event, select, text
+from sqlalchemy import event, func, select, text, update
 
 from pbm import config as config_module
 from pbm.config import ConfigError
-from pbm.models import ActionRow, InboundRow, OutboxRow
+from pbm.models import ActionRow, InboundRow, OutboxPart, OutboxRow
 from pbm import retention
 from pbm.retention import Pruned
 from pbm.worker import Worker
@@ -120,6 +120,31 @@ def test_raw_mail_is_kept_its_days_then_emptied_and_what_it_did_stays(played, cl
         else:
             assert new.body == "" and new.body_html is None and new.pruned_at == clock.now()
             assert old.body
+
+
+def test_a_shared_html_end_is_deleted_with_the_last_mail_that_needs_it(played, clock):
+    """A boundary stores the end of its results mails' HTML once (OutboxPart): it
+    stays while a mail not sent yet points to it, and goes with the last one."""
+    _app, factory, worker = played
+    with factory() as s:
+        results = list(s.scalars(select(OutboxRow).where(OutboxRow.kind == "phase_results")))
+        parts = {r.html_part_id for r in results}
+        assert None not in parts and len(parts) < len(results)  # shared, not one a player
+        waiting = results[0]
+        s.execute(update(OutboxRow).where(OutboxRow.id == waiting.id).values(status="pending"))
+        s.commit()
+    clock.set(waiting.created_at + timedelta(days=DAYS, hours=1))
+    worker.prune_raw_mail()
+    with factory() as s:
+        assert s.get(OutboxPart, waiting.html_part_id) is not None
+        assert s.get(OutboxRow, waiting.id).html == waiting.html  # still whole, ready to send
+        assert all(s.get(OutboxPart, p) is None for p in parts - {waiting.html_part_id})
+        s.execute(update(OutboxRow).where(OutboxRow.id == waiting.id).values(status="sent"))
+        s.commit()
+    worker.prune_raw_mail()
+    with factory() as s:
+        assert s.get(OutboxPart, waiting.html_part_id) is None
+        assert s.scalar(select(func.count()).select_from(OutboxPart)) == 0
 
 
 def test_the_masters_page_says_the_text_was_deleted_and_when(played, clock):

@@ -118,7 +118,7 @@ def test_bulletin_of_the_phase_says_a_substitute_came(app, clock):
     bulletin = results.body[results.body.index("BOLLETTINO"):]
     assert "Un sostituto prende il posto di Dario." in bulletin
     assert "Yuri prende il posto di Elena come sostituto." in bulletin
-    assert "Yuri prende il posto di Elena come sostituto." in results.body_html
+    assert "Yuri prende il posto di Elena come sostituto." in results.html
     assert "Zoe" not in results.body
 
 
