@@ -16,6 +16,8 @@ from pbm.app import create_service_app
 from pbm.clock import FixedClock
 from pbm.mail.mailbox import open_source
 
+from tests.support.fork_server import serve_forks
+
 
 def work(database_url: str, instance: str, maildir: str, now_iso: str) -> int:
     now = datetime.fromisoformat(now_iso)
@@ -34,21 +36,7 @@ def work(database_url: str, instance: str, maildir: str, now_iso: str) -> int:
 
 def serve(database_url: str, instance: str, maildir: str, now_iso: str) -> int:
     configure_mappers()
-    print("serving", flush=True)
-    for _line in sys.stdin:
-        pid = os.fork()
-        if pid == 0:
-            code = 1
-            try:
-                code = work(database_url, instance, maildir, now_iso)
-            finally:
-                sys.stdout.flush()
-                os._exit(code)
-        _, status = os.waitpid(pid, 0)
-        code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
-        print(f"exit {pid} {code}", flush=True)
-    return 0
-
+    return serve_forks(lambda _line: work(database_url, instance, maildir, now_iso))
 
 if __name__ == "__main__":
     sys.exit(serve(*sys.argv[1:5]))

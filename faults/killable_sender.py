@@ -15,6 +15,8 @@ from pbm import sender
 from pbm.app import create_service_app
 from pbm.clock import FixedClock
 
+from tests.support.fork_server import serve_forks
+
 
 def work(database_url: str, instance: str, port: int, now_iso: str) -> int:
     now = datetime.fromisoformat(now_iso)
@@ -28,22 +30,7 @@ def work(database_url: str, instance: str, port: int, now_iso: str) -> int:
 
 def serve(database_url: str, instance: str, port: str) -> int:
     configure_mappers()
-    print("serving", flush=True)
-    for line in sys.stdin:
-        now_iso = line.split()[1]
-        pid = os.fork()
-        if pid == 0:
-            code = 1
-            try:
-                code = work(database_url, instance, int(port), now_iso)
-            finally:
-                sys.stdout.flush()
-                os._exit(code)
-        _, status = os.waitpid(pid, 0)
-        code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
-        print(f"exit {pid} {code}", flush=True)
-    return 0
-
+    return serve_forks(lambda line: work(database_url, instance, int(port), line.split()[1]))
 
 if __name__ == "__main__":
     sys.exit(serve(*sys.argv[1:4]))

@@ -21,6 +21,8 @@ from pbm import mailer, operations
 from pbm.app import create_service_app
 from pbm.clock import FixedClock
 
+from tests.support.fork_server import serve_forks
+
 
 def warm_up() -> None:
     """Do once, before forking, what every worker would otherwise do cold:
@@ -41,21 +43,7 @@ def work(database_url: str, instance: str, now_iso: str) -> int:
 
 def serve(database_url: str, instance: str, now_iso: str) -> int:
     warm_up()
-    print("serving", flush=True)
-    for _line in sys.stdin:
-        pid = os.fork()
-        if pid == 0:
-            code = 1
-            try:
-                code = work(database_url, instance, now_iso)
-            finally:
-                sys.stdout.flush()
-                os._exit(code)
-        _, status = os.waitpid(pid, 0)
-        code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
-        print(f"exit {pid} {code}", flush=True)
-    return 0
-
+    return serve_forks(lambda _line: work(database_url, instance, now_iso))
 
 if __name__ == "__main__":
     sys.exit(serve(*sys.argv[1:4]))
