@@ -91,7 +91,7 @@ def open_day_one(app: Flask, clock: FixedClock, *, slug: str = "bench", password
         for name in NAMES:
             operations.add_player(s, app.config, game, name=name, email=player_email(name), now=clock.now(),
                                   by=master, password=PLAYER_PASSWORD if passwords else None)
-        operations.start_game(s, app.config, game, roles=roles_for(NAMES), mayor=NAMES[10],
+        operations.start_game(s, app.config, game, roles=roles_for(NAMES), options={"mayor": NAMES[10]},
                               now=clock.now(), by=master)
         game_id = game.id
     clock.set(TUESDAY_0930_ROME)

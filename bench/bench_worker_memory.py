@@ -65,7 +65,7 @@ class Players:
         for name in PLAYERS:
             operations.add_player(session, self.app.config, game, name=name,
                                   email=f"{name.lower()}.{n}@bench.test", now=self.clock.now())
-        operations.start_game(session, self.app.config, game, roles=ROLES, mayor="Nadia", now=self.clock.now())
+        operations.start_game(session, self.app.config, game, roles=ROLES, options={"mayor": "Nadia"}, now=self.clock.now())
 
     def keep(self, games: int) -> None:
         """As many running games as asked: those over (or waiting for a Master) are replaced."""

@@ -300,7 +300,14 @@ class BaseRuleset:
         return None
 
     def options(self) -> list[Any]:
-        """The set-up options the Master may choose (FormFields), e.g. a variant."""
+        """The set-up options the Master may choose (FormFields), e.g. a variant; a
+        field of type "player" is offered as a choice among the game's players (the
+        empty choice: let the set-up draw)."""
+        return []
+
+    def titles(self, state: GameState, player: str, lang: str) -> list[str]:
+        """What every page says beside this player's name, for everyone to see
+        (the Mayor, in the Lupus games)."""
         return []
 
     def setup(self, seating: list[tuple[str, str]], rng: random.Random,
@@ -308,7 +315,8 @@ class BaseRuleset:
         raise NotImplementedError
 
     def prepared_options(self, events: list[Event]) -> dict[str, Any]:
-        """What a set-up drew that the Masters may review and edit before dealing.
+        """What a set-up drew that the Masters may review and edit before dealing, and
+        what dealing must keep as drawn (e.g. a "player" option left to the draw).
 
         The desk offers every value shaped ``{subject: [{"player": ..., "role": ...}]}``
         as a form of player and role choices, titled by ``describe_prepared``; what the

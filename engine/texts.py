@@ -118,6 +118,31 @@ EVENTS.update({
 })
 
 
+# The Mayor (Sindaco) of the two Lupus games: a set-up option, a title beside a name.
+MAYOR = {"option": {"it": "Sindaco", "en": "Mayor"}, "title": {"it": "Sindaco", "en": "mayor"},
+         "draw": {"it": "estratto a sorte", "en": "drawn at random"}}
+
+
+def mayor_option() -> Any:
+    """The set-up option that names the first Mayor (none: the set-up draws one)."""
+    from .core import FormField
+    return FormField("mayor", "player", required=False)
+
+
+def mayor_titles(state: Any, player: str, lang: str) -> list[str]:
+    return [word(MAYOR, "title", lang) or ""] if state.mayor == player else []
+
+
+def mayor_choice(key: str, value: Any, lang: str) -> str | None:
+    """The option's label on the desk (``describe_choice("option", "mayor")``)."""
+    return word(MAYOR, "option", lang) if (key, value) == ("option", "mayor") else None
+
+
+def mayor_drawn(events: list[Any]) -> dict[str, Any]:
+    """The Mayor the set-up drew, kept when the draw is dealt."""
+    return {"mayor": e.data["player"] for e in events if e.kind == "mayor"}
+
+
 def word(table: dict[str, dict[str, str]], code: str, lang: str,
          params: dict[str, Any] | None = None) -> str | None:
     """A catalogue entry in ``lang`` (Italian when missing), formatted with ``params``."""

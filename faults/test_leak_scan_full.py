@@ -16,7 +16,7 @@ from tests.security.test_leak_scan import (
 LIVE_WHERE_THE_SEER_LOOKS = Scenario(
     name="lupus-live-12: whom the Veggente looks at",
     ruleset="lupus-live-12", players=SEVEN,
-    setup=lambda side: {"roles": LIVE_ROLES, "mayor": "Fabio"},
+    setup=lambda side: {"roles": LIVE_ROLES, "options": {"mayor": "Fabio"}},
     # Principale §1.5: the use of powers is secret; the answer is the Veggente's alone.
     knowers={"Carla"}, secret_actors={"Carla"}, spared={"Carla"}, by_mail={"Dario", "Giulia"},
     by_web={"Fabio"},
@@ -25,7 +25,7 @@ LIVE_WHERE_THE_SEER_LOOKS = Scenario(
 TR7_WHERE_THE_SEER_LOOKS = Scenario(
     name="tempo-reale-7: whom the Veggente looks at",
     ruleset="tempo-reale-7", players=SEVEN,
-    setup=lambda side: {"roles": TR7_ROLES, "mayor": "Elena"},
+    setup=lambda side: {"roles": TR7_ROLES, "options": {"mayor": "Elena"}},
     # Fabio, the Guardia del corpo, is told how many others acted on whom he protects:
     # the rules let him count the Veggente's visit.
     knowers={"Carla", "Fabio"}, secret_actors={"Carla"}, spared={"Carla"}, by_mail={"Dario", "Giulia"},

@@ -39,7 +39,7 @@ def build(app, factory, clock) -> None:
             for name in PLAYERS:
                 operations.add_player(s, app.config, game, name=name, email=f"{name.lower()}{g}@k.test",
                                       now=clock.now(), password="x")
-            operations.start_game(s, app.config, game, roles=ROLES, mayor="Elena", now=clock.now())
+            operations.start_game(s, app.config, game, roles=ROLES, options={"mayor": "Elena"}, now=clock.now())
 
 
 def vote_everywhere(app, factory, now, rng) -> dict[int, dict[str, str]]:

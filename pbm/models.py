@@ -148,7 +148,7 @@ class Game(Base):
     # The latest published state of the engine (a cache of the phase snapshots).
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     composition: Mapped[dict[str, Any]] = mapped_column(default=dict)
-    # Roles drawn but not yet dealt: {"seating": [[name, role]...], "mayor", "options"}.
+    # Roles drawn but not yet dealt: {"seating": [[name, role]...], "options", "draws"}.
     # The Masters review it (and edit what the ruleset lets them: its
     # ``prepared_options``) before the game starts.
     prepared: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)

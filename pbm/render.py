@@ -70,6 +70,14 @@ def _too_long(code: str, params: dict[str, Any], lang: str) -> str:
                             "recorded.", **sizes)
 
 
+def titles(ruleset: str, state: Any, lang: str) -> dict[str, list[str]]:
+    """What every page says beside each player's name (the ruleset's ``titles``)."""
+    if state is None:
+        return {}
+    rules = get_ruleset(ruleset)
+    return {p.name: found for p in state.players if (found := rules.titles(state, p.name, lang))}
+
+
 def phase_label(phase: PhaseRow, lang: str, tz: str) -> str:
     """'notte di venerdì 2 dicembre' — phases are named by the date they end. A moment
     that is not a calendar phase (an answer window, a narrator's morning at a table

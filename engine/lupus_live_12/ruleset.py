@@ -71,6 +71,15 @@ class LupusLive12(BaseRuleset):
             pass
         return value
 
+    def options(self) -> list[Any]:
+        return [base_texts.mayor_option()]
+
+    def titles(self, state: GameState, player: str, lang: str) -> list[str]:
+        return base_texts.mayor_titles(state, player, lang)
+
+    def prepared_options(self, events: list[Event]) -> dict[str, Any]:
+        return base_texts.mayor_drawn(events)
+
     def setup(self, seating: list[tuple[str, str]], rng: random.Random,
               options: dict[str, Any] | None = None) -> tuple[GameState, list[Event]]:
         options = options or {}
@@ -133,7 +142,7 @@ class LupusLive12(BaseRuleset):
         return _vocabulary.vocabulary()
 
     def describe_choice(self, key: str, value: Any, lang: str) -> str:
-        return _vocabulary.describe_choice(key, value, lang)
+        return base_texts.mayor_choice(key, value, lang) or _vocabulary.describe_choice(key, value, lang)
 
     def form_groups(self, forms: list[ActionForm]) -> list[list[ActionForm]]:
         return _vocabulary.form_groups(forms)

@@ -65,16 +65,23 @@ class TempoReale7(BaseRuleset):
             pass
         return value
 
+    def options(self) -> list[Any]:
+        return [base_texts.mayor_option()]
+
+    def titles(self, state: GameState, player: str, lang: str) -> list[str]:
+        return base_texts.mayor_titles(state, player, lang)
+
     def setup(self, seating: list[tuple[str, str]], rng: random.Random,
               options: dict[str, Any] | None = None) -> tuple[GameState, list[Event]]:
         return setup_game(seating, rng, options)
 
     def prepared_options(self, events: list[Event]) -> dict[str, Any]:
-        """The Divinatore's propositions (§3.7, FAQ 10), which the Masters may rewrite."""
+        """The Mayor drawn, and the Divinatore's propositions (§3.7, FAQ 10), which the
+        Masters may rewrite."""
         drawn = {e.data["player"]: [{"player": p["player"], "role": p["role"]}
                                     for p in e.data["propositions"]]
                  for e in events if e.kind == "divinatore_propositions"}
-        return {"divinatore_propositions": drawn} if drawn else {}
+        return {**base_texts.mayor_drawn(events), **({"divinatore_propositions": drawn} if drawn else {})}
 
     def describe_prepared(self, key: str, subject: str, lang: str) -> str:
         return base_texts.word(texts.PREPARED, key, lang, {"name": subject}) or f"{subject}:"
@@ -93,7 +100,7 @@ class TempoReale7(BaseRuleset):
         return _vocabulary.vocabulary()
 
     def describe_choice(self, key: str, value: Any, lang: str) -> str:
-        return _vocabulary.describe_choice(key, value, lang)
+        return base_texts.mayor_choice(key, value, lang) or _vocabulary.describe_choice(key, value, lang)
 
     def field_label(self, form: ActionForm, field: str, lang: str) -> str | None:
         return _vocabulary.field_label(form, field, lang)

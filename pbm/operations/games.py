@@ -114,8 +114,7 @@ def draw_roles(ruleset_key: str, names: list[str], composition: dict[str, int],
 
 def prepare_game(session: Session, game: Game, *, now: datetime,
                  composition: dict[str, int] | None = None, roles: dict[str, str] | None = None,
-                 mayor: str | None = None, options: dict[str, Any] | None = None,
-                 by: User | None = None) -> dict[str, Any]:
+                 options: dict[str, Any] | None = None, by: User | None = None) -> dict[str, Any]:
     """Draw the roles (and what the ruleset draws at setup) for the Masters to
     review before anything is dealt; drawing again replaces the previous draw."""
     if game.status != GameStatus.SETUP:
@@ -136,10 +135,7 @@ def prepare_game(session: Session, game: Game, *, now: datetime,
     else:
         seating = draw_roles(game.ruleset, names, composition or {}, rng)
     opts = dict(options or {})
-    if mayor:
-        opts["mayor"] = mayor
     state, events = _setup_engine(game, seating, rng, opts)
-    opts["mayor"] = state.mayor
     # What the setup drew that the Masters may edit later (the draw wins over the options).
     for key, value in get_ruleset(game.ruleset).prepared_options(events).items():
         given = opts.get(key)
@@ -178,14 +174,12 @@ def _setup_engine(game: Game, seating: list[tuple[str, str]], rng: random.Random
 
 def start_game(session: Session, config: dict[str, Any], game: Game, *, now: datetime,
                composition: dict[str, int] | None = None, roles: dict[str, str] | None = None,
-               mayor: str | None = None, by: User | None = None,
-               options: dict[str, Any] | None = None) -> PhaseRow:
+               by: User | None = None, options: dict[str, Any] | None = None) -> PhaseRow:
     """Deal the roles (the prepared draw, or a new one), open night 1, mail every role letter."""
     if game.status != GameStatus.SETUP:
         raise OperationError("game_started")
     if composition or roles or not game.prepared:
-        prepare_game(session, game, now=now, composition=composition, roles=roles, mayor=mayor,
-                     options=options, by=by)
+        prepare_game(session, game, now=now, composition=composition, roles=roles, options=options, by=by)
     seating = [tuple(x) for x in game.prepared["seating"]]
     state, events = _setup_engine(game, seating, _draw_rng(game), game.prepared["options"])
     game.composition = dict(Counter(role for _, role in seating))

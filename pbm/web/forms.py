@@ -66,7 +66,8 @@ class AddPlayerForm(FlaskForm):
 
 
 class StartGameForm(FlaskForm):
-    mayor = SelectField(_l("Mayor"), choices=[], validators=[Optional()])
+    """Draw and start: the composition and the ruleset's set-up options are read
+    from the request (their fields depend on the ruleset); this checks the token."""
 
 
 class PublishForm(FlaskForm):

@@ -93,7 +93,6 @@ def new_game():
 def _desk_context(game) -> dict[str, Any]:
     """The desk's data (desk_view) and the forms of its controls."""
     start_form = StartGameForm()
-    start_form.mayor.choices = options([("", _("drawn at random"))] + [(s.name, s.name) for s in game.seats])
     behalf = OnBehalfForm()
     behalf.player.choices = options((s.name, s.name) for s in game.seats)
     return {**desk_view.desk(db(), game, _lang(), now(), typed=flask_session.get(_composition_key(game))),
@@ -156,11 +155,9 @@ def _attempt(slug: str, change, success: str):
 def _start_form(slug: str):
     game = game_or_404(slug)
     require_master(game)
-    form = StartGameForm()
-    form.mayor.choices = options([("", "")] + [(s.name, s.name) for s in game.seats])
-    if not form.validate_on_submit():
+    if not StartGameForm().validate_on_submit():
         abort(400)
-    return game, form.mayor.data or None
+    return game
 
 
 def _composition_from(game, form) -> dict[str, int]:
@@ -183,11 +180,11 @@ def _composition_key(game) -> str:
 @login_required
 def draw(slug: str):
     """Draw the roles for review; nothing is dealt or mailed yet."""
-    game, mayor = _start_form(slug)
+    game = _start_form(slug)
     composition = _composition_from(game, request.form)
     flask_session[_composition_key(game)] = composition
     return _attempt(slug, lambda: operations.prepare_game(
-        db(), game, composition=composition, mayor=mayor, now=now(), options=_options_from(game, request.form),
+        db(), game, composition=composition, now=now(), options=_options_from(game, request.form),
         by=current_user), _("Roles drawn: check them, then start the game."))
 
 
@@ -197,9 +194,14 @@ def _options_from(game, form) -> dict[str, Any]:  # noqa: ANN001
     chosen = {}
     for field in get_ruleset(game.ruleset).options():
         value = form.get(f"option-{field.name}", "")
-        if value and (not field.choices or value in field.choices):
+        if value and value in _offered(game, field):
             chosen[field.name] = value
     return chosen
+
+
+def _offered(game, field) -> list[str]:  # noqa: ANN001
+    """The values a set-up option offers: the players for a "player" option."""
+    return [s.name for s in game.seats] if field.type == "player" else list(field.choices)
 
 
 def setup_option_fields(game, lang: str) -> list[dict[str, Any]]:  # noqa: ANN001
@@ -207,7 +209,9 @@ def setup_option_fields(game, lang: str) -> list[dict[str, Any]]:  # noqa: ANN00
     ruleset = get_ruleset(game.ruleset)
     current = ((game.prepared or {}).get("options") or {})
     return [{"name": f.name, "label": ruleset.describe_choice("option", f.name, _lang()),
-             "choices": [(c, ruleset.describe_choice(f.name, c, lang)) for c in f.choices],
+             "choices": [("", _("drawn at random"))] * (f.type == "player") + [
+                 (c, c if f.type == "player" else ruleset.describe_choice(f.name, c, lang))
+                 for c in _offered(game, f)],
              "current": current.get(f.name)} for f in ruleset.options()]
 
 
@@ -237,10 +241,11 @@ def setup_options(slug: str):
 @login_required
 def start(slug: str):
     """Deal the reviewed draw (or draw now, from the composition given) and start."""
-    game, mayor = _start_form(slug)
+    game = _start_form(slug)
     composition = _composition_from(game, request.form)
     return _attempt(slug, lambda: operations.start_game(
-        db(), config(), game, composition=composition or None, mayor=mayor, now=now(), by=current_user),
+        db(), config(), game, composition=composition or None, now=now(), by=current_user,
+        options=_options_from(game, request.form) or None),
         _("The game has started; every player was mailed their role."))
 
 

@@ -135,7 +135,7 @@ def _as_fields(rules: BaseRuleset, spec: ActionForm, args: dict[str, Any] | None
 
 
 def _field(rules: BaseRuleset, spec: ActionForm, f: Any, prefix: str, lang: str):
-    label = rules.field_label(spec, f.name, lang) or _field_label(f.name)
+    label = rules.field_label(spec, f.name, lang) or _field_label(f.name) or rules.describe_key(f.name, lang)
     description = rules.field_help(spec, f.name, lang) or _field_help(f.name)
     render_kw: dict[str, Any] = {}
 
@@ -182,16 +182,16 @@ _FIELD_LABELS = {
     "vote": lambda: _("Vote for the pyre"), "target": lambda: _("Target"),
     "target2": lambda: _("Second target"), "power": lambda: _("Power"),
     "with": lambda: _("Together with"), "n": lambda: _("n"),
-    "appoint": lambda: _("Deputy / successor"), "elect": lambda: _("Mayor election"),
     "become": lambda: _("Role to become"), "question": lambda: _("Question for the Masters"),
     "shout": lambda: _("Night shout"), "notes": lambda: _("Notes"),
 }
 
 
-def _field_label(name: str) -> str:
-    """The service's generic label of a submission key, when the ruleset has none."""
+def _field_label(name: str) -> str | None:
+    """The service's generic label of a submission key, when the ruleset has none of
+    its own (then the ruleset's name of the key, as its receipts write it)."""
     label = _FIELD_LABELS.get(name)
-    return label() if label is not None else name.replace("_", " ").capitalize()
+    return label() if label is not None else None
 
 
 def _field_help(name: str) -> str:
@@ -210,10 +210,13 @@ def form_title(spec: ActionForm, ruleset: str = "") -> str:
         return _("Your power: %(name)s", name=spec.label.removeprefix("form.power."))
     titles = {
         "vote": _("Pyre vote"), "power": _("Your power"),
-        "appoint": _("Deputy mayor"), "elect": _("Elect the mayor"), "become": _("Choose your role"),
+        "become": _("Choose your role"),
         "question": _("Question to the Masters"), "shout": _("Night shout"), "notes": _("Notes"),
     }
-    return titles.get(spec.kind, spec.kind.replace("_", " ").capitalize())
+    if spec.kind in titles:
+        return titles[spec.kind]
+    named = _ruleset(ruleset).describe_action(spec.kind, _lang())
+    return named[:1].upper() + named[1:]
 
 
 def submission_from(form: ActionFormBase, group: ActionForm | list[ActionForm]) -> dict[str, Any]:
@@ -273,7 +276,8 @@ def reserved_context(game: Game, seat: Seat, state: GameState | None = None) -> 
         "phase_label": render.phase_label(phase, lang, tz) if phase else None,
         "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase else None,
         "known": known, "results": results, "forms": forms, "current": current,
-        "mayor": state.mayor if state else None, "table": table,
+        "my_titles": get_ruleset(game.ruleset).titles(state, seat.name, lang) if state else [],
+        "table": table,
     }
 
 

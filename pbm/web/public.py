@@ -58,6 +58,7 @@ def game_home(slug: str):
     dead = [p.name for p in state.players if not p.alive] if state else []
     return render_template(
         "game_home.html", game=game, phase=phase, bulletins=bulletins, dead=dead, state=state,
+        titles=render.titles(game.ruleset, state, lang),
         phase_label=render.phase_label(phase, lang, tz) if phase else None,
         deadline=(render.deadline_text(phase.ends_at, lang, tz)
                   if phase and operations.timing.has_deadline(phase) else None),

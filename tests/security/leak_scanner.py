@@ -153,7 +153,7 @@ class Side:
                 email = OUTSIDER[0] if name == "Zeno" else f"{name.lower()}@other.test"
                 operations.add_player(s, self.app.config, game, name=name, email=email, now=now,
                                       by=master, password=f"pw-{name.lower()}")
-            operations.start_game(s, self.app.config, game, now=now, by=master, mayor="Ugo",
+            operations.start_game(s, self.app.config, game, now=now, by=master, options={"mayor": "Ugo"},
                                   roles={"Zeno": "Lupo Mannaro", "Ugo": "Contadino", "Vera": "Veggente"})
 
     def _scanned_game(self) -> tuple[int, str]:

@@ -30,7 +30,7 @@ LIVE_WHO_IS_A_WOLF = Scenario(
     name="lupus-live-12: which of Bruno and Dario is the second wolf",
     ruleset="lupus-live-12", players=SEVEN,
     setup=lambda side: {"roles": LIVE_ROLES if side == "A" else swapped(LIVE_ROLES, "Bruno", "Dario"),
-                        "mayor": "Fabio"},
+                        "options": {"mayor": "Fabio"}},
     # Personaggi §2: the pack knows each other; nobody else knows who is a wolf.
     knowers={"Anna", "Bruno", "Dario"}, spared={"Bruno", "Dario"},
     by_mail={"Elena", "Giulia"}, by_web={"Carla", "Fabio"},
@@ -44,7 +44,7 @@ LIVE_WHO_WAS_THE_SEER = Scenario(
     name="lupus-live-12: which of Carla, who may die, and Dario is the Veggente, and which the Medium",
     ruleset="lupus-live-12", players=SEVEN,
     setup=lambda side: {"roles": LIVE_SEER_AND_MEDIUM if side == "A"
-                        else swapped(LIVE_SEER_AND_MEDIUM, "Carla", "Dario"), "mayor": "Fabio"},
+                        else swapped(LIVE_SEER_AND_MEDIUM, "Carla", "Dario"), "options": {"mayor": "Fabio"}},
     # Nothing publishes the role of the dead (principale §1.5): Carla is not spared, so
     # her death, and the games after it, are read too.
     knowers={"Carla", "Dario"}, spared={"Dario"}, by_mail={"Giulia"}, by_web={"Fabio"},
@@ -59,7 +59,7 @@ TR7_WHO_IS_THE_WOLF = Scenario(
     name="tempo-reale-7: which of Anna and Dario is the Lupo",
     ruleset="tempo-reale-7", players=SEVEN,
     setup=lambda side: {"roles": TR7_ROLES if side == "A" else swapped(TR7_ROLES, "Anna", "Dario"),
-                        "mayor": "Elena"},
+                        "options": {"mayor": "Elena"}},
     knowers={"Anna", "Dario"}, spared={"Anna", "Dario"},
     by_mail={"Elena", "Giulia"}, by_web={"Carla", "Fabio"},
 )

@@ -63,7 +63,7 @@ def test_a_game_named_in_accented_letters_mails_every_player(app, factory, clock
                                   now=clock.now(), password="x")
         operations.start_game(s, app.config, game, roles={"Anna": "Lupo Mannaro", "Bruno": "Contadino",
                                                           "Carla": "Veggente", "Dario": "Contadino"},
-                              mayor="Bruno", now=clock.now())
+                              options={"mayor": "Bruno"}, now=clock.now())
     app.config["MAIL_PORT"] = smtp_server.port
     app.extensions["mail"].port = smtp_server.port
     worker = Worker(app, clock)

@@ -23,7 +23,7 @@ def _game_with_a_kill(app, factory, now, slug: str, reminded: list[int]) -> int:
         for name in ROLES:
             operations.add_player(s, app.config, game, name=name, email=f"{name.lower()}.{slug}@players.test",
                                   now=now, by=master)
-        operations.start_game(s, app.config, game, roles=ROLES, mayor="Bruno", now=now, by=master)
+        operations.start_game(s, app.config, game, roles=ROLES, options={"mayor": "Bruno"}, now=now, by=master)
         game_id = game.id
     with transaction(factory) as s:
         game = s.get(Game, game_id)

@@ -40,7 +40,7 @@ def build(app, factory, clock) -> dict[int, dict[str, str]]:
             for name in PLAYERS:
                 operations.add_player(s, app.config, game, name=name, email=f"{name.lower()}{g}@k.test",
                                       now=clock.now(), password="x")
-            operations.start_game(s, app.config, game, roles=ROLES, mayor="Elena", now=clock.now())
+            operations.start_game(s, app.config, game, roles=ROLES, options={"mayor": "Elena"}, now=clock.now())
     clock.set(TUE_1000)
     Worker(app, clock).boundaries()  # every night 1 -> day 1
     with transaction(factory) as s:

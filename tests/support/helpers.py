@@ -27,7 +27,7 @@ def make_game(factory, config: dict[str, Any], now, roles: dict[str, str], *,
             operations.add_player(s, config, game, name=name, email=f"{name.lower()}@players.test",
                                   now=now, by=master, password="pw-" + name.lower(),
                                   lang=(langs or {}).get(name, "it"))
-        operations.start_game(s, config, game, roles=roles, mayor=mayor, now=now, by=master)
+        operations.start_game(s, config, game, roles=roles, options={"mayor": mayor} if mayor else None, now=now, by=master)
         return game.id
 
 

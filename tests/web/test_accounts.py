@@ -333,7 +333,7 @@ def test_mail_shows_times_in_the_readers_time_zone(app, factory, clock):
             operations.add_player(s, app.config, game, name=name, email=f"{name.lower()}@p.test",
                                   now=clock.now(), password="x" * 8)
         s.scalar(select(User).where(User.email == "anna@p.test")).tz = "America/New_York"
-        operations.start_game(s, app.config, game, roles=ROLES, mayor="Bruno", now=clock.now())
+        operations.start_game(s, app.config, game, roles=ROLES, options={"mayor": "Bruno"}, now=clock.now())
     with factory() as s:
         letters = {m.to_addr: m.body for m in s.scalars(select(OutboxRow).where(OutboxRow.kind == "role_letter"))}
     # Night 1 ends at 09:00 in Rome on Tuesday: 03:00 in New York.

@@ -121,7 +121,7 @@ def test_every_refusal_of_a_setup_has_its_own_words(app, factory, clock):
                 operations.add_player(s, app.config, game, name=name, email=f"{name.lower()}{n}@p.test",
                                       now=clock.now(), password="x")
             with pytest.raises(operations.OperationError) as refused:
-                operations.start_game(s, app.config, game, roles=roles, mayor=mayor, now=clock.now())
+                operations.start_game(s, app.config, game, roles=roles, options={"mayor": mayor} if mayor else None, now=clock.now())
         with app.test_request_context(), force_locale("it"):
             worded = _setup_reason(refused.value.params, ruleset)
         assert expected in worded, (refused.value.params, worded)
