@@ -89,6 +89,13 @@ _RULE_LINE = re.compile(r"^[ \t*]*(?:_{10,}|-{5,}|-{2,}\s*(?:original message|me
                         re.IGNORECASE)
 
 
+def _written_below(text: str, start: int) -> bool:
+    """Whether text of the writer's own follows the '>'-quoted block from `start` on:
+    then the block is history they answer below, not a mail they forward (Apple Mail
+    puts a forward's own note above it)."""
+    return any(line.strip() and not line.lstrip().startswith(">") for line in text[start:].split("\n"))
+
+
 def _dequote_block(text: str, start: int) -> str:
     """The '>'-quoted block from `start` on, one quote level removed (Apple Mail quotes
     a plain-text forward, its marker included)."""
@@ -126,6 +133,8 @@ def find_forward(text: str, subject: str) -> Forward | None:
         if history_starts_before(text, start):
             break  # the marker belongs to quoted history, not to this message
         if marker.lstrip(" \t*").startswith(">"):
+            if _written_below(text, m.start()):
+                continue  # quoted history with the reply below it
             block = _dequote_block(text, m.start())
             inner = _EXPLICIT_MARKER.match(block)
             if not inner:

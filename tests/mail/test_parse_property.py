@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pbm.mail.commands import grammar, looks_like_command, parse_line
@@ -131,6 +131,9 @@ _OWN = {"VOTO Anna": {"vote": "Anna"}, "VICE Bruno": {"appoint": "Bruno"}, "ELEG
 
 
 @settings(max_examples=200, deadline=None)
+# Found by this test: a quoted forward's marker made the reply below it a forwarded mail.
+@example(attribution="", prefix="> ", quote=["---------- Forwarded message ---------", "From: Lupus", "Da: Lupus"],
+         own=["ELEGGO Carla"])
 @given(attribution=st.sampled_from(["", "Il 24/11/26 09:30, Lupus ha scritto:\n",
                                     "On Tue, 24 Nov 2026 at 09:30, Lupus <l@x.it> wrote:\n\n"]),
        prefix=st.sampled_from(["> ", ">", "> > "]),
