@@ -119,8 +119,7 @@ EVENTS.update({
 
 
 # The Mayor (Sindaco) of the two Lupus games: a set-up option, a title beside a name.
-MAYOR = {"option": {"it": "Sindaco", "en": "Mayor"}, "title": {"it": "Sindaco", "en": "mayor"},
-         "draw": {"it": "estratto a sorte", "en": "drawn at random"}}
+MAYOR = {"option": {"it": "Sindaco", "en": "Mayor"}, "title": {"it": "Sindaco", "en": "mayor"}}
 
 
 def mayor_option() -> Any:

@@ -9,7 +9,7 @@ shown to anyone else only once the game is over.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -75,12 +75,13 @@ def public_lines(rows: list[EventRow], ruleset: str, lang: str) -> list[str]:
 
 def tally(rows: list[Any], viewer: Viewer, ruleset: str, lang: str) -> Tally | None:
     """The first vote among the events this viewer may see, as the ruleset counts it."""
+    return tally_in(visibility.seen(rows, viewer, ruleset, lang), ruleset, lang)
+
+
+def tally_in(seen: Iterable[visibility.Seen], ruleset: str, lang: str) -> Tally | None:
+    """``tally`` of events already read for the viewer (a ``visibility.Reading``)."""
     rules = get_ruleset(ruleset)
-    for seen in visibility.seen(rows, viewer, ruleset, lang):
-        found = rules.tally(seen.event, lang)
-        if found is not None:
-            return found
-    return None
+    return next((found for s in seen if (found := rules.tally(s.event, lang)) is not None), None)
 
 
 def bars(t: Tally, lang: str = "it") -> list[dict[str, Any]]:

@@ -36,10 +36,6 @@ _html_env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=Stric
 _has_html: dict[str, bool] = {}
 
 
-def render(name: str, lang: str, **context: Any) -> tuple[str, str]:
-    return render_subject(name, lang, **context), render_body(name, lang, **context)
-
-
 def render_subject(name: str, lang: str, **context: Any) -> str:
     """The subject on one line (a template's line breaks are only layout)."""
     lang = lang if lang in ("it", "en") else "it"

@@ -6,7 +6,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 from pbm.i18n import TRANSLATIONS
-from pbm.mailer import TEMPLATES, render
+from pbm.mailer import TEMPLATES, render_body, render_subject
 
 ROOT = TRANSLATIONS.parent.parent
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "_l": None}
@@ -52,6 +52,6 @@ def test_mail_templates_render_in_each_language():
     class Game:
         name, slug = "Partita", "partita"
     ctx = {"game": Game, "base_url": "http://x", "phase_label": "notte", "lines": ["riga"]}
-    it = render("master_report", "it", **ctx)
-    en = render("master_report", "en", **ctx)
+    it = (render_subject("master_report", "it", **ctx), render_body("master_report", "it", **ctx))
+    en = (render_subject("master_report", "en", **ctx), render_body("master_report", "en", **ctx))
     assert "Resoconto" in it[0] and "report" in en[0]

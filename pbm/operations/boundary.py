@@ -253,7 +253,7 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
     rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id, EventRow.seq >= 0)
                            .order_by(EventRow.seq)).all()
     reading = visibility.Reading(rows, game.ruleset)
-    shared = _SharedResults(session, config, game, phase, next_phase, rows, reading, now)
+    shared = _SharedResults(session, config, game, phase, next_phase, reading, now)
     messages = []
     for seat in game.seats:
         if not seat.mailable:  # a table player hears the results from the narrator
@@ -279,10 +279,9 @@ class _SharedResults:
     shared end is stored once too (an OutboxPart), after each message's own start."""
 
     def __init__(self, session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
-                 next_phase: PhaseRow | None, rows: list[EventRow], reading: visibility.Reading,
-                 now: datetime) -> None:
+                 next_phase: PhaseRow | None, reading: visibility.Reading, now: datetime) -> None:
         self.session, self.game, self.phase, self.next_phase, self.now = session, game, phase, next_phase, now
-        self.rows, self.reading, self.base_url = rows, reading, config["BASE_URL"]
+        self.reading, self.base_url = reading, config["BASE_URL"]
         self.phase_url = f"{config['BASE_URL'].rstrip('/')}/g/{game.slug}/phases/{archive.number_of(phase)}"
         self.correction = bool((phase.gm_input or {}).get("correction"))
         self._by_lang: dict[str, dict[str, Any]] = {}
@@ -295,7 +294,7 @@ class _SharedResults:
             # The vote as the public sees it, for the HTML alternative's table of bars
             # (Italian's for a language the templates do not have).
             tally_lang = lang if lang in ("it", "en") else "it"
-            t = archive.tally(self.rows, archive.PUBLIC, self.game.ruleset, tally_lang)
+            t = archive.tally_in(self.reading.seen(archive.PUBLIC, tally_lang), self.game.ruleset, tally_lang)
             bars = archive.bars(t, tally_lang) if t else []
             self._by_lang[lang] = {
                 "public_lines": [s.text for s in self.reading.public(lang) if s.text] + self.substitutes(lang),
