@@ -13,8 +13,9 @@ _MODULES = {
     "complots": "engine.complots",
 }
 
-# The game `pbm run` seeds on an empty database (pbm/demo.py deals its composition).
+# The game `pbm run` seeds on an empty database (pbm/demo.py), and the roles it deals.
 DEMO = "lupus-live-12"
+DEMO_COMPOSITION = {"Lupo Mannaro": 2, "Veggente": 1, "Guardia del corpo": 1, "Contadino": 3}
 
 
 def available() -> list[str]:

@@ -164,7 +164,7 @@ def revealed(session: Session, game: Game, lang: str, tz: str) -> dict[str, Any]
             "holders": [{"name": h.user.name, "from_phase": h.from_phase + 1,
                          "to_phase": None if h.to_phase is None else h.to_phase + 1}
                         for h in holders.get(seat.name, [])]
-                       # A seat at the table (Lupus Noctis) has no account: its name is all.
+                       # A seat at the table (a narrator's game) has no account: its name is all.
                        or [{"name": seat.user.name if seat.user else seat.name,
                             "from_phase": 1, "to_phase": None}],
         })

@@ -16,7 +16,6 @@ from .models import Game, PhaseStatus
 MASTER = ("Master", "master@lupus.localhost", "master")
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia"]
 PLAYER_PASSWORD = "lupus"
-COMPOSITION = {"Lupo Mannaro": 2, "Veggente": 1, "Guardia del corpo": 1, "Contadino": 3}
 # The first day's votes (whatever the roles drawn): Elena 4, Giulia 2, Anna 1.
 FIRST_DAY_VOTES = {"Anna": "Elena", "Bruno": "Elena", "Carla": "Elena", "Dario": "Elena",
                    "Elena": "Giulia", "Fabio": "Giulia", "Giulia": "Anna"}
@@ -38,7 +37,7 @@ def seed(session: Session, config: dict[str, Any], now: datetime) -> Game | None
     for player in PLAYERS:
         operations.add_player(session, config, game, name=player, email=player_email(player),
                               now=now, by=master, password=PLAYER_PASSWORD)
-    operations.start_game(session, config, game, composition=COMPOSITION, now=now, by=master)
+    operations.start_game(session, config, game, composition=registry.DEMO_COMPOSITION, now=now, by=master)
     _play_now(session, config, game, {}, now)  # the first night: nobody acts
     _play_now(session, config, game, {name: {"vote": target} for name, target in FIRST_DAY_VOTES.items()}, now)
     return game

@@ -262,7 +262,7 @@ def parse_schedule(spec, *, tz: str | None = None) -> Schedule:
     else:
         if isinstance(spec, str):
             text = spec.strip()
-            if text in available() or text in PLANNED_SCHEDULES:
+            if text in available():
                 sched = default_schedule(text)
                 return sched.with_tz(tz) if tz else sched
             try:
@@ -285,18 +285,6 @@ def parse_schedule(spec, *, tz: str | None = None) -> Schedule:
 
 def _turn_from_dict(d: dict) -> Turn:
     return Turn(_weekday(d["weekday"]), _parse_time(d["at"]), d["kind"], bool(d.get("long")))
-
-
-# The calendars of games whose rulesets have not landed yet; a ruleset brings its
-# own default calendar (``BaseRuleset.schedule_spec``), and these move there with it.
-PLANNED_SCHEDULES: dict[str, Schedule] = {
-    # Lupus Noctis is played at a table in one evening; by mail, one night and one day
-    # per calendar day, every day of the week, from 8 to 22.
-    "lupus-noctis": parse_schedule({"day_start": "08:00", "day_end": "22:00", "days": "all"}),
-    # Complots has no night: by mail, one 24-hour round a day, closing at 21:00. Its
-    # rounds are "day" phases; the ruleset gives them meaning.
-    "complots": Schedule(DEFAULT_TZ, tuple(Turn(d, time(21), "day") for d in range(7))),
-}
 
 
 # The game's answer window (WINDOW timing), kept beside its calendar in the same column.
@@ -329,16 +317,12 @@ def game_schedule(ruleset: str, stored: dict | str | None) -> Schedule:
 @functools.lru_cache(maxsize=None)
 def default_schedule(ruleset: str) -> Schedule:
     """The calendar a game of this ruleset follows unless its Masters set another."""
-    if ruleset in available():
-        spec = get_ruleset(ruleset).schedule_spec
-        # A game whose moments are not on a calendar (a window, a narrator) still
-        # has a time zone to write its times in.
-        return parse_schedule(spec) if spec else NO_CALENDAR
-    try:
-        return PLANNED_SCHEDULES[ruleset]
-    except KeyError:
-        raise ValueError(f"no default schedule for ruleset {ruleset!r}; "
-                         f"known: {', '.join([*available(), *PLANNED_SCHEDULES])}") from None
+    if ruleset not in available():
+        raise ValueError(f"no default schedule for ruleset {ruleset!r}; known: {', '.join(available())}")
+    spec = get_ruleset(ruleset).schedule_spec
+    # A game whose moments are not on a calendar (a window, a narrator) still
+    # has a time zone to write its times in.
+    return parse_schedule(spec) if spec else NO_CALENDAR
 
 
 # --------------------------------------------------------------------------- instants

@@ -1,5 +1,5 @@
 """A game at the table, run from the narrator's phone (``Timing(NARRATOR)`` rulesets
-with a night script, such as Lupus Noctis).
+with a night script).
 
 The players have no accounts: they sit in a circle and join in seat order on the
 narrator's phone (a name and, if they like, a face), so their seats have no user

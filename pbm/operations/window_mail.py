@@ -3,7 +3,7 @@
 Mail volume (docs/service.md, "Answer windows by mail"): after each resolved window,
 one mail to each player the new window asks something of (their hand, the table,
 who still has to answer, what they may answer and until when, the round so far);
-when a round ends (``BaseRuleset.reports_to_all``: a whole Complots turn) everyone
+when a round ends (``BaseRuleset.reports_to_all``: e.g. a whole turn of every player) everyone
 gets the round's log, the asked ones in the same mail. A window that asks nobody new
 sends nothing.
 

@@ -96,7 +96,7 @@ def phase_events(session: Session, phase: PhaseRow) -> list[EventRow]:
 
 def answers_for(session: Session, game: Game, phase: PhaseRow, actor: str | None,
                 lang: str) -> list[str]:
-    """What the rules tell ``actor`` about tonight's choice (a Veggente's aura), for the
+    """What the rules tell ``actor`` about tonight's choice (a seer's answer), for the
     narrator to signal at once: tonight resolved as it stands, on a copy, with the
     phase's own seed, keeping only the lines addressed to the actor."""
     if not actor:

@@ -1,6 +1,6 @@
 """table players: seats without an account, and their photos
 
-A game at the table (Lupus Noctis, run from the narrator's phone) seats players who
+A game at the table (run from the narrator's phone) seats players who
 have no account and no address: ``seats.user_id`` becomes nullable. Their faces,
 taken with the phone when they join, live in ``seat_photos``.
 
