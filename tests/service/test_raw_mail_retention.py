@@ -132,6 +132,13 @@ def test_a_shared_html_end_is_deleted_with_the_last_mail_that_needs_it(played, c
         assert None not in parts and len(parts) < len(results)  # shared, not one a player
         waiting = results[0]
         s.execute(update(OutboxRow).where(OutboxRow.id == waiting.id).values(status="pending"))
+        # A second part (as a second language's readers get), whose one mail was sent:
+        # it goes at the first pruning, while the waiting mail's part stays.
+        other = OutboxPart(created_at=waiting.created_at, html="<p>the end in another language</p>")
+        s.add(other)
+        s.flush()
+        s.execute(update(OutboxRow).where(OutboxRow.id == results[1].id).values(html_part_id=other.id))
+        parts.add(other.id)
         s.commit()
     clock.set(waiting.created_at + timedelta(days=DAYS, hours=1))
     worker.prune_raw_mail()
