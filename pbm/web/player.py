@@ -135,7 +135,8 @@ def _as_fields(rules: BaseRuleset, spec: ActionForm, args: dict[str, Any] | None
 
 
 def _field(rules: BaseRuleset, spec: ActionForm, f: Any, prefix: str, lang: str):
-    label = rules.field_label(spec, f.name, lang) or _field_label(f.name) or rules.describe_key(f.name, lang)
+    label = rules.field_label(spec, f.name, lang) or _field_label(f.name) or _capitalized(
+        rules.describe_key(f.name, lang))
     description = rules.field_help(spec, f.name, lang) or _field_help(f.name)
     render_kw: dict[str, Any] = {}
 
@@ -215,7 +216,12 @@ def form_title(spec: ActionForm, ruleset: str = "") -> str:
     }
     if spec.kind in titles:
         return titles[spec.kind]
-    named = _ruleset(ruleset).describe_action(spec.kind, _lang())
+    return _capitalized(_ruleset(ruleset).describe_action(spec.kind, _lang()))
+
+
+def _capitalized(named: str) -> str:
+    """A ruleset's word for a key or kind as a label (a bare key when it has none)."""
+    named = named.replace("_", " ")
     return named[:1].upper() + named[1:]
 
 
