@@ -18,7 +18,7 @@ from email.utils import formataddr
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 from markupsafe import Markup
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
@@ -36,40 +36,62 @@ _html_env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=Stric
 _has_html: dict[str, bool] = {}
 
 
+def _lang(lang: str) -> str:
+    return lang if lang in ("it", "en") else "it"
+
+
+def _render(template: Template, context: dict[str, Any]) -> str:
+    """``template.render(**context)`` for a ``context`` made by ``_context``: Jinja's
+    own ``render`` copies the context twice (its arguments, then those merged with
+    the globals) for every template, and a boundary renders two for each of forty
+    players. Jinja documents ``new_context(shared=True)`` as taking the dictionary as
+    it is, without the globals, which ``_context`` has put in already; the context
+    is only read, so the body and its HTML share one."""
+    return template.environment.concat(template.root_render_func(template.new_context(context, shared=True)))  # type: ignore[attr-defined]
+
+
+def _context(context: dict[str, Any]) -> dict[str, Any]:
+    """A template context with Jinja's globals (both environments have the same)."""
+    return {**_env.globals, **context}
+
+
 def render_subject(name: str, lang: str, **context: Any) -> str:
     """The subject on one line (a template's line breaks are only layout)."""
-    lang = lang if lang in ("it", "en") else "it"
-    return " ".join(_env.get_template(f"{name}/subject.{lang}.txt").render(**context).split())
+    return _subject(name, _lang(lang), _context(context))
+
+
+def _subject(name: str, lang: str, context: dict[str, Any]) -> str:
+    return " ".join(_render(_env.get_template(f"{name}/subject.{lang}.txt"), context).split())
 
 
 def render_body(name: str, lang: str, **context: Any) -> str:
-    lang = lang if lang in ("it", "en") else "it"
-    return _env.get_template(f"{name}/body.{lang}.txt").render(**context)
+    return _render(_env.get_template(f"{name}/body.{_lang(lang)}.txt"), _context(context))
 
 
 def render_html(name: str, lang: str, **context: Any) -> str | None:
     """The message's HTML alternative, if it has one."""
-    lang = lang if lang in ("it", "en") else "it"
+    return _html(name, _lang(lang), _context(context))
+
+
+def _html(name: str, lang: str, context: dict[str, Any]) -> str | None:
     path = f"{name}/body.{lang}.html"
     if path not in _has_html:
         _has_html[path] = (TEMPLATES / path).is_file()
     if not _has_html[path]:
         return None
-    return _html_env.get_template(path).render(**context)
+    return _render(_html_env.get_template(path), context)
 
 
 def render_part(name: str, lang: str, **context: Any) -> Markup:
     """A piece of HTML many messages share (``<message>/<part>.<lang>.html``: the
     vote's table of bars, the same for every player), rendered once and passed to
     each message's own template, which prints it as it is (already escaped)."""
-    lang = lang if lang in ("it", "en") else "it"
-    return Markup(_html_env.get_template(f"{name}.{lang}.html").render(**context))
+    return Markup(_render(_html_env.get_template(f"{name}.{_lang(lang)}.html"), _context(context)))
 
 
 def render_text_part(name: str, lang: str, **context: Any) -> str:
     """The plain-text alternative's shared piece (``<message>/<part>.<lang>.txt``)."""
-    lang = lang if lang in ("it", "en") else "it"
-    return _env.get_template(f"{name}.{lang}.txt").render(**context)
+    return _render(_env.get_template(f"{name}.{_lang(lang)}.txt"), _context(context))
 
 
 def domain_of(address: str) -> str:
@@ -165,11 +187,12 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
     if not _one_line(to):
         # Whatever let it in, an address with a line break would write headers of its own.
         raise ValueError(f"not a mail address: {to!r}")
-    ctx = {"game": game, "seat": seat, "base_url": config["BASE_URL"], **(context or {})}
+    ctx = {**_env.globals, "game": game, "seat": seat, "base_url": config["BASE_URL"], **(context or {})}
+    lang = _lang(lang)
     if subject is None:
-        subject = render_subject(template, lang, **ctx)
-    body = render_body(template, lang, **ctx)
-    body_html = render_html(template, lang, **ctx)
+        subject = _subject(template, lang, ctx)
+    body = _render(_env.get_template(f"{template}/body.{lang}.txt"), ctx)
+    body_html = _html(template, lang, ctx)
     # Exchange and Outlook send no out-of-office answers to mail carrying this:
     # fewer automatic messages coming back into the Master's inbox.
     headers: dict[str, str] = {"X-Auto-Response-Suppress": "OOF, AutoReply"}
