@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from datetime import datetime, timedelta
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -13,7 +14,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, joinedload, sessionmaker
 from sqlalchemy.orm.attributes import set_committed_value
 
-from engine.core import GameState, Phase, phase_rng
+from engine.core import Event, GameState, Phase, phase_rng
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
@@ -180,7 +181,7 @@ def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: P
     if phase.resolved_at - phase.ends_at > LATE_AFTER and phase.status == PhaseStatus.RESOLVING:
         _tell_masters_late(session, config, game, phase, now)
     if game.auto_publish and not _needs_masters(game, phase, result):
-        publish(session, config, game, phase, now, state=result.state)
+        publish(session, config, game, phase, now, state=result.state, events=result.events)
     else:
         phase.status = PhaseStatus.DRAFT
         for m in game.masters:
@@ -214,11 +215,13 @@ def _tell_masters_late(session: Session, config: dict[str, Any], game: Game, pha
 
 
 def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
-            now: datetime, by: User | None = None, state: GameState | None = None) -> PhaseRow | None:
+            now: datetime, by: User | None = None, state: GameState | None = None,
+            events: list[Event] | None = None) -> PhaseRow | None:
     """Make a resolved phase public, mail everyone, open the next phase.
 
-    ``state``: the state ``phase.state_after`` holds, when the caller has it at hand
-    (a boundary just resolved it), so it is not read back from its dictionary."""
+    ``state`` and ``events``: the state ``phase.state_after`` holds and the
+    resolution's events as stored, when the caller has them at hand (a boundary
+    just resolved the phase), so they are not read back from the database."""
     if phase.status not in (PhaseStatus.DRAFT, PhaseStatus.RESOLVING):
         raise OperationError("not_a_draft")
     if any(p.get("blocking") for p in phase.pending or []):
@@ -236,22 +239,23 @@ def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRo
         next_phase = _open_phase(session, game, state, index=phase.index + 1,
                                  after=phase.ends_at, now=now, config=config, saved=phase.state_after)
     session.flush()
-    _mail_results(session, config, game, phase, state, next_phase, now)
+    _mail_results(session, config, game, phase, state, next_phase, now, events)
     if by is not None:
         log(session, game, by, "publish", now, phase=phase.index)
     return next_phase
 
 
 def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
-                  state: GameState, next_phase: PhaseRow | None, now: datetime) -> None:
+                  state: GameState, next_phase: PhaseRow | None, now: datetime,
+                  events: list[Event] | None = None) -> None:
     if timing.kind_of(game, state) == timing.WINDOW:
         # One mail per window to those it asks, a round's log to all (window_mail.py);
         # the Masters follow a game of minutes-long windows on the desk.
         window_mail.mail_window(session, config, game, phase, next_phase, now)
         return
     # The resolution's events: the Masters' interventions were announced when made.
-    rows = session.scalars(select(EventRow).where(EventRow.phase_id == phase.id, EventRow.seq >= 0)
-                           .order_by(EventRow.seq)).all()
+    rows: Sequence[EventRow | Event] = events if events is not None else session.scalars(
+        select(EventRow).where(EventRow.phase_id == phase.id, EventRow.seq >= 0).order_by(EventRow.seq)).all()
     reading = visibility.Reading(rows, game.ruleset)
     shared = _SharedResults(session, config, game, phase, next_phase, reading, now)
     messages = []

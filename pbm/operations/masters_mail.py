@@ -5,12 +5,13 @@ no mail while playing, gets the record once the game is over), or nothing."""
 from __future__ import annotations
 
 from datetime import datetime
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from engine.core import GameState
+from engine.core import Event, GameState
 from engine.interface import CALENDAR, REPORT_GAME, REPORT_MOMENT, Viewer
 from engine.registry import get_ruleset
 
@@ -21,7 +22,7 @@ from .base import _mail_context, reader_tz
 MASTERS = Viewer(master=True)
 
 
-def report_lines(rows: list[EventRow], ruleset: str, lang: str) -> list[str]:
+def report_lines(rows: Sequence[EventRow | Event], ruleset: str, lang: str) -> list[str]:
     """Every event as the Masters see it, marked with who it was for."""
     return [f"[{s.visibility}{' → ' + ', '.join(s.event.to) if s.event.to else ''}] "
             f"{s.text or s.event.kind}"
@@ -29,7 +30,7 @@ def report_lines(rows: list[EventRow], ruleset: str, lang: str) -> list[str]:
 
 
 def mail_masters(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
-                 rows: list[EventRow], now: datetime, state: GameState | None = None) -> None:
+                 rows: Sequence[EventRow | Event], now: datetime, state: GameState | None = None) -> None:
     """After ``phase`` (whose events are ``rows``; ``state``: its resolved state, if
     the caller has it) was published."""
     if state is None:
