@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.orm import Session, selectinload
 
 from engine.core import Action, GameState, Rejected, keep_last
@@ -264,7 +264,10 @@ def latest_actions_of(session: Session, phase: PhaseRow, seat: Seat) -> list[Act
 def engine_actions(session: Session, phase: PhaseRow) -> list[Action]:
     """The phase's submissions as the engine takes them (the last per player and kind);
     three columns, not rows and their seats: a boundary reads forty and more."""
-    rows = session.execute(select(Seat.name, ActionRow.kind, ActionRow.args)
-                           .join(Seat, Seat.id == ActionRow.seat_id)
-                           .where(ActionRow.phase_id == phase.id).order_by(ActionRow.id))
+    rows = session.execute(_PHASE_ACTIONS, {"phase_id": phase.id})
     return keep_last(Action(name, kind, dict(args)) for name, kind, args in rows)
+
+
+# Built once: every boundary of every game reads its submissions with it.
+_PHASE_ACTIONS = (select(Seat.name, ActionRow.kind, ActionRow.args).join(Seat, Seat.id == ActionRow.seat_id)
+                  .where(ActionRow.phase_id == bindparam("phase_id")).order_by(ActionRow.id))

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, joinedload, sessionmaker
 from sqlalchemy.orm.attributes import set_committed_value
@@ -145,9 +145,20 @@ def _claim(session: Session, phase_id: int) -> PhaseRow | None:
     if session.get_bind().dialect.name == "postgresql" and not session.scalar(
             select(func.pg_try_advisory_xact_lock(RESOLVER_LOCKS, phase_id))):
         return None
-    return session.scalars(
-        update(PhaseRow).where(PhaseRow.id == phase_id, PhaseRow.status == PhaseStatus.OPEN)
-        .values(status=PhaseStatus.RESOLVING).returning(PhaseRow)).one_or_none()
+    return session.scalars(_CLAIM, {"phase_id": phase_id}).one_or_none()
+
+
+# A boundary's statements, built once: the worker runs them for every game at every
+# boundary, and building one (and its cache key) costs about as much as running it.
+_CLAIM = (update(PhaseRow).where(PhaseRow.id == bindparam("phase_id"), PhaseRow.status == PhaseStatus.OPEN)
+          .values(status=PhaseStatus.RESOLVING).returning(PhaseRow))
+_SEATS = (select(Seat).where(Seat.game_id == bindparam("game_id")).options(joinedload(Seat.user))
+          .order_by(Seat.position))
+_MASTERS = (select(GameMaster).where(GameMaster.game_id == bindparam("game_id"))
+            .options(joinedload(GameMaster.user)).order_by(GameMaster.id))
+# A new resolution replaces the previous one's events, never the Masters' interventions.
+_DROP_RESOLUTION = EventRow.__table__.delete().where(EventRow.phase_id == bindparam("phase_id"),
+                                                     EventRow.seq >= 0)
 
 
 def _load_game(session: Session, game_id: int) -> Game:
@@ -156,11 +167,8 @@ def _load_game(session: Session, game_id: int) -> Game:
     query handed to the game as loaded (a ``selectinload`` of the same rows costs a
     third more, and a boundary is where the time goes)."""
     game = session.get_one(Game, game_id)
-    set_committed_value(game, "seats", list(session.scalars(
-        select(Seat).where(Seat.game_id == game_id).options(joinedload(Seat.user)).order_by(Seat.position))))
-    set_committed_value(game, "masters", list(session.scalars(
-        select(GameMaster).where(GameMaster.game_id == game_id).options(joinedload(GameMaster.user))
-        .order_by(GameMaster.id))))
+    set_committed_value(game, "seats", list(session.scalars(_SEATS, {"game_id": game_id})))
+    set_committed_value(game, "masters", list(session.scalars(_MASTERS, {"game_id": game_id})))
     return game
 
 
@@ -171,9 +179,7 @@ def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: P
     actions = engine_actions(session, phase)
     rng = phase_rng(game.seed, Phase(phase.kind, phase.number))
     result = ruleset.resolve(state, actions, rng, phase.gm_input or {})
-    # A new resolution replaces the previous one's events, never the Masters' interventions.
-    session.execute(EventRow.__table__.delete().where(EventRow.phase_id == phase.id,
-                                                      EventRow.seq >= 0))
+    session.execute(_DROP_RESOLUTION, {"phase_id": phase.id})
     _store_events(session, game, phase, result.events, published=False)
     phase.state_after = result.state.to_dict()
     phase.pending = [{"kind": p.kind, "data": p.data, "blocking": p.blocking} for p in result.pending]
