@@ -61,12 +61,15 @@ def seats_view(game) -> dict[str, Any]:  # noqa: ANN001
     today = now().date()
     user = current_user if current_user.is_authenticated else None
     seat = my_seat(game) if user else None
-    volunteers = seat_ops.volunteers(session, game)
     master = bool(user) and game.is_master(user)
+    can_volunteer = bool(user) and seat is None and not master and game.status != GameStatus.OVER
+    # The list matters to the Masters and to whoever may join it (a seated player's
+    # page, the one most often loaded, does not show it).
+    volunteers = seat_ops.volunteers(session, game) if master or can_volunteer else []
     phase = operations.current_phase(session, game) if master else None
     return {
-        "can_volunteer": bool(user) and seat is None and not master and game.status != GameStatus.OVER,
-        "volunteered": bool(user) and any(v.user_id == user.id for v in volunteers),
+        "can_volunteer": can_volunteer,
+        "volunteered": can_volunteer and any(v.user_id == user.id for v in volunteers),
         "my_absences": seat_ops.absences(session, game, today, seat) if seat else [],
         "absences": seat_ops.absences(session, game, today) if master else [],
         # The absences that cover the open phase's deadline: the Masters' decision is due.
