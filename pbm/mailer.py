@@ -33,6 +33,8 @@ _env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUnde
 # The HTML alternatives escape everything they print: names and lines come from players.
 _html_env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined,
                         keep_trailing_newline=True, autoescape=True, auto_reload=False)
+# One dictionary of globals for both, which ``_context`` puts in each context once.
+_html_env.globals = _env.globals
 _has_html: dict[str, bool] = {}
 
 
@@ -51,7 +53,7 @@ def _render(template: Template, context: dict[str, Any]) -> str:
 
 
 def _context(context: dict[str, Any]) -> dict[str, Any]:
-    """A template context with Jinja's globals (both environments have the same)."""
+    """A template context with Jinja's globals (both environments share them)."""
     return {**_env.globals, **context}
 
 
