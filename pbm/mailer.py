@@ -46,9 +46,11 @@ def _render(template: Template, context: dict[str, Any]) -> str:
     """``template.render(**context)`` for a ``context`` made by ``_context``: Jinja's
     own ``render`` copies the context twice (its arguments, then those merged with
     the globals) for every template, and a boundary renders two for each of forty
-    players. Jinja documents ``new_context(shared=True)`` as taking the dictionary as
-    it is, without the globals, which ``_context`` has put in already; the context
-    is only read, so the body and its HTML share one."""
+    players. This is what ``render`` does, less the copies: Jinja documents
+    ``new_context(shared=True)`` as taking the dictionary as it is, without the
+    globals, which ``_context`` has put in already, and ``render`` itself joins what
+    ``root_render_func`` yields. A context is only read, so a body and its HTML
+    share one."""
     return template.environment.concat(template.root_render_func(template.new_context(context, shared=True)))  # type: ignore[attr-defined]
 
 

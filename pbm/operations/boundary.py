@@ -5,8 +5,8 @@ waits for the Masters as a draft)."""
 from __future__ import annotations
 
 import time
-from datetime import datetime, timedelta
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, func, select, update

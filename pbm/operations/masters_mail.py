@@ -4,8 +4,8 @@ the morning it is published), the whole game so far (a narrator at a table, who 
 no mail while playing, gets the record once the game is over), or nothing."""
 from __future__ import annotations
 
-from datetime import datetime
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
