@@ -34,7 +34,7 @@ from .actions import (
 )
 from .base import (
     MAIL_SOURCES, OperationError, _mail_context, _store_events, current_phase, current_state,
-    game_options, game_schedule, game_tz, log, reader_tz,
+    game_options, game_schedule, game_tz, load_seats, log, reader_tz,
 )
 from .boundary import (
     LATE_AFTER, _needs_masters, _resolve_into, due_phase_ids, publish, resolve_due, resolve_phase,
@@ -51,7 +51,7 @@ __all__ = [
     "Submitted", "add_player", "answer_pending", "close_now", "create_game", "current_phase",
     "current_state", "describe_submission", "desk", "draw_roles", "due_phase_ids", "edit_prepared",
     "engine_actions", "ensure_user", "Opening", "opening", "latest_actions_of", "game_options", "game_schedule", "game_tz", "latest_actions",
-    "legal_choices", "lock_game", "log", "open_phase_for", "reader_tz", "prepare_game",
+    "legal_choices", "load_seats", "lock_game", "log", "open_phase_for", "reader_tz", "prepare_game",
     "publish", "windowed", "resolve_due", "resolve_phase", "seats", "settle", "slugify", "start_game",
     "submit", "timing", "windows",
 ]

@@ -5,13 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select
-from sqlalchemy.orm import Session
+from sqlalchemy import bindparam, insert, select
+from sqlalchemy.orm import Session, joinedload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from engine.core import Event, GameState
 
 from .. import render, schedule
-from ..models import EventRow, Game, MasterLog, PhaseRow, User
+from ..models import EventRow, Game, MasterLog, PhaseRow, Seat, User
 
 # Where a submission comes from: a page, a mail, a Master on the player's behalf, or
 # the player's standing answers applied by the service as a window opens.
@@ -44,6 +45,20 @@ def log(session: Session, game: Game, user: User | None, action: str, now: datet
         **details: Any) -> None:
     session.add(MasterLog(game_id=game.id, user_id=user.id if user else None, at=now,
                           action=action, details=details))
+
+
+def load_seats(session: Session, game: Game) -> list[Seat]:
+    """The game's seats with their users, read in one query and handed to the game as
+    loaded: a boundary, or the Masters' desk, reads every seat's user, and lazy
+    loading would ask for them one at a time."""
+    seats = list(session.scalars(_SEATS_WITH_USERS, {"game_id": game.id}))
+    set_committed_value(game, "seats", seats)
+    return seats
+
+
+# Built once: building a statement costs about as much as running it.
+_SEATS_WITH_USERS = (select(Seat).where(Seat.game_id == bindparam("game_id")).options(joinedload(Seat.user))
+                     .order_by(Seat.position))
 
 
 def current_phase(session: Session, game: Game) -> PhaseRow | None:

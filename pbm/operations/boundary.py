@@ -19,11 +19,11 @@ from engine.interface import Viewer
 from engine.registry import get_ruleset
 
 from .. import archive, mailer, render, visibility
-from ..models import EventRow, Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
+from ..models import EventRow, Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, User
 from . import masters_mail, timing, window_mail
 from .actions import engine_actions, windowed
 from .base import (
-    OperationError, _mail_context, _store_events, game_options, log,
+    OperationError, _mail_context, _store_events, game_options, load_seats, log,
     reader_tz,
 )
 from .games import _open_phase
@@ -152,8 +152,6 @@ def _claim(session: Session, phase_id: int) -> PhaseRow | None:
 # boundary, and building one (and its cache key) costs about as much as running it.
 _CLAIM = (update(PhaseRow).where(PhaseRow.id == bindparam("phase_id"), PhaseRow.status == PhaseStatus.OPEN)
           .values(status=PhaseStatus.RESOLVING).returning(PhaseRow))
-_SEATS = (select(Seat).where(Seat.game_id == bindparam("game_id")).options(joinedload(Seat.user))
-          .order_by(Seat.position))
 _MASTERS = (select(GameMaster).where(GameMaster.game_id == bindparam("game_id"))
             .options(joinedload(GameMaster.user)).order_by(GameMaster.id))
 # A new resolution replaces the previous one's events, never the Masters' interventions.
@@ -167,7 +165,7 @@ def _load_game(session: Session, game_id: int) -> Game:
     query handed to the game as loaded (a ``selectinload`` of the same rows costs a
     third more, and a boundary is where the time goes)."""
     game = session.get_one(Game, game_id)
-    set_committed_value(game, "seats", list(session.scalars(_SEATS, {"game_id": game_id})))
+    load_seats(session, game)
     set_committed_value(game, "masters", list(session.scalars(_MASTERS, {"game_id": game_id})))
     return game
 

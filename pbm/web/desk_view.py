@@ -19,7 +19,7 @@ from engine.interface import Viewer
 from engine.registry import get_ruleset
 
 from .. import operations, render, visibility
-from ..models import EventRow, Game, InboundRow, MasterLog, PhaseRow, PhaseStatus
+from ..models import EventRow, Game, InboundRow, MasterLog, PhaseRow, PhaseStatus, Seat, User
 from ..operations import desk as desk_ops
 from ..operations import timing
 from .public import ruleset_name
@@ -269,9 +269,11 @@ def _pending_items(session, game, phase, drafts) -> list[str]:
     items = []
     for d in drafts:
         items += [p["text"] for p in d["pending"]]
-    for s in game.seats:
-        if s.mailable and s.user.address_failing:
-            items.append(_("Mail to %(name)s bounces (%(email)s).", name=s.name, email=s.user.email))
+    # Asked of the database: walking the seats would load each one's user in turn.
+    for name, email in session.execute(select(Seat.name, User.email).join(User, User.id == Seat.user_id)
+                                       .where(Seat.game_id == game.id, User.address_failing)
+                                       .order_by(Seat.position)):
+        items.append(_("Mail to %(name)s bounces (%(email)s).", name=name, email=email))
     spoofs = session.scalars(select(MasterLog).where(MasterLog.game_id == game.id,
                                                      MasterLog.action == "refused_spoof")
                              .order_by(MasterLog.id.desc()).limit(10)).all()

@@ -92,6 +92,7 @@ def new_game():
 
 def _desk_context(game) -> dict[str, Any]:
     """The desk's data (desk_view) and the forms of its controls."""
+    operations.load_seats(db(), game)  # the desk shows every seat's user
     start_form = StartGameForm()
     behalf = OnBehalfForm()
     behalf.player.choices = options((s.name, s.name) for s in game.seats)
