@@ -152,11 +152,11 @@ def may_reveal(game: Game, user: Any) -> bool:
 def revealed(session: Session, game: Game, lang: str, tz: str) -> dict[str, Any]:
     """Everything, phase by phase, as the Masters read it: every role, every night
     action, every vote and every other submission, every event with who it was for."""
-    from .operations import describe_submission, seats
+    from .operations import describe_submission, load_seats, seats
     state = GameState.from_dict(game.state) if game.state else None
     holders = seats.holders(session, game)
     people = []
-    for seat in game.seats:
+    for seat in load_seats(session, game):  # with their users, in one query
         p = state.player(seat.name) if state and state.has_player(seat.name) else None
         people.append({
             "name": seat.name, "role": p.role if p else None, "faction": p.faction if p else None,
