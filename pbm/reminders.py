@@ -32,15 +32,18 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
         Game.status == GameStatus.RUNNING, Game.paused_at.is_(None))
         .with_for_update(of=PhaseRow).execution_options(populate_existing=True)).all()
     sent = 0
+    messages = []
     for phase in phases:
         game = session.get(Game, phase.game_id)
         state = GameState.from_dict(phase.state_before)
         if get_ruleset(game.ruleset).timing(state).kind == WINDOW and phase.ends_at - phase.starts_at <= before:
             continue  # a window no longer than the notice: the opening mail is the reminder
-        acted = {(r.seat_id, r.kind) for r in session.scalars(
-            select(ActionRow).where(ActionRow.phase_id == phase.id))}
+        acted = {(seat_id, kind) for seat_id, kind in session.execute(
+            select(ActionRow.seat_id, ActionRow.kind).where(ActionRow.phase_id == phase.id))}
         reminded = set(phase.reminded or [])
-        for seat in game.seats:
+        # Every seat's user is read (its address, language, whether it wants reminders):
+        # in one query, not one a seat, since every game's deadline falls at once.
+        for seat in operations.load_seats(session, game):
             if seat.id in reminded or seat.disqualified or not seat.mailable or not seat.user.reminders:
                 continue
             p = state.player(seat.name)
@@ -51,12 +54,15 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
                 continue
             lang, tz = seat.user.lang, operations.reader_tz(game, seat.user)
             rules = get_ruleset(game.ruleset)
-            mailer.queue(session, config, to=seat.user.email, template="reminder", lang=lang, now=now,
-                         game=game, seat=seat, phase_id=phase.id, context={
-                             "phase_label": render.phase_label(phase, lang, tz),
-                             "deadline": render.deadline_text(phase.ends_at, lang, tz),
-                             "missing": [rules.describe_action(k, lang) for k in sorted(missing)]})
+            messages.append(mailer.compose(
+                config, to=seat.user.email, template="reminder", lang=lang, now=now,
+                game=game, seat=seat, phase_id=phase.id, context={
+                    "phase_label": render.phase_label(phase, lang, tz),
+                    "deadline": render.deadline_text(phase.ends_at, lang, tz),
+                    "missing": [rules.describe_action(k, lang) for k in sorted(missing)]}))
             reminded.add(seat.id)
             sent += 1
         phase.reminded = sorted(reminded)
+    # One INSERT for them all: every game's deadline falls at once.
+    mailer.queue_all(session, messages)
     return sent

@@ -23,9 +23,10 @@ def test_two_workers_reminding_at_once_remind_each_player_once(app, factory, clo
     Worker(app, clock).boundaries()
     clock.set(TUE_1930_ROME)
 
-    slow_queue, first_inside = first_waits_for_second(
-        mailer.queue, only=lambda *args, **kwargs: kwargs.get("template") == "reminder")
-    monkeypatch.setattr(mailer, "queue", slow_queue)
+    # Held while writing its first reminder, inside its transaction.
+    slow_compose, first_inside = first_waits_for_second(
+        mailer.compose, only=lambda *args, **kwargs: kwargs.get("template") == "reminder")
+    monkeypatch.setattr(mailer, "compose", slow_compose)
 
     def remind():
         Worker(app, clock).remind()
