@@ -54,9 +54,13 @@ def _render(template: Template, context: dict[str, Any]) -> str:
     return template.environment.concat(template.root_render_func(template.new_context(context, shared=True)))  # type: ignore[attr-defined]
 
 
-def _context(context: dict[str, Any]) -> dict[str, Any]:
-    """A template context with Jinja's globals (both environments share them)."""
-    return {**_env.globals, **context}
+def _context(*parts: dict[str, Any]) -> dict[str, Any]:
+    """A template context: Jinja's globals (both environments share them), then
+    ``parts`` in order, in one dictionary."""
+    out = dict(_env.globals)
+    for part in parts:
+        out.update(part)
+    return out
 
 
 def render_subject(name: str, lang: str, **context: Any) -> str:
@@ -72,12 +76,8 @@ def render_body(name: str, lang: str, **context: Any) -> str:
     return _render(_env.get_template(f"{name}/body.{_lang(lang)}.txt"), _context(context))
 
 
-def render_html(name: str, lang: str, **context: Any) -> str | None:
-    """The message's HTML alternative, if it has one."""
-    return _html(name, _lang(lang), _context(context))
-
-
 def _html(name: str, lang: str, context: dict[str, Any]) -> str | None:
+    """The message's HTML alternative, if it has one."""
     path = f"{name}/body.{lang}.html"
     if path not in _has_html:
         _has_html[path] = (TEMPLATES / path).is_file()
@@ -191,7 +191,7 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
     if not _one_line(to):
         # Whatever let it in, an address with a line break would write headers of its own.
         raise ValueError(f"not a mail address: {to!r}")
-    ctx = {**_env.globals, "game": game, "seat": seat, "base_url": config["BASE_URL"], **(context or {})}
+    ctx = _context({"game": game, "seat": seat, "base_url": config["BASE_URL"]}, context or {})
     lang = _lang(lang)
     if subject is None:
         subject = _subject(template, lang, ctx)

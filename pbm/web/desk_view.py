@@ -19,7 +19,7 @@ from engine.interface import Viewer
 from engine.registry import get_ruleset
 
 from .. import operations, render, visibility
-from ..models import EventRow, Game, InboundRow, MasterLog, PhaseRow, PhaseStatus, Seat, User
+from ..models import EventRow, Game, InboundRow, MasterLog, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
 from ..operations import timing
 from .public import ruleset_name
@@ -56,6 +56,7 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
          typed: dict[str, int] | None = None) -> dict[str, Any]:
     """Everything the desk page shows; ``typed``: the composition the Master typed
     last (kept when the rules refused it)."""
+    operations.load_seats(session, game)  # the desk shows every seat's user
     tz = operations.game_tz(game)
     phase = operations.current_phase(session, game)
     state = operations.current_state(game)
@@ -269,11 +270,9 @@ def _pending_items(session, game, phase, drafts) -> list[str]:
     items = []
     for d in drafts:
         items += [p["text"] for p in d["pending"]]
-    # Asked of the database: walking the seats would load each one's user in turn.
-    for name, email in session.execute(select(Seat.name, User.email).join(User, User.id == Seat.user_id)
-                                       .where(Seat.game_id == game.id, User.address_failing)
-                                       .order_by(Seat.position)):
-        items.append(_("Mail to %(name)s bounces (%(email)s).", name=name, email=email))
+    for s in game.seats:  # loaded with their users (``desk``)
+        if s.mailable and s.user.address_failing:
+            items.append(_("Mail to %(name)s bounces (%(email)s).", name=s.name, email=s.user.email))
     spoofs = session.scalars(select(MasterLog).where(MasterLog.game_id == game.id,
                                                      MasterLog.action == "refused_spoof")
                              .order_by(MasterLog.id.desc()).limit(10)).all()

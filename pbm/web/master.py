@@ -92,11 +92,11 @@ def new_game():
 
 def _desk_context(game) -> dict[str, Any]:
     """The desk's data (desk_view) and the forms of its controls."""
-    operations.load_seats(db(), game)  # the desk shows every seat's user
+    view = desk_view.desk(db(), game, _lang(), now(), typed=flask_session.get(_composition_key(game)))
     start_form = StartGameForm()
     behalf = OnBehalfForm()
     behalf.player.choices = options((s.name, s.name) for s in game.seats)
-    return {**desk_view.desk(db(), game, _lang(), now(), typed=flask_session.get(_composition_key(game))),
+    return {**view,
             "add_form": AddPlayerForm(), "start_form": start_form, "behalf_form": behalf,
             "setup_options": setup_option_fields(game, _lang()),
             "publish_form": PublishForm(), "narrated": table.narrated(game.ruleset),
