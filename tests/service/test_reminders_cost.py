@@ -13,7 +13,7 @@ from pbm.models import OutboxRow, PhaseRow, PhaseStatus
 from pbm.worker import Worker
 from tests.support.helpers import make_master
 from tests.web.test_page_cost_by_players import TUESDAY_0930_ROME, game_of
-from tests.web.test_reserved_page_cost import counting
+from tests.support.cost import counting
 
 
 def test_reminding_32_players_costs_a_few_statements(make_app, clock) -> None:

@@ -13,7 +13,7 @@ from pbm.db import transaction
 from pbm.models import Game, User
 from pbm.worker import Worker
 from tests.support.helpers import login, make_master
-from tests.web.test_reserved_page_cost import counting
+from tests.support.cost import counting
 
 TUESDAY_0930_ROME = datetime(2026, 11, 24, 8, 30, tzinfo=timezone.utc)  # day 1 open
 PAGES = ["/g/{slug}/", "/g/{slug}/archive.json", "/g/{slug}/reveal", "/g/{slug}/bulletin.atom",

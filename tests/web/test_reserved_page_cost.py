@@ -7,50 +7,22 @@ of the phase to pick the player's own would load hundreds here).
 """
 from __future__ import annotations
 
-from collections import Counter
-from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 
-from sqlalchemy import event, select
+from sqlalchemy import select
 
 from engine.interface import Viewer
 from pbm import operations, visibility
 from pbm.db import transaction
-from pbm.models import ActionRow, Base, EventRow, Game, Seat
+from pbm.models import ActionRow, EventRow, Game, Seat
 from pbm.worker import Worker
+from tests.support.cost import counting
 from tests.support.helpers import make_game
 from tests.support.forms import area, flash_of, forms_of, logged_in, post_form
 
 ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Contadino",
          "Elena": "Contadino", "Fabio": "Contadino", "Gino": "Contadino", "Ida": "Lupo Mannaro"}
 TUESDAY_0930_ROME = datetime(2026, 11, 24, 8, 30, tzinfo=timezone.utc)  # day 1 open
-
-
-class Cost:
-    def __init__(self) -> None:
-        self.statements = 0
-        self.loaded: Counter[str] = Counter()
-
-
-@contextmanager
-def counting(app):
-    """Statements sent and ORM objects loaded while the block runs."""
-    cost = Cost()
-    engine = app.extensions["pbm_engine"]
-
-    def statement(*_args) -> None:
-        cost.statements += 1
-
-    def loaded(target, _context) -> None:
-        cost.loaded[type(target).__name__] += 1
-
-    event.listen(engine, "before_cursor_execute", statement)
-    event.listen(Base, "load", loaded, propagate=True)
-    try:
-        yield cost
-    finally:
-        event.remove(engine, "before_cursor_execute", statement)
-        event.remove(Base, "load", loaded)
 
 
 def day_one(app, factory, clock) -> int:
