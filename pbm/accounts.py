@@ -7,6 +7,7 @@ the time from their caller and never commit.
 """
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -186,6 +187,21 @@ def login_blocked_until(session: Session, config: dict[str, Any], email: str, cl
         _blocked_until(list(by_client), _setting(config, "LOGIN_FAILURES_PER_CLIENT"), window),
     ) if t is not None]
     return max(until) if until else None
+
+
+def check_account_password(session: Session, config: dict[str, Any], user: User, password: str,
+                           client: str, now: datetime) -> None:
+    """The account's own password, asked where a link alone must not be enough (a
+    sign-up's confirmation for an address that already has an account), throttled
+    like the login. AccountError("login_blocked", minutes=...) while too many wrong
+    passwords came lately, AccountError("wrong_password") for a wrong one."""
+    blocked = login_blocked_until(session, config, user.email, client, now)
+    if blocked is not None:
+        raise AccountError("login_blocked", minutes=max(1, math.ceil((blocked - now).total_seconds() / 60)))
+    if not user.check_password(password or ""):
+        record(session, "login", user.email, client, now)
+        raise AccountError("wrong_password")
+    forget_failures(session, user.email)
 
 
 def mail_request_allowed(session: Session, config: dict[str, Any], kind: str, email: str,

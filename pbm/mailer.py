@@ -144,6 +144,16 @@ def token_tag(seat: Seat) -> str:
     return f"[lupus:{seat.token}]"
 
 
+# The context keys under which a mail carries a link that logs its reader in or lets
+# them choose a password: such a mail is marked (``OutboxRow.login_link``) so that no
+# page but the addressee's own inbox ever shows it.
+LOGIN_LINK_KEYS = ("link", "password_link")
+
+
+def carries_login_link(context: dict[str, Any] | None) -> bool:
+    return any((context or {}).get(key) for key in LOGIN_LINK_KEYS)
+
+
 def _one_line(address: str) -> bool:
     return not any(c in address for c in "\r\n\x00")
 
@@ -221,5 +231,5 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
         "kind": kind or template, "to_addr": to,
         "from_addr": from_addr, "reply_to": reply_to, "subject": subject, "body": body, "body_html": body_html, "html_part_id": html_part_id,
         "headers": headers, "message_id": new_message_id(domain_of(config["MASTER_ADDRESS"])), "status": "pending",
-        "attempts": 0, "next_attempt_at": now,
+        "attempts": 0, "next_attempt_at": now, "login_link": carries_login_link(context),
     }

@@ -430,6 +430,10 @@ class OutboxRow(Base):
     # When ``body`` and ``body_html`` of a mail sent (or refused) were emptied,
     # RAW_MAIL_DAYS after it was queued (pbm/retention.py); the rest stays.
     pruned_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # The mail carries a link that logs its reader in or lets them choose a password
+    # (a sign-up's confirmation, a set-password or reset link): it is the addressee's
+    # alone, and no Master's page shows it, not even in their own game's mail.
+    login_link: Mapped[bool] = mapped_column(Boolean, default=False)
 
     @property
     def html(self) -> str | None:

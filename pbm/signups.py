@@ -129,9 +129,15 @@ def read_request(session: Session, config: dict[str, Any], signup: Signup, token
 
 
 def take_seat(session: Session, config: dict[str, Any], signup: Signup, request: dict[str, Any], *,
-              password: str | None, confirm: str | None, now: datetime) -> tuple[User, Seat]:
+              password: str | None, confirm: str | None, now: datetime,
+              proven: User | None = None) -> tuple[User, Seat]:
     """Confirm the address and seat it (the caller holds the game's lock). A
-    new account, or one that never chose a password, sets it here."""
+    new account, or one that never chose a password, sets it here. An account
+    that has a password must be ``proven``: its owner logged in, or its password
+    given (``accounts.check_account_password``). The link alone proves only that
+    someone read a mail, and a mail can be read by others than its addressee;
+    taking the seat logs the visitor in, so it must not make them the owner of an
+    account they could not log in to (AccountError "password_needed")."""
     game = signup.game
     if any(s.user.email == request["email"] for s in game.seats):
         raise OperationError("already_seated")
@@ -140,6 +146,8 @@ def take_seat(session: Session, config: dict[str, Any], signup: Signup, request:
         raise OperationError(closed)
     name = _check_name(game, request["name"])
     user = accounts.find_user(session, request["email"])
+    if user is not None and user.password_hash and (proven is None or proven.id != user.id):
+        raise accounts.AccountError("password_needed")
     if user is None or not user.password_hash:
         accounts.check_new_password(request["email"], password or "", confirm or "")
     user, _created = accounts.create_user(session, email=request["email"], name=name, lang=request["lang"])

@@ -67,9 +67,11 @@ class JoinForm(FlaskForm):
 
 
 class TakeSeatForm(FlaskForm):
-    """Confirming a sign-up; the password fields only for an account without one."""
+    """Confirming a sign-up: a new password for an account without one, the
+    account's own password for one that has it (unless its owner is logged in)."""
     password = PasswordField(_l("Choose a password"), validators=[Optional(), Length(max=PASSWORD_MAX)])
     confirm = PasswordField(_l("The password again"), validators=[Optional(), Length(max=PASSWORD_MAX)])
+    current = PasswordField(_l("Your account's password"), validators=[Optional(), Length(max=PASSWORD_MAX)])
 
 
 class SignupForm(FlaskForm):

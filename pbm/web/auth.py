@@ -155,6 +155,11 @@ def account_error(exc: accounts.AccountError) -> str:
         "password_long": _("The password may have at most %(max)s characters.", max=exc.params.get("max")),
         "password_is_email": _("The password cannot be your email address."),
         "throttled_client": _("Too many requests from your connection: try again in an hour."),
+        "wrong_password": _("Wrong password."),
+        "password_needed": _("This address already has an account: give its password to take the seat."),
+        "login_blocked": _("Too many wrong passwords for this account or from your connection: try again "
+                           "in %(minutes)s minutes, or reset your password by mail.",
+                           minutes=exc.params.get("minutes")),
     }
     return messages.get(exc.code, exc.code)
 

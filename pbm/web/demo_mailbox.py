@@ -20,7 +20,7 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
-from sqlalchemy import or_, select
+from sqlalchemy import and_, or_, select
 
 from .. import operations
 from ..models import Game, GameMaster, OutboxRow
@@ -51,8 +51,12 @@ def _require_a_master() -> set[int]:
 
 
 def _visible(game_ids: set[int]):
-    """The outbox rows this Master may read: their games' mail, and mail to them."""
-    return or_(OutboxRow.game_id.in_(game_ids), OutboxRow.to_addr == current_user.email)
+    """The outbox rows this Master may read: mail to them, and their games' mail but
+    for a mail carrying a link that logs its reader in (a sign-up's confirmation, a
+    set-password or reset link): whoever reads that link becomes its addressee, so
+    only the addressee may."""
+    return or_(OutboxRow.to_addr == current_user.email,
+               and_(OutboxRow.game_id.in_(game_ids), OutboxRow.login_link.is_(False)))
 
 
 def _readable_keys(box: mailbox.Maildir, game_ids: set[int]) -> list[tuple[str, email.message.EmailMessage, OutboxRow]]:
@@ -109,7 +113,7 @@ def reply():
         abort(404)
     original = email.message_from_bytes(raw, policy=email.policy.default)
     message_id = " ".join(str(original.get("Message-ID", "")).split())
-    row = db().scalar(select(OutboxRow).where(OutboxRow.message_id == message_id))
+    row = db().scalar(select(OutboxRow).where(OutboxRow.message_id == message_id, _visible(game_ids)))
     if row is None or row.game_id not in game_ids:
         abort(404)  # not a message of this Master's games: as if it were not there
     answer = email.message.EmailMessage()

@@ -97,13 +97,29 @@ def confirm(token: str, signed: str):
         flash(_("This confirmation link has expired: sign up again.") if exc.code == "expired"
               else _("This confirmation link is not valid: sign up again."), "error")
         return redirect(url_for("join.join", token=token))
-    needs_password = wanted["user"] is None or not wanted["user"].password_hash
+    account = wanted["user"]
+    needs_password = account is None or not account.password_hash
+    # An account that has a password is taken only by its owner: logged in as it,
+    # or giving its password here (the link alone may have been read by others).
+    signed_in = account if (account is not None and current_user.is_authenticated
+                            and current_user.id == account.id) else None
     form = TakeSeatForm()
     if form.validate_on_submit():
+        proven = signed_in
+        if not needs_password and proven is None:
+            try:
+                accounts.check_account_password(db(), config(), account, form.current.data or "",
+                                                client_address(), now())
+            except accounts.AccountError as exc:
+                db().commit()  # the wrong password counts against the throttle
+                flash(account_error(exc), "error")
+                return render_template("join_confirm.html", game=game, wanted=wanted, form=form,
+                                       needs_password=needs_password, signed_in=signed_in), 403
+            proven = account
         try:
             operations.lock_game(db(), game)
             user, seat = signups.take_seat(db(), config(), signup, wanted, password=form.password.data,
-                                           confirm=form.confirm.data, now=now())
+                                           confirm=form.confirm.data, now=now(), proven=proven)
         except operations.OperationError as exc:
             db().rollback()
             flash(_error(exc), "error")
@@ -119,7 +135,7 @@ def confirm(token: str, signed: str):
                   "receipt")
             return redirect(url_for("public.game_home", slug=game.slug))
     return render_template("join_confirm.html", game=game, wanted=wanted, form=form,
-                           needs_password=needs_password)
+                           needs_password=needs_password, signed_in=signed_in)
 
 
 # The Masters' side ------------------------------------------------------------

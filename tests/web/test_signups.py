@@ -83,8 +83,8 @@ def test_sign_up_confirm_by_mail_choose_a_password_and_play(app, factory, clock)
         zoe = s.scalar(select(User).where(User.email == "zoe@example.org"))
         assert zoe.lang == "en" and zoe.check_password("zoe's secret")
 
-    _, again = take(app, path, "another secret")  # the link worked once
-    assert again.status_code == 302 and seats(factory) == [("Zoe", "zoe@example.org")]
+    _, again = take(app, path, "another secret")  # the link worked once: now the account has a password
+    assert again.status_code == 403 and seats(factory) == [("Zoe", "zoe@example.org")]
 
 
 def test_sign_up_refusals_say_why_and_store_nothing(app, factory, clock):
@@ -114,14 +114,17 @@ def test_an_address_already_in_the_game_gets_a_mail_not_a_second_seat(app, facto
     assert seats(factory) == [("Anna", "anna@p.test")]
 
 
-def test_an_existing_account_joins_without_choosing_a_password(app, factory, clock):
+def test_an_existing_account_joins_with_its_own_password(app, factory, clock):
     token = setup_game(app, factory, clock)
     with transaction(factory) as s:
         user = User(email="old@example.org", name="Old")
         user.set_password("old secret")
         s.add(user)
     ask(app, token, "Vecchio", "old@example.org")
-    client, r = take(app, confirm_path(factory, "old@example.org"))
+    path = confirm_path(factory, "old@example.org")
+    client = app.test_client()
+    page = client.get(path).get_data(as_text=True)
+    r = client.post(path, data={"csrf_token": csrf_from(page), "current": "old secret"})
     assert r.status_code == 302 and seats(factory) == [("Vecchio", "old@example.org")]
     with factory() as s:
         assert s.scalar(select(User).where(User.email == "old@example.org")).check_password("old secret")
