@@ -14,7 +14,7 @@ import pickle
 import random
 from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
-from typing import Any, Iterable, Protocol
+from typing import Any, Callable, Iterable, Protocol
 
 PUBLIC = "public"
 PRIVATE = "private"
@@ -382,6 +382,31 @@ def keep_last(actions: Iterable[Action]) -> list[Action]:
     for a in actions:
         last[(a.player, a.kind)] = a
     return list(last.values())
+
+
+def valid_at_close(validate: Callable[[GameState, Action], Action], state: GameState,
+                   actions: Iterable[Action], events: list[Event], *,
+                   last_only: bool = True) -> list[Action]:
+    """The submissions that still count as a moment closes, each as ``validate`` returns it.
+
+    Every ruleset judges them again against the state it resolves: an action stored as
+    valid may not be one now (the state was changed under it, or it never went through
+    ``validate``). Each refused one is left out and its sender told why, privately: a
+    ``rejected_at_resolution`` event with the refusal's ``code`` and ``params``.
+
+    ``last_only``: only the last submission of each kind per player is judged
+    (``keep_last``: the Lupus games, where a choice may be changed and the latest
+    stands even when it no longer holds); False: every submission is judged, in the
+    order made, and the ruleset picks among those that hold (Complots: a player's last
+    valid answer of the window counts)."""
+    valid: list[Action] = []
+    for a in (keep_last(actions) if last_only else actions):
+        try:
+            valid.append(validate(state, a))
+        except Rejected as exc:
+            events.append(private(a.player, "rejected_at_resolution", code=exc.code,
+                                  params=exc.params))
+    return valid
 
 
 def _deep_copy(value: Any) -> Any:

@@ -8,14 +8,14 @@ from typing import Any, Callable, Iterable
 from .. import remedies as plain_remedies
 from ..core import (
     APPOINT, BECOME, NOTES, RITUAL_KEYS, SHOUT, Action, ActionForm, Event, GameState, Pending,
-    Phase, Player, Rejected, Resolution, RoleInfo, SetupError, keep_last, master, private,
-    public,
+    Phase, Player, Rejected, Resolution, RoleInfo, SetupError, master, private, public,
+    valid_at_close,
 )
 from .. import texts as base_texts
+from ..pyre import pyre_tally
 from ..interface import BaseRuleset, Checked, Panel, Remedy, Tally, Viewer, Vocabulary
 from . import endgame, texts
 from . import vocabulary as _vocabulary
-from .tally import pyre_tally
 from .day import resolve_day, vote_weight
 from .forms import forms as _forms
 from .night import resolve_night
@@ -45,8 +45,8 @@ class LupusLive12(BaseRuleset):
     OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
 
     def tally(self, event: Event, lang: str) -> Tally | None:
-        """The pyre's count, for the archive and the vote picture (tally.py)."""
-        return pyre_tally(event, lang)
+        """The pyre's count, for the archive and the vote picture (engine/pyre.py)."""
+        return pyre_tally(event, lang, texts.TALLY)
 
     # -- composition -------------------------------------------------------
     def roles(self) -> list[RoleInfo]:
@@ -173,13 +173,7 @@ class LupusLive12(BaseRuleset):
         state = state.copy()
         events: list[Event] = []
         pending: list[Pending] = []
-        valid: list[Action] = []
-        for a in keep_last(actions):
-            try:
-                valid.append(self.validate(state, a))
-            except Rejected as exc:
-                events.append(private(a.player, "rejected_at_resolution", code=exc.code,
-                                      params=exc.params))
+        valid = valid_at_close(self.validate, state, actions, events)
         # §3: the designation holds from when it is made, so before anything dies.
         for a in valid:
             if a.kind == APPOINT:

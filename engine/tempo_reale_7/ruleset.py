@@ -7,15 +7,15 @@ from typing import Any, Iterable
 
 from .. import remedies as plain_remedies
 from ..core import (
-    APPOINT, NOTES, SHOUT, Action, ActionForm, Event, GameState, Phase, Rejected, Resolution,
-    RoleInfo, keep_last, private, public,
+    APPOINT, NOTES, SHOUT, Action, ActionForm, Event, GameState, Phase, Resolution,
+    RoleInfo, private, public, valid_at_close,
 )
 from .. import texts as base_texts
+from ..pyre import pyre_tally
 from ..interface import BaseRuleset, Panel, Remedy, Tally, Viewer, Vocabulary
 from . import forms as _forms
 from . import texts
 from . import vocabulary as _vocabulary
-from .tally import pyre_tally
 from .day import resolve_day
 from .night import resolve_night
 from .panels import panels as _panels
@@ -39,8 +39,8 @@ class TempoReale7(BaseRuleset):
     OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
 
     def tally(self, event: Event, lang: str) -> Tally | None:
-        """The pyre's count, for the archive and the vote picture (tally.py)."""
-        return pyre_tally(event, lang)
+        """The pyre's count, for the archive and the vote picture (engine/pyre.py)."""
+        return pyre_tally(event, lang, texts.TALLY)
 
     def roles(self) -> list[RoleInfo]:
         out = [RoleInfo(r.name, r.faction, r.aura,
@@ -109,12 +109,7 @@ class TempoReale7(BaseRuleset):
                 gm: dict[str, Any] | None = None) -> Resolution:
         state = state.copy()
         events: list[Event] = []
-        valid: list[Action] = []
-        for a in keep_last(actions):
-            try:
-                valid.append(self.validate(state, a))
-            except Rejected as exc:
-                events.append(private(a.player, "rejected_at_resolution", code=exc.code))
+        valid = valid_at_close(self.validate, state, actions, events)
         for a in valid:
             if a.kind == APPOINT:
                 state.data["vice"] = a.args["appoint"]
