@@ -9,6 +9,7 @@ its stored seed.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import pickle
 import random
@@ -210,6 +211,20 @@ class Event:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Event":
         return cls(**data)
+
+
+# Causes of death (or of a return to life) everybody saw happen: the stake, the
+# Masters' own decision (engine/remedies.py).
+SEEN_CAUSES = ("pyre", "masters")
+
+
+def without_cause(event: Event, seen: Iterable[str | None] = SEEN_CAUSES) -> Event:
+    """A death or a return to life as the players read it: its ``cause`` left out unless
+    everybody saw it happen (``seen``), since the cause would tell who used which power
+    and so what role the dead held. Any other event is returned as it is."""
+    if event.kind in ("death", "revive") and event.data.get("cause") not in tuple(seen):
+        return dataclasses.replace(event, data={k: v for k, v in event.data.items() if k != "cause"})
+    return event
 
 
 def public(kind: str, **data: Any) -> Event:

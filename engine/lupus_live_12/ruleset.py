@@ -9,7 +9,7 @@ from .. import remedies as plain_remedies
 from ..core import (
     APPOINT, BECOME, NOTES, RITUAL_KEYS, SHOUT, Action, ActionForm, Event, GameState, Pending,
     Phase, Player, Rejected, Resolution, RoleInfo, SetupError, master, private, public,
-    valid_at_close,
+    valid_at_close, without_cause,
 )
 from .. import texts as base_texts
 from ..pyre import pyre_tally
@@ -25,10 +25,6 @@ from .rituals import RITUALS, canonical_ritual
 from .roles import EREDE_CHOICES, LUPI, ROLES, USURPATORE_CHOICES, VILLAGGIO, canonical
 from .validation import power_beside_ritual
 from .validation import validate as _validate
-
-
-# Causes of death everybody saw happen (principale §1.5: the rest is secret).
-PUBLIC_CAUSES = ("pyre", "masters")
 
 
 class LupusLive12(BaseRuleset):
@@ -161,8 +157,6 @@ class LupusLive12(BaseRuleset):
 
     def form_values(self, form: ActionForm, args: dict[str, Any], state: GameState) -> dict[str, Any]:
         return _vocabulary.form_values(form, args, state)
-    def required_kinds(self, state: GameState, player: str) -> set[str]:
-        return {f.kind for f in self.forms(state, player)} - self.OPTIONAL_KINDS
 
     def vote_weight(self, state: GameState, p: Player) -> Any:
         return vote_weight(state, p, state.phase.number)
@@ -214,8 +208,7 @@ class LupusLive12(BaseRuleset):
         seen = super().visible(event, viewer)
         if seen is None or viewer.master:
             return seen
-        if seen.kind in ("death", "revive") and seen.data.get("cause") not in PUBLIC_CAUSES:
-            return replace(seen, data={k: v for k, v in seen.data.items() if k != "cause"})
+        seen = without_cause(seen)
         if seen.kind == "pyre":
             public = {k: seen.data.get(k) for k in ("burned", "quorum", "votes", "voters",
                                                      "living", "mayor")}

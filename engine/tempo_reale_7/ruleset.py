@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any, Iterable
 
 from .. import remedies as plain_remedies
 from ..core import (
     APPOINT, NOTES, SHOUT, Action, ActionForm, Event, GameState, Phase, Resolution,
-    RoleInfo, private, public, valid_at_close,
+    RoleInfo, private, public, valid_at_close, without_cause,
 )
 from .. import texts as base_texts
 from ..pyre import pyre_tally
@@ -21,10 +20,6 @@ from .night import resolve_night
 from .panels import panels as _panels
 from .roles import FACTIONS, POWERS, ROLES, SPETTRO_ROLE, canonical, canonical_power
 from .setup import KEY, setup_game
-
-
-# Causes of death everybody saw happen; the rest would tell who used which power.
-PUBLIC_CAUSES = ("pyre", "masters")
 
 
 class TempoReale7(BaseRuleset):
@@ -89,8 +84,6 @@ class TempoReale7(BaseRuleset):
     def forms(self, state: GameState, player: str) -> list[ActionForm]:
         return _forms.forms(state, player)
 
-    def required_kinds(self, state: GameState, player: str) -> set[str]:
-        return {f.kind for f in self.forms(state, player)} - self.OPTIONAL_KINDS
 
     def validate(self, state: GameState, action: Action) -> Action:
         return _forms.validate(state, action)
@@ -126,16 +119,15 @@ class TempoReale7(BaseRuleset):
 
     # -- what each viewer may see, and how it reads ------------------------------
     def visible(self, event: Event, viewer: Viewer) -> Event | None:
-        """A death is announced without its cause (except the pyre and the Masters'
-        decision, which everybody saw): the cause would tell who used a power, and the
-        role of the dead, which only the Medium learns (§3.7). Every vote weighs one
-        (§3.3), so the pyre's count says nothing new and is published as it is."""
+        """A death (or a return to life) is announced without its cause, except the pyre
+        and the Masters' decision, which everybody saw (``core.without_cause``): the cause
+        would tell who used a power, and the role of the dead, which only the Medium
+        learns (§3.7). Every vote weighs one (§3.3), so the pyre's count says nothing new
+        and is published as it is."""
         seen = super().visible(event, viewer)
         if seen is None or viewer.master:
             return seen
-        if seen.kind in ("death", "revive") and seen.data.get("cause") not in PUBLIC_CAUSES:
-            return replace(seen, data={k: v for k, v in seen.data.items() if k != "cause"})
-        return seen
+        return without_cause(seen)
 
     def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:
         data, kind = event.data, event.kind
