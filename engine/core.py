@@ -9,12 +9,13 @@ its stored seed.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import pickle
 import random
 from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
-from typing import Any, Iterable, Protocol
+from typing import Any, Callable, Iterable, Protocol
 
 PUBLIC = "public"
 PRIVATE = "private"
@@ -212,6 +213,20 @@ class Event:
         return cls(**data)
 
 
+# Causes of death (or of a return to life) everybody saw happen: the stake, the
+# Masters' own decision (engine/remedies.py).
+SEEN_CAUSES = ("pyre", "masters")
+
+
+def without_cause(event: Event, seen: Iterable[str | None] = SEEN_CAUSES) -> Event:
+    """A death or a return to life as the players read it: its ``cause`` left out unless
+    everybody saw it happen (``seen``), since the cause would tell who used which power
+    and so what role the dead held. Any other event is returned as it is."""
+    if event.kind in ("death", "revive") and event.data.get("cause") not in tuple(seen):
+        return dataclasses.replace(event, data={k: v for k, v in event.data.items() if k != "cause"})
+    return event
+
+
 def public(kind: str, **data: Any) -> Event:
     return Event(kind, data, PUBLIC, [])
 
@@ -382,6 +397,31 @@ def keep_last(actions: Iterable[Action]) -> list[Action]:
     for a in actions:
         last[(a.player, a.kind)] = a
     return list(last.values())
+
+
+def valid_at_close(validate: Callable[[GameState, Action], Action], state: GameState,
+                   actions: Iterable[Action], events: list[Event], *,
+                   last_only: bool = True) -> list[Action]:
+    """The submissions that still count as a moment closes, each as ``validate`` returns it.
+
+    Every ruleset judges them again against the state it resolves: an action stored as
+    valid may not be one now (the state was changed under it, or it never went through
+    ``validate``). Each refused one is left out and its sender told why, privately: a
+    ``rejected_at_resolution`` event with the refusal's ``code`` and ``params``.
+
+    ``last_only``: only the last submission of each kind per player is judged
+    (``keep_last``: the Lupus games, where a choice may be changed and the latest
+    stands even when it no longer holds); False: every submission is judged, in the
+    order made, and the ruleset picks among those that hold (Complots: a player's last
+    valid answer of the window counts)."""
+    valid: list[Action] = []
+    for a in (keep_last(actions) if last_only else actions):
+        try:
+            valid.append(validate(state, a))
+        except Rejected as exc:
+            events.append(private(a.player, "rejected_at_resolution", code=exc.code,
+                                  params=exc.params))
+    return valid
 
 
 def _deep_copy(value: Any) -> Any:

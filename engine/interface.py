@@ -368,10 +368,13 @@ class BaseRuleset:
                 out.refused.append(exc)
         return out
 
+    # The submission kinds nobody must send (a shout, notes, naming a deputy).
+    OPTIONAL_KINDS: frozenset[str] = frozenset()
+
     def required_kinds(self, state: GameState, player: str) -> set[str]:
         """The submission kinds this player is expected to send this moment (reminders,
-        "who still has to answer"); optional ones (a shout, notes) are left out."""
-        return {f.kind for f in self.forms(state, player)}
+        "who still has to answer"): the kinds of the forms offered, but ``OPTIONAL_KINDS``."""
+        return {f.kind for f in self.forms(state, player)} - self.OPTIONAL_KINDS
 
     def validate(self, state: GameState, action: Action) -> Action:
         raise NotImplementedError

@@ -1,13 +1,17 @@
 """Scenario files (shared/SCENARIOS.md): play a scripted game and check each phase.
 
-Pure: the caller parses the YAML text and hands over the mapping. The runner
-drives a ruleset through the same interface as the service: each act is split into
-actions and validated one by one, a refused action is left out (and noted for
-``rejected:``), then the phase is resolved with the phase's seeded random generator
-(``phase_rng``). An act is read exactly as the service reads a submission (``ruleset.submission_actions``: split into actions, each
+Pure: the caller parses the YAML text and hands over the mapping. The runner drives a
+ruleset through the same interface as the service. Each act is read exactly as the
+service reads a submission (``ruleset.submission_actions``: split into actions, each
 validated, plus what the ruleset adds, such as lupus-live-12's power beside a ritual),
-so scenarios and the service cannot disagree. A ruleset whose steps are not phases
-plays its own scenarios (``play_scenario``).
+so scenarios and the service cannot disagree; a refused action is left out, then the
+phase is resolved with the phase's seeded random generator (``phase_rng``).
+
+A refusal is never silent (SCENARIOS.md, as amended): a step in which an action was
+refused, when submitted or when the phase closed (``rejected_at_resolution``), fails
+unless its ``expect`` names the player in ``rejected`` (or the ``one_of`` alternative
+that held does); the failure names the player and the refusal. A ruleset whose steps
+are not phases plays its own scenarios (``play_scenario``), under the same rule.
 """
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from .core import (
-    RESULT_KINDS, GameState, Phase, Resolution, SetupError,
+    RESULT_KINDS, GameState, Phase, Rejected, Resolution, SetupError,
     phase_rng, setup_rng,
 )
 from .registry import get_ruleset
@@ -239,6 +243,20 @@ class _Checker:
         return []
 
 
+def unexpected_refusals(label: str, expect: dict[str, Any], held: list[dict[str, Any]],
+                        refusals: dict[str, list[str]], say: str = "rejected: [{name}]") -> list[str]:
+    """The refusals of a step its ``expect`` does not say (SCENARIOS.md: "a refusal is
+    never silent"), one failure per player, naming the player and what was refused.
+    ``held``: the ``one_of`` alternatives that held; a ``rejected`` key in the step's
+    ``expect`` or in one of them says the step's refusals (it then checks them exactly).
+    ``say``: how the file would say it (Complots: ``rejected: true``)."""
+    if "rejected" in expect or any("rejected" in alt for alt in held):
+        return []
+    return [f"{label}: {name}'s action was refused ({'; '.join(why)}), and the step's "
+            f"expect does not say so ({say.format(name=name)})"
+            for name, why in sorted(refusals.items())]
+
+
 def _run_once(data: dict[str, Any], seed: int, seen: dict[int, set[int]]) -> list[str]:
     ruleset = get_ruleset(data["ruleset"])
     # A game whose steps are not phases (Complots: a step is a turn) plays its
@@ -261,7 +279,7 @@ def _run_once(data: dict[str, Any], seed: int, seen: dict[int, set[int]]) -> lis
         if kind != state.phase.kind or (number is not None and number != state.phase.number):
             raise ScenarioError(f"{label}: the game's next phase is {state.phase}")
         accepted = []
-        rejected: set[str] = set()
+        refusals: dict[str, list[str]] = {}
         for name, submission in (step.get("act") or {}).items():
             name = str(name)
             if not state.has_player(name):
@@ -270,20 +288,28 @@ def _run_once(data: dict[str, Any], seed: int, seen: dict[int, set[int]]) -> lis
             checked = ruleset.submission_actions(state, name, submission or {})
             accepted += checked.accepted
             if checked.refused:
-                rejected.add(name)
+                refusals[name] = [str(r) for r in checked.refused]
         gm = step.get("gm") or {}
         res = ruleset.resolve(state, accepted, phase_rng(seed, Phase(kind, state.phase.number)), gm)
         state = res.state
+        for e in res.events:  # refused as the phase closed: a refusal all the same
+            if e.kind == "rejected_at_resolution":
+                for name in e.to:
+                    refusals.setdefault(name, []).append(
+                        str(Rejected(e.data.get("code", ""), **(e.data.get("params") or {}))))
         expect = step.get("expect") or {}
-        checker = _Checker(ruleset, state, res, rejected, label)
+        checker = _Checker(ruleset, state, res, set(refusals), label)
         mismatches = checker.check(expect)
+        held: list[dict[str, Any]] = []
         if "one_of" in expect:
-            held = [i for i, alt in enumerate(expect["one_of"]) if not checker.check(alt)]
-            seen.setdefault(index, set()).update(held)
+            held_at = [i for i, alt in enumerate(expect["one_of"]) if not checker.check(alt)]
+            held = [expect["one_of"][i] for i in held_at]
+            seen.setdefault(index, set()).update(held_at)
             if not held:
                 mismatches.append(Mismatch(label, "one_of", "one alternative to hold",
                                            "none held"))
         failures += [f"seed {seed}: {m}" for m in mismatches]
+        failures += [f"seed {seed}: {m}" for m in unexpected_refusals(label, expect, held, refusals)]
         if failures:
             break
     return failures

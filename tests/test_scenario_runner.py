@@ -1,6 +1,9 @@
 """The scenario runner itself must catch a wrong expectation, not only pass right ones."""
 from __future__ import annotations
 
+import copy
+
+import pytest
 import yaml
 
 from engine.scenario import run_scenario
@@ -102,3 +105,135 @@ def test_noctis_wrong_winner_fails() -> None:
 def test_a_refused_set_up_is_an_error_of_the_file() -> None:
     outcome = _noctis(unlucky="Zeno")
     assert not outcome.passed and "set-up refused" in outcome.summary()
+
+
+# ----------------------------------------------------- a refusal is never silent (SCENARIOS.md)
+# Each ruleset's night 1, where Anna's first-night kill is refused by the rules.
+REFUSED = {
+    "lupus-live-12": """
+ruleset: lupus-live-12
+players: {Anna: Lupo Mannaro, Bruno: Contadino, Carla: Contadino, Dario: Veggente}
+setup: {mayor: Bruno}
+steps:
+  - phase: night 1
+    act:
+      Anna: {target: Bruno}
+      Dario: {target: Anna}
+    expect: EXPECT
+""",
+    "tempo-reale-7": """
+ruleset: tempo-reale-7
+players: {Anna: Lupo, Bruno: Contadino, Carla: Contadino, Dario: Veggente, Elena: Negromante}
+setup: {mayor: Bruno}
+steps:
+  - phase: night 1
+    act:
+      Anna: {target: Bruno}
+      Dario: {target: Anna}
+    expect: EXPECT
+""",
+    "lupus-noctis": """
+ruleset: lupus-noctis
+players: {Anna: Licantropo, Bruno: Contadino, Carla: Contadino, Dario: Veggente, Elio: Contadino}
+setup: {unlucky: Carla}
+steps:
+  - phase: night 1
+    act:
+      Anna: {target: Bruno}
+    expect: EXPECT
+""",
+}
+REFUSAL = {"lupus-live-12": "first_night_kill", "tempo-reale-7": "first_night_kill",
+           "lupus-noctis": "first_night"}
+
+
+def _refused(key: str, expect: dict):
+    data = yaml.safe_load(REFUSED[key].replace("EXPECT", "{}"))
+    data["steps"][0]["expect"] = expect
+    return run_scenario(data)
+
+
+@pytest.mark.parametrize("key", sorted(REFUSED))
+def test_a_refusal_the_step_does_not_expect_fails_naming_the_player_and_the_refusal(key) -> None:
+    outcome = _refused(key, {"dead": []})  # what happens is right; only the refusal is unsaid
+    assert not outcome.passed
+    (failure,) = outcome.failures
+    assert "Anna" in failure and REFUSAL[key] in failure and "rejected" in failure, failure
+    assert "Dario" not in failure  # his act went through
+
+
+@pytest.mark.parametrize("key", sorted(REFUSED))
+def test_a_refusal_named_in_rejected_passes(key) -> None:
+    outcome = _refused(key, {"dead": [], "rejected": ["Anna"]})
+    assert outcome.passed, outcome.failures
+
+
+@pytest.mark.parametrize("key", sorted(REFUSED))
+def test_rejected_naming_a_player_who_was_not_refused_fails(key) -> None:
+    outcome = _refused(key, {"dead": [], "rejected": ["Anna", "Bruno"]})
+    assert not outcome.passed and "rejected" in outcome.summary() and "Bruno" in outcome.summary()
+    outcome = _refused(key, {"dead": [], "rejected": []})
+    assert not outcome.passed and "Anna" in outcome.summary()
+
+
+@pytest.mark.parametrize("key", sorted(REFUSED))
+def test_a_refusal_said_by_the_alternative_that_held_passes(key) -> None:
+    said = _refused(key, {"one_of": [{"dead": ["Bruno"]}, {"dead": [], "rejected": ["Anna"]}]})
+    assert said.passed, said.failures
+    unsaid = _refused(key, {"one_of": [{"dead": ["Bruno"]}, {"dead": []}]})
+    assert not unsaid.passed and REFUSAL[key] in unsaid.summary()
+
+
+def test_a_step_with_no_refusal_needs_no_rejected() -> None:
+    data = yaml.safe_load(REFUSED["lupus-live-12"].replace("EXPECT", "{dead: []}"))
+    del data["steps"][0]["act"]["Anna"]
+    assert run_scenario(data).passed
+
+
+def test_cli_fails_a_silent_refusal_and_says_whose(tmp_path, capsys) -> None:
+    path = tmp_path / "silent.yaml"
+    path.write_text(REFUSED["tempo-reale-7"].replace("EXPECT", "{dead: []}"))
+    assert main(["scenario", "run", str(path)]) == 1
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith(f"FAIL {path}: ") and "Anna" in line and "first_night_kill" in line
+
+
+COMPLOTS = {
+    "ruleset": "complots",
+    "players": {"Anna": ["Capitano", "Duchessa"], "Bruno": ["Contessa", "Assassino"],
+                "Carla": ["Ambasciatore", "Duchessa"]},
+    "steps": [{"turn": "Anna", "action": {"steal": "Bruno"}, "challenge": "Bruno",
+               "lose": {"Bruno": "Duchessa"},  # not in Bruno's hand: refused
+               "expect": {"coins": {"Anna": 2, "Bruno": 2}, "next": "Anna"}}],
+}
+
+
+def _complots(expect: dict, step: dict | None = None):
+    data = copy.deepcopy(COMPLOTS)
+    data["steps"][0].update(step or {})
+    data["steps"][0]["expect"].update(expect)
+    return run_scenario(data)
+
+
+def test_complots_a_refused_answer_without_rejected_fails_naming_the_player_and_the_refusal():
+    outcome = _complots({})
+    assert not outcome.passed
+    (failure,) = outcome.failures
+    assert "Bruno" in failure and "not_in_hand" in failure and "rejected: true" in failure, failure
+
+
+def test_complots_a_refused_turn_names_its_actor():
+    outcome = _complots({}, {"action": {"coup": "Bruno"}, "challenge": None, "lose": None})
+    assert not outcome.passed and "Anna" in outcome.summary() and "not_enough_coins" in outcome.summary()
+
+
+def test_complots_rejected_true_says_it():
+    assert _complots({"rejected": True}).passed
+    outcome = _complots({"rejected": False})
+    assert not outcome.passed and "rejected" in outcome.summary()
+
+
+def test_complots_rejected_true_when_nothing_was_refused_fails():
+    outcome = _complots({"rejected": True, "coins": {"Anna": 4, "Bruno": 0}, "next": "Bruno"},
+                        {"lose": {"Bruno": "Contessa"}})
+    assert not outcome.passed and "rejected" in outcome.summary()

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..core import (
     Action, ActionForm, Event, FormField, GameState, Rejected, Resolution, acting_player,
-    private,
+    valid_at_close,
 )
 from ..interface import (
     WINDOW, BaseRuleset, Panel, Timing, Viewer, Vocabulary, word,
@@ -281,12 +281,8 @@ class Complots(BaseRuleset):
         events: list[Event] = []
         if state.over:
             return Resolution(state, events, [])
-        valid: list[Action] = []
-        for a in actions:
-            try:
-                valid.append(self.validate(state, a))
-            except Rejected as exc:
-                events.append(private(a.player, "rejected_at_resolution", code=exc.code))
+        # Every answer is judged, not only each player's last: the last that holds counts.
+        valid = valid_at_close(self.validate, state, actions, events, last_only=False)
         answers = self._answers(state, valid)
         kind, number = state.phase.kind, state.phase.number
         first = answers[0].args if answers else None

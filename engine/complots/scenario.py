@@ -2,12 +2,15 @@
 
 Each step's ``action`` and answers (``challenge``, ``block``, ``block_challenge``,
 ``lose``, ``keep``, ``show``, ``discard``) are handed out to the answer windows as they
-open, through the same ``validate`` / ``resolve`` the service calls, each window
-resolved with its own ``phase_rng``. A window the step gives no answer to closes in
-silence (its default answer). A refused submission makes the step ``rejected``: the
-game goes back to where it was before the step (the format: "nothing changed").
-An answer the turn never asked for (a challenge of Reddito, a card to lose by a player
-who lost none) is submitted when the turn is over, and refused like a late mail.
+open, read as the service reads a submission (``submission_actions``) and resolved
+through the same ``resolve``, each window with its own ``phase_rng``. A window the step
+gives no answer to closes in silence (its default answer). A refused submission makes
+the step ``rejected``: the game goes back to where it was before the step (the format:
+"nothing changed"). An answer the turn never asked for (a challenge of Reddito, a card
+to lose by a player who lost none) is submitted when the turn is over, and refused like
+a late mail. A refusal is never silent: a step refused without ``rejected: true`` in its
+``expect`` (or in the ``one_of`` alternative that held) fails, naming the player and
+the refusal (``engine.scenario.unexpected_refusals``).
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from collections import Counter
 from typing import Any
 
 from ..core import Action, GameState, Rejected, SetupError, phase_rng, setup_rng
-from ..scenario import Mismatch, ScenarioError, _norm_name_list
+from ..scenario import Mismatch, ScenarioError, _norm_name_list, unexpected_refusals
 from .cards import canonical_action, canonical_card
 
 TOP_KEYS = {"ruleset", "title", "source", "seed", "seeds", "variant", "players", "setup", "steps",
@@ -67,6 +70,24 @@ def _action(value: Any, where: str) -> dict[str, Any]:
     if target is not None:
         args["target"] = str(target)
     return args
+
+
+class _Refused(Exception):
+    """A step's submission was refused: whose, and the refusal."""
+
+    def __init__(self, player: str, rejected: Rejected) -> None:
+        super().__init__(player, rejected)
+        self.player, self.rejected = player, rejected
+
+
+def _submit(ruleset: Any, state: GameState, action: Action) -> Action:
+    """One of the step's submissions, read as the service reads it (``submission_actions``:
+    a form's ``{"kind": ..., **args}``); raises ``_Refused`` when it is refused."""
+    checked = ruleset.submission_actions(state, action.player, {"kind": action.kind, **action.args})
+    if checked.refused:
+        raise _Refused(action.player, checked.refused[0])
+    (accepted,) = checked.accepted
+    return accepted
 
 
 class _Script:
@@ -136,7 +157,7 @@ class _Script:
         if self.losses.get(player):
             named = self.losses[player].pop(0)
             if named != card:
-                raise Rejected("not_in_hand", card=named)
+                raise _Refused(player, Rejected("not_in_hand", card=named))
 
     def leftovers(self, moot: bool) -> list[Action]:
         """Answers no window asked for; after a bluff caught, what would have followed is moot."""
@@ -155,18 +176,17 @@ class _Script:
 
 
 def _play_turn(ruleset: Any, state: GameState, script: _Script, seed: int) -> tuple[GameState, list]:
-    """Play one turn to its end; raises Rejected at the first refused submission."""
+    """Play one turn to its end; raises ``_Refused`` at the first refused submission."""
     events: list = []
     actor = state.data["window"]["answerers"][0]
-    first = [ruleset.validate(state, Action(actor, "turn", script.turn))]
-    submitted = first
+    submitted = [_submit(ruleset, state, Action(actor, "turn", script.turn))]
     for _ in range(MAX_WINDOWS):
         mine = [(a.player, a.args["card"]) for a in submitted if a.kind == "lose"]
         res = ruleset.resolve(state, submitted, phase_rng(seed, state.phase))
         state = res.state
         for e in res.events:
             if e.kind == "rejected_at_resolution":
-                raise Rejected(e.data["code"])
+                raise _Refused(e.to[0], Rejected(e.data["code"], **(e.data.get("params") or {})))
             if e.kind == "lost_card":
                 if (e.data["player"], e.data["card"]) in mine:
                     mine.remove((e.data["player"], e.data["card"]))
@@ -175,7 +195,7 @@ def _play_turn(ruleset: Any, state: GameState, script: _Script, seed: int) -> tu
         events += res.events
         if state.over or state.phase.kind == "turn":
             break
-        submitted = [ruleset.validate(state, a) for a in script.answers(state)]
+        submitted = [_submit(ruleset, state, a) for a in script.answers(state)]
     else:
         raise ScenarioError("the turn never ends")
     # The claim caught as a bluff ends the turn: its block, exchange or examination is moot.
@@ -183,8 +203,8 @@ def _play_turn(ruleset: Any, state: GameState, script: _Script, seed: int) -> tu
     for a in script.leftovers(moot):
         if not a.player:
             a = Action(actor, a.kind, a.args)
-        ruleset.validate(state, a)  # raises: no window is open for it
-        raise Rejected("not_your_moment")
+        _submit(ruleset, state, a)  # raises: no window is open for it
+        raise _Refused(a.player, Rejected("not_your_moment"))
     return state, events
 
 
@@ -229,20 +249,25 @@ def play_scenario(ruleset: Any, data: dict[str, Any], seed: int,
             raise ScenarioError(f"{label}: it is {whose}'s turn")
         script = _Script(step, label, state)
         before = state
+        refusals: dict[str, list[str]] = {}
         try:
             state, events = _play_turn(ruleset, state, script, seed)
-            rejected = False
-        except Rejected:
-            state, events, rejected = before, [], True
+        except _Refused as refused:
+            state, events = before, []
+            refusals[refused.player] = [str(refused.rejected)]
         expect = step.get("expect") or {}
-        checker = _Checker(state, events, rejected, label)
+        checker = _Checker(state, events, bool(refusals), label)
         mismatches = checker.check(expect)
+        held: list[dict[str, Any]] = []
         if "one_of" in expect:
-            held = [i for i, alt in enumerate(expect["one_of"]) if not checker.check(alt)]
-            seen.setdefault(index, set()).update(held)
+            held_at = [i for i, alt in enumerate(expect["one_of"]) if not checker.check(alt)]
+            held = [expect["one_of"][i] for i in held_at]
+            seen.setdefault(index, set()).update(held_at)
             if not held:
                 mismatches.append(Mismatch(label, "one_of", "one alternative to hold", "none held"))
         failures += [f"seed {seed}: {m}" for m in mismatches]
+        unsaid = unexpected_refusals(label, expect, held, refusals, say="rejected: true")
+        failures += [f"seed {seed}: {m}" for m in unsaid]
         if failures:
             break
     return failures

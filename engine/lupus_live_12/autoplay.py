@@ -1,9 +1,12 @@
-"""Random legal play of Lupus LIVE! 12 games, driven only through forms() and validate().
+"""Random legal play of Lupus LIVE! 12 games, for the property tests
+(tests/engine/test_lupus_live_12_forms.py, _corruption.py, _replay.py).
 
-For the property tests and the benchmark (and a Master who wants to try a
-composition): every action comes from what the forms offer, and coordinated
-ghost groups are formed so that rituals actually happen. Pure: all randomness
-comes from the generators passed in.
+Each player fills the forms ``forms()`` offers (all but the shout, the notes and the
+ritual) with a random choice among those offered (a fixed question where a form asks
+for text); rituals come from coordinated groups of ghosts, a Satanista sometimes among
+them, drawn from the ritual table so that rituals actually happen. Every action goes
+through ``validate()``: one refused is an AssertionError. The Masters answer every
+yes/no question at random. Pure: all randomness comes from the generators passed in.
 """
 from __future__ import annotations
 
@@ -29,7 +32,9 @@ def random_game(rng: random.Random, size: int, roles: list[str] | None = None) -
 
 
 def form_actions(state: GameState, rng: random.Random, rate: float = 0.8) -> list[Action]:
-    """Each player fills each offered form with a random legal choice (sometimes none)."""
+    """Each player fills the first field of each offered form (but the shout, notes and
+    ritual ones) with a random choice among those offered, a fixed question for a text,
+    or leaves it (``rate``: how often one is filled)."""
     actions = []
     for p in state.players:
         for form in RULESET.forms(state, p.name):

@@ -8,14 +8,14 @@ from typing import Any, Callable, Iterable
 from .. import remedies as plain_remedies
 from ..core import (
     APPOINT, BECOME, NOTES, RITUAL_KEYS, SHOUT, Action, ActionForm, Event, GameState, Pending,
-    Phase, Player, Rejected, Resolution, RoleInfo, SetupError, keep_last, master, private,
-    public,
+    Phase, Player, Rejected, Resolution, RoleInfo, SetupError, master, private, public,
+    valid_at_close, without_cause,
 )
 from .. import texts as base_texts
+from ..pyre import pyre_tally
 from ..interface import BaseRuleset, Checked, Panel, Remedy, Tally, Viewer, Vocabulary
 from . import endgame, texts
 from . import vocabulary as _vocabulary
-from .tally import pyre_tally
 from .day import resolve_day, vote_weight
 from .forms import forms as _forms
 from .night import resolve_night
@@ -25,10 +25,6 @@ from .rituals import RITUALS, canonical_ritual
 from .roles import EREDE_CHOICES, LUPI, ROLES, USURPATORE_CHOICES, VILLAGGIO, canonical
 from .validation import power_beside_ritual
 from .validation import validate as _validate
-
-
-# Causes of death everybody saw happen (principale §1.5: the rest is secret).
-PUBLIC_CAUSES = ("pyre", "masters")
 
 
 class LupusLive12(BaseRuleset):
@@ -45,8 +41,8 @@ class LupusLive12(BaseRuleset):
     OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
 
     def tally(self, event: Event, lang: str) -> Tally | None:
-        """The pyre's count, for the archive and the vote picture (tally.py)."""
-        return pyre_tally(event, lang)
+        """The pyre's count, for the archive and the vote picture (engine/pyre.py)."""
+        return pyre_tally(event, lang, texts.TALLY)
 
     # -- composition -------------------------------------------------------
     def roles(self) -> list[RoleInfo]:
@@ -161,8 +157,6 @@ class LupusLive12(BaseRuleset):
 
     def form_values(self, form: ActionForm, args: dict[str, Any], state: GameState) -> dict[str, Any]:
         return _vocabulary.form_values(form, args, state)
-    def required_kinds(self, state: GameState, player: str) -> set[str]:
-        return {f.kind for f in self.forms(state, player)} - self.OPTIONAL_KINDS
 
     def vote_weight(self, state: GameState, p: Player) -> Any:
         return vote_weight(state, p, state.phase.number)
@@ -173,13 +167,7 @@ class LupusLive12(BaseRuleset):
         state = state.copy()
         events: list[Event] = []
         pending: list[Pending] = []
-        valid: list[Action] = []
-        for a in keep_last(actions):
-            try:
-                valid.append(self.validate(state, a))
-            except Rejected as exc:
-                events.append(private(a.player, "rejected_at_resolution", code=exc.code,
-                                      params=exc.params))
+        valid = valid_at_close(self.validate, state, actions, events)
         # §3: the designation holds from when it is made, so before anything dies.
         for a in valid:
             if a.kind == APPOINT:
@@ -220,8 +208,7 @@ class LupusLive12(BaseRuleset):
         seen = super().visible(event, viewer)
         if seen is None or viewer.master:
             return seen
-        if seen.kind in ("death", "revive") and seen.data.get("cause") not in PUBLIC_CAUSES:
-            return replace(seen, data={k: v for k, v in seen.data.items() if k != "cause"})
+        seen = without_cause(seen)
         if seen.kind == "pyre":
             public = {k: seen.data.get(k) for k in ("burned", "quorum", "votes", "voters",
                                                      "living", "mayor")}

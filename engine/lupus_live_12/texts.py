@@ -118,7 +118,7 @@ CAUSES = {
     "missile": {"it": "Missile", "en": "Missile"},
 }
 
-# What a pyre vote needs, beside its tally in the archive and the vote picture (tally.py).
+# What a pyre vote needs, beside its tally in the archive and the vote picture (engine/pyre.py).
 TALLY = {
     "valid": {
         "it": "Votazione valida se vota almeno la metà dei vivi: {needed} su {living}; hanno votato "

@@ -6,8 +6,8 @@ from dataclasses import replace
 from typing import Any
 
 from ..core import (
-    Action, ActionForm, Event, GameState, Pending, Rejected, Resolution, RoleInfo, keep_last,
-    private,
+    Action, ActionForm, Event, GameState, Pending, Resolution, RoleInfo, private,
+    valid_at_close,
 )
 from ..interface import (
     NARRATOR, REPORT_GAME, BaseRuleset, Panel, Tally, Timing, Viewer, Vocabulary, word,
@@ -99,13 +99,7 @@ class LupusNoctis(BaseRuleset):
         ``Rejected`` when they do not match the composition)."""
         state = state.copy()
         events: list[Event] = []
-        valid: list[Action] = []
-        for a in keep_last(actions):
-            try:
-                valid.append(self.validate(state, a))
-            except Rejected as exc:
-                events.append(private(a.player, "rejected_at_resolution", code=exc.code,
-                                      params=exc.params))
+        valid = valid_at_close(self.validate, state, actions, events)
         kind = state.phase.kind
         if not state.data.get("identified", True):
             # The narrator's first-night taps (ruling N13); without them the night waits.

@@ -2,29 +2,24 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any, Iterable
 
 from .. import remedies as plain_remedies
 from ..core import (
-    APPOINT, NOTES, SHOUT, Action, ActionForm, Event, GameState, Phase, Rejected, Resolution,
-    RoleInfo, keep_last, private, public,
+    APPOINT, NOTES, SHOUT, Action, ActionForm, Event, GameState, Phase, Resolution,
+    RoleInfo, private, public, valid_at_close, without_cause,
 )
 from .. import texts as base_texts
+from ..pyre import pyre_tally
 from ..interface import BaseRuleset, Panel, Remedy, Tally, Viewer, Vocabulary
 from . import forms as _forms
 from . import texts
 from . import vocabulary as _vocabulary
-from .tally import pyre_tally
 from .day import resolve_day
 from .night import resolve_night
 from .panels import panels as _panels
 from .roles import FACTIONS, POWERS, ROLES, SPETTRO_ROLE, canonical, canonical_power
 from .setup import KEY, setup_game
-
-
-# Causes of death everybody saw happen; the rest would tell who used which power.
-PUBLIC_CAUSES = ("pyre", "masters")
 
 
 class TempoReale7(BaseRuleset):
@@ -39,8 +34,8 @@ class TempoReale7(BaseRuleset):
     OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
 
     def tally(self, event: Event, lang: str) -> Tally | None:
-        """The pyre's count, for the archive and the vote picture (tally.py)."""
-        return pyre_tally(event, lang)
+        """The pyre's count, for the archive and the vote picture (engine/pyre.py)."""
+        return pyre_tally(event, lang, texts.TALLY)
 
     def roles(self) -> list[RoleInfo]:
         out = [RoleInfo(r.name, r.faction, r.aura,
@@ -89,8 +84,6 @@ class TempoReale7(BaseRuleset):
     def forms(self, state: GameState, player: str) -> list[ActionForm]:
         return _forms.forms(state, player)
 
-    def required_kinds(self, state: GameState, player: str) -> set[str]:
-        return {f.kind for f in self.forms(state, player)} - self.OPTIONAL_KINDS
 
     def validate(self, state: GameState, action: Action) -> Action:
         return _forms.validate(state, action)
@@ -109,12 +102,7 @@ class TempoReale7(BaseRuleset):
                 gm: dict[str, Any] | None = None) -> Resolution:
         state = state.copy()
         events: list[Event] = []
-        valid: list[Action] = []
-        for a in keep_last(actions):
-            try:
-                valid.append(self.validate(state, a))
-            except Rejected as exc:
-                events.append(private(a.player, "rejected_at_resolution", code=exc.code))
+        valid = valid_at_close(self.validate, state, actions, events)
         for a in valid:
             if a.kind == APPOINT:
                 state.data["vice"] = a.args["appoint"]
@@ -131,16 +119,15 @@ class TempoReale7(BaseRuleset):
 
     # -- what each viewer may see, and how it reads ------------------------------
     def visible(self, event: Event, viewer: Viewer) -> Event | None:
-        """A death is announced without its cause (except the pyre and the Masters'
-        decision, which everybody saw): the cause would tell who used a power, and the
-        role of the dead, which only the Medium learns (§3.7). Every vote weighs one
-        (§3.3), so the pyre's count says nothing new and is published as it is."""
+        """A death (or a return to life) is announced without its cause, except the pyre
+        and the Masters' decision, which everybody saw (``core.without_cause``): the cause
+        would tell who used a power, and the role of the dead, which only the Medium
+        learns (§3.7). Every vote weighs one (§3.3), so the pyre's count says nothing new
+        and is published as it is."""
         seen = super().visible(event, viewer)
         if seen is None or viewer.master:
             return seen
-        if seen.kind in ("death", "revive") and seen.data.get("cause") not in PUBLIC_CAUSES:
-            return replace(seen, data={k: v for k, v in seen.data.items() if k != "cause"})
-        return seen
+        return without_cause(seen)
 
     def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:
         data, kind = event.data, event.kind

@@ -112,7 +112,7 @@ PREPARED = {
         "en": "Propositions for the Divinatore {name} (exactly two true):"},
 }
 
-# What a pyre vote needs, beside its tally in the archive and the vote picture (tally.py).
+# What a pyre vote needs, beside its tally in the archive and the vote picture (engine/pyre.py).
 TALLY = {
     "valid": {
         "it": "Votazione valida se vota almeno la metà dei vivi: {needed} su {living}; voti validi "
