@@ -60,6 +60,17 @@ def defaults(instance: Path) -> dict[str, Any]:
         # GET /healthz fails when no worker has beaten for this many seconds
         # (a worker beats every 10 s, also during a long boundary).
         "HEALTH_WORKER_MAX_AGE": 60,
+        # The SMTP relay's limits (pbm/relay_limits.py, docs/deploy.md): messages a
+        # minute and a day, 0 for none (the embedded server's default). The quota's
+        # day is "rolling" (the last 24 hours) or starts at a time, "00:00", in
+        # MAIL_QUOTA_TIMEZONE. Mail over a limit waits; it is never dropped.
+        "MAIL_RATE_PER_MINUTE": 0,
+        "MAIL_DAILY_QUOTA": 0,
+        "MAIL_QUOTA_RESET": "rolling",
+        "MAIL_QUOTA_TIMEZONE": "UTC",
+        # The hour (0-23, in the reader's zone) of the daily digest of bulletins,
+        # for the players who chose it (pbm/digests.py).
+        "DIGEST_HOUR": 8,
     }
 
 
@@ -145,6 +156,8 @@ def check_types(config: dict[str, Any], defaults_: dict[str, Any]) -> None:
 # Whole-number settings that make no sense below a floor, with why.
 MINIMUMS: dict[str, tuple[int, str]] = {
     "RAW_MAIL_DAYS": (1, "days to keep raw mail; at least 1"),
+    "MAIL_RATE_PER_MINUTE": (0, "messages the relay takes a minute; 0 for no limit"),
+    "MAIL_DAILY_QUOTA": (0, "messages the relay takes a day; 0 for no limit"),
 }
 
 
@@ -152,6 +165,10 @@ def check_minimums(config: dict[str, Any]) -> None:
     for key, (floor, meaning) in MINIMUMS.items():
         if config[key] < floor:
             raise ConfigError(f"{key} (PBM_{key}) = {config[key]!r} is too small: it is the number of {meaning}.")
+    if not 0 <= config["DIGEST_HOUR"] <= 23:
+        raise ConfigError(f"DIGEST_HOUR (PBM_DIGEST_HOUR) = {config['DIGEST_HOUR']!r} is not an hour of the day (0-23).")
+    from .relay_limits import Limits  # the quota's reset time and zone, read as the sender reads them
+    Limits.from_config(config)
 
 
 def load(instance: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from markupsafe import Markup
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
+from . import mail_classes
 from .models import Game, GameMaster, OutboxPart, OutboxRow, Seat
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "mail_templates"
@@ -191,10 +192,12 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
             kind: str | None = None, auto_reply: bool = False, in_reply_to: str | None = None,
             references: str | None = None, context: dict[str, Any] | None = None,
             phase_id: int | None = None, subject: str | None = None,
-            html_part_id: int | None = None) -> dict[str, Any]:
+            html_part_id: int | None = None, private: bool | None = None) -> dict[str, Any]:
     """One message's outbox row, as column values (``subject``: already rendered,
     when many messages share it; ``html_part_id``: the stored end of the HTML
-    alternative, which the template's HTML then leaves out). Mail to a player carries their
+    alternative, which the template's HTML then leaves out; ``private``: whether a
+    phase's results carry lines for this reader alone, which decides their place in
+    the queue, pbm/mail_classes.py). Mail to a player carries their
     reply token, so their answer can be tied to them, and so does mail to a Master of
     the game (their own reply address, without a subject tag: a Master forwards mail,
     and a tag would travel with it); receipts come from the no-reply address."""
@@ -228,7 +231,7 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
         headers["References"] = f"{references} {in_reply_to}".strip() if references else in_reply_to
     return {
         "created_at": now, "game_id": game.id if game else None, "phase_id": phase_id,
-        "kind": kind or template, "to_addr": to,
+        "kind": kind or template, "priority": mail_classes.class_of(kind or template, private), "to_addr": to,
         "from_addr": from_addr, "reply_to": reply_to, "subject": subject, "body": body, "body_html": body_html, "html_part_id": html_part_id,
         "headers": headers, "message_id": new_message_id(domain_of(config["MASTER_ADDRESS"])), "status": "pending",
         "attempts": 0, "next_attempt_at": now, "login_link": carries_login_link(context),

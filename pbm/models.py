@@ -18,7 +18,8 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
-    JSON, BigInteger, Boolean, Date, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text,
+    JSON, BigInteger, Boolean, Date, DateTime, ForeignKey, Index, Integer, LargeBinary, SmallInteger, String,
+    Text,
     TypeDecorator,
     UniqueConstraint,
 )
@@ -95,6 +96,9 @@ class User(Base):
     lang: Mapped[str] = mapped_column(String(5), default="it")
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
     reminders: Mapped[bool] = mapped_column(Boolean, default=True)
+    # How the bulletins reach this user (pbm/digests.py): "each" phase's mail, one
+    # "digest" a day, or the "web" page only. Private results always come by mail.
+    bulletins: Mapped[str] = mapped_column(String(8), default="each", server_default="each")
     address_failing: Mapped[bool] = mapped_column(Boolean, default=False)
     # The zone the times in this user's mail are written in ("": the game's own).
     tz: Mapped[str] = mapped_column(String(64), default="")
@@ -399,7 +403,9 @@ class OutboxRow(Base):
     """Transactional outbox: written with the change it reports, sent afterwards."""
 
     __tablename__ = "outbox"
-    __table_args__ = (Index("ix_outbox_pruned_at_created_at", "pruned_at", "created_at"),)
+    __table_args__ = (Index("ix_outbox_pruned_at_created_at", "pruned_at", "created_at"),
+                      # The sender's query: what waits, the first class first, oldest first.
+                      Index("ix_outbox_status_priority_id", "status", "priority", "id"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
@@ -422,10 +428,15 @@ class OutboxRow(Base):
     html_part: Mapped[OutboxPart | None] = relationship(lazy="selectin")
     headers: Mapped[dict[str, Any]] = mapped_column(default=dict)
     message_id: Mapped[str] = mapped_column(String(300), unique=True)
+    # pending | sent | failed; held: a bulletin waiting for its reader's daily
+    # digest, then digested (pbm/digests.py).
     status: Mapped[str] = mapped_column(String(10), default="pending", index=True)
+    # Which mail goes first while the relay makes mail wait (pbm/mail_classes.py).
+    priority: Mapped[int] = mapped_column(SmallInteger, default=3, server_default="3")
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime())
-    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # Indexed: the relay's quota counts what was sent in the last minute and day.
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True, index=True)
     last_error: Mapped[str] = mapped_column(Text, default="")
     # When ``body`` and ``body_html`` of a mail sent (or refused) were emptied,
     # RAW_MAIL_DAYS after it was queued (pbm/retention.py); the rest stays.
@@ -481,6 +492,19 @@ class MasterLog(Base):
     details: Mapped[dict[str, Any]] = mapped_column(default=dict)
 
     user: Mapped[User | None] = relationship()
+
+
+class RelayState(Base):
+    """The SMTP relay's own back-off, shared by every worker: a relay answering
+    "slow down" (421, 450-452) pauses all mail, not one message (pbm/relay_limits.py)."""
+
+    __tablename__ = "relay_state"
+
+    relay: Mapped[str] = mapped_column(String(300), primary_key=True)
+    paused_until: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # Throttling answers in a row: each doubles the pause; a message accepted ends the run.
+    strikes: Mapped[int] = mapped_column(Integer, default=0)
+    last_answer: Mapped[str] = mapped_column(Text, default="")
 
 
 class WorkerHeartbeat(Base):

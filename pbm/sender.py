@@ -16,6 +16,14 @@ back-off; nothing is dropped. Only a permanent (5xx) refusal ends a message:
 it is marked failed, and a refused recipient's address is marked failing for
 the Masters to see.
 
+The relay's limits (pbm/relay_limits.py): a batch is no larger than what the
+relay's minute and day still allow, and what waits goes in its class's order
+(pbm/mail_classes.py: receipts and links, then private results, then
+bulletins), oldest first. A throttling answer (421, 450-452) pauses the relay
+as a whole: the batch stops, its messages wait for the pause to end, in their
+places. Only a throttling answer to one recipient (RCPT) also counts against
+that message, so one mailbox that stays unavailable cannot hold up the rest.
+
 Two workers may drain at once: each first claims its batch (moving the rows'
 next attempt a LEASE ahead, in one short transaction) and sends only what it
 claimed, so no message goes out twice. A worker that dies holding a claim
@@ -39,7 +47,7 @@ from flask_mail import Mail, Message
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from . import tls
+from . import relay_limits, tls
 from .db import unflushed
 from .models import OutboxRow, User
 
@@ -115,9 +123,10 @@ def to_message(row: OutboxRow) -> Message:
 
 
 def due(session: Session, now: datetime, limit: int | None = None) -> list[OutboxRow]:
+    """What may go now: the first class first, the oldest first within it."""
     return list(session.scalars(select(OutboxRow).where(
         OutboxRow.status == "pending", OutboxRow.next_attempt_at <= now)
-        .order_by(OutboxRow.id).limit(limit or BATCH)))
+        .order_by(OutboxRow.priority, OutboxRow.id).limit(limit or BATCH)))
 
 
 def claim(session: Session, rows: list[OutboxRow], now: datetime) -> list[OutboxRow]:
@@ -180,6 +189,17 @@ class _ServerGone(Exception):
     """The connection or the server failed: every message still pending waits."""
 
 
+class _Throttled(Exception):
+    """The relay answered "slow down" (421, 450-452): all mail waits, not this
+    message alone. ``row``: the message it answered for one recipient, which
+    waits its own back-off too."""
+
+    def __init__(self, code: int, text: bytes | str, row: OutboxRow | None = None) -> None:
+        detail = text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
+        super().__init__(f"{code} {detail}")
+        self.code, self.row = code, row
+
+
 def drain(app: Flask, factory: sessionmaker[Session], now: datetime) -> int:
     """Send what is due, a batch (one SMTP connection) after another while
     they come full, for at most DRAIN_SECONDS; return how many were sent."""
@@ -195,9 +215,17 @@ def drain(app: Flask, factory: sessionmaker[Session], now: datetime) -> int:
 def _drain_batch(app: Flask, factory: sessionmaker[Session], now: datetime) -> tuple[int, bool]:
     """Claim and send one batch: (how many were sent, whether more may be due)."""
     mail: Mail = app.extensions["mail"]
+    relay = relay_limits.relay_key(app.config)
     with factory() as session:
-        found = due(session, now)
-        more = len(found) == BATCH
+        pause = relay_limits.state(session, relay)
+        if pause is not None and pause.paused_until is not None and pause.paused_until > now:
+            return 0, False
+        limit = relay_limits.allowance(session, relay_limits.Limits.from_config(app.config), now)
+        if limit == 0:
+            return 0, False
+        limit = BATCH if limit is None else min(limit, BATCH)
+        found = due(session, now, limit)
+        more = len(found) == limit
         rows = claim(session, found, now)
         if not rows:
             return 0, more
@@ -208,26 +236,68 @@ def _drain_batch(app: Flask, factory: sessionmaker[Session], now: datetime) -> t
             with app.app_context():
                 host = connect(mail, ca_file=app.config.get("MAIL_CA_FILE"))
                 try:
+                    suspect: _Throttled | None = None
                     for row in rows:
                         if time.monotonic() - started > LEASE.total_seconds() / 2:
                             break  # a slow server: leave the rest before the claim runs out
-                        if _send_one(session, host, row, now, app.config):
+                        try:
+                            accepted = _send_one(session, host, row, now, app.config)
+                        except _Throttled as exc:
+                            if exc.row is None or suspect is not None:
+                                raise
+                            # One recipient's "try later": the relay's, or that mailbox's?
+                            # The next message tells; until then this one keeps its place.
+                            suspect = exc
+                            continue
+                        if suspect is not None:  # the relay took the next: it was the mailbox
+                            _mailbox_busy(session, suspect, handled, now)
+                            suspect = None
+                        if accepted:
                             marks.add(row.id)
                         handled.add(row.id)
                         marks.write_if_due()
+                    if suspect is not None:  # the batch's last message: told apart by no other
+                        _mailbox_busy(session, suspect, handled, now)
                     marks.write()
                 finally:
                     _quit(host)
+        except _Throttled as exc:
+            _throttled(session, marks, relay, rows, handled, now, exc)
+            return marks.sent, False
         except (OSError, smtplib.SMTPException, _ServerGone) as exc:
+            if relay_limits.is_throttling(getattr(exc, "smtp_code", None)):  # at the greeting or login
+                _throttled(session, marks, relay, rows, handled, now, _Throttled(exc.smtp_code, exc.smtp_error))
+                return marks.sent, False
             marks.write()  # what the server accepted before it failed stays sent
             _retry_later(session, [r for r in rows if r.id not in handled], now, exc)
             return marks.sent, False
         except BaseException:
             marks.write_before_raising()
             raise
+        if marks.sent and pause is not None and pause.strikes:
+            relay_limits.relieved(session, relay)
+            session.commit()
         unreached = [r for r in rows if r.id not in handled]
         _release(session, unreached, now)
     return marks.sent, more and not unreached
+
+
+def _mailbox_busy(session: Session, suspect: _Throttled, handled: set[int], now: datetime) -> None:
+    """A "try later" for one recipient while the relay took other mail: that
+    message alone waits, with its own back-off."""
+    assert suspect.row is not None
+    _refused(session, suspect.row, suspect.code, str(suspect).split(" ", 1)[-1], now, recipient=True)
+    handled.add(suspect.row.id)
+
+
+def _throttled(session: Session, marks: "_Marks", relay: str, rows: list[OutboxRow], handled: set[int],
+               now: datetime, exc: _Throttled) -> None:
+    """The relay throttles: what it accepted stays sent, the relay pauses, and
+    every message not sent waits in its place (the pause, not its own back-off)."""
+    marks.write()
+    relay_limits.throttled(session, relay, now, str(exc))
+    session.commit()
+    _release(session, [r for r in rows if r.id not in handled], now)
 
 
 class _Marks:
@@ -286,12 +356,19 @@ def _send_one(session: Session, host: smtplib.SMTP, row: OutboxRow, now: datetim
         return False
     except smtplib.SMTPRecipientsRefused as exc:
         code, text = next(iter(exc.recipients.values()))
+        if relay_limits.is_throttling(code):
+            # 421 closes the connection: the relay's, whoever it was sent for.
+            raise _Throttled(code, text, None if code == 421 else row) from exc
         _refused(session, row, code, text, now, recipient=True)
         return False
     except smtplib.SMTPDataError as exc:
+        if relay_limits.is_throttling(exc.smtp_code):
+            raise _Throttled(exc.smtp_code, exc.smtp_error) from exc
         _refused(session, row, exc.smtp_code, exc.smtp_error, now, recipient=False)
         return False
     except smtplib.SMTPSenderRefused as exc:
+        if relay_limits.is_throttling(exc.smtp_code):
+            raise _Throttled(exc.smtp_code, exc.smtp_error) from exc
         # Our own sender refused: the whole batch would fail the same way.
         raise _ServerGone(f"sender refused: {exc.smtp_code} {exc.smtp_error!r}") from exc
     except (smtplib.SMTPServerDisconnected, smtplib.SMTPConnectError, OSError, socket.timeout) as exc:

@@ -2,8 +2,10 @@
 
 Jobs: resolve every phase whose deadline has passed (oldest first, so a worker
 that was down catches up in order), drain the outbox, empty raw mail older
-than RAW_MAIL_DAYS (hourly), and a poller thread that waits on the Master's
-mailbox (IMAP IDLE or Maildir polling) and ingests mail.
+than RAW_MAIL_DAYS (hourly), the daily digests of bulletins and the Masters'
+warnings of a relay quota too small for their next boundary (every ten
+minutes), and a poller thread that waits on the Master's mailbox (IMAP IDLE or
+Maildir polling) and ingests mail.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from typing import Any
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
 
-from . import health, inbox, operations, reminders, retention, sender
+from . import digests, health, inbox, operations, quota_watch, reminders, retention, sender
 from .db import transaction
 from .clock import Clock
 from .mail.mailbox import MailSourceError, open_source
@@ -59,6 +61,14 @@ class Worker:
     def remind(self) -> int:
         with transaction(self.factory) as session:
             return reminders.send_due(session, self.config, self.clock.now())
+
+    def send_digests(self) -> int:
+        with transaction(self.factory) as session:
+            return digests.send_due(session, self.config, self.clock.now())
+
+    def watch_quota(self) -> int:
+        with transaction(self.factory) as session:
+            return quota_watch.warn_masters(session, self.config, self.clock.now())
 
     def outbox(self) -> int:
         return sender.drain(self.app, self.factory, self.clock.now())
@@ -111,6 +121,10 @@ class Worker:
         scheduler.add_job(self.outbox, "interval", seconds=5, id="outbox",
                           max_instances=1, coalesce=True)
         scheduler.add_job(self.remind, "interval", seconds=60, id="reminders",
+                          max_instances=1, coalesce=True)
+        scheduler.add_job(self.send_digests, "interval", minutes=10, id="digests",
+                          max_instances=1, coalesce=True)
+        scheduler.add_job(self.watch_quota, "interval", minutes=10, id="quota-watch",
                           max_instances=1, coalesce=True)
         scheduler.add_job(self.prune_raw_mail, "interval", hours=1, id="raw-mail-retention",
                           max_instances=1, coalesce=True,

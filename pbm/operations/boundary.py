@@ -18,7 +18,7 @@ from engine.core import Event, GameState, Phase, phase_rng
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import archive, mailer, render, visibility
+from .. import archive, digests, mailer, render, visibility
 from ..models import EventRow, Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, User
 from . import masters_mail, timing, window_mail
 from .actions import engine_actions, windowed
@@ -267,14 +267,16 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
         if not seat.mailable:  # a table player hears the results from the narrator
             continue
         lang = seat.user.lang
+        private_lines = [s.text for s in reading.private(Viewer(player=seat.name), lang) if s.text]
+        delivery = digests.delivery(seat.user, bool(private_lines))  # the reader's choice for bulletins
+        if delivery == digests.WEB_ONLY:
+            continue
         common = shared.for_reader(lang, reader_tz(game, seat.user))
-        messages.append(mailer.compose(
+        messages.append(digests.mark(delivery, mailer.compose(
             config, to=seat.user.email, template="phase_results", lang=lang, now=now, game=game, seat=seat,
             phase_id=next_phase.id if next_phase else None, subject=common["subject"],
-            html_part_id=common["html_part_id"], context={
-                **common, "private_lines": [s.text for s in reading.private(Viewer(player=seat.name), lang)
-                                            if s.text],
-            }))
+            html_part_id=common["html_part_id"], private=bool(private_lines),
+            context={**common, "private_lines": private_lines})))
     mailer.queue_all(session, messages)
     masters_mail.mail_masters(session, config, game, phase, rows, now, state)  # as the ruleset asks
 

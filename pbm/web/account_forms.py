@@ -35,8 +35,15 @@ def _password(label):  # noqa: ANN001, ANN202
     return PasswordField(label, validators=[DataRequired(), Length(max=PASSWORD_MAX)])
 
 
+BULLETINS = [("each", _l("Each phase's bulletin, as it comes out")),
+             ("digest", _l("One digest of the bulletins a day")),
+             ("web", _l("None by mail: I read them on the site"))]
+
+
 class AccountForm(FlaskForm):
     reminders = BooleanField(_l("Mail me a reminder before a deadline when I have not played yet"))
+    # pbm/digests.py; results that concern the player alone always come by mail.
+    bulletins = SelectField(_l("Bulletins by mail"), choices=options(BULLETINS), validate_choice=True)
     lang = SelectField(_l("Language"), choices=options(LANGUAGES))
     tz = SelectField(_l("Time zone of the times in my mail"), choices=[], validate_choice=True)
 

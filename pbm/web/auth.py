@@ -131,10 +131,12 @@ def set_lang(code: str):
 @bp.route("/account", methods=["GET", "POST"])
 @login_required
 def account():
-    """A user's own settings: language, time zone of their mail, reminders."""
+    """A user's own settings: language, time zone of their mail, reminders, how
+    bulletins reach them."""
     form = AccountForm(obj=current_user)
     if form.validate_on_submit():
         current_user.reminders = form.reminders.data
+        current_user.bulletins = form.bulletins.data
         current_user.lang = form.lang.data
         current_user.tz = form.tz.data
         session["lang"] = form.lang.data

@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -18,7 +19,7 @@ from engine.core import MASTER, Event
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import operations, render, visibility
+from .. import operations, quota_watch, render, visibility
 from ..models import EventRow, Game, InboundRow, MasterLog, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
 from ..operations import timing
@@ -96,6 +97,7 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
         PhaseRow.game_id == game.id, PhaseRow.status == PhaseStatus.PUBLISHED).limit(1)) is not None
     return {
         "can_roll_back": can_roll_back,
+        "mail_out": quota_watch.desk_panel(session, current_app.config, game, lang, now),
         "troubled_mail": troubled_mail,
         "preview_lines": preview_lines, "pending_items": pending_items,
         "prepared": prepared, "all_roles": all_roles, "composition": composition,
@@ -221,6 +223,9 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
         "refused_spoof": lambda d: _("refused a mail for %(name)s from %(sender)s", name=d.get("player"),
                                      sender=d.get("sender")),
         "late_boundary": lambda d: _("resolved %(phase)s late (the worker was down)", phase=phase(d)),
+        "quota_warning": lambda d: (_("warned: the next boundary's %(needed)s mails will not fit in the %(room)s "
+                                      "left in the relay's daily quota", needed=d.get("needed"), room=d.get("room"))
+                                    + ("" if d.get("mailed") else _(" (no mail: the quota had no room for it)"))),
         # The narrator's phone at a table (pbm/operations/table.py).
         "seat_at_table": lambda d: _("seated %(name)s at the table", name=d.get("name")),
         "unseat": lambda d: _("took %(name)s out of the circle", name=d.get("name")),

@@ -1,0 +1,53 @@
+"""Which mail goes first when the relay makes mail wait: every kind of outbox
+row has a class, stored on the row (``OutboxRow.priority``) when it is queued,
+so the sender's query orders by a column and an index instead of by a list.
+
+1. URGENT: answers a person is waiting for right now (receipts, a Complots
+   window, links to sign up, reset or choose a password);
+2. PRIVATE: what only one reader learns (their results, role letter, the
+   Masters' reports);
+3. BULK: what everyone gets or what can wait (bulletins, reminders, notices).
+
+Within a class the oldest goes first (the sender orders by class, then id).
+"""
+from __future__ import annotations
+
+URGENT, PRIVATE, BULK = 1, 2, 3
+CLASSES = (URGENT, PRIVATE, BULK)
+
+# A new kind of mail must be placed here: tests/mail/test_mail_classes.py reads
+# every ``kind``/``template`` the service queues and fails on one missing.
+CLASS_OF_KIND: dict[str, int] = {
+    "receipt": URGENT,
+    "receipt_error": URGENT,
+    "window": URGENT,  # a Complots window lasts minutes
+    "signup": URGENT,
+    "password_reset": URGENT,
+    "set_password": URGENT,
+    "welcome": URGENT,  # carries the link to choose a password
+    "substitute_welcome": URGENT,  # the newcomer's link into the seat
+    "on_behalf_copy": URGENT,  # a receipt of what a Master entered for the player
+    "quota_warning": URGENT,  # pointless behind the backlog it warns of
+    "role_letter": PRIVATE,
+    "phase_results": PRIVATE,  # a bulletin when it carries no private lines: see class_of
+    "master_report": PRIVATE,
+    "master_game_report": PRIVATE,
+    "draft_ready": PRIVATE,  # the Masters' resolution waits for them
+    "master_added": BULK,
+    "announcement": BULK,
+    "substitute_announced": BULK,
+    "absence_declared": BULK,
+    "late_boundary": BULK,
+    "reminder": BULK,
+    "digest": BULK,
+}
+
+
+def class_of(kind: str, private: bool | None = None) -> int:
+    """The class of a mail of ``kind``. ``private``: for the results of a phase,
+    whether this reader's copy carries lines only they learn (without them it is
+    the bulletin everyone gets). An unknown kind waits with the bulk, never
+    ahead of a receipt."""
+    if kind == "phase_results" and private is False:
+        return BULK
+    return CLASS_OF_KIND.get(kind, BULK)
