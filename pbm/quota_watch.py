@@ -66,12 +66,12 @@ def shortfalls(session: Session, limits: Limits, now: datetime, waiting: int | N
     if waiting is None:
         waiting = sum(backlog(session).values())
     # Every send that may still count at some boundary of the coming day.
-    sends = list(session.scalars(select(OutboxRow.sent_at).where(OutboxRow.sent_at > limits.day_began(now))))
+    sends = list(session.scalars(select(OutboxRow.sent_at).where(OutboxRow.sent_at >= limits.day_began(now))))
     found, before = [], 0
     for game_id, phase_id, index, at in phases:
         needed = players.get(game_id, 0) + masters.get(game_id, 0)
         began = limits.day_began(at)
-        room = limits.per_day - sum(1 for s in sends if s > began) - waiting - before
+        room = limits.per_day - sum(1 for s in sends if s >= began) - waiting - before
         if needed > room:
             found.append(Shortfall(game_id, phase_id, index, at, needed, max(room, 0)))
         before += needed

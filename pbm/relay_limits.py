@@ -83,7 +83,7 @@ class Limits:
         return bool(self.per_minute or self.per_day)
 
     def day_began(self, now: datetime) -> datetime:
-        """Where the quota's day that holds ``now`` began (sends after it count)."""
+        """Where the quota's day that holds ``now`` began (sends from it on count)."""
         if self.reset_at is None:
             return now - DAY
         local = now.astimezone(self.zone)
@@ -101,8 +101,10 @@ class Limits:
 
 
 def sent_since(session: Session, since: datetime) -> int:
-    """Messages the relay accepted after ``since`` (the index on sent_at)."""
-    return session.scalar(select(func.count()).select_from(OutboxRow).where(OutboxRow.sent_at > since)) or 0
+    """Messages the relay accepted at ``since`` or after (the index on sent_at).
+    At: a send stamped at the very reset counts in the day it opens, and one
+    stamped a minute ago still counts in the last minute (the safe side)."""
+    return session.scalar(select(func.count()).select_from(OutboxRow).where(OutboxRow.sent_at >= since)) or 0
 
 
 def used_today(session: Session, limits: Limits, now: datetime) -> int:

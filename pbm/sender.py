@@ -295,6 +295,8 @@ def _throttled(session: Session, marks: "_Marks", relay: str, rows: list[OutboxR
     """The relay throttles: what it accepted stays sent, the relay pauses, and
     every message not sent waits in its place (the pause, not its own back-off)."""
     marks.write()
+    if marks.sent:  # it took mail before saying so: a new run of answers, its pause starts short
+        relay_limits.relieved(session, relay)
     relay_limits.throttled(session, relay, now, str(exc))
     session.commit()
     _release(session, [r for r in rows if r.id not in handled], now)
