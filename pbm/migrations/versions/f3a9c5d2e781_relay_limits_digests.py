@@ -2,7 +2,7 @@
 on sent_at (the quota's count), relay_state (the relay's back-off), users.bulletins
 
 Revision ID: f3a9c5d2e781
-Revises: d5b8e1f3a6c2
+Revises: f3b9a6d2c417
 Create Date: 2026-11-27 10:00:00
 """
 from alembic import op
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = 'f3a9c5d2e781'
-down_revision = 'd5b8e1f3a6c2'
+down_revision = 'f3b9a6d2c417'
 branch_labels = None
 depends_on = None
 
