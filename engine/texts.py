@@ -74,6 +74,14 @@ EVENTS = {
     "pyre_tally": {"it": "Voti: {tally}.", "en": "Votes: {tally}."},
 }
 
+# The welcome mail's lines about the game (BaseRuleset.welcome): what happens next,
+# and an example of a mail command. A game of another kind brings its own.
+WELCOME = {
+    "start": {"it": "Riceverai il tuo ruolo quando le Master avvieranno la partita.",
+              "en": "You will receive your role when the Masters start the game."},
+    "example": {"it": "es. VOTO Carla", "en": "e.g. VOTE Carla"},
+}
+
 # The submission kinds of engine/core.py as a reminder lists them ("you have not
 # played yet: vote, power").
 ACTIONS = {
