@@ -104,13 +104,14 @@ KEYS = {
     "power": {"it": "Potere", "en": "Power"},
     "ritual": {"it": "Rituale", "en": "Ritual"},
     "with": {"it": "Con", "en": "With"},
-    "n": {"it": "n", "en": "n"},
+    "n": {"it": "Numero (n)", "en": "Number (n)"},
     "appoint": {"it": "Vicesindaco/successore", "en": "Deputy/successor"},
     "elect": {"it": "Sindaco", "en": "Mayor"},
     "become": {"it": "Diventa", "en": "Become"},
     "question": {"it": "Domanda", "en": "Question"},
     "shout": {"it": "Urlo", "en": "Shout"},
     "notes": {"it": "Note", "en": "Notes"},
+    "satanista": {"it": "Satanista", "en": "Satanist"},  # lupus-live-12: the Satanista in a ritual
 }
 
 # Words for values inside events.

@@ -107,7 +107,8 @@ def submission(sub: dict[str, Any], lang: str, state: GameState | None = None) -
     if text:
         return [text]
     # Something no form makes (a scenario's odd key): each value still in words.
-    return [", ".join(choice(k, v, lang) for k, v in sub.items() if k not in ("kind", "moment"))]
+    rest = [choice(k, v, lang) for k, v in sub.items() if k not in ("kind", "moment")]
+    return [", ".join(rest)] if rest else []
 
 
 # The submission key that tells each kind apart in stored args (which keep no ``kind``).
