@@ -48,19 +48,35 @@ def _standing(it: tuple[str, ...], en: tuple[str, ...], on: bool, value: str = "
                    {"kind": STANDING, "on": on, **fixed})
 
 
-def _printed(action: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The action's names as pages and mail print them ("Furto (Capitano)"), as words:
-    whatever the service prints to name an action is accepted back."""
-    return tuple([ACTION_NAMES[action]["it"].upper()]), tuple([ACTION_NAMES[action]["en"].upper()])
+def _natural(main: Keyword, it: tuple[str, ...], en: tuple[str, ...]) -> Keyword:
+    """The forms players write for ``main`` ("Rubo a Carla", "ok per me"): read exactly as
+    ``main``, but as verbs (``Keyword.verb``): a line of prose that starts with one and
+    does not read ("Ok per me va bene domani") is just a line, and no other game's mail
+    is told they are a Complots command."""
+    return Keyword(main.key, it, en, main.value, main.example_it, main.example_en, dict(main.fixed),
+                   verb=True)
 
 
-def _turn(action: str, it: tuple[str, ...], en: tuple[str, ...], ex_it: str = "", ex_en: str = "") -> Keyword:
-    """A turn's action: its words, then its printed names; a target after them if it takes one."""
-    p_it, p_en = _printed(action)
-    it, en = tuple(dict.fromkeys(it + p_it)), tuple(dict.fromkeys(en + p_en))
+def _turn(action: str, it: tuple[str, ...], en: tuple[str, ...], natural_it: tuple[str, ...] = (),
+          natural_en: tuple[str, ...] = (), ex_it: str = "", ex_en: str = "") -> list[Keyword]:
+    """A turn's action: its keywords (the first is what the mails print), then the forms
+    players write and the action's names as pages print them ("Furto (Capitano)"),
+    which are accepted back; a target after them if the action takes one."""
     if action in TARGETED:
-        return _kw("turn", it, en, "target", "name", ex_it, ex_en, action=action)
-    return _kw("turn", it, en, action=action)
+        main = _kw("turn", it, en, "target", "name", ex_it, ex_en, action=action)
+    else:
+        main = _kw("turn", it, en, action=action)
+    printed_it, printed_en = ACTION_NAMES[action]["it"].upper(), ACTION_NAMES[action]["en"].upper()
+    natural_it = tuple(w for w in dict.fromkeys(natural_it + (printed_it,)) if w not in it)
+    natural_en = tuple(w for w in dict.fromkeys(natural_en + (printed_en,)) if w not in en)
+    return [main, _natural(main, natural_it, natural_en)]
+
+
+def _answer(it: tuple[str, ...], en: tuple[str, ...], natural_it: tuple[str, ...],
+            natural_en: tuple[str, ...], key: str = "", value: str = "none", ex_it: str = "",
+            ex_en: str = "", **fixed: Any) -> list[Keyword]:
+    main = _kw("answer", it, en, key, value, ex_it, ex_en, **fixed)
+    return [main, _natural(main, natural_it, natural_en)]
 
 
 def vocabulary() -> Vocabulary:
@@ -68,51 +84,63 @@ def vocabulary() -> Vocabulary:
     forms players write: "Rubo a Carla", "Assassino Dario", "Blocco con la Contessa",
     "prendo il reddito", "Ti sfido!", "ok per me", "perdo il Duca"."""
     keywords = [
-        _turn("income", ("REDDITO", "PRENDO IL REDDITO", "PRENDO REDDITO", "PRENDO 1 MONETA",
-                         "PRENDO UNA MONETA"),
-              ("INCOME", "TAKE INCOME", "I TAKE INCOME", "TAKE 1 COIN", "TAKE ONE COIN")),
-        _turn("foreign_aid", ("AIUTI STRANIERI", "AIUTI", "AIUTO STRANIERO", "PRENDO GLI AIUTI STRANIERI",
-                              "PRENDO AIUTI STRANIERI", "PRENDO GLI AIUTI", "PRENDO 2 MONETE",
-                              "PRENDO DUE MONETE"),
-              ("FOREIGN AID", "AID", "TAKE FOREIGN AID", "I TAKE FOREIGN AID", "TAKE 2 COINS",
-               "TAKE TWO COINS")),
+        *_turn("income", ("REDDITO",), ("INCOME",),
+               ("PRENDO IL REDDITO", "PRENDO REDDITO", "PRENDO 1 MONETA", "PRENDO UNA MONETA"),
+               ("TAKE INCOME", "I TAKE INCOME", "TAKE 1 COIN", "TAKE ONE COIN")),
+        *_turn("foreign_aid", ("AIUTI", "AIUTI STRANIERI"), ("FOREIGN AID", "AID"),
+               ("AIUTO STRANIERO", "PRENDO GLI AIUTI STRANIERI", "PRENDO AIUTI STRANIERI",
+                "PRENDO GLI AIUTI", "PRENDO 2 MONETE", "PRENDO DUE MONETE"),
+               ("TAKE FOREIGN AID", "I TAKE FOREIGN AID", "TAKE 2 COINS", "TAKE TWO COINS")),
         # The 7-coin action the book calls Assassinio (or omicidio); "colpo di stato" too.
-        _turn("coup", ("ASSASSINIO", "ASSASSINIO DI", "ASSASSINIO A", "OMICIDIO", "OMICIDIO DI",
-                       "OMICIDIO A", "COLPO DI STATO", "COLPO DI STATO A", "COLPO"),
-              ("ASSASSINATION", "ASSASSINATION OF", "ASSASSINATE", "COUP", "COUP ON"),
-              "ASSASSINIO Bruno", "ASSASSINATION Bruno"),
-        _turn("tax", ("TASSA", "DUCHESSA", "DUCA", "PRENDO LA TASSA", "PRENDO 3 MONETE",
-                      "PRENDO TRE MONETE"),
-              ("TAX", "DUCHESS", "DUKE", "TAKE 3 COINS", "TAKE THREE COINS")),
+        # OMICIDIO, UCCIDO, KILL, ESAME are verbs here: other games name a ritual or a
+        # power so, and a line of theirs must not be told it is a Complots command.
+        *_turn("coup", ("ASSASSINIO", "COLPO DI STATO", "COLPO"),
+               ("ASSASSINATION", "ASSASSINATE", "COUP"),
+               ("OMICIDIO", "ASSASSINIO DI", "ASSASSINIO A", "OMICIDIO DI", "OMICIDIO A", "COLPO DI STATO A"),
+               ("ASSASSINATION OF", "COUP ON"), "ASSASSINIO Bruno", "ASSASSINATION Bruno"),
+        *_turn("tax", ("TASSA", "DUCHESSA"), ("TAX", "DUCHESS"),
+               ("DUCA", "PRENDO LA TASSA", "PRENDO 3 MONETE", "PRENDO TRE MONETE"),
+               ("DUKE", "TAKE 3 COINS", "TAKE THREE COINS")),
         # The Assassino's 3-coin power (the Contessa blocks it).
-        _turn("assassinate", ("ASSASSINO", "UCCIDO", "UCCIDO CON L'ASSASSINO", "L'ASSASSINO"),
-              ("ASSASSIN", "THE ASSASSIN", "KILL", "I KILL"), "ASSASSINO Bruno", "ASSASSIN Bruno"),
-        _turn("steal", ("FURTO", "FURTO A", "FURTO AD", "RUBO", "RUBO A", "RUBO AD", "CAPITANO"),
-              ("STEAL", "STEAL FROM", "I STEAL FROM", "CAPTAIN"), "FURTO Bruno", "STEAL Bruno"),
+        *_turn("assassinate", ("ASSASSINO",), ("ASSASSIN",),
+               ("UCCIDO", "UCCIDO CON L'ASSASSINO", "L'ASSASSINO"), ("KILL", "THE ASSASSIN", "I KILL"),
+               "ASSASSINO Bruno", "ASSASSIN Bruno"),
+        *_turn("steal", ("FURTO", "RUBO", "CAPITANO"), ("STEAL", "CAPTAIN"),
+               ("FURTO A", "FURTO AD", "RUBO A", "RUBO AD"), ("STEAL FROM", "I STEAL FROM"),
+               "FURTO Bruno", "STEAL Bruno"),
         # No AMBASCIATORE / INQUISITORE keywords: the variant decides what an exchange
         # claims, and the Inquisitore both exchanges and examines.
-        _turn("exchange", ("SCAMBIO", "SCAMBIO CON LA CORTE"), ("EXCHANGE", "EXCHANGE WITH THE COURT")),
-        _turn("examine", ("ESAMINO", "ESAME", "ESAME DI", "ESAMINO LA CARTA DI"),
-              ("EXAMINE", "EXAMINATION", "EXAMINATION OF"), "ESAMINO Bruno", "EXAMINE Bruno"),
-        _kw("answer", ("SFIDO", "TI SFIDO", "LO SFIDO", "LA SFIDO", "DUBITO", "NE DUBITO",
-                       "NON CI CREDO", "METTO IN DUBBIO"),
-            ("CHALLENGE", "I CHALLENGE", "I CHALLENGE YOU", "I DOUBT IT"), answer="challenge"),
-        _kw("answer", ("BLOCCO", "TI BLOCCO", "LO BLOCCO", "LA BLOCCO"), ("BLOCK", "I BLOCK"),
-            "as", "choice", "BLOCCO Contessa", "BLOCK Countess", answer="block"),
-        _kw("answer", ("PASSO", "OK PER ME", "NESSUNA OBIEZIONE", "NESSUN DUBBIO", "LASCIO PASSARE"),
-            ("PASS", "I PASS", "NO OBJECTION", "NO OBJECTIONS", "OK BY ME", "FINE BY ME"), answer="pass"),
-        _kw("lose", ("PERDO", "SCOPRO", "RIVELO"), ("LOSE", "REVEAL", "I LOSE", "I REVEAL"), "card",
-            "choice", "PERDO Contessa", "LOSE Countess"),
-        _kw("keep", ("TENGO",), ("KEEP", "I KEEP"), "cards", "choices", "TENGO Duchessa Capitano",
+        *_turn("exchange", ("SCAMBIO",), ("EXCHANGE",), ("SCAMBIO CON LA CORTE",),
+               ("EXCHANGE WITH THE COURT",)),
+        *_turn("examine", ("ESAMINO",), ("EXAMINE",),
+               ("ESAME", "ESAME DI", "ESAMINO LA CARTA DI"), ("EXAMINATION", "EXAMINATION OF"), "ESAMINO Bruno", "EXAMINE Bruno"),
+        *_answer(("SFIDO", "DUBITO"), ("CHALLENGE",),
+                 ("TI SFIDO", "LO SFIDO", "LA SFIDO", "NE DUBITO", "NON CI CREDO", "METTO IN DUBBIO"),
+                 ("I CHALLENGE", "I CHALLENGE YOU", "I DOUBT IT"), answer="challenge"),
+        *_answer(("BLOCCO",), ("BLOCK",), ("TI BLOCCO", "LO BLOCCO", "LA BLOCCO"), ("I BLOCK",),
+                 "as", "choice", "BLOCCO Contessa", "BLOCK Countess", answer="block"),
+        *_answer(("PASSO",), ("PASS",), ("OK PER ME", "NESSUNA OBIEZIONE", "NESSUN DUBBIO", "LASCIO PASSARE"),
+                 ("I PASS", "NO OBJECTION", "NO OBJECTIONS", "OK BY ME", "FINE BY ME"), answer="pass"),
+        _kw("lose", ("PERDO", "SCOPRO"), ("LOSE", "REVEAL"), "card", "choice", "PERDO Contessa",
+            "LOSE Countess"),
+        Keyword("card", ("RIVELO",), ("I LOSE", "I REVEAL"), "choice", "PERDO Contessa", "LOSE Countess",
+                {"kind": "lose"}, verb=True),
+        _kw("keep", ("TENGO",), ("KEEP",), "cards", "choices", "TENGO Duchessa Capitano",
             "KEEP Duchess Captain"),
-        _kw("show", ("MOSTRO", "TI MOSTRO"), ("SHOW", "I SHOW"), "card", "choice", "MOSTRO Contessa",
-            "SHOW Countess"),
-        _kw("discard", ("SCARTO", "SCARTO LA CARTA", "LA SCARTO"), ("DISCARD", "DISCARD THE CARD"),
-            discard="discard"),
-        _kw("discard", ("RESTITUISCO", "RESTITUISCO LA CARTA", "LA RESTITUISCO"),
-            ("RETURN", "GIVE IT BACK", "GIVE THE CARD BACK"), discard="return"),
-        _kw("choose", ("SCELGO",), ("CHOOSE", "I CHOOSE"), "card", "choice", "SCELGO Duchessa",
-            "CHOOSE Duchess"),
+        Keyword("cards", (), ("I KEEP",), "choices", "TENGO Duchessa Capitano", "KEEP Duchess Captain",
+                {"kind": "keep"}, verb=True),
+        _kw("show", ("MOSTRO",), ("SHOW",), "card", "choice", "MOSTRO Contessa", "SHOW Countess"),
+        Keyword("card", ("TI MOSTRO",), ("I SHOW",), "choice", "MOSTRO Contessa", "SHOW Countess",
+                {"kind": "show"}, verb=True),
+        _kw("discard", ("SCARTO",), ("DISCARD",), discard="discard"),
+        Keyword("discard", ("SCARTO LA CARTA", "LA SCARTO"), ("DISCARD THE CARD",), "none", "SCARTO",
+                "DISCARD", {"kind": "discard", "discard": "discard"}, verb=True),
+        _kw("discard", ("RESTITUISCO",), ("RETURN",), discard="return"),
+        Keyword("discard", ("RESTITUISCO LA CARTA", "LA RESTITUISCO"), ("GIVE IT BACK", "GIVE THE CARD BACK"),
+                "none", "RESTITUISCO", "RETURN", {"kind": "discard", "discard": "return"}, verb=True),
+        _kw("choose", ("SCELGO",), ("CHOOSE",), "card", "choice", "SCELGO Duchessa", "CHOOSE Duchess"),
+        Keyword("card", (), ("I CHOOSE",), "choice", "SCELGO Duchessa", "CHOOSE Duchess",
+                {"kind": "choose"}, verb=True),
         # The service's extension of the window (engine/interface.MORE_TIME).
         _kw(MORE_TIME, ("PIÙ TEMPO", "PIU TEMPO"), ("MORE TIME",), "kind"),
         # The standing answers (engine/interface.STANDING). Two words each, never one:

@@ -98,6 +98,17 @@ def test_natural_forms(line, command):
     assert parsed(line) == command
 
 
+@pytest.mark.parametrize("ruleset", ["lupus-live-12", "tempo-reale-7"])
+@pytest.mark.parametrize("line", ["Ok per me, ci sentiamo domani", "Fine by me, see you tomorrow",
+                                  "Nessun dubbio: è lui", "Ti sfido a trovarlo", "Esame di maturità domani",
+                                  "Omicidio con Anna su Carla? Non so"])
+def test_the_natural_forms_are_no_commands_in_other_games(ruleset, line):
+    """They are Complots verbs: prose in another game's mail is not told it wrote a
+    Complots command."""
+    commands, errors, _ignored = parse_commands(line, NAMES, ruleset)
+    assert commands == [] and errors == [], (commands, errors)
+
+
 # --------------------------------------------------------------------------- printed, read back
 
 def _combos(form):
