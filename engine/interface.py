@@ -393,9 +393,11 @@ class BaseRuleset:
         return dict(values)
 
     # -- answers given in advance (WINDOW games) -------------------------------------
-    def standing_answers(self) -> list[tuple[str, dict[str, str]]]:
+    def standing_answers(self, state: GameState | None = None) -> list[tuple[str, dict[str, str]]]:
         """The answers a player may leave standing, applied by the service for them as
-        each window opens: ``[(key, {"it": label, "en": label})]``. Default: none."""
+        each window opens: ``[(key, {"it": label, "en": label})]``. ``state``: the game's,
+        when known: only the answers that game can use (its set-up, its variant).
+        Default: none."""
         return []
 
     def standing_answer(self, state: GameState, player: str,
@@ -442,6 +444,34 @@ class BaseRuleset:
 
     def describe_rejection(self, code: str, params: dict[str, Any], lang: str) -> str | None:
         return word(self.REJECTIONS, code, lang, params)
+
+    def describe_submission(self, submission: dict[str, Any], lang: str,
+                            state: GameState | None = None) -> list[str]:
+        """A submission (a form's, a mail line's, a stored action's args) as people read
+        it: what a receipt, the desk, the page's "your answer" and an answer button say.
+        ``state``: the moment it answers, when the caller has it (a ruleset may then
+        name whose claim a challenge is about). Default: one "Key: value" line per key,
+        each worded by ``describe_key`` and ``describe_choice``."""
+        out = []
+        for key, value in submission.items():
+            if key in ("kind", "moment"):  # how the submission is routed, not what it says
+                continue
+            if isinstance(value, (list, tuple)):
+                value = ", ".join(str(self.describe_choice(key, v, lang)) for v in value)
+            else:
+                value = self.describe_choice(key, value, lang)
+            out.append(f"{self.describe_key(key, lang)}: {value}")
+        return out
+
+    def moment_heading(self, state: GameState, lang: str) -> str | None:
+        """What a game's page says the game is at, beside its name ("Turno 3: tocca a
+        Bruno"); None: the service names the phase itself."""
+        return None
+
+    def welcome(self, lang: str) -> dict[str, str]:
+        """The welcome mail's words about this game: ``start`` (what the player gets
+        when the game starts) and ``example`` (a mail command, as an example)."""
+        return {key: word(texts.WELCOME, key, lang) or "" for key in texts.WELCOME}
 
     def describe_key(self, key: str, lang: str) -> str:
         """A submission key as a receipt or the desk lists it ("Voto", "Rituale")."""

@@ -74,6 +74,14 @@ EVENTS = {
     "pyre_tally": {"it": "Voti: {tally}.", "en": "Votes: {tally}."},
 }
 
+# The welcome mail's lines about the game (BaseRuleset.welcome): what happens next,
+# and an example of a mail command. A game of another kind brings its own.
+WELCOME = {
+    "start": {"it": "Riceverai il tuo ruolo quando le Master avvieranno la partita.",
+              "en": "You will receive your role when the Masters start the game."},
+    "example": {"it": "es. VOTO Carla", "en": "e.g. VOTE Carla"},
+}
+
 # The submission kinds of engine/core.py as a reminder lists them ("you have not
 # played yet: vote, power").
 ACTIONS = {
@@ -96,13 +104,14 @@ KEYS = {
     "power": {"it": "Potere", "en": "Power"},
     "ritual": {"it": "Rituale", "en": "Ritual"},
     "with": {"it": "Con", "en": "With"},
-    "n": {"it": "n", "en": "n"},
+    "n": {"it": "Numero (n)", "en": "Number (n)"},
     "appoint": {"it": "Vicesindaco/successore", "en": "Deputy/successor"},
     "elect": {"it": "Sindaco", "en": "Mayor"},
     "become": {"it": "Diventa", "en": "Become"},
     "question": {"it": "Domanda", "en": "Question"},
     "shout": {"it": "Urlo", "en": "Shout"},
     "notes": {"it": "Note", "en": "Notes"},
+    "satanista": {"it": "Satanista", "en": "Satanist"},  # lupus-live-12: the Satanista in a ritual
 }
 
 # Words for values inside events.

@@ -191,7 +191,7 @@ def revealed(session: Session, game: Game, lang: str, tz: str) -> dict[str, Any]
         for a in items:
             last[(a.seat_id, a.kind)] = a
         return [{"player": a.seat.name, "kind": a.kind, "args": a.args, "source": a.source,
-                 "at": a.submitted_at.isoformat(), "text": "; ".join(describe_submission(a.args, lang))}
+                 "at": a.submitted_at.isoformat(), "text": "; ".join(describe_submission(a.args, lang, game.ruleset))}
                 for a in sorted(last.values(), key=lambda a: (a.seat.position, a.kind))]
 
     return {

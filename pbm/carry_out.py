@@ -17,6 +17,7 @@ from engine.interface import MORE_TIME, STANDING
 from . import operations, render
 from .i18n import gettext_in
 from .mail.commands import examples
+from .operations import window_mail
 from .models import Game, PhaseRow, Seat, User
 
 
@@ -60,7 +61,7 @@ def carry_out(session: Session, config: dict[str, Any], game: Game, seat: Seat,
                 "moment_passed" if operations.windowed(game) else "phase_closed", {}, game.ruleset, lang))
             continue
         if kind == MORE_TIME:
-            _more_time(session, game, seat, phase, lang, now, done)
+            _more_time(session, config, game, seat, phase, lang, now, done)
             continue
         if opened is None:
             opened = _opening(session, game, phase, now, origin)
@@ -95,12 +96,13 @@ def _opening(session: Session, game: Game, phase: PhaseRow | None, now: datetime
         return None
 
 
-def _more_time(session: Session, game: Game, seat: Seat, phase: PhaseRow | None, lang: str,
-               now: datetime, done: Carried) -> None:
+def _more_time(session: Session, config: dict[str, Any], game: Game, seat: Seat,
+               phase: PhaseRow | None, lang: str, now: datetime, done: Carried) -> None:
     try:
         with session.begin_nested():
             extended = operations.windows.extend(session, game, seat, now,
                                                  expected_phase_id=phase.id if phase else None)
+            window_mail.mail_extension(session, config, game, extended, seat, now)
         done.applied.append(gettext_in(
             lang, "More time: you may answer until %(deadline)s",
             deadline=render.deadline_text(extended.ends_at, lang, operations.game_tz(game))))

@@ -659,11 +659,21 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
     outcome.errors += done.errors
     tz = operations.game_tz(game)
     shown = aimed if closed else phase
+    open_now = phase is not None and phase.status == PhaseStatus.OPEN
+    # The deadline as it stands now that the mail is applied (an extension moved it; an
+    # answer that completed a window closed it, and then there is no time left to give).
+    settled = open_now and not closed and operations.windowed(game) and phase.ends_at <= now
     _receipt(session, config, row, parsed, to=reply_to_addr or seat.user.email, lang=lang, now=now,
              game=game, seat=seat if by is None else None, context={
                  "phase_label": render.phase_label(shown, lang, tz) if shown else None,
                  "deadline": (render.deadline_text(shown.ends_at, lang, tz)
-                              if shown is not None and shown.status == PhaseStatus.OPEN else None),
+                              if shown is not None and shown.status == PhaseStatus.OPEN
+                              and not settled else None),
+                 "window_closed": settled,
+                 # A reply to a moment that has passed: which one is open now, and until when.
+                 "open_label": render.phase_label(phase, lang, tz) if closed and open_now else None,
+                 "open_deadline": (render.deadline_text(phase.ends_at, lang, tz)
+                                   if closed and open_now else None),
                  "applied": outcome.applied, "errors": outcome.errors,
                  "ignored": [abridge(line) for line in parsed.ignored_lines[:20]],
                  "examples": [] if outcome.applied else _examples(game, phase, seat, lang),

@@ -25,14 +25,14 @@ from ..core import (
 from ..interface import (
     WINDOW, BaseRuleset, Panel, Timing, Viewer, Vocabulary, word,
 )
-from . import game
+from . import game, wording
 from . import vocabulary as _vocabulary
 from .cards import (
-    ACTIONS, ASSASSIN_COST, ASSASSINATE, CHARACTERS, COUP, COUP_COST,
+    ACTIONS, ASSASSIN_COST, ASSASSINATE, COUP, COUP_COST,
     EXAMINE, FORCED_COUP_AT, TARGETED, VARIANTS, blockers, canonical_action, canonical_card,
     card_name, fold, in_play,
 )
-from .texts import ACTION_NAMES, CHOICE_NAMES, EVENTS, FORMS, MOMENT_NAMES, REJECTIONS
+from .texts import EVENTS, FORMS, REJECTIONS, WELCOME
 from .vocabulary import PASS_NOT_ME, challenge_key
 
 # The submission kind each window takes.
@@ -332,11 +332,12 @@ class Complots(BaseRuleset):
         return {"kind": form.kind, **values}
 
     # -- standing answers -------------------------------------------------------------
-    def standing_answers(self) -> list[tuple[str, dict[str, str]]]:
-        """Set on the game page or by mail (vocabulary.py: SEMPRE PASSO, SEMPRE SFIDO ...)."""
+    def standing_answers(self, state: GameState | None = None) -> list[tuple[str, dict[str, str]]]:
+        """Set on the game page or by mail (vocabulary.py: SEMPRE PASSO, SEMPRE SFIDO ...);
+        with ``state``, only the characters of that game's variant."""
         out = [(PASS_NOT_ME, {"it": "Passo su tutto ciò che non mi prende di mira",
                               "en": "Pass on everything that does not target me"})]
-        for c in CHARACTERS:
+        for c in wording.standing_characters(state):
             out.append((challenge_key(c), {"it": f"Sfido sempre chi dichiara {card_name(c, 'it')}",
                                            "en": f"Always challenge a {card_name(c, 'en')}"}))
         return out
@@ -378,63 +379,28 @@ class Complots(BaseRuleset):
         return self.describe_form(form.label, lang)
 
     def describe_choice(self, key: str, value: Any, lang: str) -> str:
-        if key == "action" and str(value) in ACTION_NAMES:
-            return ACTION_NAMES[str(value)]["en" if lang == "en" else "it"]
-        if key in ("card", "as", "cards", "character"):
-            return card_name(str(value), lang)
-        if key == "moment" and str(value) in MOMENT_NAMES:
-            return MOMENT_NAMES[str(value)]["en" if lang == "en" else "it"]
-        if key in ("answer", "discard", "variant", "option") and str(value) in CHOICE_NAMES:
-            return CHOICE_NAMES[str(value)]["en" if lang == "en" else "it"]
-        return str(value)
+        return wording.choice(key, value, lang)
+
+    def describe_submission(self, submission: dict[str, Any], lang: str,
+                            state: GameState | None = None) -> list[str]:
+        return wording.submission(submission, lang, state)
 
     def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:
-        params = dict(event.data)
-        for key in ("card", "character", "saw", "dealt"):
-            if key in params:
-                params[key] = card_name(str(params[key]), lang)
-        for key in ("cards", "drew", "returned"):
-            if isinstance(params.get(key), list):
-                params[key] = [card_name(str(c), lang) for c in params[key]] or ["—"]
-        if "action" in params:
-            params["action"] = self.describe_choice("action", params["action"], lang)
-        if event.kind in ("action", "turn_not_taken"):
-            target = event.data.get("target")
-            params["on"] = (f" su {target}" if lang != "en" else f" on {target}") if target else ""
-        if isinstance(params.get("coins"), dict):
-            params["coins"] = ", ".join(f"{n} {c}" for n, c in params["coins"].items())
-        kind = event.kind
-        if 1 in (params.get("amount"), params.get("count")) and kind + "_one" in self.EVENTS:
-            kind += "_one"
-        return word(self.EVENTS, kind, lang, params)
+        return wording.event(event, lang)
+
+    def describe_rejection(self, code: str, params: dict[str, Any], lang: str) -> str | None:
+        return wording.rejection(code, params, lang)
+
+    def moment_heading(self, state: GameState, lang: str) -> str | None:
+        return wording.heading(state, lang)
+
+    def welcome(self, lang: str) -> dict[str, str]:
+        return {key: word(WELCOME, key, lang) or "" for key in WELCOME}
 
     def public_table(self, state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
         """Coins, face-up cards and face-down counts of everyone, the court and the
-        treasury, whose answer is awaited; the viewer's own hand only to the viewer."""
-        en = lang == "en"
-        lines = []
-        for p in state.players:
-            revealed = ", ".join(card_name(c, lang) for c in p.data["revealed"]) or "—"
-            status = "" if p.alive else (" (out)" if en else " (eliminato)")
-            lines.append(
-                f"{p.name}{status}: {game.coins(p)} {'coins' if en else 'monete'}, "
-                f"{len(game.hand(p))} {'face down' if en else 'coperte'}, "
-                f"{'face up' if en else 'scoperte'}: {revealed}")
-        lines.append(f"{'Court' if en else 'Corte'}: {len(game.court(state))} "
-                     f"{'cards' if en else 'carte'}; {'Treasury' if en else 'Tesoro'}: "
-                     f"{state.data['treasury']}")
-        if state.over:
-            lines.append(f"{'Winner' if en else 'Vincitore'}: {state.winner}")
-        else:
-            waiting = ", ".join(game.window(state).get("answerers", ()))
-            lines.append(f"{'Waiting for' if en else 'Si attende'}: {waiting}")
-        panels = [Panel("Table" if en else "Tavolo", lines)]
-        if viewer.player and state.has_player(viewer.player):
-            me = state.player(viewer.player)
-            cards = ", ".join(card_name(c, lang) for c in game.hand(me)) or "—"
-            panels.append(Panel("Your hand" if en else "Le tue carte", [cards]))
-        return panels
-
+        treasury; the viewer's own hand only to the viewer (wording.table)."""
+        return wording.table(state, viewer, lang)
 
     def panels(self, state: GameState, events: Any, lang: str) -> list[Panel]:
         """The Masters' view: every hand, the court in order (top first), the open window."""

@@ -1,8 +1,13 @@
 """Wording of Complots events and refusals, in Italian and English.
 
-Templates read the event's data (``<kind>_one`` is the singular, used when the event's
-``amount`` or ``count`` is 1); ``Complots.describe`` first turns card and action
-codes into the reader's language (``{character}``, ``{card}``, ``{action}``...).
+Templates read the event's data (``<kind>_one`` is the singular, used when the number
+the sentence counts is 1: ``COUNTED``); ``engine/complots/wording.py`` first turns card
+and action codes into the reader's language (``{character}``, ``{card}``, ``{action}``...).
+
+The names are the rulebook's ("A. Diverse azioni"): the 7-coin action that cannot be
+blocked is the **Assassinio** (also "omicidio"; "colpo di stato" is accepted by mail as
+a synonym), and the Assassino's power is worded as the book words it: "Assassino: paga 3
+monete e uccide un personaggio". English follows: the Assassination, the Assassin.
 """
 from __future__ import annotations
 
@@ -11,9 +16,10 @@ from .. import texts
 ACTION_NAMES = {
     "income": {"it": "Reddito", "en": "Income"},
     "foreign_aid": {"it": "Aiuti stranieri", "en": "Foreign aid"},
-    "coup": {"it": "Colpo di stato", "en": "Coup"},
+    "coup": {"it": "Assassinio", "en": "Assassination"},
     "tax": {"it": "Tassa (Duchessa)", "en": "Tax (Duchess)"},
-    "assassinate": {"it": "Assassinio (Assassino)", "en": "Assassination (Assassin)"},
+    "assassinate": {"it": "Assassino: paga 3 monete e uccide un personaggio",
+                    "en": "the Assassin: pay 3 coins and kill a character"},
     "steal": {"it": "Furto (Capitano)", "en": "Steal (Captain)"},
     "exchange": {"it": "Scambio", "en": "Exchange"},
     "examine": {"it": "Esame (Inquisitore)", "en": "Examination (Inquisitor)"},
@@ -57,6 +63,11 @@ EVENTS = {
     "hand": {"it": "Le tue carte coperte: {cards}.", "en": "Your face-down cards: {cards}."},
     "turn": {"it": "Turno {number}: tocca a {player}.", "en": "Turn {number}: {player} to play."},
     "action": {"it": "{player} annuncia: {action}{on}.", "en": "{player} declares: {action}{on}."},
+    # The two actions that kill, as the book words them (the others read "annuncia: ...").
+    "action_coup": {"it": "{player} fa un Assassinio su {target}: paga 7 monete e non può essere bloccato.",
+                    "en": "{player} makes an Assassination of {target}: pays 7 coins, and it cannot be blocked."},
+    "action_assassinate": {"it": "{player} annuncia l'Assassino: paga 3 monete e uccide un personaggio di {target}.",
+                           "en": "{player} claims the Assassin: pays 3 coins and kills one of {target}'s characters."},
     "turn_not_taken": {"it": "{player} non ha giocato in tempo: {action}{on}.",
                        "en": "{player} did not play in time: {action}{on}."},
     "gained": {"it": "{player} prende {amount} monete dal Tesoro (ora {coins}).",
@@ -65,6 +76,8 @@ EVENTS = {
                    "en": "{player} takes 1 coin from the treasury (now {coins})."},
     "paid": {"it": "{player} paga {amount} monete al Tesoro (ora {coins}).",
              "en": "{player} pays {amount} coins to the treasury (now {coins})."},
+    "paid_one": {"it": "{player} paga 1 moneta al Tesoro (ora {coins}).",
+                 "en": "{player} pays 1 coin to the treasury (now {coins})."},
     "stole": {"it": "{player} prende {amount} monete a {target}.",
               "en": "{player} takes {amount} coins from {target}."},
     "stole_one": {"it": "{player} prende 1 moneta a {target}.",
@@ -83,6 +96,9 @@ EVENTS = {
                             "en": "{player} did not choose in time: the {card}, drawn at random, is revealed."},
     "eliminated": {"it": "{player} è eliminato: le sue {coins} monete tornano al Tesoro.",
                    "en": "{player} is out: their {coins} coins go back to the treasury."},
+    "eliminated_none": {"it": "{player} è eliminato.", "en": "{player} is out."},
+    "eliminated_one": {"it": "{player} è eliminato: la sua moneta torna al Tesoro.",
+                       "en": "{player} is out: their coin goes back to the treasury."},
     "game_over": {"it": "{winner} vince la partita!", "en": "{winner} wins the game!"},
     "drew_from_court": {"it": "{player} pesca {count} carte dalla Corte.",
                         "en": "{player} draws {count} cards from the court."},
@@ -107,8 +123,8 @@ EVENTS = {
                  "en": "{player} gives the card back to {target}."},
     "discarded": {"it": "{player} scarta la carta di {target}, che ne pesca un'altra dalla Corte.",
                   "en": "{player} discards {target}'s card; {target} draws another from the court."},
-    "rejected_at_resolution": {"it": "La tua risposta non valeva più ({code}).",
-                               "en": "Your answer was no longer valid ({code})."},
+    "rejected_at_resolution": {"it": "La tua risposta non valeva più: {why}",
+                               "en": "Your answer was no longer valid: {why}"},
 }
 
 REJECTIONS = {**texts.REJECTIONS, **{
@@ -132,10 +148,20 @@ REJECTIONS = {**texts.REJECTIONS, **{
     "unknown_action": {"it": "Azione sconosciuta: {action}.", "en": "Unknown action: {action}."},
     "not_in_game": {"it": "{character} non è in gioco in questa partita.",
                     "en": "The {character} is not in this game."},
-    "must_coup": {"it": "Hai {coins} monete: devi fare un colpo di stato.",
-                  "en": "You hold {coins} coins: you must launch a coup."},
+    "must_coup": {"it": "Hai {coins} monete: devi fare un Assassinio (7 monete, scrivi ASSASSINIO e il nome).",
+                  "en": "You hold {coins} coins: you must make an Assassination (7 coins: write ASSASSINATION and "
+                        "the name)."},
     "not_enough_coins": {"it": "Servono {need} monete, ne hai {have}.",
                          "en": "You need {need} coins and hold {have}."},
+    # not_enough_coins for the Assassinio (``need`` is its cost): the cost, and the Assassino.
+    "not_enough_coins_coup": {
+        "it": "L'Assassinio costa 7 monete e ne hai {have}. Per far uccidere un personaggio dall'Assassino "
+              "(3 monete; la Contessa può bloccarlo) scrivi ASSASSINO e il nome del giocatore.",
+        "en": "The Assassination costs 7 coins and you hold {have}. To have the Assassin kill a character "
+              "(3 coins; the Countess may block it) write ASSASSIN and the player's name."},
+    "not_enough_coins_assassinate": {
+        "it": "L'Assassino costa 3 monete e ne hai {have}.",
+        "en": "The Assassin costs 3 coins and you hold {have}."},
     "no_target": {"it": "Indica il giocatore bersaglio.", "en": "Name the target player."},
     "unknown_player": {"it": "Nessun giocatore si chiama {player}.", "en": "No player is called {player}."},
     "target_self": {"it": "Non puoi bersagliare te stesso.", "en": "You cannot target yourself."},
@@ -169,4 +195,82 @@ FORMS = {
                       "en": "Choose the card you show the Inquisitor"},
     "complots_inspect": {"it": "Restituisci la carta o la scarti?",
                          "en": "Give the card back or discard it?"},
+}
+
+# The events whose sentence counts something, and the number it counts (``<kind>_one``
+# when it is 1, ``<kind>_none`` when it is 0 and the kind has one).
+COUNTED = {"gained": "amount", "paid": "amount", "stole": "amount", "drew_from_court": "count",
+           "exchanged": "count", "eliminated": "coins"}  # eliminated_none: no coin to give back
+
+# The cards with their article, as a sentence names them ("Blocco con la Contessa").
+THE_CARD = {
+    "Duchessa": {"it": "la Duchessa", "en": "the Duchess"},
+    "Assassino": {"it": "l'Assassino", "en": "the Assassin"},
+    "Contessa": {"it": "la Contessa", "en": "the Countess"},
+    "Capitano": {"it": "il Capitano", "en": "the Captain"},
+    "Ambasciatore": {"it": "l'Ambasciatore", "en": "the Ambassador"},
+    "Inquisitore": {"it": "l'Inquisitore", "en": "the Inquisitor"},
+}
+
+# A submission as a receipt, the desk and the answer buttons word it (``wording.submission``).
+# ``{card}`` has its article, ``{cards}`` are bare names; ``{player}`` is whose claim is
+# challenged. Each line reads back as the mail command it is (tests/engine/test_complots_words.py).
+SUBMISSIONS = {
+    "turn:income": {"it": "Reddito (1 moneta)", "en": "Income (1 coin)"},
+    "turn:foreign_aid": {"it": "Aiuti stranieri (2 monete)", "en": "Foreign aid (2 coins)"},
+    "turn:coup": {"it": "Assassinio di {target} (7 monete)", "en": "Assassination of {target} (7 coins)"},
+    "turn:tax": {"it": "Tassa (Duchessa, 3 monete)", "en": "Tax (Duchess, 3 coins)"},
+    "turn:assassinate": {"it": "Assassino contro {target}: paga 3 monete e uccide un personaggio",
+                         "en": "the Assassin against {target}: pay 3 coins and kill a character"},
+    "turn:steal": {"it": "Furto a {target} (Capitano)", "en": "Steal from {target} (Captain)"},
+    "turn:exchange": {"it": "Scambio con la Corte", "en": "Exchange with the court"},
+    "turn:exchange_as": {"it": "Scambio con la Corte ({character})", "en": "Exchange with the court ({character})"},
+    "turn:examine": {"it": "Esame di {target} (Inquisitore)", "en": "Examination of {target} (Inquisitor)"},
+    "answer:pass": {"it": "Passo", "en": "Pass"},
+    "answer:challenge": {"it": "Sfido", "en": "Challenge"},
+    "answer:challenge_claim": {"it": "Sfido {card} di {player}", "en": "Challenge {player}'s {character}"},
+    "answer:block": {"it": "Blocco", "en": "Block"},
+    "answer:block_as": {"it": "Blocco con {card}", "en": "Block with {card}"},
+    "choose": {"it": "Scelgo {card}", "en": "Choose {card}"},
+    "lose": {"it": "Scopro {card}", "en": "Reveal {card}"},
+    "show": {"it": "Mostro {card}", "en": "Show {card}"},
+    "keep": {"it": "Tengo {cards}", "en": "Keep {cards}"},  # bare names: "Tengo Duca e Contessa"
+    "discard:true": {"it": "Scarto la carta (ne pesca un'altra)", "en": "Discard the card (another is drawn)"},
+    "discard:false": {"it": "Restituisco la carta", "en": "Give the card back"},
+}
+
+# What the table shows (``public_table``), each count with its singular (``_one``).
+TABLE = {
+    "title": {"it": "Tavolo", "en": "Table"},
+    "hand_title": {"it": "Le tue carte", "en": "Your hand"},
+    "coins": {"it": "{n} monete", "en": "{n} coins"},
+    "coins_one": {"it": "1 moneta", "en": "1 coin"},
+    "face_down": {"it": "{n} coperte", "en": "{n} face down"},
+    "face_down_one": {"it": "1 coperta", "en": "1 face down"},
+    "face_up": {"it": "scoperte: {cards}", "en": "face up: {cards}"},
+    "out": {"it": " (eliminato)", "en": " (out)"},
+    "court": {"it": "Corte: {n} carte", "en": "Court: {n} cards"},
+    "court_one": {"it": "Corte: 1 carta", "en": "Court: 1 card"},
+    "treasury": {"it": "Tesoro: {n}", "en": "Treasury: {n}"},
+    "winner": {"it": "Vincitore: {winner}", "en": "Winner: {winner}"},
+}
+
+# The page's heading for the moment the game is at (``moment_heading``).
+HEADINGS = {
+    "turn": {"it": "Turno {number}: tocca a {player}", "en": "Turn {number}: {player} to play"},
+    "choose": {"it": "Scelta delle carte dal mazzetto", "en": "Choosing a card from the bundle"},
+    "over": {"it": "Partita finita: vince {winner}", "en": "Game over: {winner} wins"},
+}
+
+# The welcome mail's lines about this game (``welcome``): what happens next, and an example.
+WELCOME = {
+    "start": {"it": "Quando le Master avvieranno la partita riceverai le tue carte coperte e le tue monete. "
+                    "Ogni volta che ti tocca rispondere (il tuo turno, un dubbio, un blocco) ti arriva una "
+                    "mail con le risposte possibili: rispondi con una riga, oppure tocca un pulsante sulla "
+                    "tua pagina.",
+              "en": "When the Masters start the game you will receive your face-down cards and your coins. "
+                    "Whenever an answer of yours is awaited (your turn, a challenge, a block) a mail lists "
+                    "what you may answer: reply with one line, or tap a button on your page."},
+    "example": {"it": "es. REDDITO, SFIDO, PASSO, BLOCCO con la Contessa",
+                "en": "e.g. INCOME, CHALLENGE, PASS, BLOCK with the Countess"},
 }

@@ -15,7 +15,8 @@ answer window) and ``STANDING`` (the player's standing answers, as on the game p
 Duke`` leave one standing (``on: True``), ``NON PASSO PIÙ`` / ``NO LONGER PASS`` and
 ``NON SFIDO PIÙ Duchessa`` / ``NO LONGER CHALLENGE Duke`` take it back (``on: False``),
 ``NESSUNA RISPOSTA PERMANENTE`` / ``NO STANDING ANSWERS`` takes them all back
-(``standing: None``). Every key of ``Complots.standing_answers`` has its words here
+(``standing: None``), ``RISPOSTE PERMANENTI`` / ``STANDING ANSWERS`` lists them and
+changes nothing (``list: True``). Every key of ``Complots.standing_answers`` has its words here
 (tests/test_vocabulary_drift.py).
 """
 from __future__ import annotations
@@ -23,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..interface import MORE_TIME, STANDING, Keyword, Vocabulary
-from .cards import CHARACTERS, ENGLISH
+from .cards import ALIASES, CHARACTERS, ENGLISH, TARGETED
 from .texts import ACTION_NAMES, CHOICE_NAMES
 
 # The standing answers' keys (Complots.standing_answers).
@@ -47,53 +48,127 @@ def _standing(it: tuple[str, ...], en: tuple[str, ...], on: bool, value: str = "
                    {"kind": STANDING, "on": on, **fixed})
 
 
+def _natural(main: Keyword, it: tuple[str, ...], en: tuple[str, ...]) -> Keyword:
+    """The forms players write for ``main`` ("Rubo a Carla", "ok per me"): read exactly as
+    ``main``, but as verbs (``Keyword.verb``): a line of prose that starts with one and
+    does not read ("Ok per me va bene domani") is just a line, and no other game's mail
+    is told they are a Complots command."""
+    return Keyword(main.key, it, en, main.value, main.example_it, main.example_en, dict(main.fixed),
+                   verb=True)
+
+
+def _turn(action: str, it: tuple[str, ...], en: tuple[str, ...], natural_it: tuple[str, ...] = (),
+          natural_en: tuple[str, ...] = (), ex_it: str = "", ex_en: str = "") -> list[Keyword]:
+    """A turn's action: its keywords (the first is what the mails print), then the forms
+    players write and the action's names as pages print them ("Furto (Capitano)"),
+    which are accepted back; a target after them if the action takes one."""
+    if action in TARGETED:
+        main = _kw("turn", it, en, "target", "name", ex_it, ex_en, action=action)
+    else:
+        main = _kw("turn", it, en, action=action)
+    printed_it, printed_en = ACTION_NAMES[action]["it"].upper(), ACTION_NAMES[action]["en"].upper()
+    natural_it = tuple(w for w in dict.fromkeys(natural_it + (printed_it,)) if w not in it)
+    natural_en = tuple(w for w in dict.fromkeys(natural_en + (printed_en,)) if w not in en)
+    return [main, _natural(main, natural_it, natural_en)]
+
+
+def _answer(it: tuple[str, ...], en: tuple[str, ...], natural_it: tuple[str, ...],
+            natural_en: tuple[str, ...], key: str = "", value: str = "none", ex_it: str = "",
+            ex_en: str = "", **fixed: Any) -> list[Keyword]:
+    main = _kw("answer", it, en, key, value, ex_it, ex_en, **fixed)
+    return [main, _natural(main, natural_it, natural_en)]
+
+
 def vocabulary() -> Vocabulary:
+    """The book's names first (the first word of each is what the mails print), then the
+    forms players write: "Rubo a Carla", "Assassino Dario", "Blocco con la Contessa",
+    "prendo il reddito", "Ti sfido!", "ok per me", "perdo il Duca"."""
     keywords = [
-        _kw("turn", ("REDDITO",), ("INCOME",), action="income"),
-        _kw("turn", ("AIUTI", "AIUTI STRANIERI"), ("FOREIGN AID", "AID"), action="foreign_aid"),
-        _kw("turn", ("COLPO", "COLPO DI STATO"), ("COUP",), "target", "name",
-            "COLPO Bruno", "COUP Bruno", action="coup"),
-        _kw("turn", ("TASSA", "DUCHESSA"), ("TAX", "DUCHESS"), action="tax"),
-        _kw("turn", ("ASSASSINO", "ASSASSINIO"), ("ASSASSINATE", "ASSASSIN"), "target", "name",
-            "ASSASSINO Bruno", "ASSASSINATE Bruno", action="assassinate"),
-        _kw("turn", ("CAPITANO", "RUBO"), ("STEAL", "CAPTAIN"), "target", "name",
-            "CAPITANO Bruno", "STEAL Bruno", action="steal"),
+        *_turn("income", ("REDDITO",), ("INCOME",),
+               ("PRENDO IL REDDITO", "PRENDO REDDITO", "PRENDO 1 MONETA", "PRENDO UNA MONETA"),
+               ("TAKE INCOME", "I TAKE INCOME", "TAKE 1 COIN", "TAKE ONE COIN")),
+        *_turn("foreign_aid", ("AIUTI", "AIUTI STRANIERI"), ("FOREIGN AID", "AID"),
+               ("AIUTO STRANIERO", "PRENDO GLI AIUTI STRANIERI", "PRENDO AIUTI STRANIERI",
+                "PRENDO GLI AIUTI", "PRENDO 2 MONETE", "PRENDO DUE MONETE"),
+               ("TAKE FOREIGN AID", "I TAKE FOREIGN AID", "TAKE 2 COINS", "TAKE TWO COINS")),
+        # The 7-coin action the book calls Assassinio (or omicidio); "colpo di stato" too.
+        # OMICIDIO, UCCIDO, KILL, ESAME are verbs here: other games name a ritual or a
+        # power so, and a line of theirs must not be told it is a Complots command.
+        *_turn("coup", ("ASSASSINIO", "COLPO DI STATO", "COLPO"),
+               ("ASSASSINATION", "ASSASSINATE", "COUP"),
+               ("OMICIDIO", "ASSASSINIO DI", "ASSASSINIO A", "OMICIDIO DI", "OMICIDIO A", "COLPO DI STATO A"),
+               ("ASSASSINATION OF", "COUP ON"), "ASSASSINIO Bruno", "ASSASSINATION Bruno"),
+        *_turn("tax", ("TASSA", "DUCHESSA"), ("TAX", "DUCHESS"),
+               ("DUCA", "PRENDO LA TASSA", "PRENDO 3 MONETE", "PRENDO TRE MONETE"),
+               ("DUKE", "TAKE 3 COINS", "TAKE THREE COINS")),
+        # The Assassino's 3-coin power (the Contessa blocks it).
+        *_turn("assassinate", ("ASSASSINO",), ("ASSASSIN",),
+               ("UCCIDO", "UCCIDO CON L'ASSASSINO", "L'ASSASSINO"), ("KILL", "THE ASSASSIN", "I KILL"),
+               "ASSASSINO Bruno", "ASSASSIN Bruno"),
+        *_turn("steal", ("FURTO", "RUBO", "CAPITANO"), ("STEAL", "CAPTAIN"),
+               ("FURTO A", "FURTO AD", "RUBO A", "RUBO AD"), ("STEAL FROM", "I STEAL FROM"),
+               "FURTO Bruno", "STEAL Bruno"),
         # No AMBASCIATORE / INQUISITORE keywords: the variant decides what an exchange
         # claims, and the Inquisitore both exchanges and examines.
-        _kw("turn", ("SCAMBIO",), ("EXCHANGE",), action="exchange"),
-        _kw("turn", ("ESAMINO",), ("EXAMINE",), "target", "name",
-            "ESAMINO Bruno", "EXAMINE Bruno", action="examine"),
-        _kw("answer", ("SFIDO", "DUBITO"), ("CHALLENGE",), answer="challenge"),
-        _kw("answer", ("BLOCCO",), ("BLOCK",), "as", "choice", "BLOCCO Contessa",
-            "BLOCK Countess", answer="block"),
-        _kw("answer", ("PASSO",), ("PASS",), answer="pass"),
-        _kw("lose", ("PERDO", "SCOPRO"), ("LOSE", "REVEAL"), "card", "choice",
-            "PERDO Contessa", "LOSE Countess"),
+        *_turn("exchange", ("SCAMBIO",), ("EXCHANGE",), ("SCAMBIO CON LA CORTE",),
+               ("EXCHANGE WITH THE COURT",)),
+        *_turn("examine", ("ESAMINO",), ("EXAMINE",),
+               ("ESAME", "ESAME DI", "ESAMINO LA CARTA DI"), ("EXAMINATION", "EXAMINATION OF"), "ESAMINO Bruno", "EXAMINE Bruno"),
+        *_answer(("SFIDO", "DUBITO"), ("CHALLENGE",),
+                 ("TI SFIDO", "LO SFIDO", "LA SFIDO", "NE DUBITO", "NON CI CREDO", "METTO IN DUBBIO"),
+                 ("I CHALLENGE", "I CHALLENGE YOU", "I DOUBT IT"), answer="challenge"),
+        *_answer(("BLOCCO",), ("BLOCK",), ("TI BLOCCO", "LO BLOCCO", "LA BLOCCO"), ("I BLOCK",),
+                 "as", "choice", "BLOCCO Contessa", "BLOCK Countess", answer="block"),
+        *_answer(("PASSO",), ("PASS",), ("OK PER ME", "NESSUNA OBIEZIONE", "NESSUN DUBBIO", "LASCIO PASSARE"),
+                 ("I PASS", "NO OBJECTION", "NO OBJECTIONS", "OK BY ME", "FINE BY ME"), answer="pass"),
+        _kw("lose", ("PERDO", "SCOPRO"), ("LOSE", "REVEAL"), "card", "choice", "PERDO Contessa",
+            "LOSE Countess"),
+        Keyword("card", ("RIVELO",), ("I LOSE", "I REVEAL"), "choice", "PERDO Contessa", "LOSE Countess",
+                {"kind": "lose"}, verb=True),
         _kw("keep", ("TENGO",), ("KEEP",), "cards", "choices", "TENGO Duchessa Capitano",
             "KEEP Duchess Captain"),
+        Keyword("cards", (), ("I KEEP",), "choices", "TENGO Duchessa Capitano", "KEEP Duchess Captain",
+                {"kind": "keep"}, verb=True),
         _kw("show", ("MOSTRO",), ("SHOW",), "card", "choice", "MOSTRO Contessa", "SHOW Countess"),
+        Keyword("card", ("TI MOSTRO",), ("I SHOW",), "choice", "MOSTRO Contessa", "SHOW Countess",
+                {"kind": "show"}, verb=True),
         _kw("discard", ("SCARTO",), ("DISCARD",), discard="discard"),
+        Keyword("discard", ("SCARTO LA CARTA", "LA SCARTO"), ("DISCARD THE CARD",), "none", "SCARTO",
+                "DISCARD", {"kind": "discard", "discard": "discard"}, verb=True),
         _kw("discard", ("RESTITUISCO",), ("RETURN",), discard="return"),
-        _kw("choose", ("SCELGO",), ("CHOOSE",), "card", "choice", "SCELGO Duchessa",
-            "CHOOSE Duchess"),
+        Keyword("discard", ("RESTITUISCO LA CARTA", "LA RESTITUISCO"), ("GIVE IT BACK", "GIVE THE CARD BACK"),
+                "none", "RESTITUISCO", "RETURN", {"kind": "discard", "discard": "return"}, verb=True),
+        _kw("choose", ("SCELGO",), ("CHOOSE",), "card", "choice", "SCELGO Duchessa", "CHOOSE Duchess"),
+        Keyword("card", (), ("I CHOOSE",), "choice", "SCELGO Duchessa", "CHOOSE Duchess",
+                {"kind": "choose"}, verb=True),
         # The service's extension of the window (engine/interface.MORE_TIME).
         _kw(MORE_TIME, ("PIÙ TEMPO", "PIU TEMPO"), ("MORE TIME",), "kind"),
         # The standing answers (engine/interface.STANDING). Two words each, never one:
-        # "Sempre" or "Always" alone starts too many lines of prose.
-        _standing(("SEMPRE PASSO", "PASSO SEMPRE"), ("ALWAYS PASS",), True, standing=PASS_NOT_ME),
+        # "Sempre" or "Always" alone starts too many lines of prose. The page's own
+        # labels are accepted too ("Passo su tutto ciò che non mi prende di mira").
+        _standing(("SEMPRE PASSO", "PASSO SEMPRE", "PASSO SU TUTTO", "PASSO SU TUTTO CIÒ CHE NON MI "
+                   "PRENDE DI MIRA", "PASSO SU TUTTO CIO CHE NON MI PRENDE DI MIRA"),
+                  ("ALWAYS PASS", "PASS ON EVERYTHING", "PASS ON EVERYTHING THAT DOES NOT TARGET ME"),
+                  True, standing=PASS_NOT_ME),
         _standing(("SEMPRE SFIDO", "SFIDO SEMPRE", "SEMPRE DUBITO", "DUBITO SEMPRE"),
                   ("ALWAYS CHALLENGE",), True, "choice", "SEMPRE SFIDO Duchessa",
                   "ALWAYS CHALLENGE Duke"),
-        _standing(("NON PASSO PIÙ", "NON PASSO PIU", "NON PIÙ PASSO", "NON PIU PASSO"),
-                  ("NO LONGER PASS",), False, standing=PASS_NOT_ME),
+        _standing(("NON PASSO PIÙ", "NON PASSO PIU", "NON PIÙ PASSO", "NON PIU PASSO",
+                   "NON PASSO PIÙ SEMPRE", "NON PASSO PIU SEMPRE"),
+                  ("NO LONGER PASS", "STOP PASSING"), False, standing=PASS_NOT_ME),
         _standing(("NON SFIDO PIÙ", "NON SFIDO PIU", "NON PIÙ SFIDO", "NON PIU SFIDO",
-                   "NON DUBITO PIÙ", "NON DUBITO PIU"),
-                  ("NO LONGER CHALLENGE",), False, "choice", "NON SFIDO PIÙ Duchessa",
-                  "NO LONGER CHALLENGE Duke"),
-        _standing(("NESSUNA RISPOSTA PERMANENTE", "NESSUNA RISPOSTA FISSA"),
+                   "NON DUBITO PIÙ", "NON DUBITO PIU", "NON SFIDO PIÙ SEMPRE", "NON SFIDO PIU SEMPRE"),
+                  ("NO LONGER CHALLENGE", "STOP CHALLENGING"), False, "choice",
+                  "NON SFIDO PIÙ Duchessa", "NO LONGER CHALLENGE Duke"),
+        _standing(("NESSUNA RISPOSTA PERMANENTE", "NESSUNA RISPOSTA FISSA", "TOGLI LE RISPOSTE PERMANENTI"),
                   ("NO STANDING ANSWERS", "NO STANDING ANSWER"), False, standing=None),
+        # What stands now, changing nothing (the receipt lists them).
+        _standing(("RISPOSTE PERMANENTI", "LE MIE RISPOSTE PERMANENTI", "QUALI RISPOSTE PERMANENTI"),
+                  ("STANDING ANSWERS", "MY STANDING ANSWERS", "WHICH STANDING ANSWERS"), True,
+                  standing=None, list=True),
     ]
-    aliases = {"Duke": "Duchessa"}
+    # Every spelling of a card players write (Duca, Duke, Ambassadore...), as cards.py has them.
+    aliases = {alias: card for alias, card in ALIASES.items()}
     cards = {c: {"it": c, "en": ENGLISH.get(c, c)} for c in CHARACTERS}
     # Every argument that names a character reads the same table; the actions and
     # answers are named as the forms show them (the words above choose them). A
@@ -105,9 +180,11 @@ def vocabulary() -> Vocabulary:
              "standing": {challenge_key(c): dict(n) for c, n in cards.items()}}
     choices = {**{k: dict(aliases) for k in ("card", "as", "cards")},
                "standing": {alias: challenge_key(card) for alias, card in aliases.items()}}
-    # "SEMPRE SFIDO la Duchessa", "BLOCCO la Contessa", "ALWAYS CHALLENGE the Duke".
-    fillers = ("chi dichiara", "chi si dichiara", "la", "il", "lo", "l'", "ogni",
-               "the", "a", "an", "any", "every")
+    # "SEMPRE SFIDO la Duchessa", "BLOCCO con la Contessa", "ALWAYS CHALLENGE the Duke",
+    # "perdo il Duca", "BLOCK with the Countess".
+    fillers = ("chi dichiara", "chi si dichiara", "con la", "con il", "con l'", "con lo", "con", "col",
+               "la", "il", "lo", "l'", "ogni", "un", "una", "uno", "mio", "mia",
+               "with the", "with", "as", "the", "a", "an", "any", "every", "my")
     arguments = {**{k: {"it": "la carta", "en": "the card"} for k in ("card", "as", "cards")},
                  "standing": {"it": "il personaggio", "en": "the character"}}
     return Vocabulary(keywords, choices, names=names, fillers=fillers, arguments=arguments,

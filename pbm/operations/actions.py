@@ -223,22 +223,11 @@ def legal_choices(game: Game, phase: PhaseRow | None, seat: Seat, key: str) -> l
 _ANY_GAME = BaseRuleset()  # the words every game shares, when the caller names no game
 
 
-def describe_submission(submission: dict[str, Any], lang: str, ruleset: str = "") -> list[str]:
-    rules = get_ruleset(ruleset) if ruleset else None
-    out = []
-    for key, value in submission.items():
-        if key in ("kind", "moment"):  # how the submission is routed, not what it says
-            continue
-        label = (rules or _ANY_GAME).describe_key(key, lang)
-        if rules is not None:
-            if isinstance(value, (list, tuple)):
-                value = [rules.describe_choice(key, v, lang) for v in value]
-            else:
-                value = rules.describe_choice(key, value, lang)
-        if isinstance(value, (list, tuple)):
-            value = ", ".join(map(str, value))
-        out.append(f"{label}: {value}")
-    return out
+def describe_submission(submission: dict[str, Any], lang: str, ruleset: str = "",
+                        state: GameState | None = None) -> list[str]:
+    """A submission as people read it, worded by its game (``describe_submission``);
+    the words every game shares when the caller names no game."""
+    return (get_ruleset(ruleset) if ruleset else _ANY_GAME).describe_submission(submission, lang, state)
 
 
 def latest_actions(session: Session, phase: PhaseRow) -> list[ActionRow]:

@@ -28,7 +28,7 @@ from .. import mailer, render, visibility
 from ..mail.commands import examples
 from ..models import EventRow, Game, PhaseRow, Seat
 from .base import game_tz
-from . import windows
+from . import timing, windows
 from .windows import asked, waiting_for
 
 
@@ -68,6 +68,8 @@ def answer_lines(ruleset: BaseRuleset, form: ActionForm, lang: str) -> list[str]
     fields = {f.name: f for f in form.fields}
     out = []
     for kw in ruleset.vocabulary().keywords:
+        if kw.verb:  # the natural forms are accepted, the mail offers the keyword
+            continue
         fixed = dict(kw.fixed)
         if fixed.pop("kind", None) != form.kind:
             continue
@@ -129,15 +131,19 @@ def window_context(session: Session, game: Game, phase: PhaseRow | None, seat: S
     shared = shared or _window(session, game, phase, now)
     ctx: dict[str, Any] = {"table": [], "forms": [], "waiting": [], "asked": [], "deadline": None,
                            "round_lines": [], "window_title": None, "phase_id": None,
-                           "answer_lines": [], "standing": [], "standing_words": [], "more_time": None}
+                           "answer_lines": [], "standing": [], "standing_words": [], "more_time": None,
+                           "heading": None, "open_state": shared.open_state, "extended_by": None,
+                           "extended": False}
     if shared.state is not None:
         ctx["table"] = [(p.title, p.lines) for p in ruleset.public_table(shared.state, viewer, lang)]
+        ctx["heading"] = ruleset.moment_heading(shared.state, lang)
     if phase is None:
         return ctx
     ctx["round_lines"] = lines_for(shared.round_rows, game.ruleset, viewer, lang)
     if shared.open_state is not None:
         ctx["asked"], ctx["waiting"] = shared.asked, shared.waiting
         ctx["deadline"] = render.deadline_text(phase.ends_at, lang, game_tz(game))
+        ctx["extended"] = phase.ends_at > phase.starts_at + timing.answer_window(game)
         ctx["phase_id"] = phase.id
         if seat is not None:
             left = windows.extensions_allowed(game) - (seat.extensions_used or 0)
@@ -194,3 +200,25 @@ def mail_start(session: Session, config: dict[str, Any], game: Game, phase: Phas
                      game=game, seat=seat, phase_id=phase.id,
                      context={**ctx, "round_lines": [x for x in dealt if x], "summary": True,
                               "is_asked": seat.name in asked_now, "winner": None})
+
+
+def mail_extension(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
+                   by: Seat, now: datetime) -> None:
+    """``by`` had the open window extended: every other player still in the game is
+    told the new deadline (with the table and, to those asked, what they may answer),
+    so nobody answers against the old one. The mail answers that window (``phase_id``)."""
+    shared = _window(session, game, phase, now)
+    if shared.open_state is None:
+        return
+    state = shared.state
+    for seat in game.seats:
+        if seat is by or not seat.mailable or seat.disqualified:
+            continue
+        if state is not None and state.has_player(seat.name) and not state.player(seat.name).alive:
+            continue
+        lang = seat.user.lang
+        ctx = window_context(session, game, phase, seat, lang, now, shared)
+        mailer.queue(session, config, to=seat.user.email, template="window", lang=lang, now=now,
+                     game=game, seat=seat, phase_id=phase.id,
+                     context={**ctx, "extended_by": by.name, "summary": False,
+                              "is_asked": seat.name in shared.waiting, "winner": None})

@@ -91,10 +91,11 @@ def set_standing(session: Session, config: dict[str, Any], game: Game, seat: Sea
                  keys: list[str], now: datetime) -> list[str]:
     """Store the player's standing answers (keys the ruleset offers) and apply them
     to the window open now, if it asks this player and they have not answered."""
-    offered = [k for k, _label in get_ruleset(game.ruleset).standing_answers()]
+    offered = [k for k, _label in get_ruleset(game.ruleset).standing_answers(_state(game))]
     if not offered:  # a game without answer windows has nothing to answer for anyone
         raise Rejected("not_now")
-    unknown = [k for k in keys if k not in offered]
+    # One the game no longer offers but the seat holds (set before it was refused) goes quietly.
+    unknown = [k for k in keys if k not in offered and k not in (seat.standing or [])]
     if unknown:
         raise Rejected("unknown_standing", keys=unknown)
     seat.standing = [k for k in offered if k in keys]  # the ruleset's order
@@ -108,10 +109,13 @@ def set_standing(session: Session, config: dict[str, Any], game: Game, seat: Sea
 def change_standing(session: Session, config: dict[str, Any], game: Game, seat: Seat,
                     command: dict[str, Any], now: datetime) -> list[str]:
     """A mail line about the player's standing answers (``engine.interface.STANDING``):
-    ``standing`` on (added) or off (taken back); off without a key takes them all back.
+    ``standing`` on (added) or off (taken back); off without a key takes them all back;
+    ``list`` changes nothing (the receipt says what stands).
     The result is stored and applied as ``set_standing`` does for the game page."""
     key, on = command.get("standing"), bool(command.get("on", True))
     current = list(seat.standing or [])
+    if command.get("list"):  # "RISPOSTE PERMANENTI": what stands now, nothing changed
+        return current
     if not key and on:  # "SEMPRE SFIDO" and nothing after it
         raise Rejected("standing_missing")
     if not key:
@@ -123,9 +127,14 @@ def change_standing(session: Session, config: dict[str, Any], game: Game, seat: 
     return set_standing(session, config, game, seat, keys, now)
 
 
+def _state(game: Game) -> GameState | None:
+    """The game's state, for what its set-up allows (a Complots variant's characters)."""
+    return GameState.from_dict(game.state) if game.state else None
+
+
 def standing_labels(game: Game, keys: list[str], lang: str) -> list[str]:
     """The standing answers as the player reads them (the ruleset's labels)."""
-    labels = dict(get_ruleset(game.ruleset).standing_answers())
+    labels = dict(get_ruleset(game.ruleset).standing_answers(_state(game)))
     return [(labels.get(k) or {}).get(lang) or (labels.get(k) or {}).get("it") or k for k in keys]
 
 

@@ -75,7 +75,7 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
                             "pending": [_pending_view(game, x, lang) for x in d.pending or []]})
     actions = []
     if phase is not None:
-        actions = [(r.seat.name, operations.describe_submission(r.args, lang), _how(r))
+        actions = [(r.seat.name, operations.describe_submission(r.args, lang, game.ruleset), _how(r))
                    for r in operations.latest_actions(session, phase)]
     logs = session.scalars(select(MasterLog).where(MasterLog.game_id == game.id)
                            .order_by(MasterLog.id.desc()).limit(50)).all()
@@ -155,7 +155,8 @@ def _pending_view(game: Game, item: dict[str, Any], lang: str) -> dict[str, Any]
 
 
 def _counts(counts: dict[str, int] | None) -> str:
-    return ", ".join(f"{role} ×{n}" for role, n in (counts or {}).items())
+    """"Lupo ×2, Contadino ×5"; nothing for a game dealt without roles (Complots)."""
+    return ", ".join(f"{role} ×{n}" for role, n in (counts or {}).items() if role)
 
 
 def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, str]]:
@@ -182,7 +183,7 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
         return _(" (reason: %(reason)s)", reason=d["reason"]) if d.get("reason") else ""
 
     def submissions(items: list[dict[str, Any]]) -> str:
-        return "; ".join(f"{x.get('player')}: " + ", ".join(operations.describe_submission(x.get("args") or {}, lang))
+        return "; ".join(f"{x.get('player')}: " + ", ".join(operations.describe_submission(x.get("args") or {}, lang, game.ruleset))
                          for x in items)
 
     words = {
@@ -194,12 +195,14 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
                                     when=when(d.get("closes_at")), n=d.get("max_players")),
         "close_signups": lambda d: _("closed the sign-ups"),
         "new_signup_link": lambda d: _("made a new sign-up link (the old one stopped working)"),
-        "draw_roles": lambda d: _("drew the roles: %(roles)s", roles=_counts(d.get("roles"))),
+        "draw_roles": lambda d: (_("drew the roles: %(roles)s", roles=_counts(d.get("roles")))
+                                 if _counts(d.get("roles")) else _("prepared the set-up")),
         "edit_setup": lambda d: _("edited the set-up"),
-        "start_game": lambda d: _("started the game: %(roles)s", roles=_counts(d.get("composition"))),
+        "start_game": lambda d: (_("started the game: %(roles)s", roles=_counts(d.get("composition")))
+                                 if _counts(d.get("composition")) else _("started the game")),
         "submit_on_behalf": lambda d: _("entered for %(name)s (%(source)s): %(what)s", name=d.get("player"),
                                         source=_source_label(d.get("source")),
-                                        what="; ".join(operations.describe_submission(d.get("submission") or {}, lang))),
+                                        what="; ".join(operations.describe_submission(d.get("submission") or {}, lang, game.ruleset))),
         "close_phase": lambda d: _("closed %(phase)s ahead of time", phase=phase(d)),
         "publish": lambda d: _("published %(phase)s", phase=phase(d)),
         "answer_pending": lambda d: _("answered the pending items of %(phase)s", phase=phase(d)),

@@ -289,7 +289,7 @@ def reserved_context(game: Game, seat: Seat, state: GameState | None = None) -> 
         for group in page_groups(specs, game.ruleset):
             form = build_form(group, ruleset=game.ruleset, state=open_state, current=submitted)
             forms.append((group[0], form, " · ".join(form_title(s, game.ruleset) for s in group)))
-        current = [(r.kind, operations.describe_submission(r.args, lang), r.source, r.submitted_at)
+        current = [(r.kind, operations.describe_submission(r.args, lang, game.ruleset, open_state), r.source, r.submitted_at)
                    for r in latest]
     # What the rules show this player of their own state at a glance (a power they hold...).
     table = get_ruleset(game.ruleset).public_table(state, viewer, lang) if state else []
@@ -348,7 +348,7 @@ def act(slug: str):
                           opened=opened)
         session.commit()
         flash(_("Recorded: %(what)s. You can change it until %(deadline)s.",
-                what="; ".join(operations.describe_submission(submission, lang)),
+                what="; ".join(operations.describe_submission(submission, lang, game.ruleset)),
                 deadline=render.deadline_text(phase.ends_at, lang, operations.game_tz(game))),
               "receipt")
     except Rejected as exc:

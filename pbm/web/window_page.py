@@ -41,9 +41,15 @@ def _lang() -> str:
     return str(get_locale() or "it")
 
 
-def buttons(ruleset: Any, form: ActionForm, lang: str) -> list[dict[str, Any]] | None:
+def buttons(ruleset: Any, form: ActionForm, lang: str,
+            state: GameState | None = None) -> list[dict[str, Any]] | None:
     """Every legal answer of a form as one button ({label, values}), or None when the
-    form needs more than a tap (several cards to pick, too many combinations)."""
+    form needs more than a tap (several cards to pick, too many combinations).
+
+    A field that depends on the first one takes, for each of its values, only the
+    choices listed for it: nothing at all for a value not listed (a pass names no
+    card; only a block names the characters that may block). Each button says the
+    whole answer it gives, as the game words it (``describe_submission``)."""
     fields = [f for f in form.fields]
     if any(f.type not in ("choice", "player") for f in fields):
         return None
@@ -52,8 +58,10 @@ def buttons(ruleset: Any, form: ActionForm, lang: str) -> list[dict[str, Any]] |
     for value in first.choices:
         options: list[list[tuple[str, str | None]]] = []
         for f in rest:
-            narrowed = (f.depends.get(first.name) or {}).get(value) if f.depends else f.choices
-            narrowed = list(narrowed if narrowed is not None else f.choices)
+            if f.depends and first.name in f.depends:
+                narrowed = list(f.depends[first.name].get(value) or [])
+            else:
+                narrowed = list(f.choices)
             options.append([(f.name, c) for c in narrowed] or [(f.name, None)])
         for picked in itertools.product(*options) if options else [()]:
             combo = {first.name: value, **{k: v for k, v in picked if v is not None}}
@@ -62,8 +70,8 @@ def buttons(ruleset: Any, form: ActionForm, lang: str) -> list[dict[str, Any]] |
         return None
     out = []
     for combo in combos:
-        words = [ruleset.describe_choice(k, v, lang) for k, v in combo.items()]
-        out.append({"label": " · ".join(words), "values": combo})
+        words = ruleset.describe_submission(ruleset.form_submission(form, combo), lang, state)
+        out.append({"label": "; ".join(words), "values": combo})
     return out
 
 
@@ -91,17 +99,18 @@ def page_context(game: Game, seat: Seat | None) -> dict[str, Any]:
     phase = operations.current_phase(session, game)
     ctx = window_mail.window_context(session, game, phase, seat, lang, now())
     ctx["choices"] = []
+    state = ctx["open_state"]
     for form in ctx["forms"]:
         ctx["choices"].append({"form": form, "title": ruleset.form_title(form, lang) or form.kind,
-                               "buttons": buttons(ruleset, form, lang),
+                               "buttons": buttons(ruleset, form, lang, state),
                                "fields": [{"name": f.name, "type": f.type, "min": f.min, "max": f.max,
                                            "choices": [(c, ruleset.describe_choice(f.name, c, lang))
                                                        for c in f.choices]} for f in form.fields]})
     if seat is not None and phase is not None and ctx["phase_id"]:
         mine = [r for r in operations.latest_actions(session, phase) if r.seat_id == seat.id]
-        ctx["my_answer"] = [("; ".join(operations.describe_submission(r.args, lang, game.ruleset)),
+        ctx["my_answer"] = [("; ".join(operations.describe_submission(r.args, lang, game.ruleset, state)),
                              r.source) for r in mine]
-    offered = ruleset.standing_answers()
+    offered = ruleset.standing_answers(GameState.from_dict(game.state) if game.state else None)
     return {**ctx, "game": game, "seat": seat, "phase": phase,
             "log": _log(session, game, ruleset, Viewer(player=seat.name if seat else None), lang),
             "standing": [(k, label.get(lang) or label.get("it"), seat is not None and k in seat.standing)
@@ -157,7 +166,7 @@ def answer(slug: str):
                           expected_phase_id=phase.id)
         session.commit()
         flash(_("Recorded: %(what)s.", what="; ".join(
-            operations.describe_submission(submission, lang, game.ruleset))), "receipt")
+            operations.describe_submission(submission, lang, game.ruleset, state))), "receipt")
     except Rejected as exc:
         session.rollback()
         flash(_("Not recorded: %(why)s", why=render.rejection(exc.code, exc.params, game.ruleset, lang)),
@@ -191,7 +200,8 @@ def _player_post(slug: str, change, done: str, settle: bool = False):
 def more_time(slug: str):
     def extend(session, game, seat):
         operations.lock_game(session, game)
-        operations.windows.extend(session, game, seat, now(), expected_phase_id=_phase_id())
+        phase = operations.windows.extend(session, game, seat, now(), expected_phase_id=_phase_id())
+        window_mail.mail_extension(session, config(), game, phase, seat, now())
     return _player_post(slug, extend, _("You have one more answer window."))
 
 

@@ -110,3 +110,58 @@ def test_a_game_in_the_browser(app, factory, clock, live_server, browser):
     public.goto(f"{live_server}/g/{slug}/")
     assert "Le tue carte" not in public.content() and "Your hand" not in public.content()
     assert game.state["winner"] in public.locator("#table").inner_text()
+
+
+def test_an_answer_window_at_360_by_740(app, factory, clock, live_server, browser):
+    """The answer window of Anna's Capitano on Carla, on a small phone: the buttons the
+    page offers and their words (a pass names no card, a challenge names the claim, a
+    block names each character that may block a steal), each on screen and tappable;
+    a tap records the answer it names, and the page says who is still awaited."""
+    from tests.service.test_complots_windows import send, start
+    hands = {"Anna": ["Capitano", "Assassino"], "Bruno": ["Contessa", "Duchessa"],
+             "Carla": ["Ambasciatore", "Duchessa"]}
+    t0 = clock.now()
+    gid = start(app, factory, t0, hands=hands)
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "steal", "target": "Carla"}, t0)
+    with factory() as s:
+        slug = s.get(Game, gid).slug
+    small = {"viewport": {"width": 360, "height": 740}, "locale": "it-IT"}
+
+    bruno = browser.new_context(**small).new_page()
+    login(bruno, live_server, "bruno@players.test", "pw-bruno")
+    bruno.goto(f"{live_server}/g/{slug}/me")
+    labels = [b.strip() for b in bruno.locator("#window form.answer button").all_inner_texts()]
+    assert labels == ["Passo", "Sfido il Capitano di Anna"]  # only the target may block a steal
+
+    carla = browser.new_context(**small).new_page()
+    login(carla, live_server, "carla@players.test", "pw-carla")
+    carla.goto(f"{live_server}/g/{slug}/me")
+    assert "Turno 1: tocca a Anna" in carla.title() and "Complotto" in carla.title()
+    buttons = carla.locator("#window form.answer button")
+    labels = [b.strip() for b in buttons.all_inner_texts()]
+    assert labels == ["Passo", "Sfido il Capitano di Anna", "Blocco con il Capitano",
+                      "Blocco con l'Ambasciatore"]
+    for i in range(buttons.count()):
+        box = buttons.nth(i).bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, (labels[i], box)
+        assert box["height"] >= 40, (labels[i], box)  # a thumb's target
+    # A pass carries no card; only the blocks carry the card they name.
+    forms = carla.locator("#window form.answer")
+    for i, label in enumerate(labels):
+        carried = forms.nth(i).locator("input[name=as]")
+        if label.startswith("Blocco"):
+            assert label.endswith(carried.get_attribute("value"))
+        else:
+            assert carried.count() == 0
+    assert carla.evaluate("document.documentElement.scrollWidth") <= 360
+    assert carla.locator("#waiting").inner_text() == "Si attende ancora: Bruno, Carla."
+    assert "attende" not in carla.locator("#table").inner_text()
+
+    buttons.nth(3).click()
+    assert "Registrato: Blocco con l'Ambasciatore." in carla.content().replace("&#39;", "'")
+    with factory() as s:
+        (row,) = s.query(ActionRow).filter_by(game_id=gid, source="web").filter(
+            ActionRow.kind == "answer").all()
+        assert row.args == {"answer": "block", "as": "Ambasciatore"}
+    bruno.goto(f"{live_server}/g/{slug}/me")
+    assert bruno.locator("#waiting").inner_text() == "Si attende ancora: Bruno."

@@ -13,7 +13,7 @@ from pbm.mail.mailbox import open_source
 from pbm.models import ActionRow, Game, OutboxRow, User
 from pbm.worker import Worker
 
-from pbm import operations
+from pbm import operations, render
 
 from tests.support.helpers import make_master
 
@@ -278,3 +278,71 @@ def test_the_window_mail_says_how_to_leave_answers_standing(make_app, clock, ima
                 assert "Risposte permanenti per posta" in body and "SEMPRE SFIDO Duchessa" in body
             else:
                 assert "Standing answers by mail" in body and "ALWAYS CHALLENGE Duke" in body
+
+
+# --------------------------------------------------------------------------- the book's words by mail
+
+def _reply_to(imap_account, row, name: str, text: str) -> None:
+    msg = EmailMessage()
+    msg["From"] = f"{name} <{name.lower()}@players.test>"
+    msg["To"] = row.reply_to
+    msg["Subject"] = "Re: " + row.subject
+    msg["Message-ID"] = make_msgid(domain="players.test")
+    msg["In-Reply-To"] = row.message_id
+    msg.set_content(f"{text}\n\n> {row.body.splitlines()[0]}\n> ASSASSINIO Carla\n")
+    imap_account.deliver(bytes(msg))
+
+
+def test_the_book_s_words_by_mail_and_receipts_that_say_where_the_game_is(make_app, clock, imap_account):
+    """ASSASSINIO without 7 coins is told the cost and the Assassino; RISPOSTE PERMANENTI
+    lists what stands; a standing challenge of a character not in the game is refused;
+    the answer that closes a window is told so, not given a deadline that is now; and
+    a reply to a window long closed is refused with the window open now and its deadline."""
+    app = make_app(MAIL_SOURCE=imap_account.source_config(), MASTER_ADDRESS="lupus@lupus.test")
+    factory = app.extensions["pbm_sessions"]
+    gid = start_game(app, factory, clock.now())
+    worker = Worker(app, clock)
+    source = open_source(app.config["MAIL_SOURCE"])
+    with factory() as s:
+        game = s.get(Game, gid)
+        first = game.state["data"]["turn_of"]
+        other = next(n for n in NAMES if n != first)
+        italian = next(n for n, lang in NAMES.items() if lang == "it" and n != first)
+        asked = (s.query(OutboxRow).filter_by(to_addr=f"{first.lower()}@players.test", kind="window")
+                 .order_by(OutboxRow.id.desc()).first())
+        s.expunge(asked)
+    it = NAMES[first] == "it"
+    try:
+        _reply_to(imap_account, asked, first, f"ASSASSINIO {other}" if it else f"ASSASSINATION {other}")
+        _reply_to_last(factory, imap_account, italian,
+                       "SEMPRE PASSO\nSEMPRE SFIDO l'Inquisitore\nLe mie risposte permanenti")
+        worker.mail_once(source)
+        refused = _receipt(factory, first)
+        if it:
+            assert "L'Assassinio costa 7 monete e ne hai 2" in refused and "ASSASSINO" in refused
+        else:
+            assert "The Assassination costs 7 coins and you hold 2" in refused and "ASSASSIN " in refused
+        standing = _receipt(factory, italian)
+        assert "Risposta permanente sconosciuta" in standing
+        assert "Risposte permanenti: Passo su tutto ciò che non mi prende di mira." in standing
+        assert _standing(factory, gid, italian) == ["pass_not_me"]
+
+        # Income closes the turn's window at once: the receipt says so.
+        _reply_to(imap_account, asked, first, "prendo il reddito" if it else "take income")
+        worker.mail_once(source)
+        closing = _receipt(factory, first)
+        assert ("il momento si è chiuso" in closing) if it else ("the moment has closed" in closing)
+        # Too late for that window: refused, and the window open now is named with its deadline.
+        _reply_to(imap_account, asked, first, "TASSA" if it else "TAX")
+        worker.mail_once(source)
+        with factory() as s:
+            game = s.get(Game, gid)
+            now_open = operations.current_phase(s, game)
+            label = render.phase_label(now_open, NAMES[first], operations.game_tz(game))
+            deadline = render.deadline_text(now_open.ends_at, NAMES[first], operations.game_tz(game))
+        late = _receipt(factory, first)
+        assert ("Troppo tardi" in late) if it else ("Too late" in late)
+        assert (f"Ora è aperto: {label}, fino al {deadline}." in late) if it else \
+            (f"Open now: {label}, until {deadline}." in late)
+    finally:
+        source.close()

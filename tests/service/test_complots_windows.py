@@ -244,7 +244,7 @@ def test_the_page_offers_only_the_legal_answers_and_refuses_a_stale_button(app, 
     page = bruno.get(f"/g/{slug}/me").get_data(as_text=True)
     assert "Duchessa" not in page.split('id="window"')[0].split("Le tue carte")[-1]  # not Anna's cards
     labels = {b["_label"] for b in _answer_forms(page)}
-    assert labels == {"Passo", "Sfido"}  # tax cannot be blocked
+    assert labels == {"Passo", "Sfido la Duchessa di Anna"}  # tax cannot be blocked
     stale = next(b for b in _answer_forms(page) if b["answer"] == "challenge")
     bruno.post(f"/g/{slug}/answer", data=next(b for b in _answer_forms(page) if b["answer"] == "pass"))
     carla = login(app, "carla@players.test", "pw-carla")

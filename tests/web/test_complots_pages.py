@@ -1,0 +1,188 @@
+"""What a Complots player and Master read on the pages and in the mail: answer
+buttons that name what they do, the game and the turn in the title, one list of who
+is awaited, the deadline after more time, the standing answers of the game's own
+variant, receipts and a desk without engine codes, and a welcome mail that is about
+Complots (issue 21)."""
+from __future__ import annotations
+
+import html
+import re
+from datetime import timedelta
+
+from pbm import operations, render
+from pbm.db import transaction
+from pbm.models import Game, OutboxRow, User
+
+from tests.conftest import csrf_from
+from tests.service.test_complots_windows import open_phase, send, start
+from tests.support.helpers import login, make_game, make_master
+
+HANDS = {"Anna": ["Capitano", "Assassino"], "Bruno": ["Contessa", "Duchessa"],
+         "Carla": ["Ambasciatore", "Duchessa"], "Dario": ["Contessa", "Capitano"]}
+
+
+def buttons(page: str) -> list[dict[str, str]]:
+    """Each answer button: its hidden fields and the label it shows."""
+    out = []
+    for block in re.findall(r'<form method="post" action="/g/[^"]+/answer" class="answer">(.*?)</form>',
+                            page, re.S):
+        fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', block))
+        fields["_label"] = html.unescape(re.search(r"<button[^>]*>(.*?)</button>", block, re.S).group(1).strip())
+        out.append(fields)
+    return out
+
+
+def page_of(app, factory, gid, name: str) -> str:
+    with factory() as s:
+        slug = s.get(Game, gid).slug
+    client = login(app, f"{name.lower()}@players.test", "pw-" + name.lower())
+    return client.get(f"/g/{slug}/me").get_data(as_text=True)
+
+
+def text(page: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def test_answer_buttons_name_the_claim_and_only_a_block_names_a_card(app, factory, clock):
+    t0 = clock.now()
+    gid = start(app, factory, t0, hands=HANDS)
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "steal", "target": "Carla"}, t0)
+    bruno = buttons(page_of(app, factory, gid, "Bruno"))
+    assert {b["_label"] for b in bruno} == {"Passo", "Sfido il Capitano di Anna"}  # only Carla may block
+    carla = buttons(page_of(app, factory, gid, "Carla"))
+    assert {b["_label"] for b in carla} == {"Passo", "Sfido il Capitano di Anna", "Blocco con il Capitano",
+                                            "Blocco con l'Ambasciatore"}
+    for b in carla:  # a card rides only with a block, and it is the card the label names
+        assert ("as" in b) == (b["answer"] == "block"), b
+        if "as" in b:
+            assert b["_label"].endswith(b["as"])
+
+    gid = start(app, factory, t0, hands=HANDS, coins={"Anna": 3})
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "assassinate", "target": "Dario"}, t0)
+    dario = page_of(app, factory, gid, "Dario")
+    assert {b["_label"] for b in buttons(dario)} == {"Passo", "Sfido l'Assassino di Anna",
+                                                     "Blocco con la Contessa"}
+    assert "Sfido · Contessa" not in dario and "Passo ·" not in dario
+    # The round so far names the power as the book does.
+    assert "Anna annuncia l'Assassino: paga 3 monete e uccide un personaggio di Dario." in text(dario)
+
+
+def test_the_page_names_the_game_and_the_turn_and_who_is_awaited_once(app, factory, clock):
+    t0 = clock.now()
+    gid = start(app, factory, t0, hands=HANDS)
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "steal", "target": "Carla"}, t0)
+    send(app, factory, gid, "Bruno", {"kind": "answer", "answer": "pass"}, t0)
+    page = page_of(app, factory, gid, "Bruno")
+    title = html.unescape(re.search(r"<title>(.*?)</title>", page, re.S).group(1))
+    assert "Complotto" in title and "Complots" in title and "Turno 1: tocca a Anna" in title
+    assert "Complotto: Bruno" not in page
+    shown = text(page)
+    # Bruno has answered: the one list of who is awaited leaves him out, and the table
+    # does not keep a list of its own.
+    assert shown.count("attende") == 1
+    assert re.search(r"Si attende ancora: Carla, Dario\.", shown), shown
+
+
+def test_more_time_tells_the_others_the_new_deadline_on_the_page_and_by_mail(app, factory, clock):
+    t0 = clock.now()
+    gid = start(app, factory, t0, hands=HANDS)
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "steal", "target": "Carla"}, t0)
+    before = open_phase(factory, gid)
+    with factory() as s:
+        slug, first_mail = s.get(Game, gid).slug, s.query(OutboxRow).count()
+    carla = login(app, "carla@players.test", "pw-carla")
+    page = carla.get(f"/g/{slug}/me").get_data(as_text=True)
+    phase = re.search(r'name="phase" value="(\d+)"', page).group(1)
+    r = carla.post(f"/g/{slug}/more-time", data={"csrf_token": csrf_from(page), "phase": phase},
+                   follow_redirects=True)
+    assert r.status_code == 200
+    after = open_phase(factory, gid)
+    assert after.ends_at > before.ends_at
+    with factory() as s:
+        game = s.get(Game, gid)
+        new = render.deadline_text(after.ends_at, "it", operations.game_tz(game))
+        old = render.deadline_text(before.ends_at, "it", operations.game_tz(game))
+        told = s.query(OutboxRow).filter(OutboxRow.id > first_mail, OutboxRow.kind == "window").all()
+    assert new != old
+    assert sorted(m.to_addr for m in told) == ["anna@players.test", "bruno@players.test", "dario@players.test"]
+    for m in told:
+        assert new in m.subject and f"Carla ha chiesto più tempo: ora si può rispondere fino al {new}." in m.body
+        assert old not in m.body
+    bruno = text(page_of(app, factory, gid, "Bruno"))
+    assert new in bruno and old not in bruno and "prolungato" in bruno
+
+
+def test_standing_answers_are_those_of_the_games_variant(app, factory, clock):
+    t0 = clock.now()
+    gid = start(app, factory, t0, hands=HANDS)
+    page = page_of(app, factory, gid, "Bruno")
+    offered = re.findall(r'name="standing" value="([^"]+)"', page)
+    assert "challenge:Ambasciatore" in offered and "challenge:Inquisitore" not in offered
+    with factory() as s:
+        slug = s.get(Game, gid).slug
+    bruno = login(app, "bruno@players.test", "pw-bruno")
+    page = bruno.get(f"/g/{slug}/me").get_data(as_text=True)
+    r = bruno.post(f"/g/{slug}/standing", data={"csrf_token": csrf_from(page),
+                                                "standing": ["challenge:Inquisitore"]}, follow_redirects=True)
+    assert "Risposta permanente sconosciuta" in r.get_data(as_text=True)
+    with factory() as s:
+        assert s.get(Game, gid).seat_by_name("Bruno").standing == []
+
+
+def test_receipts_and_the_desk_word_the_answers(app, factory, clock):
+    t0 = clock.now()
+    gid = start(app, factory, t0, hands=HANDS)
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "steal", "target": "Carla"}, t0)
+    send(app, factory, gid, "Bruno", {"kind": "answer", "answer": "pass"}, t0)
+    with factory() as s:
+        slug = s.get(Game, gid).slug
+    desk = text(login(app, "master@example.org", "master").get(f"/g/{slug}/master").get_data(as_text=True))
+    assert "Bruno: Passo (web)" in desk
+    assert "answer:" not in desk and " as:" not in desk and "action:" not in desk
+    # Interventions: Complots has none, so the desk shows no empty list of them.
+    assert "Interventi" not in desk
+    assert "ha avviato la partita" in desk and "×" not in desk
+    carla = login(app, "carla@players.test", "pw-carla")
+    page = carla.get(f"/g/{slug}/me").get_data(as_text=True)
+    block = next(b for b in buttons(page) if b.get("as") == "Ambasciatore")
+    data = {**{k: v for k, v in block.items() if k != "_label"}, "csrf_token": csrf_from(page)}
+    dario = login(app, "dario@players.test", "pw-dario")
+    r = carla.post(f"/g/{slug}/answer", data=data, follow_redirects=True).get_data(as_text=True)
+    assert "Registrato: Blocco con l'Ambasciatore." in html.unescape(r)
+    assert "La tua risposta: Blocco con l'Ambasciatore" in text(r)
+    assert "Dario" in text(dario.get(f"/g/{slug}/me").get_data(as_text=True))
+
+
+def test_a_complots_desk_offers_no_lupus_setup_and_the_welcome_mail_is_about_complots(app, factory, clock):
+    make_master(factory)
+    with transaction(factory) as s:
+        master = s.query(User).one()
+        game = operations.create_game(s, name="Complotto di venerdì", ruleset="complots", master=master,
+                                      now=clock.now(), answer_window=timedelta(minutes=10))
+        for name in ("Anna", "Bruno", "Carla"):
+            operations.add_player(s, app.config, game, name=name, email=f"{name.lower()}@players.test",
+                                  now=clock.now(), by=master, lang="en" if name == "Bruno" else "it")
+        slug = game.slug
+    client = login(app, "master@example.org", "master")
+    desk = client.get(f"/g/{slug}/master").get_data(as_text=True)
+    assert "Composizione" not in desk and 'name="role-' not in desk
+    assert 'name="option-variant"' in desk
+    r = client.post(f"/g/{slug}/master/draw", data={"csrf_token": csrf_from(desk), "option-variant": "inquisitore"},
+                    follow_redirects=True).get_data(as_text=True)
+    prepared = text(r.split('id="prepared"')[1].split("</section>")[0])
+    assert "Anna:" not in prepared and "Inquisitore" in prepared and "Anna, Bruno, Carla" in prepared
+    with factory() as s:
+        welcome = {m.to_addr: m.body for m in s.query(OutboxRow).filter_by(kind="welcome")}
+    for address, body in welcome.items():
+        assert "VOTO" not in body and "VOTE" not in body and "ruolo" not in body and " role " not in body
+        assert "Lupus" not in body.split("--")[0]
+    assert "carte coperte" in welcome["anna@players.test"] and "REDDITO" in welcome["anna@players.test"]
+    assert "face-down cards" in welcome["bruno@players.test"] and "INCOME" in welcome["bruno@players.test"]
+
+
+def test_a_lupus_welcome_mail_keeps_its_own_words(app, factory, clock):
+    make_game(factory, app.config, clock.now(), {"Anna": "Lupo Mannaro", "Bruno": "Contadino",
+                                                 "Carla": "Veggente", "Dario": "Contadino"})
+    with factory() as s:
+        body = s.query(OutboxRow).filter_by(kind="welcome", to_addr="anna@players.test").one().body
+    assert "Riceverai il tuo ruolo" in body and "VOTO Carla" in body
