@@ -32,6 +32,7 @@ faults: venv system-deps
 # Every benchmark runs even if one fails (each records its figures in
 # bench/results.json); make fails at the end if any did.
 bench: venv system-deps
+	$(BIN)/pip install --quiet -e '.[bench]'
 	@failed=""; for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || failed="$$failed $$b"; done; \
 	if [ -n "$$failed" ]; then echo "failed:$$failed"; exit 1; fi
 
