@@ -3,7 +3,7 @@ VENV ?= .venv
 PYTHON ?= python3
 BIN = $(VENV)/bin
 
-.PHONY: run test faults venv system-deps bench translations clean
+.PHONY: run test faults venv system-deps bench translations container-check clean
 
 venv: $(VENV)/.installed
 
@@ -32,8 +32,14 @@ faults: venv system-deps
 # Every benchmark runs even if one fails (each records its figures in
 # bench/results.json); make fails at the end if any did.
 bench: venv system-deps
+	$(BIN)/pip install --quiet -e '.[bench]'
 	@failed=""; for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || failed="$$failed $$b"; done; \
 	if [ -n "$$failed" ]; then echo "failed:$$failed"; exit 1; fi
+
+# Builds the Containerfile on a Debian base made by debootstrap and runs it with
+# buildah (root; minutes; not part of `make test`): scripts/container-check.sh.
+container-check:
+	scripts/container-check.sh
 
 translations: venv
 	$(BIN)/python scripts/update_translations.py

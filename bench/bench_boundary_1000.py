@@ -54,16 +54,21 @@ MONDAY_2100 = datetime(2026, 11, 23, 20, 0, 30, tzinfo=timezone.utc)
 TARGET_SECONDS = 20
 
 
-def seed(factory, config, games: int) -> None:
-    """Games already in their first day, with every vote in: bulk inserts, then the
-    engine's own setup and the service's own phase opening for each game."""
+def player_address(game: int, player: int) -> str:
+    return f"p{game}-{player}@bench.test"
+
+
+def seed(factory, config, games: int, *, votes: bool = True, password_hash: str = "x") -> None:
+    """Games already in their first day, with every vote in (``votes``): bulk inserts,
+    then the engine's own setup and the service's own phase opening for each game.
+    ``password_hash``: every player's, so that they can log in (bench_rush.py)."""
     rng = random.Random(1)
     ruleset = get_ruleset("lupus-live-12")
     with factory() as s, s.begin():
         s.execute(insert(User), [{"email": "m@bench.test", "name": "M", "password_hash": "x", "lang": "it",
                                   "is_admin": True, "reminders": True, "address_failing": False}])
         master_id = s.scalar(select(User.id))
-        s.execute(insert(User), [{"email": f"p{g}-{i}@bench.test", "name": f"P{i}", "password_hash": "x",
+        s.execute(insert(User), [{"email": player_address(g, i), "name": f"P{i}", "password_hash": password_hash,
                                   "lang": "it" if i % 3 else "en", "is_admin": False, "reminders": True,
                                   "address_failing": False}
                                  for g in range(games) for i in range(PLAYERS)])
@@ -75,7 +80,7 @@ def seed(factory, config, games: int) -> None:
             s.flush()
             s.add(GameMaster(game_id=game.id, user_id=master_id))
             names = [f"P{i:02d}" for i in range(PLAYERS)]
-            s.execute(insert(Seat), [{"game_id": game.id, "user_id": users[f"p{g}-{i}@bench.test"],
+            s.execute(insert(Seat), [{"game_id": game.id, "user_id": users[player_address(g, i)],
                                       "name": names[i], "position": i, "token": secrets.token_urlsafe(12),
                                       "disqualified": False} for i in range(PLAYERS)])
             roles = ROLES[:]
@@ -84,6 +89,8 @@ def seed(factory, config, games: int) -> None:
             state.phase.kind = "day"  # as if night 1 had passed quietly
             game.state = state.to_dict()
             phase = operations._open_phase(s, game, state, index=1, after=MONDAY_10, now=MONDAY_10)
+            if not votes:
+                continue
             seats = s.execute(select(Seat.id, Seat.name).where(Seat.game_id == game.id)).all()
             s.execute(insert(ActionRow), [{"game_id": game.id, "phase_id": phase.id, "seat_id": sid,
                                            "kind": "vote", "args": {"vote": rng.choice(names)},

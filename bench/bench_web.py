@@ -25,7 +25,12 @@ DIR REF`` or ``git archive REF | tar -x -C DIR``), served beside this one from a
 copy of the same database taken back to that code's schema, and measured in the
 same run, request for request (the latency rounds alternate between the two).
 
-Target: a vote costs at most 3x a bare request.
+The vote's ratio to a bare request is accepted as measured (issue 25): its floor,
+a logged-in CSRF POST with a flash and a redirect, is about 2x a bare request,
+and the vote adds one durable commit, the price of a "Registrato" that survives a
+power cut. What is watched instead is the vote's own work, the vote's p50 minus
+the floor's, printed and recorded in bench/results.json (``vote_own_work_p50_ms``)
+so that it cannot grow unseen.
 
     .venv/bin/python bench/bench_web.py [--seconds 2] [--clients 4] [--workers 2] [--threads 4]
                                         [--long-days 12] [--extra-votes 2000] [--baseline DIR] [--quick]
@@ -488,10 +493,14 @@ def main(argv: list[str] | None = None) -> int:
     after = figures["after"]
     ratio = after["short_few"]["vote"] / after["short_few"]["bare"]
     floor_ratio = after["short_few"]["floor"] / after["short_few"]["bare"]
+    own = {key: figures[key]["vote"] - figures[key]["floor"] for figures in (after,)
+           for key in (f"{g}_{a}" for g in GAMES for a in ("few", "many"))}
     print(f"web: vote POST p50 {after['short_few']['vote']:.2f} ms = {ratio:.1f}x the bare request's "
-          f"{after['short_few']['bare']:.2f} ms (target: at most 3x), of which the floor (a logged-in, "
+          f"{after['short_few']['bare']:.2f} ms (accepted as measured), of which the floor (a logged-in, "
           f"CSRF-checked POST that flashes a receipt and redirects, no game work) "
-          f"{after['short_few']['floor']:.2f} ms = {floor_ratio:.1f}x; reserved page p50 "
+          f"{after['short_few']['floor']:.2f} ms = {floor_ratio:.1f}x; the vote's own work (vote - floor) "
+          + ", ".join(f"{own[f'{g}_{a}']:.2f} ms ({g}, {a} votes)" for g in GAMES for a in ("few", "many"))
+          + "; reserved page p50 "
           + ", ".join(f"{after[f'{g}_{a}']['reserved']:.2f} ms ({g}, {a} votes)" for g in GAMES for a in ("few", "many"))
           + " (target: flat)")
 
@@ -502,6 +511,7 @@ def main(argv: list[str] | None = None) -> int:
                 out[f"{key}_{kind}_p50_ms"] = round(got[key][kind], 2)
             out[f"{key}_floor_to_bare_p50_ratio"] = round(got[key]["floor"] / got[key]["bare"], 2)
             out[f"{key}_vote_to_bare_p50_ratio"] = round(got[key]["vote"] / got[key]["bare"], 2)
+            out[f"{key}_vote_own_work_p50_ms"] = round(got[key]["vote"] - got[key]["floor"], 2)
             out[f"{key}_reserved_to_bare_p50_ratio"] = round(got[key]["reserved"] / got[key]["bare"], 2)
         for kind, rate in got["rps"].items():
             out[f"{kind}_requests_per_second"] = round(rate, 1)
@@ -516,6 +526,8 @@ def main(argv: list[str] | None = None) -> int:
                                             "submissions_many": many[g]["submissions_in_phase"]} for g in GAMES},
         # the figures the issue's targets name, of this code
         "vote_to_bare_p50_ratio": round(ratio, 2), "floor_to_bare_p50_ratio": round(floor_ratio, 2),
+        # the vote's own work (the vote's p50 minus its floor's): what must not grow
+        "vote_own_work_p50_ms": round(own["short_few"], 2),
         "sqlite_commit_p50_ms": round(floor, 2),
         "reserved_p50_ms": {f"{g}_{a}": round(after[f"{g}_{a}"]["reserved"], 2) for g in GAMES for a in ("few", "many")},
         **summary(after),

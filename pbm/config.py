@@ -171,22 +171,35 @@ def check_minimums(config: dict[str, Any]) -> None:
     Limits.from_config(config)
 
 
+def follow_embedded_smtp(config: dict[str, Any], given: set[str]) -> None:
+    """On the embedded set-up (the local Maildir, the relay on the embedded server's
+    host) the worker sends to the embedded server's port unless MAIL_PORT is set:
+    with only EMBEDDED_SMTP_PORT moved, mail went to 8025, to nothing or to a stranger."""
+    if ("MAIL_PORT" not in given and config["MAIL_SOURCE"].get("kind") == "maildir"
+            and str(config["MAIL_SERVER"]) == str(config["EMBEDDED_SMTP_HOST"])):
+        config["MAIL_PORT"] = config["EMBEDDED_SMTP_PORT"]
+
+
 def load(instance: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """The configuration without Flask, for the worker and the CLI too:
     defaults, then instance/config.py, then PBM_* variables, then overrides."""
     base = defaults(instance)
     config = dict(base)
+    given: set[str] = set(overrides or {})  # the keys someone set, whatever the value
     file = instance / "config.py"
     if file.exists():
         namespace: dict[str, Any] = {}
         exec(compile(file.read_text(), str(file), "exec"), namespace)
         config.update({k: v for k, v in namespace.items() if k.isupper()})
+        given.update(k for k in namespace if k.isupper())
     for name, text in os.environ.items():
         key = name[4:]
         if name.startswith("PBM_") and (key in base or key in EXTRA_KEYS):
             config[key] = from_environment(key, text, base.get(key))
+            given.add(key)
     config.update(overrides or {})
     check_types(config, base)
+    follow_embedded_smtp(config, given)
     check_minimums(config)
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = secret_key(instance)

@@ -93,6 +93,8 @@ def _run(args: argparse.Namespace) -> int:
     previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in STOP_SIGNALS}
     # Mails written while seeding carry links: give them the address being served.
     os.environ.setdefault("PBM_BASE_URL", f"http://{args.host}:{args.port}")
+    if args.smtp_port:  # the children read it too; the worker's sender follows it (config.py)
+        os.environ["PBM_EMBEDDED_SMTP_PORT"] = str(args.smtp_port)
     _db_upgrade(args)
     _seed_demo(args)
     cfg = _config()
@@ -183,4 +185,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="web server processes (default: WEB_WORKERS, 2)")
         p.add_argument("--threads", type=int, default=None,
                        help="threads in each web process (default: WEB_THREADS, 4)")
+        if name == "run":
+            p.add_argument("--smtp-port", type=int, default=None,
+                           help="the embedded SMTP server's port (default: EMBEDDED_SMTP_PORT, 8025)")
         p.set_defaults(func=func)

@@ -84,3 +84,27 @@ def test_a_world_readable_secret_key_of_an_older_install_is_closed(instance):
     path.chmod(0o644)
     assert config_module.load(instance)["SECRET_KEY"] == "old-key"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_on_the_embedded_set_up_the_sender_follows_the_embedded_servers_port(instance, monkeypatch):
+    monkeypatch.setenv("PBM_EMBEDDED_SMTP_PORT", "2626")
+    assert config_module.load(instance)["MAIL_PORT"] == 2626
+
+
+@pytest.mark.parametrize("setting", [
+    {"PBM_MAIL_PORT": "2525"},                                   # the sender's port chosen: kept
+    {"PBM_MAIL_SERVER": "smtp.example.org"},                     # a real relay: not the embedded server
+    {"PBM_MAIL_SOURCE": '{"kind": "imap", "host": "imap.example.org"}'},  # real mail in: not embedded
+])
+def test_a_sender_set_up_elsewhere_does_not_follow_it(instance, monkeypatch, setting):
+    monkeypatch.setenv("PBM_EMBEDDED_SMTP_PORT", "2626")
+    for name, value in setting.items():
+        monkeypatch.setenv(name, value)
+    assert config_module.load(instance)["MAIL_PORT"] == int(setting.get("PBM_MAIL_PORT", 8025))
+
+
+def test_a_mail_port_in_the_config_file_is_kept_too(instance, monkeypatch):
+    instance.mkdir()
+    (instance / "config.py").write_text("MAIL_PORT = 8025\n")
+    monkeypatch.setenv("PBM_EMBEDDED_SMTP_PORT", "2626")
+    assert config_module.load(instance)["MAIL_PORT"] == 8025
