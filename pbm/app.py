@@ -91,26 +91,25 @@ def _register_error_pages(app: Flask) -> None:
     from sqlalchemy.exc import OperationalError
     from werkzeug.exceptions import HTTPException
 
-    def discard_writes() -> None:
-        session = g.get("db")
-        if session is not None and not g.get("writes_discarded"):
-            # Whatever the request wrote is not kept (and the page says so).
-            g.writes_discarded = True
-            session.rollback()
-            # The page only reads (the reader's language, their name): a session that
-            # takes no write lock (pbm.db.writing) renders it even while the database is held.
-            session.close()
-            g.db = app.extensions["pbm_sessions"]()
-
     def page(status: int, title: str, message: str):  # noqa: ANN202
-        discard_writes()
+        session = g.get("db")
+        if session is not None:  # whatever the request wrote is not kept (and the page says so)
+            session.rollback()
         return render_template("error.html", title=title, message=message), status
 
     @app.errorhandler(OperationalError)
     def _database_busy(_exc: OperationalError):  # noqa: ANN202
         # SQLite lets one writer at a time, and a boundary being resolved is a
         # long write: the request waited, then gave up. Nothing it sent was kept.
-        discard_writes()  # before the words: finding the reader's language reads
+        # The page only reads (the reader's language and name, found before its
+        # words): on a session that takes no write lock (pbm.db.writing), it is
+        # rendered even while the database is held.
+        session = g.pop("db", None)
+        if session is not None:
+            session.rollback()
+            session.close()
+            g.db = app.extensions["pbm_sessions"]()
+            g.pop("_login_user", None)  # read again, by the new session
         return page(503, _("The game is busy"), _(
             "The service is resolving a phase or is briefly unavailable: what you sent was NOT "
             "recorded. Try again in a minute."))

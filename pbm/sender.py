@@ -139,18 +139,27 @@ def _fit_lines(msg) -> None:  # noqa: ANN001 (an email.message.Message)
         part.set_payload(text, _qp_utf8())
 
 
+# Encoded words as long as a line allows: one word for each run of non-ASCII text.
+# RFC 2047 asks for words of 75 characters at most, but a name split into adjacent
+# words reads with a space between them in Python's own parser (email.policy.default
+# keeps the fold between two words of a display name, which RFC 2047 says to drop),
+# and mail programs read long words.
+_ONE_WORD = email.policy.SMTP.clone(max_line_length=MAX_LINE_OCTETS)
+
+
 def from_header(value: str) -> str:
-    """The From field as written on the wire: the display name encoded once, in as few
-    RFC 2047 words as the standard library's SMTP policy needs (``Lupus =?utf-8?b?4oCT?=
-    Partita``), quoted where it holds a comma or a quote. The outbox keeps it as text
+    """The From field as written on the wire: the display name encoded once, only where
+    it is not ASCII (``Lupus =?utf-8?b?4oCT?= Partita``), quoted where it holds a comma
+    or a quote, by the standard library's SMTP policy. The outbox keeps it as text
     (``mailer._from``); a row queued before kept it encoded already, and is decoded first."""
     try:
         (mailbox,) = email.policy.default.header_factory("From", value).addresses
         if not mailbox.display_name:
             return mailbox.addr_spec
-        field = email.policy.SMTP.header_factory(
-            "From", Address(display_name=mailbox.display_name, addr_spec=mailbox.addr_spec))
-        folded = field.fold(policy=email.policy.SMTP)
+        field = Address(display_name=mailbox.display_name, addr_spec=mailbox.addr_spec)
+        folded = _ONE_WORD.header_factory("From", field).fold(policy=_ONE_WORD)
+        if any(len(line) > MAX_LINE_OCTETS for line in folded.split("\r\n")):
+            folded = email.policy.SMTP.header_factory("From", field).fold(policy=email.policy.SMTP)
     except (ValueError, TypeError, IndexError) as exc:
         log.warning("From %r could not be re-encoded (%s): sent as stored", value, exc)
         return value

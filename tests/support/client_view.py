@@ -11,9 +11,7 @@ Reusable for any template's mail (a test per template is another day's work)."""
 from __future__ import annotations
 
 import email
-import email.header
 import email.policy
-import re
 from dataclasses import dataclass, field
 
 # RFC 5322 2.1.1: a line is at most 998 characters, its CRLF aside.
@@ -31,21 +29,6 @@ class ClientView:
     html: str | None = None      # the text/html part, decoded, if any
     longest_line: int = 0        # octets, without the line end
     problems: list[str] = field(default_factory=list)
-
-
-def _display_name(raw: bytes, parsed: str) -> str:
-    """The From's display name as RFC 2047 (6.2) has a mail program show it: the white
-    space between two adjacent encoded words is dropped. Python's own parser keeps the
-    fold there in a phrase, so a long name split into two words would read with a
-    double space that no mail program shows; the legacy decoder follows the RFC."""
-    field = email.message_from_bytes(raw, policy=email.policy.compat32)["From"]
-    if not isinstance(field, str) or "=?" not in field:
-        return parsed
-    head = re.sub(r"<[^<>]*>\s*$", "", " ".join(field.split())).strip()
-    text = str(email.header.make_header(email.header.decode_header(head)))
-    if len(text) >= 2 and text[0] == text[-1] == '"':
-        text = re.sub(r"\\(.)", r"\1", text[1:-1])
-    return text
 
 
 def parse_as_client(raw: bytes) -> ClientView:
@@ -72,8 +55,7 @@ def parse_as_client(raw: bytes) -> ClientView:
     if sender is None or len(sender.addresses) != 1:
         view.problems.append(f"From names {0 if sender is None else len(sender.addresses)} senders")
     else:
-        view.from_address = sender.addresses[0].addr_spec
-        view.from_name = _display_name(raw, sender.addresses[0].display_name)
+        view.from_name, view.from_address = sender.addresses[0].display_name, sender.addresses[0].addr_spec
     view.reply_to = str(msg["Reply-To"] or "")
     view.subject = str(msg["Subject"] or "")
     for kind in ("plain", "html"):
