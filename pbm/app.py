@@ -101,6 +101,15 @@ def _register_error_pages(app: Flask) -> None:
     def _database_busy(_exc: OperationalError):  # noqa: ANN202
         # SQLite lets one writer at a time, and a boundary being resolved is a
         # long write: the request waited, then gave up. Nothing it sent was kept.
+        # The page only reads (the reader's language and name, found before its
+        # words): on a session that takes no write lock (pbm.db.writing), it is
+        # rendered even while the database is held.
+        session = g.pop("db", None)
+        if session is not None:
+            session.rollback()
+            session.close()
+            g.db = app.extensions["pbm_sessions"]()
+            g.pop("_login_user", None)  # read again, by the new session
         return page(503, _("The game is busy"), _(
             "The service is resolving a phase or is briefly unavailable: what you sent was NOT "
             "recorded. Try again in a minute."))

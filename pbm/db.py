@@ -34,8 +34,35 @@ def make_engine(url: str) -> Engine:
             if conn.info.get("synchronous") != level:
                 conn.exec_driver_sql(f"PRAGMA synchronous={level}")
                 conn.info["synchronous"] = level
-            conn.exec_driver_sql("BEGIN")
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITES) else "BEGIN")
     return engine
+
+
+# The execution option of transactions that write (SQLite: BEGIN IMMEDIATE).
+WRITES = "pbm_writes"
+
+
+def writing(engine: Engine) -> Engine:
+    """The engine for the sessions of a process that writes while others do (the
+    worker; a web request other than GET): the same connections, each transaction
+    begun with SQLite's one write lock taken (BEGIN IMMEDIATE), waiting for it
+    (busy_timeout) behind a boundary being resolved.
+
+    A transaction begun deferred, which reads first and writes later, cannot wait:
+    if another connection has committed since its first read, SQLite refuses its
+    first write at once, whatever the timeout ("database is locked": the worker's
+    heartbeat, a login whose password check met a commit). Sessions that only read
+    (a GET, a test looking at the database) stay deferred: they take no lock, and
+    a writer never waits for them. PostgreSQL ignores the option."""
+    return engine.execution_options(**{WRITES: True})
+
+
+def write_sessions(extensions: dict) -> sessionmaker[Session]:
+    """The app's sessionmaker for writing processes (``writing``), made on first use
+    from its engine (``extensions``: the Flask app's)."""
+    if "pbm_write_sessions" not in extensions:
+        extensions["pbm_write_sessions"] = make_sessionmaker(writing(extensions["pbm_engine"]))
+    return extensions["pbm_write_sessions"]
 
 
 # The execution option of a transaction whose commit need not wait for the disk.

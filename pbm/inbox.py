@@ -36,6 +36,7 @@ from engine.registry import get_ruleset
 from . import mailer, operations, render
 from .carry_out import Origin, abridge, carry_out
 from .i18n import gettext_in
+from .mail.author import author_of
 from .mail.commands import describe_error, examples
 from .mail.mailbox import HEADER_LIMIT, IncomingMail, MailSource, header_section
 from .mail.parse import ParsedMessage, header_token, parse_message, without_reply_prefix
@@ -383,7 +384,7 @@ def _speaker(session: Session, config: dict[str, Any], row: InboundRow, headers:
     """The seat whose player sent this message, or the outcome of one that applies
     nothing (ignored, refused, a Master's), the row's sender then recorded."""
     seat = hinted if hinted is not None and hinted.token == first.token else _seat_by_token(session, first.token)
-    own_reply = (not first.ignored and seat is not None and seat.mailable
+    own_reply = (not first.ignored and not first.from_doubtful and seat is not None and seat.mailable
                  and _same_address(seat.user.email, sender))
     if own_reply and not (sender == config["NOREPLY_ADDRESS"].lower() or _is_master(sender, config)
                           or _sent_to_noreply(headers, config) or _failed_dmarc(headers)):
@@ -400,6 +401,8 @@ def _speaker(session: Session, config: dict[str, Any], row: InboundRow, headers:
         # The receipts' address takes no commands, even with a token in the subject.
         return Outcome("ignored", errors=["to no-reply"])
     by_token = _game_master_by_token(session, first.token) if seat is None else None
+    if first.from_doubtful:
+        return _refuse_doubtful_author(session, config, row, first, seat, by_token, now)
     if _failed_dmarc(headers):
         return _refuse_forged(session, config, row, first, seat, now, master=by_token)
     if by_token is not None:
@@ -428,12 +431,13 @@ def _refuse_oversized(session: Session, config: dict[str, Any], row: InboundRow,
     itself stays in the mailbox, and its sender, if registered, is told once."""
     head = row.raw[:64 * 1024].split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
     headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(head)
-    row.from_addr = email.utils.parseaddr(str(headers.get("From", "")))[1].strip().lower()[:254]
+    author = author_of(headers)
+    row.from_addr = author.address[:254]
     seat = _seat_by_token(session, _header_token(head, config))
     if seat is not None:
         row.game_id = seat.game_id
     size, cap = _size(row), int(config["INBOUND_MAX_BYTES"])
-    user = _user_by_address(session, row.from_addr) if row.from_addr else None
+    user = _user_by_address(session, row.from_addr) if row.from_addr and not author.doubtful else None
     if user is not None and not (row.from_addr == config["NOREPLY_ADDRESS"].lower()
                                  or _is_master(row.from_addr, config)):
         _receipt(session, config, row, ParsedMessage(), to=user.email, lang=user.lang, now=now,
@@ -809,6 +813,41 @@ def _refuse_forged(session: Session, config: dict[str, Any], row: InboundRow, pa
                                     "found forged: it was not applied.", address=row.from_addr)]},
              is_error=True, proven=False)
     return Outcome("refused", errors=["dmarc fail"])
+
+
+def _refuse_doubtful_author(session: Session, config: dict[str, Any], row: InboundRow,
+                            parsed: ParsedMessage, seat: Seat | None, master: GameMaster | None,
+                            now: datetime) -> Outcome:
+    """A From whose display name shows an address other than the one the message was
+    sent from (the one the receiving server checked), or that names several senders,
+    speaks for nobody. Told, at the registered address, in their language: the player
+    or Master whose code it carries, else the owner of the address it came from, else
+    the owner of the address it shows; never the sender as such."""
+    user = (seat.user if seat is not None and seat.mailable else master.user if master is not None
+            else _user_by_address(session, row.from_addr)
+            or (_user_by_address(session, parsed.from_named) if parsed.from_named else None))
+    game = seat.game if seat is not None else master.game if master is not None else None
+    if game is not None:
+        row.game_id = game.id
+        operations.log(session, game, None, "refused_spoof", now,
+                       player=seat.name if seat is not None else user.name, sender=row.from_addr,
+                       reason="display name", **({"role": "master"} if seat is None else {}))
+    if user is None:
+        return Outcome("refused", errors=[f"doubtful From ({parsed.from_doubtful})"])
+    lang = user.lang
+    if parsed.from_doubtful == "named_other":
+        error = gettext_in(lang, "A message arrived whose sender's name shows the address %(named)s, but "
+                                 "which was sent from %(address)s: it was not applied. Commands count only "
+                                 "from your registered address, with no other address in the sender's name.",
+                           named=parsed.from_named, address=row.from_addr or "?")
+    else:
+        error = gettext_in(lang, "A message arrived whose sender field names more than one sender "
+                                 "(%(address)s and others): it was not applied. Send your commands from "
+                                 "your registered address alone.", address=row.from_addr or "?")
+    _receipt(session, config, row, parsed, to=user.email, lang=lang, now=now, game=game, seat=seat,
+             context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
+                      "errors": [error]}, is_error=True, proven=False)
+    return Outcome("refused", errors=[f"doubtful From ({parsed.from_doubtful})"])
 
 
 def _refuse_unknown(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import uuid
 from functools import lru_cache
 from datetime import datetime
-from email.utils import formataddr
+from email.headerregistry import Address
 from pathlib import Path
 from typing import Any
 
@@ -129,16 +129,19 @@ def master_of(game: Game | None, address: str) -> GameMaster | None:
 
 
 def _from(name: str, address: str) -> str:
-    """``formataddr((name, address))``, with the name's encoding done once per name:
-    a game's name with an accent or the dash becomes RFC 2047 words, which costs more
-    than the rest of the message's headers, and every mail of a boundary repeats it."""
+    """The From field as text: ``Lupus – Partita <lupus+TOKEN@...>``. Not encoded: the
+    outbox keeps what a person reads, and the sender encodes it once, as it writes the
+    message (``sender.from_header``); encoded here too, it reached the players as
+    ``=?utf-8?q?Lupus_=E2=80=93_...?=``, encoded words inside an encoded word."""
     return f"{_display_name(name)} <{address}>"
 
 
 @lru_cache(maxsize=1024)
 def _display_name(name: str) -> str:
-    placeholder = "x@x"
-    return formataddr((name, placeholder))[:-len(f" <{placeholder}>")]
+    """The name quoted where RFC 5322 asks (a comma, a quote in a game's name), once per
+    name: every mail of a boundary repeats it."""
+    placeholder = " <x@x>"
+    return str(Address(display_name=name, username="x", domain="x"))[:-len(placeholder)]
 
 
 def token_tag(seat: Seat) -> str:

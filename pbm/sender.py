@@ -39,6 +39,7 @@ import time
 from datetime import datetime, timedelta
 import email.policy
 from email.charset import QP, Charset
+from email.headerregistry import Address
 from email.mime.text import MIMEText
 from email.utils import parseaddr
 
@@ -86,16 +87,24 @@ class _Message(Message):
 
     def _message(self):  # noqa: ANN202 (Flask-Mail's own signature)
         msg = super()._message()
-        if not self.alts or self.attachments:
-            return msg
-        alternative = msg.get_payload()[0]
-        # Quoted-printable: HTML lines may be longer than SMTP's 998 characters.
-        alternative.set_payload([_quoted_printable(part) if part.get_content_type() == "text/html"
-                                 else part for part in alternative.get_payload()])
-        for key, value in msg.items():
-            if key.lower() not in ("content-type", "mime-version"):
-                alternative[key] = value
-        return alternative
+        # Flask-Mail leaves its message with the SMTP policy, under which every header
+        # read or written is parsed and decoded: the headers copied below would lose
+        # their encoding, and a From set here would be encoded whole, address and all.
+        msg.policy = SMTP_LINES
+        if self.alts and not self.attachments:
+            alternative = msg.get_payload()[0]
+            alternative.policy = SMTP_LINES
+            # Quoted-printable: HTML lines may be longer than SMTP's 998 characters.
+            alternative.set_payload([_quoted_printable(part) if part.get_content_type() == "text/html"
+                                     else part for part in alternative.get_payload()])
+            for key, value in msg.items():
+                if key.lower() not in ("content-type", "mime-version"):
+                    alternative[key] = value
+            msg = alternative
+        # Flask-Mail encodes the display name whatever it holds: its own From goes.
+        msg.replace_header("From", from_header(self.sender))
+        _fit_lines(msg)
+        return msg
 
     def as_bytes(self) -> bytes:
         # SMTP's CRLF line ends: smtplib sends bytes as they are, and a server reading
@@ -107,9 +116,63 @@ SMTP_LINES = email.policy.compat32.clone(linesep="\r\n")
 
 
 def _quoted_printable(part):  # noqa: ANN001, ANN202 (email.mime parts)
+    return MIMEText(part.get_payload(decode=True).decode("utf-8"), "html", _qp_utf8())
+
+
+def _qp_utf8() -> Charset:
     charset = Charset("utf-8")
     charset.body_encoding = QP
-    return MIMEText(part.get_payload(decode=True).decode("utf-8"), "html", charset)
+    return charset
+
+
+# RFC 5322: no line of a message longer than 998 characters (octets on the wire),
+# its CRLF aside. Relays refuse longer ones ("500 Line too long").
+MAX_LINE_OCTETS = 998
+
+
+def _fit_lines(msg) -> None:  # noqa: ANN001 (an email.message.Message)
+    """A text part written as it is (8bit) with a line too long for SMTP, such as a
+    1,000-character note in a Masters' notice, goes as quoted-printable instead,
+    whose lines are short and which every mail program reads back unchanged."""
+    for part in msg.walk():
+        if part.is_multipart() or part.get_content_maintype() != "text":
+            continue
+        if str(part.get("Content-Transfer-Encoding", "")).lower() in ("quoted-printable", "base64"):
+            continue
+        data = part.get_payload(decode=True) or b""
+        if all(len(line) <= MAX_LINE_OCTETS for line in data.splitlines()):
+            continue
+        text = data.decode(part.get_content_charset() or "utf-8", "replace")
+        del part["Content-Transfer-Encoding"]
+        part.set_payload(text, _qp_utf8())
+
+
+# Encoded words as long as a line allows: one word for each run of non-ASCII text.
+# RFC 2047 asks for words of 75 characters at most, but a name split into adjacent
+# words reads with a space between them in Python's own parser (email.policy.default
+# keeps the fold between two words of a display name, which RFC 2047 says to drop),
+# and mail programs read long words.
+_ONE_WORD = email.policy.SMTP.clone(max_line_length=MAX_LINE_OCTETS)
+
+
+def from_header(value: str) -> str:
+    """The From field as written on the wire: the display name encoded once, only where
+    it is not ASCII (``Lupus =?utf-8?b?4oCT?= Partita``), quoted where it holds a comma
+    or a quote, by the standard library's SMTP policy. The outbox keeps it as text
+    (``mailer._from``); a row queued before kept it encoded already, and is decoded first."""
+    try:
+        (mailbox,) = email.policy.default.header_factory("From", value).addresses
+        if not mailbox.display_name:
+            return mailbox.addr_spec
+        field = Address(display_name=mailbox.display_name, addr_spec=mailbox.addr_spec)
+        folded = _ONE_WORD.header_factory("From", field).fold(policy=_ONE_WORD)
+        if any(len(line) > MAX_LINE_OCTETS for line in folded.split("\r\n")):
+            folded = email.policy.SMTP.header_factory("From", field).fold(policy=email.policy.SMTP)
+    except (ValueError, TypeError, IndexError) as exc:
+        log.warning("From %r could not be re-encoded (%s): sent as stored", value, exc)
+        return value
+    # Unfolded: the message's own policy folds it again, at the spaces between its words.
+    return " ".join(folded.split(":", 1)[1].split())
 
 
 def to_message(row: OutboxRow) -> Message:

@@ -17,9 +17,10 @@ from typing import Any
 
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
+from sqlalchemy.exc import OperationalError
 
 from . import digests, health, inbox, operations, quota_watch, reminders, retention, sender
-from .db import transaction
+from .db import transaction, write_sessions
 from .clock import Clock
 from .mail.mailbox import MailSourceError, open_source
 
@@ -33,7 +34,9 @@ class Worker:
     def __init__(self, app: Flask, clock: Clock | None = None) -> None:
         self.app = app
         self.config: dict[str, Any] = app.config
-        self.factory = app.extensions["pbm_sessions"]
+        # Every job writes, beside the web's requests: each transaction takes the
+        # write lock as it begins (pbm.db.writing), never fails on a commit under it.
+        self.factory = write_sessions(app.extensions)
         self.clock = clock or app.extensions["pbm_clock"]
         self.stopping = threading.Event()
         # One mail round at a time: the poller thread's and the one before a boundary.
@@ -56,7 +59,14 @@ class Worker:
         return done
 
     def heartbeat(self) -> None:
-        health.beat(self.factory, self.name, self.started_at, self.clock.now())
+        """A sign of life for /healthz. One the database cannot take now (its write lock
+        held past busy_timeout, the disk full) is said in one line, and the next beat,
+        HEARTBEAT_SECONDS later, tries again: no traceback for what is not a bug."""
+        try:
+            health.beat(self.factory, self.name, self.started_at, self.clock.now())
+        except OperationalError as exc:
+            reason = str(getattr(exc, "orig", None) or exc).splitlines()[0][:200]
+            log.warning("heartbeat not recorded (%s); trying again in %d s", reason, HEARTBEAT_SECONDS)
 
     def remind(self) -> int:
         with transaction(self.factory) as session:

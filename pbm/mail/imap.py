@@ -216,19 +216,34 @@ class ImapSource:
 
     def _fetch_capped(self, client: IMAPClient, chunk: list[int], max_bytes: int) -> list[IncomingMail]:
         """Sizes first; then the whole of each message within ``max_bytes`` and
-        only the header section (at most HEADER_LIMIT bytes) of a larger one."""
+        only the header section (at most HEADER_LIMIT bytes) of a larger one.
+
+        A message the server says is small is still asked for as its first
+        ``max_bytes`` + 1 octets (a partial fetch): a server that leaves the size
+        out, or reports it wrong, never makes the service download more than the
+        cap. One that turns out larger is handled as the large ones are."""
         sizes = client.fetch(chunk, ["RFC822.SIZE", "INTERNALDATE"])
-        # (A server that leaves a size out gets the message read whole, as before the cap.)
         small = [uid for uid in chunk if uid in sizes and int(sizes[uid].get(b"RFC822.SIZE", 0)) <= max_bytes]
         large = [uid for uid in chunk if uid in sizes and uid not in small]
         raws: dict[int, bytes] = {}
         if small:
-            for uid, data in client.fetch(small, ["BODY.PEEK[]"]).items():
-                if b"BODY[]" in data:
-                    raws[uid] = data[b"BODY[]"]
-        if large:
+            for uid, data in client.fetch(small, [f"BODY.PEEK[]<0.{max_bytes + 1}>"]).items():
+                body = next((v for k, v in data.items() if k.startswith(b"BODY[]")), None)
+                if body is None:
+                    continue
+                if len(body) <= max_bytes:
+                    raws[uid] = bytes(body)
+                    continue
+                # Larger than the server said: its headers only, its size at least what came.
+                raws[uid] = header_section(bytes(body[:HEADER_LIMIT]))
+                sizes[uid] = {**sizes[uid], b"RFC822.SIZE": max(len(body), int(sizes[uid].get(b"RFC822.SIZE", 0)))}
+                large.append(uid)
+                log.warning("IMAP %s: UID %s is larger than the %s bytes the server reported: headers only",
+                            self.account, uid, max_bytes)
+        if large and any(uid not in raws for uid in large):
             # A partial fetch: a message of headers alone is still cut short.
-            for uid, data in client.fetch(large, [f"BODY.PEEK[HEADER]<0.{HEADER_LIMIT}>"]).items():
+            for uid, data in client.fetch([u for u in large if u not in raws],
+                                          [f"BODY.PEEK[HEADER]<0.{HEADER_LIMIT}>"]).items():
                 head = next((v for k, v in data.items() if k.startswith(b"BODY[HEADER]")), None)
                 if head is not None:
                     raws[uid] = header_section(bytes(head))

@@ -24,6 +24,7 @@ from email.message import Message
 
 from .commands import (Grammar, VocabularyLike, describe_error, find_behalf_line, fold, grammar,
                        looks_like_command, parse_commands, parse_line, resolve_name)
+from .author import author_of
 from .parse_body import address_of, body_text, header_all, header_text, parse_bytes
 from .parse_classify import classify
 from .parse_forward import Forward, find_forward
@@ -55,8 +56,10 @@ class ParsedMessage:
     message_id: str | None = None
     in_reply_to: str | None = None
     references: list[str] = field(default_factory=list)
-    from_address: str | None = None
+    from_address: str | None = None         # the bracketed address (pbm.mail.author)
     from_name: str | None = None
+    from_doubtful: str | None = None        # None | "named_other" | "several": see Author
+    from_named: str | None = None           # the other address the display name shows
     subject: str = ""
     date: str | None = None
     reply_text: str = ""
@@ -248,12 +251,14 @@ def _parse(raw: bytes | Message, players: list[str], player_addresses: dict[str,
            reply_localpart: str | None, g: Grammar, token: str | None | object) -> ParsedMessage:
     msg = raw if isinstance(raw, Message) else parse_bytes(raw)
     subject = header_text(msg, "Subject")
-    from_name, from_address = address_of(header_text(msg, "From"))
+    author = author_of(msg)
     in_reply_to = _message_ids(header_text(msg, "In-Reply-To"))
     result = ParsedMessage(
         subject=subject,
-        from_name=from_name or None,
-        from_address=from_address or None,
+        from_name=author.name or None,
+        from_address=author.address or None,
+        from_doubtful=author.doubtful,
+        from_named=author.named or None,
         message_id=(_message_ids(header_text(msg, "Message-ID")) or [None])[0],
         in_reply_to=in_reply_to[0] if in_reply_to else None,
         references=_message_ids(header_text(msg, "References")),

@@ -12,7 +12,8 @@ from __future__ import annotations
 import email.message
 import re
 
-from .parse_body import address_of, content_type, header_all, header_text, part_text, subparts
+from .author import author_of
+from .parse_body import content_type, header_all, header_text, part_text, subparts
 
 AUTO_SUBJECT = re.compile(
     r"^\s*(?:\[[^\]]*\]\s*)?(?:risposta automatica|automatic reply|auto(?:matic)?[ -]?reply|"
@@ -159,7 +160,8 @@ def classify(msg: email.message.Message, subject: str) -> tuple[str | None, list
         return "bounce", _text_bounce_recipients(msg, set())
     if pec_receipt:
         return "auto-reply", []  # accettazione, avvenuta-consegna, presa-in-carico
-    from_name, from_addr = address_of(header_text(msg, "From"))
+    author = author_of(msg)
+    from_name, from_addr = author.name, author.address
     local = from_addr.split("@", 1)[0]
     return_path = header_text(msg, "Return-Path")
     null_path = bool(msg.get("Return-Path") is not None and return_path.strip() in ("", "<>"))

@@ -4,18 +4,25 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from flask import abort, current_app, g
+from flask import abort, current_app, g, request
 from flask_login import current_user
 from sqlalchemy import Select, and_, bindparam, func, select
 from sqlalchemy.orm import Session, aliased, defer
 
+from ..db import write_sessions
 from ..models import Game, PhaseRow, Seat
 
 
 def db() -> Session:
-    """The request's session (closed at teardown)."""
+    """The request's session (closed at teardown). A GET only reads: its transaction
+    takes no lock, so pages are served while the worker writes. Any other request's
+    takes the write lock as it begins (``pbm.db.writing``), waiting for a boundary
+    being resolved instead of failing when the worker commits under it."""
     if "db" not in g:
-        g.db = current_app.extensions["pbm_sessions"]()
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            g.db = current_app.extensions["pbm_sessions"]()
+        else:
+            g.db = write_sessions(current_app.extensions)()
     return g.db
 
 

@@ -93,6 +93,9 @@ def login():
                     minutes=_minutes_until(blocked)), "error")
             return render_template("login.html", form=form), 429
         user = accounts.find_user(db(), email)
+        # Checking a password takes a while (scrypt): not with the database's write
+        # lock held (pbm.db), which a boundary being resolved would wait for.
+        db().commit()
         ok = user.check_password(form.password.data) if user else check_dummy_password(form.password.data)
         if ok and user is not None:
             accounts.forget_failures(db(), user.email)  # a typo or two earlier no longer count

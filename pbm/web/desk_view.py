@@ -20,7 +20,7 @@ from engine.interface import Viewer
 from engine.registry import get_ruleset
 
 from .. import operations, quota_watch, render, visibility
-from ..models import EventRow, Game, InboundRow, MasterLog, PhaseRow, PhaseStatus
+from ..models import EventRow, Game, InboundRow, MasterLog, OutboxRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
 from ..operations import timing
 from .public import ruleset_name
@@ -287,6 +287,9 @@ def _pending_items(session, game, phase, drafts) -> list[str]:
     for entry in spoofs:
         items.append(_("Refused: a mail for %(name)s came from %(sender)s.",
                        name=entry.details.get("player"), sender=entry.details.get("sender")))
+    for row in _failed_masters_mail(session, game):
+        items.append(_("A mail to the Masters was not delivered: “%(subject)s”, to %(email)s (%(error)s).",
+                       subject=row.subject, email=row.to_addr, error=(row.last_error or "?")[:200]))
     if phase is not None:
         for r in operations.latest_actions(session, phase):
             if r.source == "master":
@@ -294,6 +297,16 @@ def _pending_items(session, game, phase, drafts) -> list[str]:
                                name=r.seat.name, master=r.by_user.name if r.by_user else "?",
                                source=_source_label(r.source_detail)))
     return items
+
+
+def _failed_masters_mail(session: Session, game: Game) -> list[OutboxRow]:
+    """The game's mail to its Masters that the relay refused for good (an absence
+    declared, a draft to publish): the desk is where a Master can learn that a notice
+    never reached them (a player's refused mail shows as a bouncing address)."""
+    addresses = [m.user.email for m in game.masters]
+    return list(session.scalars(select(OutboxRow).where(
+        OutboxRow.game_id == game.id, OutboxRow.status == "failed", OutboxRow.to_addr.in_(addresses))
+        .order_by(OutboxRow.id.desc()).limit(10)))
 
 
 def panels(session: Session, game: Game, lang: str) -> list[Any]:

@@ -98,3 +98,48 @@ class Died(Exception):
 
 def _dies(*args, **kwargs):
     raise Died("the process dies after storing")
+
+
+class _SizeOmitted:
+    """Dovecot always reports RFC822.SIZE; a server that leaves it out is Dovecot's
+    own answers with that item removed (the only part of this test that is not real)."""
+
+    def __init__(self, real):
+        self.real = real
+
+    def __call__(self, *args, **kwargs):
+        client = self.real(*args, **kwargs)
+        fetch = client.fetch
+
+        def fetch_without_sizes(messages, data, *rest, **options):
+            answers = fetch(messages, data, *rest, **options)
+            for answer in answers.values():
+                answer.pop(b"RFC822.SIZE", None)
+            return answers
+
+        client.fetch = fetch_without_sizes
+        return client
+
+
+def test_a_server_that_leaves_the_size_out_still_never_sends_more_than_the_cap(app, factory, game, imap_account,
+                                                                              relay, monkeypatch):
+    from pbm.mail import imap
+
+    monkeypatch.setattr(imap, "IMAPClient", _SizeOmitted(imap.IMAPClient))
+    _gid, worker = game
+    big = reply(factory, "Dario", attachment=b"\xff" * BIG)
+    small = reply(factory, "Carla", "VOTO Bruno")
+    imap_account.deliver(big)
+    imap_account.deliver(small)
+
+    assert run_mail(app, worker) == 2
+    # The big one crossed the wire only up to the cap: it was asked for in part.
+    assert relay.received < len(small) + CAP + 100_000
+    assert votes(factory) == [("Carla", "Bruno", "mail")]
+    dario, _ = seat(factory, "Dario")
+    (refusal,) = refusals(factory, dario)
+    assert "troppo grande" in refusal
+    with factory() as s:
+        rows = s.query(InboundRow).order_by(InboundRow.id).all()
+        assert [r.status for r in rows] == ["refused", "processed"]
+        assert rows[0].size > CAP and len(rows[0].raw) < 64 * 1024
