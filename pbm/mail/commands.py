@@ -375,7 +375,14 @@ def parse_line(line: str, players: list[str], vocabulary: VocabularyLike = None
     else:
         command, errors = _read(g, keyword, arg, players)
     if keyword.verb and errors:
-        return None, [], False
+        # A natural form that does not read ("ESAMINO LA CARTA DI ..." with no name) may
+        # still be the keyword it starts with ("ESAMINO ..."): read the line as that.
+        strict = g.match(text, strict=True)
+        if strict is None:
+            return None, [], False
+        keyword, arg = strict
+        command, errors = _read(g, keyword, arg, players) if arg else (
+            {}, [{"code": "missing_argument", "argument": "name"}])
     for e in errors:
         e.setdefault("line", line.strip())
         e.setdefault("command", keyword.key)
