@@ -162,7 +162,7 @@ def test_non_command_lines_are_collected_in_order():
 
 
 def test_keyword_must_be_a_whole_word_at_line_start():
-    commands, errors, ignored = parse_commands("Votone Carla\nIo VOTO Carla\nnoted", PLAYERS)
+    commands, errors, ignored = parse_commands("Votone Carla\nIo VOTOne Carla\nnoted", PLAYERS)
     assert commands == [] and errors == []
     assert len(ignored) == 3
 
