@@ -178,3 +178,38 @@ def test_a_vote_that_reached_the_mailbox_before_the_deadline_counts_when_read_af
     with factory() as s:
         day = s.query(PhaseRow).filter_by(game_id=gid, kind="day").one()
         assert day.status == "published"
+
+
+def test_a_question_applies_nothing_and_asks_to_confirm(app, factory, game):
+    _, worker = game
+    email, _ = seat(factory, "Dario")
+    sent = latest_sent(factory, email)
+    deliver(app, message(email, sent.reply_to, "Voto Carla?", reply_to_row=sent))
+    run_mail(app, worker)
+    assert votes(factory) == []
+    (body,) = receipts(factory, email)
+    assert "«Voto Carla?»: Sembra una domanda: non ho registrato nulla" in body
+    assert "riscrivendolo senza il punto interrogativo" in body
+
+
+def test_the_prose_after_a_command_is_listed_as_ignored(app, factory, game):
+    _, worker = game
+    email, _ = seat(factory, "Dario")
+    sent = latest_sent(factory, email)
+    deliver(app, message(email, sent.reply_to, "Voto Carla, mi sembra sospetta\n", reply_to_row=sent))
+    run_mail(app, worker)
+    assert votes(factory) == [("Dario", "Carla", "mail")]
+    (body,) = receipts(factory, email)
+    assert "RIGHE IGNORATE\n- «mi sembra sospetta» (dopo il comando nella riga «Voto Carla, mi sembra sospetta»)" in body
+
+
+def test_an_empty_reply_is_told_it_was_empty_and_nothing_is_read_from_our_subject(app, factory, game):
+    _, worker = game
+    email, _ = seat(factory, "Dario")
+    sent = latest_sent(factory, email)
+    # Our own subject names the phase; a subject of ours is never a command.
+    deliver(app, message(email, sent.reply_to, "\n-- \nDario\n", reply_to_row=sent, subject="R: " + sent.subject))
+    run_mail(app, worker)
+    assert votes(factory) == []
+    (body,) = receipts(factory, email)
+    assert "Il messaggio è vuoto" in body and "non ho registrato nulla" in body
