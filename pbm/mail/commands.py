@@ -71,7 +71,7 @@ def _words_of(text: str) -> list[str]:
 def _skip_leads(words: list[str], leads=_NAME_LEADS) -> int:
     """How many leading words are prepositions and such, leaving at least one word."""
     i = 0
-    while i < len(words) - 1:
+    while i < min(len(words) - 1, 6):  # "il mio voto è per Carla": a few words, never a line
         for lead in leads:
             n = len(lead.split())
             if i + n < len(words) and fold(" ".join(words[i:i + n]).rstrip(":,")) == lead:
@@ -105,9 +105,11 @@ def read_name(text: str, players: list[str], leads=_NAME_LEADS
         return None, {"code": "ambiguous_name", "name": typed, "candidates": prefixed}, ""
     words = _words_of(typed)
     lead = _skip_leads(words, leads)
+    longest = max((len(fold(p).split()) for p in players), default=1)
     for start in dict.fromkeys((0, lead)):
-        # "VOTO Carla perché...": the longest run of leading words that is a full name.
-        for n in range(len(words) - start, 0, -1):
+        # "VOTO Carla perché...": the longest run of leading words that is a full name
+        # (no longer than the longest name: a line of prose is not tried word by word).
+        for n in range(min(len(words) - start, longest), 0, -1):
             head = fold(_clean_name(" ".join(words[start:start + n])))
             full = [p for p in players if fold(p) == head]
             if len(full) == 1:
@@ -259,7 +261,7 @@ class Grammar:
             return choice, error, ""
         table = self._choices.get(key, {})
         words = _words_of(text)
-        for n in range(len(words) - 1, 0, -1):
+        for n in range(min(len(words) - 1, 8), 0, -1):  # no choice is named in more words
             head = fold(_clean_name(" ".join(words[:n])))
             for typed in (head, self._without_fillers(head)):
                 if _compact(typed) and _compact(typed) in table:
@@ -485,12 +487,15 @@ _AS_ROLE = re.compile(r"^(?:(?:come|as|for|a|per|da|to be)\s+)?(?:(?:il|la|lo|th
 _FIRST_SENTENCE_ASKS = re.compile(r"^[^.!?\u2026]*\?")
 
 
+_OPENER_WORDS = [(opener, len(opener.split())) for opener in _OPENERS]
+
+
 def _without_openers(text: str) -> str:
-    words = text.split()
+    """The line after the words players put before a command (at most a few of them)."""
+    words = text.split(None, 8)
     i = 0
-    while i < len(words) - 1:
-        for opener in _OPENERS:
-            n = len(opener.split())
+    while i < min(len(words) - 1, 6):
+        for opener, n in _OPENER_WORDS:
             if i + n < len(words) and fold(" ".join(words[i:i + n]).rstrip(",:;.!")) == opener:
                 i += n
                 break
