@@ -62,7 +62,7 @@ VERBS_EN = ("MAUL", "KILL", "SHOOT", "PROTECT", "DEFEND", "INVESTIGATE", "WATCH"
 # the infinitive after "voglio" / "I want to", and the everyday synonyms. Read exactly as
 # the verbs above; the parser takes a line that starts with one as a command only when a
 # player's name follows.
-NATURAL_IT = ("SBRANIAMO", "SBRANARE", "AZZANNIAMO", "AZZANNARE", "UCCIDIAMO", "UCCIDERE",
+NATURAL_IT = ("SBRANIAMO", "SBRANANO", "SBRANARE", "AZZANNIAMO", "AZZANNARE", "UCCIDIAMO", "UCCIDERE",
               "MANGIO", "MANGIAMO", "MANGIARE", "ATTACCHIAMO", "SPARARE", "PROTEGGERE", "SALVO",
               "SALVARE", "DIFENDERE", "INDAGARE", "INDAGHERO", "CONTROLLO", "CONTROLLARE",
               "GUARDARE", "OSSERVARE", "SEQUESTRARE", "RESUSCITARE")
@@ -75,7 +75,7 @@ PRINTED_VOTE = (("VOTO PER IL ROGO",), ("PYRE VOTE", "VOTE FOR THE PYRE"))
 PRINTED_POWER = (("IL TUO POTERE", "IL MIO POTERE", "USO IL POTERE", "USO IL MIO POTERE"),
                  ("YOUR POWER", "MY POWER", "USE MY POWER", "USE POWER"))
 # A vote as people say it: "al rogo Carla", "I'm voting for Carla".
-NATURAL_VOTE = (("VOTARE", "VOTIAMO", "AL ROGO", "MANDO AL ROGO", "MANDIAMO AL ROGO", "ROGO"),
+NATURAL_VOTE = (("VOTARE", "VOTIAMO", "AL ROGO", "MANDO AL ROGO", "MANDIAMO AL ROGO", "MANDARE AL ROGO", "ROGO"),
                 ("VOTING", "LYNCH", "BURN"))
 
 

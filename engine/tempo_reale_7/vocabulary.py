@@ -48,7 +48,7 @@ VERBS_EN = ("MAUL", "KILL", "PROTECT", "INVESTIGATE", "WATCH", "FOLLOW", "STALK"
 # How else players write them (issue 22): the wolves' plural, the infinitive after "voglio"
 # / "I want to", everyday synonyms. Read as the verbs above: a command only when a
 # player's name follows.
-NATURAL_IT = ("SBRANIAMO", "SBRANARE", "AZZANNIAMO", "AZZANNARE", "UCCIDIAMO", "UCCIDERE",
+NATURAL_IT = ("SBRANIAMO", "SBRANANO", "SBRANARE", "AZZANNIAMO", "AZZANNARE", "UCCIDIAMO", "UCCIDERE",
               "MANGIO", "MANGIAMO", "MANGIARE", "ATTACCHIAMO", "PROTEGGERE", "SALVO", "SALVARE",
               "DIFENDERE", "INDAGARE", "CONTROLLO", "CONTROLLARE", "GUARDARE", "OSSERVARE",
               "SEGUIRE", "SEQUESTRARE", "RISVEGLIARE", "IPNOTIZZARE", "ESORCIZZARE")
@@ -65,7 +65,7 @@ def vocabulary() -> Vocabulary:
         keywords=[
             Keyword("vote", ("VOTO", "VOTO PER IL ROGO"), ("VOTE", "PYRE VOTE", "VOTE FOR THE PYRE"),
                     "name", "VOTO Carla", "VOTE Carla"),
-            Keyword("vote", ("VOTARE", "VOTIAMO", "AL ROGO", "MANDO AL ROGO", "MANDIAMO AL ROGO", "ROGO"),
+            Keyword("vote", ("VOTARE", "VOTIAMO", "AL ROGO", "MANDO AL ROGO", "MANDIAMO AL ROGO", "MANDARE AL ROGO", "ROGO"),
                     ("VOTING", "LYNCH", "BURN"), "name", "VOTO per Carla", "I vote for Carla", verb=True),
             Keyword("elect", ("ELEGGO", "SINDACO", "ELEZIONE DEL SINDACO", "VOTO PER IL SINDACO",
                               "VOTO SINDACO", "IL SINDACO"),

@@ -474,15 +474,16 @@ _OPENERS = tuple(sorted({
     "scelgo di", "scegliamo di", "i", "we", "i'll", "we'll", "i will", "we will", "i want to",
     "we want to", "i'd like to", "we'd like to", "i would like to", "i choose to", "i'm", "i am",
     "we are", "we're", "let's", "lets", "so", "hi", "hello", "tonight", "today", "this night",
-    "my", "our", "then", "and", "e",
+    "my", "our", "then", "and", "e", "il", "la", "lo", "the", "i lupi", "we wolves", "the wolves",
+    "scelgo", "choose", "i choose", "pick", "i pick", "metto", "propongo", "i propose",
 }, key=lambda w: (-len(w.split()), -len(w))))
 # Words after the arguments that say nothing: not listed as ignored prose.
 _COURTESY = {"stanotte", "stasera", "questa notte", "oggi", "grazie", "grazie mille", "per favore",
              "please", "thanks", "thank you", "tonight", "today", "ciao", "a presto", "bye", "cheers"}
 # "Voto Carla COME SINDACO", "vote Carla FOR MAYOR": the words after the name say which
 # command of the same kind it is.
-_AS_ROLE = re.compile(r"^(?:(?:come|as|for|a|per|da|to be)\s+)?(?:(?:il|la|lo|the|my|mio|mia|a|an|nuovo|new)\s+"
-                      r"|l')?(.+?)[\s.!]*$", re.IGNORECASE)
+_AS_ROLE = re.compile(r"^(?:(?:come|as|for|a|per|da|to be|is|e|sara|will be)\s+)?"
+                      r"(?:(?:il|la|lo|the|my|mio|mia|a|an|nuovo|new|our|nostro)\s+|l')*(.+?)[\s.!]*$")
 # A sentence ending in '?' before anything else ends: "Sfido o passo? Non ho capito".
 _FIRST_SENTENCE_ASKS = re.compile(r"^[^.!?\u2026]*\?")
 
@@ -540,7 +541,7 @@ def read_line(line: str, players: list[str], vocabulary: VocabularyLike = None,
         found = g.match(opened) if opened != text else None
         lenient = found is not None
     if found is None:
-        named = _name_first(g, text, players)
+        named = _name_first(g, text, players) or _name_first(g, _without_openers(text), players)
         if named is not None:
             return named
         other = grammar(None).match(text, strict=True) if vocabulary is not None else None
@@ -588,8 +589,8 @@ def _name_first(g: Grammar, text: str, players: list[str]) -> LineReading | None
     name, error, rest = read_name(text, players, ())
     if error or not rest or fold(_clean_name(text)).startswith(fold(rest)):
         return None
-    m = _AS_ROLE.match(rest)
-    named = fold(_clean_name(m.group(1))) if m else ""
+    m = _AS_ROLE.match(fold(rest))
+    named = _clean_name(m.group(1)) if m else ""
     for key, words in g.words_of_key.items():
         keyword = next(k for k in g.vocabulary.keywords if k.key == key)
         if named in words and keyword.value in ("name", "names") and not keyword.fixed:
@@ -609,8 +610,8 @@ def _prose_says(g: Grammar, keyword: Keyword, command: dict, prose: str, players
     "come sindaco" after a vote makes it the election (the same kind of argument, another
     command); another command inside it ("..., ma stanotte proteggo Bruno") makes the line
     two commands, which returns the other command's word so nothing is guessed."""
-    m = _AS_ROLE.match(prose)
-    named = fold(m.group(1)) if m else ""
+    m = _AS_ROLE.match(fold(prose))
+    named = m.group(1) if m else ""
     for key, words in g.words_of_key.items():
         if named in words:
             other = next(k for k in g.vocabulary.keywords if k.key == key)
