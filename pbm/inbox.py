@@ -22,7 +22,7 @@ import logging
 import re
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from email.message import Message
 from typing import Any
 
@@ -653,20 +653,30 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
                 error = {**error, "candidates": valid}
         outcome.errors.append(describe_error(error, lang, game.ruleset))
     aimed = _aimed_phase(session, parsed, game)
-    closed = aimed is not None and phase is not None and aimed.id != phase.id
+    stale = aimed is not None and phase is not None and aimed.id != phase.id
+    # An answer window's answer counts only for its own window (a stale "pass" must not
+    # answer the next challenge); a calendar game's reply to any of its mails counts for
+    # the phase open when it arrived, if its commands fit that phase (issue 22), never for
+    # a phase that opened after it arrived (a mail read late).
+    windowed = stale and operations.windowed(game)
+    arrived_before = (stale and row.received_at is not None
+                      and _aware(row.received_at) < _aware(phase.starts_at))
     done = carry_out(session, config, game, seat, parsed.commands, lang=lang, now=now, phase=phase,
-                     too_late=closed, origin=Origin(
+                     too_late=windowed or arrived_before, origin=Origin(
                          by=by, source="master" if by else "mail",
                          detail=(parsed.source or "email") if by else "",
                          inbound_id=row.id, arrived_at=row.received_at))
     outcome.applied += done.applied
     outcome.errors += done.errors
     tz = operations.game_tz(game)
-    shown = aimed if closed else phase
+    late = windowed or arrived_before
+    if stale and not late and done.errors:
+        outcome.errors.append(_newest_mail_hint(config, game, phase, lang, tz))
+    shown = aimed if late else phase
     open_now = phase is not None and phase.status == PhaseStatus.OPEN
     # The deadline as it stands now that the mail is applied (an extension moved it; an
     # answer that completed a window closed it, and then there is no time left to give).
-    settled = open_now and not closed and operations.windowed(game) and phase.ends_at <= now
+    settled = open_now and not late and operations.windowed(game) and phase.ends_at <= now
     _receipt(session, config, row, parsed, to=reply_to_addr or seat.user.email, lang=lang, now=now,
              game=game, seat=seat if by is None else None, context={
                  "phase_label": render.phase_label(shown, lang, tz) if shown else None,
@@ -675,14 +685,42 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
                               and not settled else None),
                  "window_closed": settled,
                  # A reply to a moment that has passed: which one is open now, and until when.
-                 "open_label": render.phase_label(phase, lang, tz) if closed and open_now else None,
+                 "open_label": render.phase_label(phase, lang, tz) if late and open_now else None,
                  "open_deadline": (render.deadline_text(phase.ends_at, lang, tz)
-                                   if closed and open_now else None),
+                                   if late and open_now else None),
                  "applied": outcome.applied, "errors": outcome.errors,
-                 "ignored": [abridge(line) for line in parsed.ignored_lines[:20]],
+                 "ignored": _ignored(parsed, lang),
                  "examples": [] if outcome.applied else _examples(game, phase, seat, lang),
              }, is_error=bool(outcome.errors) and not outcome.applied)
     return outcome
+
+
+def _aware(when: datetime) -> datetime:
+    return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
+
+
+def _newest_mail_hint(config: dict[str, Any], game: Game, phase: PhaseRow, lang: str, tz: str) -> str:
+    """For a reply to an older mail whose commands did not fit the phase open now: which
+    phase that is, until when, and where to act on it."""
+    page = f"{config['BASE_URL']}/g/{game.slug}/me"
+    if phase.status != PhaseStatus.OPEN or phase.ends_at is None:
+        return gettext_in(lang, "You replied to an older mail of the game, and no phase takes commands "
+                                "now: wait for the next mail, or see the game's page: %(page)s",
+                          page=page)
+    return gettext_in(lang, "You replied to an older mail of the game. The phase open now: %(phase)s, "
+                            "until %(deadline)s. Reply to its newest mail, or use the game's page: "
+                            "%(page)s", phase=render.phase_label(phase, lang, tz),
+                      deadline=render.deadline_text(phase.ends_at, lang, tz), page=page)
+
+
+def _ignored(parsed: ParsedMessage, lang: str) -> list[str]:
+    """What the receipt lists as not read: the lines that were no command, then the prose
+    written after a command's arguments ("Sbrano Dario, secondo me è la guardia")."""
+    lines = [abridge(line) for line in parsed.ignored_lines[:20]]
+    lines += [gettext_in(lang, "“%(text)s” (after the command on the line “%(line)s”)",
+                         text=abridge(item["text"], 200), line=abridge(item["line"], 80))
+              for item in parsed.ignored_text[:20]]
+    return lines
 
 
 def _examples(game: Game, phase: PhaseRow | None, seat: Seat, lang: str) -> list[str]:
@@ -731,7 +769,12 @@ def _refuse_master_without_token(session: Session, config: dict[str, Any], row: 
                                  parsed: ParsedMessage, master: User, now: datetime) -> Outcome:
     """From a Master's address but not through their reply address: refused,
     and the Master (at the registered address, never the sender) is told
-    which address each of their running games takes commands at."""
+    which address each of their running games takes commands at. A player's
+    token in it (a Master of another game using Bruno's reply address) is a
+    spoof of that seat: its owner is told too."""
+    seat = _seat_by_token(session, parsed.token)
+    if seat is not None and seat.mailable and not _same_address(seat.user.email, master.email):
+        _tell_seat_owner(session, config, row, parsed, seat, now)
     lang = master.lang
     games = [gm for gm in session.scalars(select(GameMaster).where(GameMaster.user_id == master.id))
              if gm.game.status == GameStatus.RUNNING]
@@ -761,6 +804,14 @@ def _refuse_spoof(session: Session, config: dict[str, Any], row: InboundRow, par
                   seat: Seat, now: datetime) -> Outcome:
     """Commands with a player's token from another address: refused, and the
     refusal goes to the registered address, never to the sender."""
+    _tell_seat_owner(session, config, row, parsed, seat, now)
+    return Outcome("refused")
+
+
+def _tell_seat_owner(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
+                     seat: Seat, now: datetime) -> None:
+    """Tell a seat's owner, at the registered address, that a message with their token
+    came from another address, and log it for the Masters."""
     lang = seat.user.lang
     row.game_id = seat.game_id
     _receipt(session, config, row, parsed, to=seat.user.email, lang=lang, now=now, game=seat.game,
@@ -771,7 +822,6 @@ def _refuse_spoof(session: Session, config: dict[str, Any], row: InboundRow, par
                                                "address.", address=row.from_addr)]},
              is_error=True, proven=False)
     operations.log(session, seat.game, None, "refused_spoof", now, player=seat.name, sender=row.from_addr)
-    return Outcome("refused")
 
 
 def _failed_dmarc(raw: bytes | Message) -> bool:

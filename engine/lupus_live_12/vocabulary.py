@@ -58,6 +58,25 @@ VERBS_IT = ("SBRANO", "AZZANNO", "UCCIDO", "SPARO", "PROTEGGO", "DIFENDO", "INDA
             "GUARDO", "OSSERVO", "SEQUESTRO", "RESUSCITO")
 VERBS_EN = ("MAUL", "KILL", "SHOOT", "PROTECT", "DEFEND", "INVESTIGATE", "WATCH", "KIDNAP",
             "REVIVE")
+# How else players write them (issue 22): the wolves' plural ("stanotte sbraniamo Dario"),
+# the infinitive after "voglio" / "I want to", and the everyday synonyms. Read exactly as
+# the verbs above; the parser takes a line that starts with one as a command only when a
+# player's name follows.
+NATURAL_IT = ("SBRANIAMO", "SBRANANO", "SBRANARE", "AZZANNIAMO", "AZZANNARE", "UCCIDIAMO", "UCCIDERE",
+              "MANGIO", "MANGIAMO", "MANGIARE", "ATTACCHIAMO", "SPARARE", "PROTEGGERE", "SALVO",
+              "SALVARE", "DIFENDERE", "INDAGARE", "INDAGHERO", "CONTROLLO", "CONTROLLARE",
+              "GUARDARE", "OSSERVARE", "SEQUESTRARE", "RESUSCITARE")
+NATURAL_EN = ("EAT", "DEVOUR", "ATTACK", "GUARD", "SAVE", "CHECK", "INSPECT", "KILLING",
+              "PROTECTING", "INVESTIGATING", "RESURRECT")
+# The words the service itself prints to name an action (receipts, forms, the desk:
+# engine/texts.KEYS and ACTIONS, the web's form titles): a player who copies them back
+# is understood (tests/mail/test_natural_forms.py checks every one).
+PRINTED_VOTE = (("VOTO PER IL ROGO",), ("PYRE VOTE", "VOTE FOR THE PYRE"))
+PRINTED_POWER = (("IL TUO POTERE", "IL MIO POTERE", "USO IL POTERE", "USO IL MIO POTERE"),
+                 ("YOUR POWER", "MY POWER", "USE MY POWER", "USE POWER"))
+# A vote as people say it: "al rogo Carla", "I'm voting for Carla".
+NATURAL_VOTE = (("VOTARE", "VOTIAMO", "AL ROGO", "MANDO AL ROGO", "MANDIAMO AL ROGO", "MANDARE AL ROGO", "ROGO"),
+                ("VOTING", "LYNCH", "BURN"))
 
 
 def _names(table: dict[str, Any], english: dict[str, str]) -> dict[str, dict[str, str]]:
@@ -81,25 +100,47 @@ def vocabulary() -> Vocabulary:
     )
     return Vocabulary(
         keywords=[
-            Keyword("vote", ("VOTO",), ("VOTE",), "name", "VOTO Carla", "VOTE Carla"),
-            Keyword("target", ("POTERE", "BERSAGLIO"), ("POWER", "TARGET"), "names",
+            Keyword("vote", ("VOTO", *PRINTED_VOTE[0]), ("VOTE", *PRINTED_VOTE[1]), "name",
+                    "VOTO Carla", "VOTE Carla"),
+            Keyword("vote", *NATURAL_VOTE, "name", "VOTO per Carla", "I vote for Carla", verb=True),
+            Keyword("target", ("POTERE", "BERSAGLIO", *PRINTED_POWER[0]),
+                    ("POWER", "TARGET", *PRINTED_POWER[1]), "names",
                     "POTERE Bruno", "POWER Bruno", slots=_NAMES),
-            Keyword("target", VERBS_IT, VERBS_EN, "names", "SBRANO Bruno", "PROTECT Bruno",
-                    slots=_NAMES, verb=True),
+            Keyword("target", VERBS_IT + NATURAL_IT, VERBS_EN + NATURAL_EN, "names", "SBRANO Bruno",
+                    "PROTECT Bruno", slots=_NAMES, verb=True),
             Keyword("ritual", ("RITUALE",), ("RITUAL",), "choice",
                     "RITUALE Voto diretto 3 CON Anna, Bruno, Carla SU Dario",
                     "RITUAL Murder WITH Anna, Bruno, Carla, Dario ON Elena",
                     parts=ritual_parts, number="n"),
-            Keyword("appoint", ("VICE", "VICESINDACO", "SUCCESSORE"), ("APPOINT", "DEPUTY", "SUCCESSOR"),
+            Keyword("ritual", ("FACCIAMO IL RITUALE", "FACCIO IL RITUALE", "SVOLGIAMO IL RITUALE"),
+                    ("WE PERFORM THE RITUAL", "PERFORM THE RITUAL"), "choice",
+                    "RITUALE Omicidio CON Anna, Bruno, Carla, Dario SU Elena",
+                    "RITUAL Murder WITH Anna, Bruno, Carla, Dario ON Elena",
+                    parts=ritual_parts, number="n", verb=True),
+            Keyword("appoint", ("VICE", "VICESINDACO", "SUCCESSORE", "VICESINDACO/SUCCESSORE",
+                                "NOMINA DEL SUCCESSORE"),
+                    ("APPOINT", "DEPUTY", "SUCCESSOR", "DEPUTY/SUCCESSOR"),
                     "name", "VICE Carla", "APPOINT Carla"),
-            Keyword("become", ("DIVENTO",), ("BECOME",), "choice", "DIVENTO Veggente", "BECOME Seer"),
-            Keyword("question", ("DOMANDA",), ("QUESTION",), "text", "DOMANDA Bruno è un lupo?",
-                    "QUESTION Is Bruno a wolf?"),
-            Keyword("shout", ("URLO",), ("SHOUT",), "text", "URLO Al lupo!", "SHOUT Wolf!"),
+            Keyword("appoint", ("NOMINO", "NOMINARE"), ("NOMINATE", "APPOINTING"), "name",
+                    "NOMINO Carla", "NOMINATE Carla", verb=True),
+            Keyword("become", ("DIVENTO", "DIVENTA", "SCEGLI IL TUO RUOLO", "RUOLO DA ASSUMERE",
+                               "SCELTA DEL RUOLO"),
+                    ("BECOME", "CHOOSE YOUR ROLE", "ROLE TO BECOME", "ROLE CHOICE"), "choice",
+                    "DIVENTO Veggente", "BECOME Seer"),
+            Keyword("become", ("DIVENTARE", "DIVENTIAMO"), ("BECOMING",), "choice",
+                    "DIVENTO Veggente", "BECOME Seer", verb=True),
+            Keyword("question", ("DOMANDA", "DOMANDA ALLE MASTER", "DOMANDA PER LE MASTER"),
+                    ("QUESTION", "QUESTION TO THE MASTERS", "QUESTION FOR THE MASTERS"), "text",
+                    "DOMANDA Bruno è un lupo?", "QUESTION Is Bruno a wolf?"),
+            Keyword("shout", ("URLO", "URLO NOTTURNO"), ("SHOUT", "NIGHT SHOUT"), "text",
+                    "URLO Al lupo!", "SHOUT Wolf!"),
             Keyword("notes", ("NOTE",), ("NOTES",), "text", "NOTE sospetto di Bruno",
                     "NOTES suspect Bruno"),
         ],
         choices={"ritual": dict(RITUAL_ALIASES), "become": _role_aliases()},
+        # "DIVENTO il Veggente", "BECOME the Seer", "RITUALE di Omicidio".
+        fillers=("il", "lo", "la", "l'", "un", "una", "uno", "the", "a", "an", "di", "del", "dello",
+                 "della", "dell'", "of", "of the", "rituale", "ritual"),
         names={"ritual": _names(RITUALS, RITUALS_EN), "become": _names(ROLES, ROLES_EN)},
         takes={"ritual": {r.name: {"with": False,
                                    **({"target": True} if r.target is not None else {}),

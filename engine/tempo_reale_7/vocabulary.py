@@ -31,31 +31,59 @@ POWER_ALIASES = {"occultation": "Occultamento"}
 # dell'Amnesia", "SPECTRE of Death" (folded: lower case, straight apostrophe).
 FILLERS = ("spettro", "spectre", "specter", "con il", "with the", "potere", "power",
            "soprannaturale", "supernatural", "dell'", "della", "dello", "del", "di",
-           "of the", "of", "the")
+           "of the", "of", "the", "il", "la", "l'", "a")
 
 _SLOTS = ("target", "target2")  # Confusione, Illusione, Ipnosi aim at two players
-_SPECTRE = Part("power", ("SPETTRO",), ("SPECTRE", "SPECTER"), "choice")
+_SPECTRE = Part("power", ("SPETTRO", "COME SPETTRO", "CON IL POTERE"),
+                ("SPECTRE", "SPECTER", "AS SPECTRE", "AS A SPECTRE", "AS SPECTER", "AS A SPECTER",
+                 "WITH THE POWER"), "choice")
+# The second target as the receipts name it ("Secondo bersaglio: Carla").
+_SECOND = Part("target2", ("SECONDO BERSAGLIO",), ("SECOND TARGET",), "name")
 # The verbs players write for a night power (issue 14): each is POTERE, judged by the
 # engine against the writer's own role like any POTERE line.
 VERBS_IT = ("SBRANO", "AZZANNO", "UCCIDO", "PROTEGGO", "INDAGO", "GUARDO", "OSSERVO",
             "SEGUO", "SEQUESTRO", "RISVEGLIO", "IPNOTIZZO", "ESORCIZZO", "DIFENDO")
 VERBS_EN = ("MAUL", "KILL", "PROTECT", "INVESTIGATE", "WATCH", "FOLLOW", "STALK", "KIDNAP",
             "WAKE", "HYPNOTISE", "HYPNOTIZE", "EXORCISE", "DEFEND")
+# How else players write them (issue 22): the wolves' plural, the infinitive after "voglio"
+# / "I want to", everyday synonyms. Read as the verbs above: a command only when a
+# player's name follows.
+NATURAL_IT = ("SBRANIAMO", "SBRANANO", "SBRANARE", "AZZANNIAMO", "AZZANNARE", "UCCIDIAMO", "UCCIDERE",
+              "MANGIO", "MANGIAMO", "MANGIARE", "ATTACCHIAMO", "PROTEGGERE", "SALVO", "SALVARE",
+              "DIFENDERE", "INDAGARE", "CONTROLLO", "CONTROLLARE", "GUARDARE", "OSSERVARE",
+              "SEGUIRE", "SEQUESTRARE", "RISVEGLIARE", "IPNOTIZZARE", "ESORCIZZARE")
+NATURAL_EN = ("EAT", "DEVOUR", "ATTACK", "GUARD", "SAVE", "CHECK", "INSPECT", "KILLING",
+              "PROTECTING", "INVESTIGATING", "EXORCIZE")
+# The words the service prints to name these actions (engine/texts.KEYS and ACTIONS, the
+# web's form titles), understood back (tests/mail/test_natural_forms.py checks every one).
+PRINTED_POWER = (("IL TUO POTERE", "IL MIO POTERE", "USO IL POTERE", "USO IL MIO POTERE"),
+                 ("YOUR POWER", "MY POWER", "USE MY POWER", "USE POWER"))
 
 
 def vocabulary() -> Vocabulary:
     return Vocabulary(
         keywords=[
-            Keyword("vote", ("VOTO",), ("VOTE",), "name", "VOTO Carla", "VOTE Carla"),
-            Keyword("elect", ("ELEGGO", "SINDACO"), ("ELECT", "MAYOR"), "name",
-                    "ELEGGO Carla", "ELECT Carla"),
-            Keyword("appoint", ("SUCCESSORE",), ("SUCCESSOR", "APPOINT"), "name",
+            Keyword("vote", ("VOTO", "VOTO PER IL ROGO"), ("VOTE", "PYRE VOTE", "VOTE FOR THE PYRE"),
+                    "name", "VOTO Carla", "VOTE Carla"),
+            Keyword("vote", ("VOTARE", "VOTIAMO", "AL ROGO", "MANDO AL ROGO", "MANDIAMO AL ROGO", "MANDARE AL ROGO", "ROGO"),
+                    ("VOTING", "LYNCH", "BURN"), "name", "VOTO per Carla", "I vote for Carla", verb=True),
+            Keyword("elect", ("ELEGGO", "SINDACO", "ELEZIONE DEL SINDACO", "VOTO PER IL SINDACO",
+                              "VOTO SINDACO", "IL SINDACO"),
+                    ("ELECT", "MAYOR", "MAYOR ELECTION", "VOTE FOR MAYOR", "MAYOR VOTE",
+                     "VOTE FOR THE MAYOR"), "name", "ELEGGO Carla", "ELECT Carla"),
+            Keyword("elect", ("ELEGGERE", "ELEGGIAMO"), ("ELECTING",), "name", "ELEGGO Carla",
+                    "ELECT Carla", verb=True),
+            Keyword("appoint", ("SUCCESSORE", "NOMINA DEL SUCCESSORE", "VICESINDACO/SUCCESSORE"),
+                    ("SUCCESSOR", "APPOINT", "DEPUTY/SUCCESSOR"), "name",
                     "SUCCESSORE Carla", "SUCCESSOR Carla"),
-            Keyword("target", ("POTERE", "BERSAGLIO"), ("POWER", "TARGET"), "names",
+            Keyword("appoint", ("NOMINO", "NOMINARE"), ("NOMINATE", "APPOINTING"), "name",
+                    "NOMINO Carla", "NOMINATE Carla", verb=True),
+            Keyword("target", ("POTERE", "BERSAGLIO", *PRINTED_POWER[0]),
+                    ("POWER", "TARGET", *PRINTED_POWER[1]), "names",
                     "POTERE Bruno", "POWER Bruno", slots=_SLOTS,
-                    parts=(_SPECTRE,)),
-            Keyword("target", VERBS_IT, VERBS_EN, "names", "SBRANO Bruno", "WATCH Bruno",
-                    slots=_SLOTS, parts=(_SPECTRE,), verb=True),
+                    parts=(_SPECTRE, _SECOND)),
+            Keyword("target", VERBS_IT + NATURAL_IT, VERBS_EN + NATURAL_EN, "names", "SBRANO Bruno",
+                    "WATCH Bruno", slots=_SLOTS, parts=(_SPECTRE, _SECOND), verb=True),
         ],
         choices={"power": {a: p for a, p in POWER_ALIASES.items() if p in POWERS}},
         names={"power": {name: {"it": name, **({"en": POWERS_EN[name]} if name in POWERS_EN else {})}

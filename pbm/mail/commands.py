@@ -28,7 +28,7 @@ VocabularyLike = Union[Vocabulary, str, None]
 # Decoration phones and html2text leave around a line: bullets, bold markers, quotes.
 _LINE_DECORATION = re.compile(r"^(?:[\s*_•·+\-–—\"'`]|\d{1,2}[.)]\s)+|[\s*_\"'`]+$")
 # What may stand between a keyword and its argument: "VOTO: Carla", "VOTO - Carla", "VOTO → Carla".
-_AFTER_KEYWORD = r"(?=$|[\s:=.,;!-])(?:[\s:=]|[-\u2013\u2014]+>?(?=\s)|\u2192)*(.*)$"
+_AFTER_KEYWORD = r"(?=$|[\s:=.,;!?-])(?:[\s:=]|[-\u2013\u2014]+>?(?=\s)|\u2192)*(.*)$"
 
 # Phones type a curly apostrophe ('Nicolo’' for Nicolò, 'D’Angelo'); names are stored straight.
 # 'anna maria' is Anna-Maria: a hyphen in a name folds to a space.
@@ -49,40 +49,92 @@ def _clean_name(text: str) -> str:
     return text.strip().strip(".!?;,:\"'()[]\u2019\u2018\u201c\u201d\u00ab\u00bb`").strip()
 
 
-def resolve_name(text: str, players: list[str]) -> tuple[str | None, dict | None]:
-    """Match a typed name to one player: exact (folded) first, then unambiguous prefix.
+# What players put between a command and the name it takes: prepositions, articles and
+# the bits of "il mio voto va a Carla", "my vote goes to Carla" (folded: no accents, so
+# "è" is "e"). Only ever skipped when a name follows them.
+_NAME_LEADS = tuple(sorted({
+    "per", "contro", "su", "sul", "sulla", "a", "ad", "al", "alla", "il", "lo", "la", "l'",
+    "va a", "va ad", "va per", "va contro", "va su", "e per", "e contro", "e", "e su", "sara",
+    "e' per", "e'", "for", "against", "on", "to", "at", "the", "goes to", "go to", "is", "is for",
+    "is on", "will be", "goes for", "upon", "over",
+}, key=lambda w: (-len(w.split()), -len(w))))
+# A first word this short is a name's beginning only when it is all that was written
+# ("VOTO da" is Dario; "SBRANO da solo" is prose).
+_MIN_PREFIX_WITH_PROSE = 3
 
-    Returns (name, None) or (None, error-without-line)."""
+
+def _words_of(text: str) -> list[str]:
+    # "Carla,mi sembra" -> "Carla, mi sembra": a phone's missing space after a comma.
+    return re.sub(r"([,;])(?=[^\s\d])", r"\1 ", text).split()
+
+
+def _skip_leads(words: list[str], leads=_NAME_LEADS) -> int:
+    """How many leading words are prepositions and such, leaving at least one word."""
+    i = 0
+    while i < min(len(words) - 1, 6):  # "il mio voto è per Carla": a few words, never a line
+        for lead in leads:
+            n = len(lead.split())
+            if i + n < len(words) and fold(" ".join(words[i:i + n]).rstrip(":,")) == lead:
+                i += n
+                break
+        else:
+            break
+    return i
+
+
+def read_name(text: str, players: list[str], leads=_NAME_LEADS
+              ) -> tuple[str | None, dict | None, str]:
+    """One player's name at the start of ``text``: (name, None, the rest) or (None, error, "").
+
+    The whole text first (a folded name or an unambiguous prefix of one), then the
+    longest run of leading words that is a full name, after the prepositions players
+    write ("per", "su", "va a"); the rest is what the player wrote after the name."""
     typed = _clean_name(text)
     if not typed:
-        return None, {"code": "missing_argument", "argument": "name"}
+        return None, {"code": "missing_argument", "argument": "name"}, ""
     key = fold(typed)
     exact = [p for p in players if fold(p) == key]
     if len(exact) == 1:
-        return exact[0], None
+        return exact[0], None, ""
     if len(exact) > 1:  # two players folded to the same name: the list itself is ambiguous
-        return None, {"code": "ambiguous_name", "name": typed, "candidates": exact}
+        return None, {"code": "ambiguous_name", "name": typed, "candidates": exact}, ""
     prefixed = [p for p in players if fold(p).startswith(key)]
     if len(prefixed) == 1:
-        return prefixed[0], None
+        return prefixed[0], None, ""
     if prefixed:
-        return None, {"code": "ambiguous_name", "name": typed, "candidates": prefixed}
-    # "VOTO Carla perché..." : the longest run of leading words that is a full name.
-    words = typed.split()
-    for n in range(len(words) - 1, 0, -1):
-        head = fold(_clean_name(" ".join(words[:n])))
-        full = [p for p in players if fold(p) == head]
-        if len(full) == 1:
-            return full[0], None
-    # "Voto per Carla", "vote for Bruno", "POTERE su Dario": the preposition players add.
-    if len(words) > 1 and fold(words[0]) in _NAME_PREPOSITIONS:
-        name, err = resolve_name(" ".join(words[1:]), players)
-        if name or err["code"] == "ambiguous_name":
-            return name, err
-    return None, {"code": "unknown_name", "name": typed, "candidates": list(players)}
+        return None, {"code": "ambiguous_name", "name": typed, "candidates": prefixed}, ""
+    words = _words_of(typed)
+    lead = _skip_leads(words, leads)
+    longest = max((len(fold(p).split()) for p in players), default=1)
+    for start in dict.fromkeys((0, lead)):
+        # "VOTO Carla perché...": the longest run of leading words that is a full name
+        # (no longer than the longest name: a line of prose is not tried word by word).
+        for n in range(min(len(words) - start, longest), 0, -1):
+            head = fold(_clean_name(" ".join(words[start:start + n])))
+            full = [p for p in players if fold(p) == head]
+            if len(full) == 1:
+                return full[0], None, _rest(words[start + n:])
+    # Else the beginning of a name, never a preposition's ("per" is not Perla's).
+    first = fold(_clean_name(" ".join(words[lead:]) if lead == len(words) - 1 else words[lead]))
+    if first and (lead == len(words) - 1 or len(first) >= _MIN_PREFIX_WITH_PROSE):
+        found = [p for p in players if fold(p).startswith(first)]
+        if len(found) == 1:
+            return found[0], None, _rest(words[lead + 1:])
+        if found:
+            return None, {"code": "ambiguous_name", "name": _clean_name(words[lead]),
+                          "candidates": found}, ""
+    return None, {"code": "unknown_name", "name": typed, "candidates": list(players)}, ""
 
 
-_NAME_PREPOSITIONS = ("per", "for", "contro", "against", "su", "on")
+def _rest(words: list[str]) -> str:
+    return " ".join(words).strip(" ,;:-\u2013\u2014")
+
+
+def resolve_name(text: str, players: list[str]) -> tuple[str | None, dict | None]:
+    """Match a typed name to one player: exact (folded) first, then unambiguous prefix;
+    words after a full name are tolerated. Returns (name, None) or (None, error-without-line)."""
+    name, error, _rest_of_line = read_name(text, players)
+    return name, error
 
 
 _PAIR_SPLIT = re.compile(r"\s*(?:[,;&+/]|\s(?:e|ed|and)\s)\s*", re.IGNORECASE)
@@ -170,6 +222,12 @@ class Grammar:
         self._choices = {key: _choice_table(self.vocabulary.aliases(key))
                          for key in {*self.vocabulary.choices, *self.vocabulary.names}}
         self._fillers = sorted({fold(f) for f in self.vocabulary.fillers}, key=len, reverse=True)
+        # Each command's own words, folded, but the free-text ones' ("note" is also prose):
+        # "nomino VICE Carla", "Voto Carla COME SINDACO", a second command inside prose.
+        self.words_of_key: dict[str, set[str]] = {}
+        for w, k in self.keywords.items():
+            if k.value != "text":
+                self.words_of_key.setdefault(k.key, set()).add(fold(w))
 
     def match(self, line: str, strict: bool = False) -> tuple[Keyword, str] | None:
         pattern = self._strict if strict else self._any
@@ -193,6 +251,22 @@ class Grammar:
             return found[0], None
         return None, {"code": "unknown_choice", "argument": key, "value": text.strip(),
                       "candidates": found or list(dict.fromkeys(table.values()))}
+
+    def read_choice(self, key: str, text: str) -> tuple[str | None, dict | None, str]:
+        """A choice at the start of ``text``: (choice, None, the rest) or (None, error, "").
+        The whole text first, as ``resolve_choice``; then its longest leading run of
+        words that names a choice ("DIVENTO Veggente, così vedo i lupi")."""
+        choice, error = self.resolve_choice(key, text)
+        if error is None or error["code"] != "unknown_choice":
+            return choice, error, ""
+        table = self._choices.get(key, {})
+        words = _words_of(text)
+        for n in range(min(len(words) - 1, 8), 0, -1):  # no choice is named in more words
+            head = fold(_clean_name(" ".join(words[:n])))
+            for typed in (head, self._without_fillers(head)):
+                if _compact(typed) and _compact(typed) in table:
+                    return table[_compact(typed)], None, _rest(words[n:])
+        return None, error, ""
 
     def _without_fillers(self, typed: str) -> str:
         changed = True
@@ -254,30 +328,65 @@ _NUMBER = re.compile(r"^(.*?)(?:\s+|\s*\(\s*)(?:n\s*=?\s*)?([+-]?\d+)\s*\)?$", r
 _NUMBER_ONLY = re.compile(r"^(.*?)\s+n\s*=\s*(\S+)\s*$", re.IGNORECASE)
 
 
+def _read_names(text: str, players: list[str], slots: tuple[str, ...], leads
+                ) -> tuple[dict, list[dict], str]:
+    """One to ``len(slots)`` names at the start of ``text``, then whatever follows them.
+
+    "Bruno, Carla", "Bruno e Carla", "Anna Dario" fill two slots; after the last name a
+    further whole player's name is one too many (an error), anything else is prose.
+    A single capitalised word after a comma or 'e'/'and' is a name that was meant, so
+    a typo ("Bruno e Zorro") is an error rather than prose."""
+    name, error, rest = read_name(text, players, leads)
+    if error:
+        return {}, [error], ""
+    names = [name]
+    while rest:
+        m = _NAME_SEPARATOR.match(rest)
+        candidate = m.group(1) if m else rest
+        found, error, after = read_name(candidate, players, ())
+        whole = found is not None and fold(_clean_name(candidate[:len(candidate) - len(after)].strip())) \
+            in {fold(p) for p in players}
+        if found is not None and (m or whole) and (len(names) < len(slots) or whole):
+            if len(names) == len(slots):
+                return {}, [{"code": "bad_parameter", "argument": slots[0], "value": text.strip()}], ""
+            names.append(found)
+            rest = after
+            continue
+        if m and len(candidate.split()) == 1 and candidate[:1].isupper():
+            return {}, [error or {"code": "unknown_name", "name": _clean_name(candidate),
+                                  "candidates": list(players)}], ""
+        break
+    return dict(zip(slots, names)), [], rest
+
+
+_NAME_SEPARATOR = re.compile(r"^\s*(?:[,;&+/]|(?:e|ed|and)(?=\s))\s*(.*)$", re.IGNORECASE | re.DOTALL)
+
+
 def _read_value(g: Grammar, value: str, key: str, text: str, players: list[str],
-                slots: tuple[str, ...] = ()) -> tuple[dict, list[dict]]:
-    """One argument as the vocabulary says it is read, as {key: value} (or the slots)."""
+                slots: tuple[str, ...] = ()) -> tuple[dict, list[dict], str]:
+    """One argument as the vocabulary says it is read, as {key: value} (or the slots),
+    its errors, and the prose written after it (never read)."""
+    # "nomino VICE Carla", "il mio voto è PER Carla": the command's own words and the
+    # prepositions players put before a name.
+    leads = tuple(sorted({*_NAME_LEADS, *g.words_of_key.get(key, ())},
+                         key=lambda w: (-len(w.split()), -len(w))))
     if value == "name":
-        name, err = resolve_name(text, players)
-        return ({key: name}, []) if not err else ({}, [err])
+        name, err, rest = read_name(text, players, leads)
+        return ({key: name}, [], rest) if not err else ({}, [err], "")
     if value == "names":
         if slots:
-            parts = _split_parts(text, players) if text.strip() else []
-            if not parts:
-                return {}, [{"code": "missing_argument", "argument": slots[0]}]
-            if len(parts) > len(slots):
-                return {}, [{"code": "bad_parameter", "argument": slots[0], "value": text.strip()}]
-            names, errs = _resolve_list(", ".join(parts), players)
-            return ({} if errs else dict(zip(slots, names))), errs
+            if not _clean_name(text.strip(",;&+/")):
+                return {}, [{"code": "missing_argument", "argument": slots[0]}], ""
+            return _read_names(text, players, slots, leads)
         names, errs = _resolve_list(text, players)
-        return ({} if errs else {key: names}), errs
+        return ({} if errs else {key: names}), errs, ""
     if value == "choice":
-        choice, err = g.resolve_choice(key, text)
-        return ({key: choice}, []) if not err else ({}, [err])
+        choice, err, rest = g.read_choice(key, text)
+        return ({key: choice}, [], rest) if not err else ({}, [err], "")
     if value == "choices":  # several choices: 'TENGO Duchessa Capitano', 'KEEP Duke, Captain'
         typed = [t for t in re.split(r"\s*[,;]\s*|\s+(?:e|and)\s+|\s+", text.strip()) if t]
         if not typed:
-            return {}, [{"code": "missing_argument", "argument": key}]
+            return {}, [{"code": "missing_argument", "argument": key}], ""
         picked, errors = [], []
         for t in typed:
             choice, err = g.resolve_choice(key, t)
@@ -285,35 +394,41 @@ def _read_value(g: Grammar, value: str, key: str, text: str, players: list[str],
                 errors.append(err)
             else:
                 picked.append(choice)
-        return ({key: picked}, []) if not errors else ({}, errors)
+        return ({key: picked}, [], "") if not errors else ({}, errors, "")
     if value == "text":
-        return ({key: text.strip()}, []) if text.strip() else ({}, [{"code": "missing_argument", "argument": "text"}])
-    return {}, []  # "none": the word alone says it (with its fixed arguments)
+        return (({key: text.strip()}, [], "") if text.strip()
+                else ({}, [{"code": "missing_argument", "argument": "text"}], ""))
+    return {}, [], text.strip()  # "none": the word alone says it; what follows is prose
 
 
-def _read_choice(g: Grammar, keyword: Keyword, head: str) -> tuple[str | None, str | None, dict | None]:
-    """The choice and the number written after it ('Voto diretto 3', 'endstory n=2')."""
+def _read_choice(g: Grammar, keyword: Keyword, head: str
+                 ) -> tuple[str | None, str | None, dict | None, str]:
+    """The choice, the number written after it ('Voto diretto 3', 'endstory n=2'), and
+    the prose after them."""
     number = None
     if keyword.number:
         m = _NUMBER_ONLY.match(head) or _NUMBER.match(head)
         if m and g.resolve_choice(keyword.key, head)[1] is not None:
             head, number = m.group(1), m.group(2)
-    choice, err = g.resolve_choice(keyword.key, head)
-    return choice, number, err
+    choice, err, rest = g.read_choice(keyword.key, head)
+    return choice, number, err, rest
 
 
-def _read(g: Grammar, keyword: Keyword, arg: str, players: list[str]) -> tuple[dict, list[dict]]:
+def _read(g: Grammar, keyword: Keyword, arg: str, players: list[str]) -> tuple[dict, list[dict], str]:
+    """A command's arguments: (command, errors, the prose after its arguments)."""
     head, marked = _marked_parts(arg, keyword.parts)
+    prose: list[str] = []
     if keyword.value == "choice":
-        choice, number_text, err = _read_choice(g, keyword, head)
+        choice, number_text, err, rest = _read_choice(g, keyword, head)
         if err:
-            return {}, [err]
+            return {}, [err], ""
         command: dict = {keyword.key: choice}
     else:
-        command, errors = _read_value(g, keyword.value, keyword.key, head, players, keyword.slots)
+        command, errors, rest = _read_value(g, keyword.value, keyword.key, head, players, keyword.slots)
         if errors:
-            return {}, errors
+            return {}, errors, ""
         choice, number_text = None, None
+    prose.append(rest)
     takes = g.vocabulary.takes.get(keyword.key, {}).get(choice) if choice is not None else None
     errors: list[dict] = []
     if number_text is not None:
@@ -334,7 +449,7 @@ def _read(g: Grammar, keyword: Keyword, arg: str, players: list[str]) -> tuple[d
         if takes is not None and part.key not in takes:
             errors.append({"code": "bad_parameter", "argument": part.key, "value": text})
             continue
-        value, errs = _read_value(g, part.value, part.key, text, players)
+        value, errs, rest = _read_value(g, part.value, part.key, text, players)
         if errs:
             for e in errs:
                 if e.get("code") == "missing_argument":
@@ -342,28 +457,105 @@ def _read(g: Grammar, keyword: Keyword, arg: str, players: list[str]) -> tuple[d
             errors.extend(errs)
         else:
             command.update(value)
+            prose.append(rest)
     if errors:
-        return {}, errors
-    return {**keyword.fixed, **command}, []
+        return {}, errors, ""
+    return {**keyword.fixed, **command}, [], " ".join(p for p in prose if p)
 
 
-def parse_line(line: str, players: list[str], vocabulary: VocabularyLike = None
-               ) -> tuple[dict | None, list[dict], bool]:
-    """One line -> (command or None, errors, is_command_line).
+# What players write before a command ("Io voto Carla", "stanotte sbraniamo Dario", "I'll
+# protect Bruno", "il mio voto va a Carla"), folded. A line read after them is a command only
+# when it reads whole, as for a verb: prose starts with these words too.
+_OPENERS = tuple(sorted({
+    "io", "noi", "noi lupi", "lupi", "allora", "ok", "okay", "va bene", "bene", "dunque", "quindi",
+    "ciao", "stanotte", "stasera", "questa notte", "questa sera", "oggi", "stamattina", "domani",
+    "per stanotte", "per oggi", "il mio", "la mia", "il nostro", "la nostra", "mio", "nostro",
+    "voglio", "vorrei", "vogliamo", "vorremmo", "decido di", "ho deciso di", "abbiamo deciso di",
+    "scelgo di", "scegliamo di", "i", "we", "i'll", "we'll", "i will", "we will", "i want to",
+    "we want to", "i'd like to", "we'd like to", "i would like to", "i choose to", "i'm", "i am",
+    "we are", "we're", "let's", "lets", "so", "hi", "hello", "tonight", "today", "this night",
+    "my", "our", "then", "and", "e", "il", "la", "lo", "the", "i lupi", "we wolves", "the wolves",
+    "scelgo", "choose", "i choose", "pick", "i pick", "metto", "propongo", "i propose",
+}, key=lambda w: (-len(w.split()), -len(w))))
+# Words after the arguments that say nothing: not listed as ignored prose.
+_COURTESY = {"stanotte", "stasera", "questa notte", "oggi", "grazie", "grazie mille", "per favore",
+             "please", "thanks", "thank you", "tonight", "today", "ciao", "a presto", "bye", "cheers"}
+# "Voto Carla COME SINDACO", "vote Carla FOR MAYOR": the words after the name say which
+# command of the same kind it is.
+_AS_ROLE = re.compile(r"^(?:(?:come|as|for|a|per|da|to be|is|e|sara|will be)\s+)?"
+                      r"(?:(?:il|la|lo|the|my|mio|mia|a|an|nuovo|new|our|nostro)\s+|l')*(.+?)[\s.!]*$")
+# A sentence ending in '?' before anything else ends: "Sfido o passo? Non ho capito".
+_FIRST_SENTENCE_ASKS = re.compile(r"^[^.!?\u2026]*\?")
 
-    A verb (``SBRANO Anna``) is a command only when what follows it reads: a line of
-    prose that happens to start with one ("Guardo la partita") is just a line."""
+
+_OPENER_WORDS = [(opener, len(opener.split())) for opener in _OPENERS]
+
+
+def _without_openers(text: str) -> str:
+    """The line after the words players put before a command (at most a few of them)."""
+    words = text.split(None, 8)
+    i = 0
+    while i < min(len(words) - 1, 6):
+        for opener, n in _OPENER_WORDS:
+            if i + n < len(words) and fold(" ".join(words[i:i + n]).rstrip(",:;.!")) == opener:
+                i += n
+                break
+        else:
+            break
+    return " ".join(words[i:]) if i else text
+
+
+def is_question(text: str) -> bool:
+    """A line that ends in '?', or whose first sentence does, is a question."""
+    bare = text.rstrip(" \t\"'`)\u201d\u00bb*_")
+    return bare.endswith("?") or bool(_FIRST_SENTENCE_ASKS.match(bare))
+
+
+@dataclass
+class LineReading:
+    """What one line says: a command (or None), errors, whether the line was meant as a
+    command at all (else it is an ordinary line), and the prose after its arguments."""
+
+    command: dict | None
+    errors: list[dict]
+    is_command: bool
+    prose: str = ""
+
+
+def read_line(line: str, players: list[str], vocabulary: VocabularyLike = None,
+              _inner: bool = False) -> LineReading:
+    """One line, by one rule for every command: the keyword (or a verb, or either after
+    the words players put first), its arguments, then prose that is never read.
+
+    A line that only starts like a command (a verb, or a keyword after an opener such as
+    "io" or "stanotte") is a command only when its arguments read; else it is prose.
+    A line asking something ("Voto Carla?", "Sfido o passo? Non ho capito") applies
+    nothing: the error ``question`` asks the player to confirm. Prose that is itself
+    another command ("Voto Carla, ma stanotte proteggo Bruno") applies nothing either."""
     g = grammar(vocabulary)
     text = _LINE_DECORATION.sub("", line)
     found = g.match(text)
+    lenient = False
     if found is None:
+        opened = _without_openers(text)
+        found = g.match(opened) if opened != text else None
+        lenient = found is not None
+    if found is None:
+        named = _name_first(g, text, players) or _name_first(g, _without_openers(text), players)
+        if named is not None:
+            return named
         other = grammar(None).match(text, strict=True) if vocabulary is not None else None
         if other is not None:  # another game's command: say so rather than pass it over
             word = text.split()[0].strip(":=").upper()
-            return None, [{"code": "not_in_game", "value": word, "line": line.strip(),
-                           "command": other[0].key}], True
-        return None, [], False
+            return LineReading(None, [{"code": "not_in_game", "value": word, "line": line.strip(),
+                                       "command": other[0].key}], True)
+        return LineReading(None, [], False)
     keyword, arg = found
+    lenient = lenient or keyword.verb
+    asks = keyword.value != "text" and is_question(text)
+    if asks and not lenient:
+        return LineReading(None, [_located({"code": "question"}, line, keyword)], True)
+    prose = ""
     if not arg and keyword.fixed and keyword.value != "none":
         # A word that says something alone ('BLOCCO' against foreign aid: the one
         # character that blocks it) stands alone; the engine judges what is missing.
@@ -373,20 +565,86 @@ def parse_line(line: str, players: list[str], vocabulary: VocabularyLike = None
             keyword.key if keyword.value == "choice" else keyword.value if keyword.value == "text" else "name")
         command, errors = {}, [{"code": "missing_argument", "argument": argument}]
     else:
-        command, errors = _read(g, keyword, arg, players)
-    if keyword.verb and errors:
+        command, errors, prose = _read(g, keyword, arg, players)
+    if lenient and errors:
         # A natural form that does not read ("ESAMINO LA CARTA DI ..." with no name) may
         # still be the keyword it starts with ("ESAMINO ..."): read the line as that.
         strict = g.match(text, strict=True)
-        if strict is None:
-            return None, [], False
+        if strict is None or strict[0] is keyword:
+            return LineReading(None, [], False)
         keyword, arg = strict
-        command, errors = _read(g, keyword, arg, players) if arg else (
-            {}, [{"code": "missing_argument", "argument": "name"}])
+        command, errors, prose = _read(g, keyword, arg, players) if arg else (
+            {}, [{"code": "missing_argument", "argument": "name"}], "")
+    if asks:
+        return LineReading(None, [_located({"code": "question"}, line, keyword)], True)
+    if command and prose and not keyword.fixed:
+        command, prose, mixed = _prose_says(g, keyword, command, prose, players, _inner)
+        if mixed:
+            return LineReading(None, [_located({"code": "two_commands", "value": mixed}, line, keyword)], True)
+    if fold(prose.strip(" .,;:!-")) in _COURTESY or not re.search(r"[^\W_]", prose):
+        prose = ""
     for e in errors:
-        e.setdefault("line", line.strip())
-        e.setdefault("command", keyword.key)
-    return (command or None), errors, True
+        _located(e, line, keyword)
+    return LineReading(command or None, errors, True, prose)
+
+
+def _name_first(g: Grammar, text: str, players: list[str]) -> LineReading | None:
+    """"Carla al rogo", "Carla sindaco!", "Bruno come vice": a whole player's name, then
+    nothing but a command's own words (a command that takes one name)."""
+    if not text[:1].isalpha() or is_question(text):
+        return None
+    name, error, rest = read_name(text, players, ())
+    if error or not rest or fold(_clean_name(text)).startswith(fold(rest)):
+        return None
+    m = _AS_ROLE.match(fold(rest))
+    named = _clean_name(m.group(1)) if m else ""
+    for key, words in g.words_of_key.items():
+        keyword = next(k for k in g.vocabulary.keywords if k.key == key)
+        if named in words and keyword.value in ("name", "names") and not keyword.fixed:
+            return LineReading({key: name}, [], True)
+    return None
+
+
+def _located(error: dict, line: str, keyword: Keyword) -> dict:
+    error.setdefault("line", line.strip())
+    error.setdefault("command", keyword.key)
+    return error
+
+
+def _prose_says(g: Grammar, keyword: Keyword, command: dict, prose: str, players: list[str],
+                inner: bool) -> tuple[dict, str, str]:
+    """Read what the prose after a command's arguments says about the command:
+    "come sindaco" after a vote makes it the election (the same kind of argument, another
+    command); another command inside it ("..., ma stanotte proteggo Bruno") makes the line
+    two commands, which returns the other command's word so nothing is guessed."""
+    m = _AS_ROLE.match(fold(prose))
+    named = m.group(1) if m else ""
+    for key, words in g.words_of_key.items():
+        if named in words:
+            other = next(k for k in g.vocabulary.keywords if k.key == key)
+            if key == keyword.key:
+                return command, "", ""
+            if other.value == keyword.value and not other.fixed and keyword.key in command:
+                return {key: command[keyword.key]}, "", ""
+            return command, prose, named.upper()
+    if inner:
+        return command, prose, ""
+    words = prose.split()
+    for i in range(min(len(words), 30)):
+        rest = " ".join(words[i:])
+        inside = g.match(_LINE_DECORATION.sub("", rest))
+        if inside is None or inside[0].key == keyword.key or inside[0].value == "text":
+            continue
+        if read_line(rest, players, g, _inner=True).command:
+            return command, prose, words[i].strip(",;:.!").upper()
+    return command, prose, ""
+
+
+def parse_line(line: str, players: list[str], vocabulary: VocabularyLike = None
+               ) -> tuple[dict | None, list[dict], bool]:
+    """One line -> (command or None, errors, is_command_line); see ``read_line``."""
+    reading = read_line(line, players, vocabulary)
+    return reading.command, reading.errors, reading.is_command
 
 
 def looks_like_command(line: str, vocabulary: VocabularyLike = None) -> bool:
@@ -395,13 +653,20 @@ def looks_like_command(line: str, vocabulary: VocabularyLike = None) -> bool:
     return grammar(vocabulary).match(_LINE_DECORATION.sub("", line), strict=True) is not None
 
 
-def parse_commands(text: str, players: list[str], vocabulary: VocabularyLike = None
-                   ) -> tuple[list[dict], list[dict], list[str]]:
-    """Commands, errors and the non-empty lines that were not commands, in order."""
+@dataclass
+class Reading:
+    """The commands of a text, its errors, its non-empty lines that were not commands,
+    and the prose written after a command's arguments (each {"line", "text"})."""
+
+    commands: list[dict]
+    errors: list[dict]
+    ignored_lines: list[str]
+    ignored_text: list[dict]
+
+
+def read_commands(text: str, players: list[str], vocabulary: VocabularyLike = None) -> Reading:
     g = grammar(vocabulary)
-    commands: list[dict] = []
-    errors: list[dict] = []
-    ignored: list[str] = []
+    out = Reading([], [], [], [])
     lines = (text or "").splitlines()
     i = 0
     while i < len(lines):
@@ -409,7 +674,8 @@ def parse_commands(text: str, players: list[str], vocabulary: VocabularyLike = N
         i += 1
         if not line.strip():
             continue
-        command, errs, is_command = parse_line(line, players, g)
+        reading = read_line(line, players, g)
+        command = reading.command
         free = next((k for k in g.text_keys if command and k in command), None)
         last = line
         while free and i < len(lines) and _wrapped(last, lines[i], g):
@@ -417,11 +683,20 @@ def parse_commands(text: str, players: list[str], vocabulary: VocabularyLike = N
             last = lines[i]
             i += 1
         if command:
-            commands.append(command)
-        errors.extend(errs)
-        if not is_command:
-            ignored.append(line.strip())
-    return commands, errors, ignored
+            out.commands.append(command)
+        out.errors.extend(reading.errors)
+        if not reading.is_command:
+            out.ignored_lines.append(line.strip())
+        elif reading.prose:
+            out.ignored_text.append({"line": line.strip(), "text": reading.prose})
+    return out
+
+
+def parse_commands(text: str, players: list[str], vocabulary: VocabularyLike = None
+                   ) -> tuple[list[dict], list[dict], list[str]]:
+    """Commands, errors and the non-empty lines that were not commands, in order."""
+    reading = read_commands(text, players, vocabulary)
+    return reading.commands, reading.errors, reading.ignored_lines
 
 
 def _wrapped(line: str, following: str, g: Grammar) -> bool:
@@ -466,7 +741,10 @@ _MESSAGES = {
         "missing_argument": "Manca {argument}.",
         "unknown_choice": "Non conosco {argument} \u201c{value}\u201d. Possibili: {candidates}.",
         "bad_parameter": "Il valore \u201c{value}\u201d non va bene per {argument}.",
-        "no_command": "Nel messaggio non ho trovato comandi.",
+        "no_command": "Nel messaggio non ho trovato comandi: non ho registrato nulla.",
+        "empty": "Il messaggio è vuoto (o contiene solo la mail citata o una firma): non ho capito nessun comando e non ho registrato nulla.",
+        "question": "Sembra una domanda: non ho registrato nulla. Se è il tuo comando, confermalo riscrivendolo senza il punto interrogativo.",
+        "two_commands": "In questa riga c'è più di un comando (anche {value}): non ho registrato nulla. Scrivi un comando per riga.",
         "not_in_game": "In questa partita non c'\u00e8 il comando {value}.",
         "unknown_sender": "Non riesco a capire quale giocatore abbia scritto il messaggio inoltrato ({name}). Giocatori: {candidates}.",
         "command_outside_behalf": "Questo comando \u00e8 fuori dal messaggio inoltrato o dalla riga PER:, quindi non so per chi sia: non l'ho eseguito.",
@@ -479,7 +757,10 @@ _MESSAGES = {
         "missing_argument": "{argument} is missing.",
         "unknown_choice": "I do not know {argument} \u201c{value}\u201d. Possible: {candidates}.",
         "bad_parameter": "The value \u201c{value}\u201d is not valid for {argument}.",
-        "no_command": "I found no command in your message.",
+        "no_command": "I found no command in your message: nothing was recorded.",
+        "empty": "The message is empty (or holds only the quoted mail or a signature): I understood no command and recorded nothing.",
+        "question": "This looks like a question: nothing was recorded. If it is your command, confirm it by writing it again without the question mark.",
+        "two_commands": "This line holds more than one command (also {value}): nothing was recorded. Write one command per line.",
         "not_in_game": "This game has no {value} command.",
         "unknown_sender": "I cannot tell which player wrote the forwarded message ({name}). Players: {candidates}.",
         "command_outside_behalf": "This command is outside the forwarded message or the FOR: line, so I cannot tell whose it is: it was not carried out.",
@@ -493,7 +774,8 @@ def describe_error(error: dict, lang: str = "it", vocabulary: VocabularyLike = N
     """Plain-language wording of a structured error, Italian by default; the game's
     vocabulary names its own arguments."""
     lang = "en" if str(lang).lower().startswith("en") else "it"
-    template = _MESSAGES[lang].get(error.get("code", ""), _MESSAGES[lang]["_other"])
+    code = "empty" if error.get("code") == "no_command" and error.get("empty") else error.get("code", "")
+    template = _MESSAGES[lang].get(code, _MESSAGES[lang]["_other"])
     key = error.get("argument", "")
     vocab = grammar(vocabulary).vocabulary
     named = vocab.arguments.get(key) or {}

@@ -11,7 +11,13 @@ Pure: no game, no database, no clock. The steps, in order:
   6. command lines are parsed against the players' names and the game's vocabulary
      (pbm.mail.commands; every ruleset's words while the game is not known);
   7. a message that is not ignored and holds neither commands nor errors gets the
-     error ``no_command``, so its sender is told.
+     error ``no_command`` (with ``empty: true`` when nothing was written but the quoted
+     mail or a signature), so its sender is told.
+
+A command is never read from a subject the service wrote (one carrying the game's
+``[Name]`` or the ``[lupus:TOKEN]`` tag, under any Re:/R:/AW:/Fwd:/I:), nor from a
+subject that asks something: "Re: [Partita] Challenge, block or pass?" is our question,
+not the player's answer.
 
 Whether the sender may act (is a player, is a Master) is the service's decision.
 """
@@ -22,8 +28,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from email.message import Message
 
-from .commands import (Grammar, VocabularyLike, describe_error, find_behalf_line, fold, grammar,
-                       looks_like_command, parse_commands, parse_line, resolve_name)
+from .commands import (Grammar, VocabularyLike, is_question, describe_error, find_behalf_line, fold, grammar,
+                       looks_like_command, parse_commands, parse_line, read_commands, resolve_name)
 from .author import author_of
 from .parse_body import address_of, body_text, header_all, header_text, parse_bytes
 from .parse_classify import classify
@@ -38,6 +44,11 @@ _REPLY_PREFIX = re.compile(rf"^\s*(?:(?:{_REPLY_WORDS})\s*(?:\[\d+\])?\s*:\s*)+"
 # The same with forwards (Fwd:, Fw:, I: in Italian Outlook, Inoltro:) and the game's [tag].
 _SUBJECT_DECORATION = re.compile(
     rf"^\s*(?:(?:{_REPLY_WORDS}|fwd?|i|inoltro|wg|tr)\s*(?:\[\d+\])?\s*:\s*|\[[^\]]*\]\s*)+", re.I)
+# The service's own subjects: every mail to a player opens with the game's "[Name]" and
+# ends with its "[lupus:TOKEN]"; the account mails open with "Lupus PBM:" or "Lupus:".
+_OWN_SUBJECT = re.compile(
+    rf"^\s*(?:(?:{_REPLY_WORDS}|fwd?|i|inoltro|wg|tr)\s*(?:\[\d+\])?\s*:\s*)*(?:\[|lupus(?:\s+pbm)?\s*:)",
+    re.I)
 _RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To",
                       "X-Envelope-To", "Resent-To")
 
@@ -52,6 +63,8 @@ class ParsedMessage:
     commands: list[dict] = field(default_factory=list)
     errors: list[dict] = field(default_factory=list)
     ignored_lines: list[str] = field(default_factory=list)
+    # Prose written after a command's arguments, never read: {"line", "text"} each.
+    ignored_text: list[dict] = field(default_factory=list)
     token: str | None = None
     message_id: str | None = None
     in_reply_to: str | None = None
@@ -82,13 +95,20 @@ def subject_commands(subject: str, players: list[str], vocabulary: VocabularyLik
     Commands whose argument is free text stay out of the subject: "Domanda sul
     regolamento" is a question to the Masters, not a command, and "Note" a title."""
     g = grammar(vocabulary)
+    if is_own_subject(subject):
+        return [], []
     line = _SUBJECT_DECORATION.sub("", SUBJECT_TOKEN_RE.sub("", subject or "")).strip()
-    if not looks_like_command(line, g):
+    if not looks_like_command(line, g) or is_question(line):
         return [], []
     commands, errors, _ignored = parse_commands(line, players, g)
     if any(g.text_keys & set(c) for c in commands):
         return [], []
     return commands, errors
+
+
+def is_own_subject(subject: str) -> bool:
+    """Did the service write this subject (a reply or forward of one of its mails)?"""
+    return bool(SUBJECT_TOKEN_RE.search(subject or "") or _OWN_SUBJECT.match(subject or ""))
 
 
 def _message_ids(value: str) -> list[str]:
@@ -238,7 +258,9 @@ def parse_message(raw: bytes | Message, players: list[str], player_addresses: di
     ``header_token`` found in its headers, when the caller has read them already."""
     result = _parse(raw, list(players or []), player_addresses, reply_localpart, grammar(vocabulary), token)
     if not result.ignored and not result.commands and not result.errors:
-        result.errors.append({"code": "no_command"})
+        # Nothing at all written (an empty reply, a signature): say so, never stay silent.
+        written = result.reply_text.strip() or result.ignored_lines
+        result.errors.append({"code": "no_command"} if written else {"code": "no_command", "empty": True})
     return result
 
 
@@ -291,16 +313,20 @@ def _parse(raw: bytes | Message, players: list[str], player_addresses: dict[str,
         # Quote stripping applies to the forwarded mail itself: the player may have
         # replied above an older bulletin.
         result.reply_text = strip_reply(forward.body)
-        commands, errors, ignored = parse_commands(result.reply_text, players, g)
-        result.commands = commands
-        result.errors = ([err] if err else []) + note_errors + errors + _second_forward(forward, attached if attached_forward else [])
-        result.ignored_lines = note_lines + ignored
+        reading = read_commands(result.reply_text, players, g)
+        result.commands = reading.commands
+        result.errors = ([err] if err else []) + note_errors + reading.errors + _second_forward(
+            forward, attached if attached_forward else [])
+        result.ignored_lines = note_lines + reading.ignored_lines
+        result.ignored_text = reading.ignored_text
         return result
 
     result.reply_text = strip_reply(text)
     behalf = find_behalf_line(result.reply_text)
     if behalf is None:
-        result.commands, result.errors, result.ignored_lines = parse_commands(result.reply_text, players, g)
+        reading = read_commands(result.reply_text, players, g)
+        result.commands, result.errors, result.ignored_lines = reading.commands, reading.errors, reading.ignored_lines
+        result.ignored_text = reading.ignored_text
         if not result.commands and not result.errors:
             commands, errors = subject_commands(subject, players, g)
             if commands and not errors:
@@ -327,14 +353,16 @@ def _parse(raw: bytes | Message, players: list[str], player_addresses: dict[str,
         tail_errors += more_errors
         above_lines += more_lines
         below = below[:cut]
-    commands, errors, ignored = parse_commands("\n".join(_without_chat_prefix(ln, g) for ln in below), players, g)
+    reading = read_commands("\n".join(_without_chat_prefix(ln, g) for ln in below), players, g)
     if err:
         err.update({"line": lines[index].strip()})
-    result.commands = commands
-    result.errors = ([err] if err else []) + above_errors + errors + tail_errors
-    result.ignored_lines = above_lines + ignored
+    result.commands = reading.commands
+    result.errors = ([err] if err else []) + above_errors + reading.errors + tail_errors
+    result.ignored_lines = above_lines + reading.ignored_lines
+    result.ignored_text = reading.ignored_text
     return result
 
 
-__all__ = ["ParsedMessage", "parse_message", "parse_commands", "describe_error",
-           "extract_token", "header_token", "resolve_sender", "strip_reply", "subject_commands", "without_reply_prefix"]
+__all__ = ["ParsedMessage", "parse_message", "parse_commands", "describe_error", "extract_token",
+           "header_token", "is_own_subject", "resolve_sender", "strip_reply", "subject_commands",
+           "without_reply_prefix"]

@@ -177,3 +177,27 @@ def test_the_players_own_reply_is_answered_in_its_thread(app, factory, game):
     run_mail(app, worker)
     ((subject, _, headers),) = _answers(factory, dario)
     assert subject == "Re: la mia mossa" and "In-Reply-To" in headers
+
+
+def test_a_master_of_another_game_using_a_players_token_is_reported_to_the_player_too(app, factory, game, clock):
+    # Issue 22, seen: a Master of another game used Bruno's token; the notice went to that
+    # Master and Bruno got nothing.
+    from pbm import operations
+    from pbm.models import User
+    from tests.support.helpers import make_master
+    _, worker = game
+    other_id = make_master(factory, "other-master@example.org")
+    with transaction(factory) as s:
+        operations.create_game(s, name="Other game", ruleset="lupus-live-12", master=s.get(User, other_id),
+                               now=clock.now())
+    bruno, _ = seat(factory, "Bruno")
+    sent = latest_sent(factory, bruno)
+    deliver(app, message("other-master@example.org", sent.reply_to, "VOTO Anna", reply_to_row=sent))
+    run_mail(app, worker)
+    assert votes(factory) == []
+    (to_bruno,) = receipts(factory, bruno)
+    assert "other-master@example.org" in to_bruno and "non è stato applicato" in to_bruno
+    assert receipts(factory, "other-master@example.org")  # the sender is told too, as before
+    with factory() as s:
+        (entry,) = s.query(MasterLog).filter_by(action="refused_spoof").all()
+        assert entry.details == {"player": "Bruno", "sender": "other-master@example.org"}

@@ -63,16 +63,55 @@ def test_someone_else_using_a_players_token_is_refused_and_the_player_is_told(ap
     assert "mallory@evil.test" in body
 
 
-def test_reply_to_a_closed_phase_is_answered_phase_closed_and_not_carried_over(app, factory, game, clock):
+def _role_letter(factory, email):
+    with factory() as s:  # the role letter invited actions for night 1, now closed
+        return s.query(OutboxRow).filter_by(to_addr=email, kind="role_letter").one()
+
+
+def test_a_reply_to_an_older_mail_counts_for_the_phase_open_now(app, factory, game, clock):
+    # Issue 22: a reply to the role letter came back "La fase è chiusa" while day 1 was open.
     _, worker = game
     email, _ = seat(factory, "Dario")
-    with factory() as s:  # the role letter invited actions for night 1, now closed
-        letter = s.query(OutboxRow).filter_by(to_addr=email, kind="role_letter").one()
+    letter = _role_letter(factory, email)
     deliver(app, message(email, letter.reply_to, "VOTO Anna", reply_to_row=letter))
+    run_mail(app, worker)
+    assert votes(factory) == [("Dario", "Anna", "mail")]
+    (body,) = receipts(factory, email)
+    assert "REGISTRATO\n- Voto: Anna" in body and "chiusa" not in body
+    assert "Fase: giorno di martedì 24 novembre" in body  # the phase it counted for
+
+
+def test_a_reply_to_an_older_mail_that_does_not_fit_names_the_open_phase_and_the_way(app, factory, game, clock):
+    _, worker = game
+    email, _ = seat(factory, "Dario")  # a Contadino: no power, and it is day anyway
+    letter = _role_letter(factory, email)
+    deliver(app, message(email, letter.reply_to, "POTERE Anna", reply_to_row=letter))
     run_mail(app, worker)
     assert votes(factory) == []
     (body,) = receipts(factory, email)
-    assert "chiusa" in body and "notte di martedì 24 novembre" in body
+    assert "NON REGISTRATO" in body
+    assert "Hai risposto a una mail vecchia della partita. La fase aperta adesso: giorno di martedì " \
+           "24 novembre, fino al 24/11/2026" in body
+    assert "Rispondi alla sua mail più recente, o usa la pagina della partita: " in body and "/g/" in body
+    assert "Fase: giorno di martedì 24 novembre (termina il 24/11/2026" in body
+
+
+def test_a_reply_that_arrived_before_the_open_phase_began_is_not_moved_into_it(app, factory, game, clock):
+    _, worker = game
+    email, _ = seat(factory, "Dario")
+    letter = _role_letter(factory, email)
+    box = mailbox.Maildir(app.config["MAIL_SOURCE"]["path"], create=True)
+    key = box.add(message(email, letter.reply_to, "VOTO Anna", reply_to_row=letter))
+    with factory() as s:
+        day = s.query(PhaseRow).filter_by(kind="day").one()
+        began = day.starts_at.replace(tzinfo=timezone.utc).timestamp()
+    path = f"{app.config['MAIL_SOURCE']['path']}/new/{key}"
+    import os
+    os.utime(path, (began - 60, began - 60))  # it reached the mailbox during the night
+    run_mail(app, worker)
+    assert votes(factory) == []
+    (body,) = receipts(factory, email)
+    assert "chiusa" in body
 
 
 def test_same_message_delivered_twice_counts_once(app, factory, game):
@@ -139,3 +178,38 @@ def test_a_vote_that_reached_the_mailbox_before_the_deadline_counts_when_read_af
     with factory() as s:
         day = s.query(PhaseRow).filter_by(game_id=gid, kind="day").one()
         assert day.status == "published"
+
+
+def test_a_question_applies_nothing_and_asks_to_confirm(app, factory, game):
+    _, worker = game
+    email, _ = seat(factory, "Dario")
+    sent = latest_sent(factory, email)
+    deliver(app, message(email, sent.reply_to, "Voto Carla?", reply_to_row=sent))
+    run_mail(app, worker)
+    assert votes(factory) == []
+    (body,) = receipts(factory, email)
+    assert "«Voto Carla?»: Sembra una domanda: non ho registrato nulla" in body
+    assert "riscrivendolo senza il punto interrogativo" in body
+
+
+def test_the_prose_after_a_command_is_listed_as_ignored(app, factory, game):
+    _, worker = game
+    email, _ = seat(factory, "Dario")
+    sent = latest_sent(factory, email)
+    deliver(app, message(email, sent.reply_to, "Voto Carla, mi sembra sospetta\n", reply_to_row=sent))
+    run_mail(app, worker)
+    assert votes(factory) == [("Dario", "Carla", "mail")]
+    (body,) = receipts(factory, email)
+    assert "RIGHE IGNORATE\n- «mi sembra sospetta» (dopo il comando nella riga «Voto Carla, mi sembra sospetta»)" in body
+
+
+def test_an_empty_reply_is_told_it_was_empty_and_nothing_is_read_from_our_subject(app, factory, game):
+    _, worker = game
+    email, _ = seat(factory, "Dario")
+    sent = latest_sent(factory, email)
+    # Our own subject names the phase; a subject of ours is never a command.
+    deliver(app, message(email, sent.reply_to, "\n-- \nDario\n", reply_to_row=sent, subject="R: " + sent.subject))
+    run_mail(app, worker)
+    assert votes(factory) == []
+    (body,) = receipts(factory, email)
+    assert "Il messaggio è vuoto" in body and "non ho registrato nulla" in body

@@ -152,7 +152,7 @@ def test_a_message_with_no_command_is_told_so_with_what_that_player_can_write_no
     assert worker.outbox() == 1
     (wire,) = smtp_server.messages
     text = wire.message.get_body(("plain",)).get_content()
-    assert "Nel messaggio non ho trovato comandi." in text
+    assert "Nel messaggio non ho trovato comandi: non ho registrato nulla." in text
     assert "- Ciao a tutti, stasera non ci sono." in text  # the line, among the ignored ones
     # The examples are the day's commands of this game (a vote), not the night's ritual.
     examples = text.split("per esempio:", 1)[1]

@@ -162,7 +162,7 @@ def test_non_command_lines_are_collected_in_order():
 
 
 def test_keyword_must_be_a_whole_word_at_line_start():
-    commands, errors, ignored = parse_commands("Votone Carla\nIo VOTO Carla\nnoted", PLAYERS)
+    commands, errors, ignored = parse_commands("Votone Carla\nIo VOTOne Carla\nnoted", PLAYERS)
     assert commands == [] and errors == []
     assert len(ignored) == 3
 
@@ -329,3 +329,25 @@ def test_a_line_longer_than_any_wrap_width_does_not_swallow_the_signature():
     assert commands == [{"shout": "Questa notte i lupi hanno fame e io so benissimo chi di voi sta "
                                   "mentendo e urlo forte"}]
     assert ignored == ["Anna"]
+
+
+@pytest.mark.parametrize("ruleset, line, expected", [
+    ("lupus-live-12", "Scelgo Carla come vice", {"appoint": "Carla"}),
+    ("lupus-live-12", "Carla è il mio vice", {"appoint": "Carla"}),
+    ("lupus-live-12", "Il bersaglio è Dario", {"target": "Dario"}),
+    ("lupus-live-12", "Voto per mandare al rogo Carla", {"vote": "Carla"}),
+    ("lupus-live-12", "Stanotte i lupi sbranano Dario", {"target": "Dario"}),
+    ("lupus-live-12", "I choose Carla as deputy", {"appoint": "Carla"}),
+    ("tempo-reale-7", "My successor is Carla", {"appoint": "Carla"}),
+    ("tempo-reale-7", "Il mio voto per il sindaco va a Carla", {"elect": "Carla"}),
+    ("tempo-reale-7", "I use my power on Bruno and Carla", {"target": "Bruno", "target2": "Carla"}),
+])
+def test_natural_forms_players_write(ruleset, line, expected):
+    assert parse_commands(line, PLAYERS, ruleset) == ([expected], [], [])
+
+
+@pytest.mark.parametrize("line", ["Il voto di ieri era sbagliato", "Carla mi sembra sospetta",
+                                  "Guardo la partita da lontano", "Io non voto oggi"])
+def test_prose_that_only_starts_like_a_natural_form_is_a_line(line):
+    assert parse_commands(line, PLAYERS, "lupus-live-12") == ([], [], [line])
+

@@ -12,8 +12,8 @@ BULLETIN = "È iniziato il giorno 2.\nVOTO Anna\n"
 @pytest.mark.parametrize("subject", [
     "VOTO Carla",
     "voto carla",
-    "Re: [Villaggio] VOTO Carla [lupus:abcdef123456]",
     "R: VOTO Carla",
+    "RE: R: voto Carla",
     "I: VOTE Carla",
 ])
 def test_a_command_in_the_subject_counts_when_the_body_has_none(subject):
@@ -59,3 +59,28 @@ def test_a_wrong_name_in_a_subject_with_an_empty_body_is_an_error_listing_the_pl
 ])
 def test_a_receipt_answers_the_subject_without_piling_up_reply_prefixes(subject, answered):
     assert without_reply_prefix(subject) == answered
+
+
+# --- issue 22: our own subjects and questions are never read as commands -------------------
+
+@pytest.mark.parametrize("subject", [
+    "Re: [Tavolo 3] Challenge, block or pass? [lupus:abcdef123456]",
+    "RE: [Tavolo 3] Challenge, block or pass? [lupus:abcdef123456]",
+    "R: [Tavolo 3] Sfidi, blocchi o passi? [lupus:abcdef123456]",
+    "AW: [Tavolo 3] Challenge, block or pass?",
+    "Fwd: [Villaggio] Bollettino: Giorno 2 [lupus:abcdef123456]",
+    "I: [Villaggio] Il tuo ruolo [lupus:abcdef123456]",
+    "[Villaggio] Voto per il rogo [lupus:abcdef123456]",
+    "Re: Lupus PBM: scegli la tua password",
+    "Re: VOTO Carla [lupus:abcdef123456]",
+])
+def test_a_subject_the_service_wrote_is_never_a_command(subject):
+    parsed = parse_message(mail("", headers={"Subject": subject}), PLAYERS, vocabulary=None)
+    assert parsed.commands == []
+    assert parsed.errors == [{"code": "no_command", "empty": True}]
+
+
+@pytest.mark.parametrize("subject", ["Sfido o passo?", "Voto Carla?", "VOTE Carla ??"])
+def test_a_subject_that_asks_is_never_a_command(subject):
+    parsed = parse_message(mail("", headers={"Subject": subject}), PLAYERS)
+    assert parsed.commands == []

@@ -1,0 +1,105 @@
+"""Every word the service prints to name an action is understood back (issue 22), and the
+natural forms documented in docs/mail-commands.md read as documented.
+
+The printed words are taken from where the service prints them, not copied: the
+receipts' and desk's names of a submission's keys (engine/texts.KEYS), the reminders'
+names of an action (engine/texts.ACTIONS), and the web page's form titles and field
+labels (pbm/web/player.py, through the Italian catalog). A word added there and not to a
+ruleset's vocabulary fails here."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from engine import texts
+from pbm.i18n import gettext_in
+from pbm.mail.commands import parse_commands
+
+PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena"]
+LUPUS = ("lupus-live-12", "tempo-reale-7")
+# The keys each Lupus ruleset takes, and a value of each as a player would write it.
+VALUES = {
+    "vote": ("Carla", {"vote": "Carla"}),
+    "target": ("Bruno", {"target": "Bruno"}),
+    "ritual": ("Omicidio con Anna su Bruno", {"ritual": "Omicidio", "with": ["Anna"], "target": "Bruno"}),
+    "appoint": ("Carla", {"appoint": "Carla"}),
+    "elect": ("Carla", {"elect": "Carla"}),
+    "become": ("Veggente", {"become": "Veggente"}),
+    "question": ("Bruno è un lupo?", {"question": "Bruno è un lupo?"}),
+    "shout": ("Al lupo!", {"shout": "Al lupo!"}),
+    "notes": ("sospetto di Bruno", {"notes": "sospetto di Bruno"}),
+}
+TAKES = {"lupus-live-12": {"vote", "target", "ritual", "appoint", "become", "question", "shout", "notes"},
+         "tempo-reale-7": {"vote", "target", "appoint", "elect"}}
+# An action kind and the submission key it fills.
+KIND_KEY = {"vote": "vote", "power": "target", "ritual": "ritual", "elect": "elect", "appoint": "appoint",
+            "become": "become", "question": "question", "shout": "shout", "notes": "notes"}
+# The web page's titles and labels (pbm/web/player.py), by the key they name.
+WEB = {"vote": ("Pyre vote", "Vote for the pyre"), "target": ("Your power", "Target"),
+       "become": ("Choose your role", "Role to become"),
+       "question": ("Question to the Masters", "Question for the Masters"),
+       "shout": ("Night shout",), "notes": ("Notes",)}
+
+
+def printed_words(ruleset: str) -> list[tuple[str, str]]:
+    """(key, word) for every word the service prints to name one of the ruleset's actions."""
+    takes = TAKES[ruleset]
+    out = []
+    for lang in ("it", "en"):
+        out += [(key, names[lang]) for key, names in texts.KEYS.items() if key in takes]
+        out += [(KIND_KEY[kind], names[lang]) for kind, names in texts.ACTIONS.items() if KIND_KEY[kind] in takes]
+        out += [(key, gettext_in(lang, msgid)) for key, msgids in WEB.items() if key in takes for msgid in msgids]
+    return sorted(set(out))
+
+
+def test_the_printed_words_are_found_where_the_service_prints_them():
+    source = (Path(__file__).resolve().parents[2] / "pbm" / "web" / "player.py").read_text()
+    for msgids in WEB.values():
+        for msgid in msgids:
+            assert f'_("{msgid}")' in source, msgid
+    assert len(printed_words("lupus-live-12")) >= 30
+
+
+@pytest.mark.parametrize("ruleset", LUPUS)
+@pytest.mark.parametrize("shape", ["{word}: {value}", "{word} {value}", "{word} - {value}"])
+def test_every_word_the_service_prints_for_an_action_is_understood_back(ruleset, shape):
+    wrong = []
+    for key, word in printed_words(ruleset):
+        value, expected = VALUES[key]
+        line = shape.format(word=word, value=value)
+        commands, errors, ignored = parse_commands(line, PLAYERS, ruleset)
+        if commands != [expected] or errors:
+            wrong.append((line, commands, errors))
+    assert wrong == []
+
+
+def documented_natural_forms() -> list[tuple[str, str, str]]:
+    """The natural forms docs/mail-commands.md shows players, each with the keyword form it
+    stands for: the two-column rows '| `form`, `form` | `KEYWORD ...` |' under a Lupus
+    ruleset's "how to write" heading."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "mail-commands.md").read_text()
+    out = []
+    ruleset = None
+    for line in doc.splitlines():
+        heading = re.search(r"\(`(lupus-live-12|tempo-reale-7)`\)", line)
+        if heading:
+            ruleset = heading.group(1)
+            continue
+        if line.startswith(("#", "**", "The keywords", "Le parole chiave")):
+            ruleset = None
+        cells = line.split("|")
+        if ruleset and len(cells) == 4 and cells[2].strip().startswith("`"):
+            keyword_form = cells[2].strip().strip("`")
+            out += [(ruleset, form, keyword_form) for form in re.findall(r"`([^`]+)`", cells[1])]
+    return out
+
+
+def test_the_documented_natural_forms_read_as_their_keyword_forms():
+    forms = documented_natural_forms()
+    assert len(forms) >= 30, forms
+    for ruleset, natural, keyword_form in forms:
+        meant = parse_commands(keyword_form, PLAYERS, ruleset)
+        said = parse_commands(natural, PLAYERS, ruleset)
+        assert said[1] == [] and said[0] == meant[0] and meant[0], (ruleset, natural, keyword_form, said)

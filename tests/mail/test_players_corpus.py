@@ -1,0 +1,189 @@
+"""Replies as players write them (issue 22), in the shapes of real mail clients.
+
+Each case is one line of what a player wrote, replying to the service's own mail. The
+mail is built from a real client's reply in ../shared/email-corpus (mailgun-talon's
+standard replies: Gmail, Outlook, Apple Mail, iPhone, Android, Thunderbird, Yahoo, AOL,
+Hotmail, Comcast, Sparrow; never copied here): the client's own reply text becomes the
+player's, and the mail it quotes becomes the service's bulletin or window, with a decoy
+command inside the quote that must never count. The subject is the service's own, as
+the client prefixes it (Re:, RE:), so nothing may be read from it either.
+
+The expectations were written from what the player means, before the parser was run.
+"""
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+from pathlib import Path
+
+import pytest
+
+from pbm.mail.parse import parse_message
+
+CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "email-corpus"
+CLIENTS = CORPUS / "mailgun-talon" / "tests" / "fixtures" / "standard_replies"
+pytestmark = pytest.mark.skipif(not CLIENTS.is_dir(), reason=f"external mail corpus not found at {CORPUS}")
+
+PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena"]
+LIVE, TEMPO, COMPLOTS = "lupus-live-12", "tempo-reale-7", "complots"
+
+# What the service wrote, as the player's client quotes it: the decoy names Elena, whom no
+# case below means, so a quoted command that leaked would show.
+QUOTED = {
+    "it": ["Partita: Villaggio", "È iniziato il giorno di martedì 24 novembre.",
+           "Scrivi un comando per riga, per esempio:", "VOTO Elena", "POTERE Elena"],
+    "en": ["Game: Village", "The day of Tuesday 24 November has begun.",
+           "Write one command per line, for example:", "VOTE Elena", "POWER Elena"],
+    "complots-it": ["Partita: Tavolo 3", "Bruno dichiara la Duchessa.", "Sfidi, blocchi o passi?",
+                    "SFIDO", "BLOCCO Contessa"],
+    "complots-en": ["Game: Table 3", "Bruno claims the Duke.", "Challenge, block or pass?",
+                    "CHALLENGE", "BLOCK Countess"],
+}
+SUBJECT = {
+    "it": "[Villaggio] Bollettino: giorno di martedì 24 novembre [lupus:tok3n12345]",
+    "en": "[Village] Bulletin: day of Tuesday 24 November [lupus:tok3n12345]",
+    "complots-it": "[Tavolo 3] Sfidi, blocchi o passi? [lupus:tok3n12345]",
+    "complots-en": "[Table 3] Challenge, block or pass? [lupus:tok3n12345]",
+}
+
+
+def client_names() -> list[str]:
+    return sorted(p.stem for p in CLIENTS.glob("*.eml")) if CLIENTS.is_dir() else []
+
+
+def reply_from(client: str, written: str, quoted: list[str], subject: str) -> bytes:
+    """The client's real reply with ``written`` as the player's text and ``quoted`` as
+    the quoted mail (each line with the client's own quote prefix)."""
+    msg = email.message_from_bytes((CLIENTS / f"{client}.eml").read_bytes(), policy=email.policy.compat32)
+    plain = next(p for p in msg.walk() if p.get_content_type() == "text/plain")
+    text = plain.get_payload(decode=True).decode(plain.get_content_charset() or "latin-1", "replace")
+    text = text.replace("\r\n", "\n")
+    text = re.sub(r"^Hello *$", lambda _m: written.replace("\\", "\\\\"), text, count=1, flags=re.M)
+    hi = re.search(r"^((?:> ?)*)Hi\b.*$", text, flags=re.M)
+    assert hi, client
+    prefix = hi.group(1) or ""
+    text = text[:hi.start()] + "\n".join(prefix + line for line in quoted) + text[hi.end():]
+    del plain["Content-Transfer-Encoding"]  # set_payload encodes afresh (base64 for utf-8)
+    plain.set_payload(text, "utf-8")
+    old = str(msg["Subject"])
+    del msg["Subject"]
+    msg["Subject"] = old[:old.index("Test")] + subject if "Test" in old else "Re: " + subject
+    return msg.as_bytes()
+
+
+def case(ruleset, lang, written, commands, errors=(), prose=None):
+    return pytest.param(ruleset, lang, written, commands, list(errors), prose,
+                        id=f"{ruleset}-{lang}-{written[:40]}")
+
+
+CASES = [
+    # --- Lupus LIVE! 12, Italian -------------------------------------------------------------
+    case(LIVE, "it", "voto per Carla", [{"vote": "Carla"}]),
+    case(LIVE, "it", "Il mio voto va a Carla", [{"vote": "Carla"}]),
+    case(LIVE, "it", "il mio voto è per Carla.", [{"vote": "Carla"}]),
+    case(LIVE, "it", "Voto Carla, mi sembra sospetta", [{"vote": "Carla"}], prose="mi sembra sospetta"),
+    case(LIVE, "it", "Io voto Carla", [{"vote": "Carla"}]),
+    case(LIVE, "it", "Ok, voto Carla. Grazie", [{"vote": "Carla"}]),
+    case(LIVE, "it", "Carla al rogo!", [{"vote": "Carla"}]),
+    case(LIVE, "it", "Al rogo Carla", [{"vote": "Carla"}]),
+    case(LIVE, "it", "Voto per il rogo: Carla", [{"vote": "Carla"}]),
+    case(LIVE, "it", "Sbrano Dario, secondo me è la guardia.", [{"target": "Dario"}],
+         prose="secondo me è la guardia"),
+    case(LIVE, "it", "POTERE Dario, secondo me è la guardia", [{"target": "Dario"}],
+         prose="secondo me è la guardia"),
+    case(LIVE, "it", "stanotte sbraniamo Dario", [{"target": "Dario"}]),
+    case(LIVE, "it", "Noi lupi sbraniamo Dario", [{"target": "Dario"}]),
+    case(LIVE, "it", "proteggo Bruno stanotte", [{"target": "Bruno"}]),
+    case(LIVE, "it", "indago su Elena", [{"target": "Elena"}]),
+    case(LIVE, "it", "Voglio indagare su Bruno", [{"target": "Bruno"}]),
+    case(LIVE, "it", "Uso il mio potere su Bruno", [{"target": "Bruno"}]),
+    case(LIVE, "it", "Sparo a Dario", [{"target": "Dario"}]),
+    case(LIVE, "it", "Il mio vice è Carla", [{"appoint": "Carla"}]),
+    case(LIVE, "it", "Nomino Carla vicesindaco", [{"appoint": "Carla"}]),
+    case(LIVE, "it", "Divento il Veggente", [{"become": "Veggente"}]),
+    case(LIVE, "it", "RITUALE di Omicidio con Anna, Bruno, Carla, Dario su Elena, che è un lupo",
+         [{"ritual": "Omicidio", "with": ["Anna", "Bruno", "Carla", "Dario"], "target": "Elena"}],
+         prose="che è un lupo"),
+    case(LIVE, "it", "Domanda alle Master: Bruno è un lupo?", [{"question": "Bruno è un lupo?"}]),
+    case(LIVE, "it", "Voto Carla?", [], ["question"]),
+    case(LIVE, "it", "Voto Carla, ma stanotte proteggo Bruno", [], ["two_commands"]),
+    # --- Lupus LIVE! 12, English -------------------------------------------------------------
+    case(LIVE, "en", "I vote for Carla", [{"vote": "Carla"}]),
+    case(LIVE, "en", "My vote goes to Carla", [{"vote": "Carla"}]),
+    case(LIVE, "en", "My vote is Carla, she lied yesterday", [{"vote": "Carla"}], prose="she lied yesterday"),
+    case(LIVE, "en", "Vote: Carla", [{"vote": "Carla"}]),
+    case(LIVE, "en", "Pyre vote: Carla", [{"vote": "Carla"}]),
+    case(LIVE, "en", "Tonight we maul Dario", [{"target": "Dario"}]),
+    case(LIVE, "en", "I'll protect Bruno tonight", [{"target": "Bruno"}]),
+    case(LIVE, "en", "I want to investigate Elena", [{"target": "Elena"}]),
+    case(LIVE, "en", "Use my power on Bruno", [{"target": "Bruno"}]),
+    case(LIVE, "en", "I appoint Carla as my deputy", [{"appoint": "Carla"}]),
+    case(LIVE, "en", "I become the Seer", [{"become": "Veggente"}]),
+    case(LIVE, "en", "Vote Carla?", [], ["question"]),
+    # --- Lupus in tempo reale 7, Italian ---------------------------------------------------------
+    case(TEMPO, "it", "voto per Carla", [{"vote": "Carla"}]),
+    case(TEMPO, "it", "Il mio voto va a Carla", [{"vote": "Carla"}]),
+    case(TEMPO, "it", "Voto Carla come sindaco", [{"elect": "Carla"}]),
+    case(TEMPO, "it", "Voto per il sindaco: Carla", [{"elect": "Carla"}]),
+    case(TEMPO, "it", "Eleggo Carla, è la più affidabile", [{"elect": "Carla"}], prose="è la più affidabile"),
+    case(TEMPO, "it", "Carla sindaco!", [{"elect": "Carla"}]),
+    case(TEMPO, "it", "Nomino Carla come successore", [{"appoint": "Carla"}]),
+    case(TEMPO, "it", "stanotte sbraniamo Dario", [{"target": "Dario"}]),
+    case(TEMPO, "it", "Uccidiamo Dario stanotte", [{"target": "Dario"}]),
+    case(TEMPO, "it", "proteggo Bruno stanotte", [{"target": "Bruno"}]),
+    case(TEMPO, "it", "indago su Elena", [{"target": "Elena"}]),
+    case(TEMPO, "it", "Ipnotizzo Bruno e Carla", [{"target": "Bruno", "target2": "Carla"}]),
+    case(TEMPO, "it", "Risveglio Bruno come Spettro della Morte", [{"target": "Bruno", "power": "Morte"}]),
+    case(TEMPO, "it", "risveglio Bruno con il potere dell'Amnesia", [{"target": "Bruno", "power": "Amnesia"}]),
+    case(TEMPO, "it", "Bersaglio: Bruno, secondo bersaglio: Carla", [{"target": "Bruno", "target2": "Carla"}]),
+    case(TEMPO, "it", "Guardo Elena, voglio sapere chi va a trovare", [{"target": "Elena"}],
+         prose="voglio sapere chi va a trovare"),
+    case(TEMPO, "it", "Sbrano Dario?", [], ["question"]),
+    # --- Lupus in tempo reale 7, English ---------------------------------------------------------
+    case(TEMPO, "en", "I vote for Carla", [{"vote": "Carla"}]),
+    case(TEMPO, "en", "Vote Carla for mayor", [{"elect": "Carla"}]),
+    case(TEMPO, "en", "I elect Carla", [{"elect": "Carla"}]),
+    case(TEMPO, "en", "Mayor: Carla", [{"elect": "Carla"}]),
+    case(TEMPO, "en", "We kill Dario tonight", [{"target": "Dario"}]),
+    case(TEMPO, "en", "I watch Elena", [{"target": "Elena"}]),
+    case(TEMPO, "en", "Wake Bruno as a Spectre of Death", [{"target": "Bruno", "power": "Morte"}]),
+    case(TEMPO, "en", "Hypnotise Bruno and Carla", [{"target": "Bruno", "target2": "Carla"}]),
+    case(TEMPO, "en", "Successor: Carla", [{"appoint": "Carla"}]),
+    case(TEMPO, "en", "Kill Dario, he is the seer for sure", [{"target": "Dario"}],
+         prose="he is the seer for sure"),
+    # --- every game: nothing written, questions ---------------------------------------------------
+    case(LIVE, "it", "", [], ["no_command"]),
+    case(LIVE, "en", "-- \nAnna Rossi", [], ["no_command"]),
+    case(TEMPO, "it", "", [], ["no_command"]),
+    case(TEMPO, "en", "Sent from my iPhone", [], ["no_command"]),
+    case(COMPLOTS, "complots-en", "", [], ["no_command"]),
+    case(COMPLOTS, "complots-en", "-- \nAnna", [], ["no_command"]),
+    case(COMPLOTS, "complots-it", "", [], ["no_command"]),
+    case(COMPLOTS, "complots-en", "what happens if I don't answer?", [], ["no_command"]),
+    case(COMPLOTS, "complots-it", "Sfido o passo? Non ho capito…", [], ["question"]),
+    case(COMPLOTS, "complots-en", "Challenge?", [], ["question"]),
+    case(COMPLOTS, "complots-it", "Cosa succede se non rispondo?", [], ["no_command"]),
+    case(LIVE, "it", "Cosa devo scrivere per votare?", [], ["no_command"]),
+]
+
+
+@pytest.mark.parametrize("client", client_names())
+@pytest.mark.parametrize("ruleset, lang, written, commands, errors, prose", CASES)
+def test_a_player_reply_in_a_real_clients_shape(client, ruleset, lang, written, commands, errors, prose):
+    raw = reply_from(client, written, QUOTED[lang], SUBJECT[lang])
+    parsed = parse_message(raw, PLAYERS, vocabulary=ruleset)
+    assert parsed.ignored is None
+    assert parsed.commands == commands, (parsed.reply_text, parsed.errors)
+    assert [e["code"] for e in parsed.errors] == errors, parsed.errors
+    if errors == ["no_command"] and not written.strip("- \n").replace("Anna Rossi", "").replace("Anna", "") \
+            .replace("Sent from my iPhone", ""):
+        assert parsed.errors[0].get("empty") is True  # the receipt says nothing was written
+    if prose is not None:
+        assert any(prose in item["text"] for item in parsed.ignored_text), parsed.ignored_text
+
+
+def test_the_corpus_is_as_large_as_promised():
+    lupus = [c for c in CASES if c.values[0] in (LIVE, TEMPO)]
+    assert len(lupus) >= 55 and len(CASES) >= 70
+    assert {c.values[1] for c in lupus} == {"it", "en"} and len(client_names()) == 12
