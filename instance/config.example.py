@@ -52,3 +52,7 @@
 
 # GET /healthz fails when no worker has sent a heartbeat for this many seconds.
 # HEALTH_WORKER_MAX_AGE = 60
+# Anyone reads only ok / not ok at /healthz; its report (schema, worker heartbeat,
+# problems) goes to requests on this machine straight to gunicorn (127.0.0.1:8000,
+# no forwarding header) and to `Authorization: Bearer <this>` (at least 20 characters).
+# HEALTHZ_TOKEN = "..."

@@ -71,6 +71,10 @@ def defaults(instance: Path) -> dict[str, Any]:
         # The hour (0-23, in the reader's zone) of the daily digest of bulletins,
         # for the players who chose it (pbm/digests.py).
         "DIGEST_HOUR": 8,
+        # GET /healthz tells anyone only ok or not ok; its report (schema, worker
+        # heartbeat, problems) goes to requests made on this machine straight to
+        # the web server, and to ``Authorization: Bearer <this>`` ("": no token).
+        "HEALTHZ_TOKEN": "",
     }
 
 
@@ -169,6 +173,12 @@ def check_minimums(config: dict[str, Any]) -> None:
         raise ConfigError(f"DIGEST_HOUR (PBM_DIGEST_HOUR) = {config['DIGEST_HOUR']!r} is not an hour of the day (0-23).")
     from .relay_limits import Limits  # the quota's reset time and zone, read as the sender reads them
     Limits.from_config(config)
+    token = config["HEALTHZ_TOKEN"]
+    if token and (len(token) < 20 or token != token.strip()):
+        # A short word is guessed; a space at either end would never match the header.
+        raise ConfigError("HEALTHZ_TOKEN (PBM_HEALTHZ_TOKEN) must be empty or at least 20 characters, "
+                          "without spaces at either end (e.g. `python3 -c 'import secrets; "
+                          "print(secrets.token_urlsafe(32))'`).")
 
 
 def follow_embedded_smtp(config: dict[str, Any], given: set[str]) -> None:

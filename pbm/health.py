@@ -63,6 +63,7 @@ def check(factory: sessionmaker[Session], now: datetime, max_age: timedelta) -> 
     except SQLAlchemyError as exc:
         reason = str(getattr(exc, "orig", None) or exc.__class__.__name__).splitlines()[0][:200]
         report["database"] = "unavailable"
+        report["status"] = "unhealthy"
         problems.append(f"database unavailable: {reason}")
         return False, report
     report["database"] = "ok"

@@ -2,6 +2,7 @@
 expected schema and a worker beat lately; 503 with the reason otherwise."""
 from __future__ import annotations
 
+import pytest
 from alembic import command
 
 from pbm.app import create_app
@@ -76,3 +77,90 @@ def test_a_schema_behind_the_code_says_to_upgrade(app, clock, database_url):
     (problem,) = report["problems"]
     assert problem.startswith("database schema at c36f18d6b636, this code expects ")
     assert problem.endswith("run `pbm db upgrade`")
+
+
+# --------------------------------------------------------------------------- who reads the details
+# An anonymous visitor learns ok or not ok, nothing more: not the schema revision (which
+# dates the code and its known flaws), not the worker's heartbeat (when the service is
+# busy, when it is down). Gunicorn's REMOTE_ADDR is the socket's peer, which the test
+# client's environ_base sets as gunicorn would.
+
+ANYONE = {"REMOTE_ADDR": "203.0.113.9"}
+THROUGH_NGINX = {"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "203.0.113.9"}
+TOKEN = "monitoring-" + "k" * 24
+
+
+def _short(r) -> None:  # noqa: ANN001
+    assert set(r.get_json()) == {"status"}, r.get_json()
+    body = r.get_data(as_text=True)
+    assert "schema" not in body and "worker" not in body and "beat" not in body
+    assert r.headers["Cache-Control"] == "no-store"
+
+
+def test_an_anonymous_visitor_reads_ok_and_nothing_more(app, clock):
+    Worker(app, clock).heartbeat()
+    r = app.test_client().get("/healthz", environ_base=ANYONE)
+    assert r.status_code == 200 and r.get_json() == {"status": "ok"}
+    _short(r)
+
+
+def test_an_anonymous_visitor_reads_not_ok_and_not_why(app):
+    r = app.test_client().get("/healthz", environ_base=ANYONE)
+    assert r.status_code == 503 and r.get_json() == {"status": "unhealthy"}
+    _short(r)
+
+
+def test_a_visitor_through_the_proxy_is_not_local_whatever_the_peer(make_app, clock):
+    # nginx on the same machine connects from 127.0.0.1 for everyone: the peer alone
+    # proves nothing once a forwarding header says the request came from elsewhere,
+    # with TRUSTED_PROXIES declared or forgotten.
+    for proxies in (0, 1):
+        app = make_app(TRUSTED_PROXIES=proxies)
+        Worker(app, clock).heartbeat()
+        _short(app.test_client().get("/healthz", environ_base=THROUGH_NGINX))
+        _short(app.test_client().get("/healthz", environ_base={
+            **THROUGH_NGINX, "HTTP_X_FORWARDED_FOR": "127.0.0.1, 203.0.113.9"}))
+        _short(app.test_client().get("/healthz", environ_base={
+            "REMOTE_ADDR": "127.0.0.1", "HTTP_FORWARDED": "for=203.0.113.9"}))
+
+
+def test_a_forged_forwarding_header_does_not_make_a_stranger_local(make_app, clock):
+    for proxies in (0, 1):
+        app = make_app(TRUSTED_PROXIES=proxies)
+        Worker(app, clock).heartbeat()
+        for header in ("HTTP_X_FORWARDED_FOR", "HTTP_X_REAL_IP", "HTTP_X_FORWARDED_HOST"):
+            _short(app.test_client().get("/healthz", environ_base={**ANYONE, header: "127.0.0.1"}))
+
+
+def test_monitoring_on_the_machine_reads_the_details_from_gunicorn_directly(make_app, clock):
+    for peer in ("127.0.0.1", "::1"):
+        app = make_app(TRUSTED_PROXIES=1)
+        Worker(app, clock).heartbeat()
+        report = app.test_client().get("/healthz", environ_base={"REMOTE_ADDR": peer}).get_json()
+        assert report["schema"] and report["worker"]["alive"] == 1
+
+
+def test_the_token_opens_the_details_to_monitoring_elsewhere(make_app, clock):
+    app = make_app(HEALTHZ_TOKEN=TOKEN)
+    Worker(app, clock).heartbeat()
+    client = app.test_client()
+    report = client.get("/healthz", environ_base=ANYONE,
+                        headers={"Authorization": f"Bearer {TOKEN}"}).get_json()
+    assert report["status"] == "ok" and report["schema"] and report["worker"]["alive"] == 1
+    for wrong in (f"Bearer {TOKEN[:-1]}", f"Bearer {TOKEN}x", "Bearer ", TOKEN, f"Basic {TOKEN}"):
+        _short(client.get("/healthz", environ_base=ANYONE, headers={"Authorization": wrong}))
+
+
+def test_no_token_configured_opens_nothing(app, clock):
+    Worker(app, clock).heartbeat()
+    _short(app.test_client().get("/healthz", environ_base=ANYONE, headers={"Authorization": "Bearer "}))
+
+
+def test_the_token_comes_from_the_environment_and_a_guessable_one_stops_the_service(tmp_path, monkeypatch):
+    from pbm import config
+    monkeypatch.setenv("PBM_HEALTHZ_TOKEN", TOKEN)
+    assert config.load(tmp_path)["HEALTHZ_TOKEN"] == TOKEN
+    for weak in ("secret", f" {TOKEN}"):
+        monkeypatch.setenv("PBM_HEALTHZ_TOKEN", weak)
+        with pytest.raises(config.ConfigError, match="HEALTHZ_TOKEN"):
+            config.load(tmp_path)
