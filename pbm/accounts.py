@@ -42,13 +42,25 @@ def _setting(config: dict[str, Any], key: str) -> int:
     return int(config.get(key, THROTTLE_DEFAULTS[key]))
 
 
+# What separates, quotes or comments addresses (``a@x.it, b@y.it``, ``Anna <a@x.it>``):
+# one of these in a field means more than one plain address.
+_NOT_IN_AN_ADDRESS = frozenset('<>,;:"()[]\\')
+
+
 def is_plain_address(value: str) -> bool:
-    """One plain address (not email_validator: it refuses the special-use
-    domains, .localhost and .test, that the embedded set-up and tests use)."""
+    """The one address check of the service (every form, the sign-ups, the command
+    line): one plain address, nothing else. No whitespace (a CR or LF would write
+    headers of its own into every mail to it), no control character, no name,
+    list or comment; one @, dotted parts that are not empty on either side.
+    Not email_validator: it refuses the special-use domains (.localhost, .test)
+    that the embedded set-up and the tests use."""
     local, _, domain = value.rpartition("@")
-    return (bool(local) and bool(domain) and value.count("@") == 1 and not domain.startswith(".")
-            and "." in domain and len(value) <= 254
-            and not any(c.isspace() or ord(c) < 32 or c in "<>,;:\"()[]\\" for c in value))
+    if not local or not domain or value.count("@") != 1 or len(value) > 254:
+        return False
+    if any(c.isspace() or ord(c) < 32 or ord(c) == 127 or c in _NOT_IN_AN_ADDRESS for c in value):
+        return False
+    labels = domain.split(".")
+    return len(labels) >= 2 and all(labels) and all(local.split("."))
 
 
 def normalize_email(email: str) -> str:

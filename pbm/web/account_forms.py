@@ -7,19 +7,14 @@ from zoneinfo import available_timezones
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
-    BooleanField, DateTimeLocalField, EmailField, IntegerField, PasswordField, SelectField, StringField,
+    BooleanField, DateTimeLocalField, IntegerField, PasswordField, SelectField, StringField,
 )
-from wtforms.validators import DataRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from ..accounts import PASSWORD_MAX, is_plain_address
-from .forms import options
+from ..accounts import PASSWORD_MAX
+from .forms import address_field, options
 
 LANGUAGES = [("it", "Italiano"), ("en", "English")]
-
-
-def plain_address(_form: FlaskForm, field: EmailField) -> None:
-    if not is_plain_address((field.data or "").strip()):
-        raise ValidationError(_l("This is not a valid email address."))
 
 
 @lru_cache(maxsize=1)
@@ -64,12 +59,12 @@ class ChoosePasswordForm(FlaskForm):
 
 
 class ResetRequestForm(FlaskForm):
-    email = EmailField(_l("Email"), validators=[DataRequired(), Length(max=254), plain_address])
+    email = address_field()
 
 
 class JoinForm(FlaskForm):
     name = StringField(_l("Name in the game"), validators=[DataRequired(), Length(max=80)])
-    email = EmailField(_l("Email"), validators=[DataRequired(), Length(max=254), plain_address])
+    email = address_field()
     lang = SelectField(_l("Language"), choices=options(LANGUAGES))
 
 
@@ -88,7 +83,7 @@ class SignupForm(FlaskForm):
 
 
 class CoMasterForm(FlaskForm):
-    email = EmailField(_l("Email"), validators=[DataRequired(), Length(max=254), plain_address])
+    email = address_field()
     name = StringField(_l("Name"), validators=[Optional(), Length(max=120)])
     lang = SelectField(_l("Language"), choices=options(LANGUAGES))
 

@@ -1,7 +1,6 @@
 """Forms with CSRF protection (Flask-WTF); labels are translated lazily."""
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from babel.support import Translations
@@ -16,20 +15,30 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, ValidationError
 
+from ..accounts import is_plain_address
 
-# Whitespace (CR and LF above all: 'anna@x.it\r\nBcc: ...' would add a header to
-# every mail to her), control characters, and what separates or quotes addresses.
-_NOT_IN_AN_ADDRESS = re.compile(r'[\s\x00-\x1f\x7f<>(),;:"\[\]\\]')
+
+# The one message of every form that takes an address, saying what is wanted.
+ADDRESS_MESSAGE = _l("Write one email address only, like anna@example.org: no name, no spaces, "
+                     "no commas, no line breaks.")
 
 
 def address(_form: FlaskForm, field: EmailField) -> None:
-    """One plain address. Not email_validator: it refuses the special-use
-    domains (.localhost, .test) that the embedded set-up and tests rely on."""
-    value = (field.data or "").strip()
-    local, _, domain = value.rpartition("@")
-    if (not local or not domain or _NOT_IN_AN_ADDRESS.search(value) or value.count("@") != 1
-            or domain.startswith(".")):
-        raise ValidationError(_l("This is not a valid email address."))
+    """The WTForms validator of every field that takes an address (log-in, reset,
+    sign-up, a player, a co-Master, a substitute), on the service's one check,
+    ``accounts.is_plain_address``; spaces around are tidied first (``tidy``)."""
+    if not is_plain_address(field.data or ""):
+        raise ValidationError(ADDRESS_MESSAGE)
+
+
+def tidy(value: str | None) -> str | None:
+    return value.strip() if isinstance(value, str) else value
+
+
+def address_field(label: str = _l("Email"), required: bool = True) -> EmailField:
+    """An address field: one plain address, or (``required=False``) nothing."""
+    first = DataRequired(message=ADDRESS_MESSAGE) if required else Optional()
+    return EmailField(label, filters=[tidy], validators=[first, address])
 
 
 def options(pairs) -> list[SelectChoice]:
@@ -38,7 +47,7 @@ def options(pairs) -> list[SelectChoice]:
 
 
 class LoginForm(FlaskForm):
-    email = EmailField(_l("Email"), validators=[DataRequired()])
+    email = address_field()
     password = PasswordField(_l("Password"), validators=[DataRequired()])
 
 
@@ -60,9 +69,15 @@ class NewGameForm(FlaskForm):
 
 class AddPlayerForm(FlaskForm):
     name = StringField(_l("Name in the game"), validators=[DataRequired(), Length(max=80)])
-    email = EmailField(_l("Email"), validators=[
-        DataRequired(), address, Length(max=254, message=_l("This is not a valid email address."))])
+    email = address_field()
     lang = SelectField(_l("Language"), choices=options([("it", "Italiano"), ("en", "English")]))
+
+
+class SubstituteForm(FlaskForm):
+    """Who takes a seat over: a volunteer of the list, or an address typed in (the
+    seat, the name and the extension are read by the view)."""
+    volunteer = address_field(_l("A volunteer"), required=False)
+    email = address_field(_l("Or the newcomer's address"), required=False)
 
 
 class StartGameForm(FlaskForm):
@@ -99,6 +114,6 @@ class ActionFormBase(FlaskForm):
             return _wtforms_catalog(str(get_locale() or "it"))
 
 
-__all__ = ["LoginForm", "NewGameForm", "AddPlayerForm", "StartGameForm", "PublishForm",
+__all__ = ["LoginForm", "NewGameForm", "AddPlayerForm", "SubstituteForm", "address", "address_field", "StartGameForm", "PublishForm",
            "OnBehalfForm", "ActionFormBase", "IntegerField", "StringField", "SelectField",
            "TextAreaField"]

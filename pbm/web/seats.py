@@ -18,6 +18,7 @@ from .. import operations
 from ..models import GameStatus, PhaseStatus
 from ..operations import seats as seat_ops
 from . import config, db, game_or_404, my_seat, now, require_master
+from .forms import SubstituteForm
 
 bp = Blueprint("seats", __name__)
 
@@ -147,8 +148,12 @@ def substitute(slug: str):
     if seat is None:
         flash(_("Choose the seat to hand over."), "error")
         return redirect(back)
-    email = (request.form.get("volunteer") or request.form.get("email") or "").strip()
-    if "@" not in email or len(email) > 254:
+    form = SubstituteForm()
+    if not form.validate():
+        flash(" ".join(str(e) for e in form.volunteer.errors + form.email.errors) or _("Check the address."), "error")
+        return redirect(back)
+    email = form.volunteer.data or form.email.data
+    if not email:
         flash(_("Choose a volunteer or give the newcomer's address."), "error")
         return redirect(back)
     try:

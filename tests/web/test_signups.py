@@ -92,7 +92,7 @@ def test_sign_up_refusals_say_why_and_store_nothing(app, factory, clock):
     taken = ask(app, token, "anna", "new@example.org").get_data(as_text=True)
     assert "Il nome anna è già usato" in taken
     bad = ask(app, token, "Carla", "not an address").get_data(as_text=True)
-    assert "non è un indirizzo email valido" in bad
+    assert "Scrivi un solo indirizzo email" in bad
     assert ask(app, "wrong-token", "Carla", "c@example.org").status_code == 404
 
     ask(app, token, "Carla", "carla@example.org")
