@@ -50,6 +50,10 @@
 # WEB_WORKERS = 2
 # WEB_THREADS = 4
 
+# Bytes a request may send (refused with 413 before it is read); the narrator's
+# photo upload takes 16 MiB. Change nginx's client_max_body_size with it.
+# MAX_CONTENT_LENGTH = 1024 * 1024
+
 # GET /healthz fails when no worker has sent a heartbeat for this many seconds.
 # HEALTH_WORKER_MAX_AGE = 60
 # Anyone reads only ok / not ok at /healthz; its report (schema, worker heartbeat,

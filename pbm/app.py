@@ -51,7 +51,9 @@ def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = 
     compile_catalogs()
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(ROOT / "pbm" / "translations")
 
+    from .web import request_size
     login_manager.init_app(app)
+    request_size.init_app(app)  # before CSRFProtect, whose hook reads the body
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
 
@@ -113,6 +115,16 @@ def _register_error_pages(app: Flask) -> None:
         return page(503, _("The game is busy"), _(
             "The service is resolving a phase or is briefly unavailable: what you sent was NOT "
             "recorded. Try again in a minute."))
+
+    @app.errorhandler(413)
+    def _too_large(_exc: HTTPException):  # noqa: ANN202
+        from .photos import MAX_UPLOAD
+        mb = 2 ** 20
+        return page(413, _("Too large"), _(
+            "What you sent is too large for the service: nothing was recorded. A form takes at most "
+            "%(form)s MB, a photo at most %(photo)s MB: go back and send less (a shorter text, a "
+            "smaller photo).", form=max(1, int(app.config["MAX_CONTENT_LENGTH"]) // mb),
+            photo=MAX_UPLOAD // mb))
 
     @app.errorhandler(404)
     def _not_found(_exc: HTTPException):  # noqa: ANN202

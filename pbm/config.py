@@ -57,6 +57,11 @@ def defaults(instance: Path) -> dict[str, Any]:
         # process costs ~60 MB; threads are cheap and wait on the database.
         "WEB_WORKERS": 2,
         "WEB_THREADS": 4,
+        # Bytes a request's body may have (Flask's own setting): a larger one is
+        # refused with 413 before it is read. Forms are small; the narrator's photo
+        # upload has its own, larger limit (pbm/photos.py, MAX_REQUEST). The nginx
+        # example refuses at the same sizes (deploy/nginx/lupus.conf).
+        "MAX_CONTENT_LENGTH": 1024 * 1024,
         # GET /healthz fails when no worker has beaten for this many seconds
         # (a worker beats every 10 s, also during a long boundary).
         "HEALTH_WORKER_MAX_AGE": 60,
@@ -162,6 +167,7 @@ MINIMUMS: dict[str, tuple[int, str]] = {
     "RAW_MAIL_DAYS": (1, "days to keep raw mail; at least 1"),
     "MAIL_RATE_PER_MINUTE": (0, "messages the relay takes a minute; 0 for no limit"),
     "MAIL_DAILY_QUOTA": (0, "messages the relay takes a day; 0 for no limit"),
+    "MAX_CONTENT_LENGTH": (64 * 1024, "bytes a request may send; at least 65536, as forms need"),
 }
 
 

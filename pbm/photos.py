@@ -14,6 +14,10 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 
 # Uploads larger than this are refused before decoding (a phone photo is 2-8 MB).
 MAX_UPLOAD = 15 * 1024 * 1024
+# The upload's whole request (the photo, the form's few fields, the multipart framing):
+# the limit of the narrator's seating view, above every other page's MAX_CONTENT_LENGTH,
+# and the nginx example's for that path. A larger one is refused before it is read.
+MAX_REQUEST = MAX_UPLOAD + 1024 * 1024
 # Refuse images whose pixel count could exhaust memory while decoding (Pillow warns
 # at its own limit; we refuse well before it).
 MAX_PIXELS = 60_000_000

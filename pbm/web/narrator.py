@@ -18,10 +18,10 @@ from flask_login import current_user, login_required
 from engine.core import Rejected
 from engine.registry import get_ruleset
 
-from .. import operations
+from .. import operations, photos
 from ..models import GameStatus
 from ..operations import table
-from . import config, db, game_or_404, now, require_master
+from . import config, db, game_or_404, now, request_size, require_master
 from .narrator_view import screen, summary
 
 bp = Blueprint("narrator", __name__)
@@ -104,6 +104,7 @@ def page(slug: str):
 
 
 @bp.route("/g/<slug>/narrator/seat", methods=["POST"])
+@request_size.allow(photos.MAX_REQUEST)  # a phone photo, larger than any form
 @login_required
 def seat(slug: str):
     game = _game(slug)
