@@ -29,6 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     from .config import ConfigError
+    from .private_files import restrict_new_files
+    restrict_new_files()  # every file a `pbm` process writes is its user's alone (pbm/private_files.py)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

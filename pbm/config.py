@@ -13,6 +13,8 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from . import private_files
+
 
 def defaults(instance: Path) -> dict[str, Any]:
     return {
@@ -217,6 +219,8 @@ def load(instance: Path, overrides: dict[str, Any] | None = None) -> dict[str, A
     check_types(config, base)
     follow_embedded_smtp(config, given)
     check_minimums(config)
+    # Before anything is written: the instance folder 0700, an older install's files closed.
+    private_files.protect(instance, config)
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = secret_key(instance)
     return config
