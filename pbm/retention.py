@@ -14,6 +14,12 @@ would have shown the text.
 Never emptied: an inbound message not processed yet (``stored``), a mail not
 sent yet (``pending``), however old.
 
+Sooner than that, a link that logs its reader in (set-password, reset, sign-up
+confirmation) leaves the stored body as soon as its mail is sent: the sender
+calls ``forget_login_links`` in the transaction that marks the mail sent. The
+mail went out whole; the stored copy keeps the rest of its words, so whoever
+reads the database (or a backup of it) later takes no account with it.
+
 Rows are emptied a few hundred at a time, each batch its own short
 transaction: the boundary and the mail round wait on the same database lock.
 On SQLite the freed pages are overwritten (``secure_delete``): emptied must
@@ -22,7 +28,8 @@ mean gone from the file, not only unreachable. Backups keep what they held.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -42,6 +49,28 @@ CHUNK = 200
 class Pruned:
     inbound: int
     outbox: int
+
+
+# A link carrying a token signed by pbm/tokens.py (itsdangerous: payload, timestamp
+# and signature in URL-safe base64, joined by dots, the payload dot-prefixed when
+# compressed): every such link logs its reader in or takes a seat, whatever its path.
+_LOGIN_LINK = re.compile(r"https?://[^\s\"'<>]+?/\.?[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
+LINK_REMOVED = "[link rimosso dopo l'invio / link removed once sent]"
+
+
+def forget_login_links(session: Session, ids: Iterable[int]) -> None:
+    """Take the login links out of the stored bodies of these mails, just sent (in
+    the caller's transaction). The sender's session holds the rows it sent, so
+    reading them costs no query; only a body that held a link is written."""
+    for row_id in ids:
+        row = session.get(OutboxRow, row_id)
+        if row is None:
+            continue
+        body = _LOGIN_LINK.sub(LINK_REMOVED, row.body)
+        html = _LOGIN_LINK.sub(LINK_REMOVED, row.body_html) if row.body_html else row.body_html
+        if body != row.body or html != row.body_html:
+            session.execute(update(OutboxRow).where(OutboxRow.id == row_id).values(body=body, body_html=html)
+                            .execution_options(synchronize_session=False))
 
 
 def cutoff(config: dict[str, Any], now: datetime) -> datetime:

@@ -48,7 +48,7 @@ from flask_mail import Mail, Message
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from . import relay_limits, tls
+from . import relay_limits, retention, tls
 from .db import unflushed
 from .models import OutboxRow, User
 
@@ -393,6 +393,7 @@ class _Marks:
                 update(OutboxRow).where(OutboxRow.id.in_(self.waiting), OutboxRow.status == "pending")
                 .values(status="sent", sent_at=self.now, attempts=OutboxRow.attempts + 1)
                 .execution_options(synchronize_session=False))
+            retention.forget_login_links(self.session, self.waiting)  # sent: no copy of them stays
         self.session.commit()
         self.waiting = []
         self.since = time.monotonic()
