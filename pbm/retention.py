@@ -73,6 +73,25 @@ def forget_login_links(session: Session, ids: Iterable[int]) -> None:
                             .execution_options(synchronize_session=False))
 
 
+# Mails that may carry such a link (their kinds), and how long a link lives at most
+# (pbm/tokens.py MAX_AGE, 14 days for a welcome's): the hourly job looks for links
+# the sender did not take out, in mail refused for good, or sent before it did so.
+LINK_KINDS = ("password_reset", "set_password", "welcome", "substitute_welcome", "signup")
+LINK_LIFE = timedelta(days=15)
+
+
+def _forget_left_login_links(factory: sessionmaker[Session], now: datetime) -> None:
+    with factory() as session:
+        ids = list(session.scalars(select(OutboxRow.id).where(
+            OutboxRow.kind.in_(LINK_KINDS), OutboxRow.status != "pending", OutboxRow.pruned_at.is_(None),
+            OutboxRow.created_at >= now - LINK_LIFE)))
+        for start in range(0, len(ids), CHUNK):
+            chunk = ids[start:start + CHUNK]
+            list(session.scalars(select(OutboxRow).where(OutboxRow.id.in_(chunk))))
+            forget_login_links(session, chunk)
+            session.commit()
+
+
 def cutoff(config: dict[str, Any], now: datetime) -> datetime:
     """Mail that arrived, or was queued, before this is emptied."""
     return now - timedelta(days=int(config["RAW_MAIL_DAYS"]))
@@ -85,6 +104,7 @@ def prune(factory: sessionmaker[Session], config: dict[str, Any], now: datetime)
     outbox = _in_chunks(factory, OutboxRow, now, {"body": "", "body_html": None, "html_part_id": None},
                         OutboxRow.created_at < before, OutboxRow.status != "pending")
     _drop_orphan_parts(factory, before)
+    _forget_left_login_links(factory, now)
     if inbound or outbox:
         log.info("raw mail older than %s days emptied: %d received, %d sent",
                  config["RAW_MAIL_DAYS"], inbound, outbox)

@@ -117,3 +117,22 @@ def test_mail_without_a_link_keeps_its_body(make_app, clock, smtp_server):
     with factory() as s:
         after = {r.id: (r.body, r.body_html) for r in s.scalars(select(OutboxRow).where(OutboxRow.id.in_(before)))}
     assert after == before
+
+
+def test_a_link_in_mail_refused_for_good_or_sent_before_is_taken_out_within_the_hour(make_app, clock,
+                                                                                       smtp_server):
+    """What the sender did not take out (a mail the relay refused for good, a mail sent
+    by an older version) goes at the worker's hourly retention job."""
+    from pbm import retention
+    app = make_app(MAIL_PORT=smtp_server.port)
+    factory = app.extensions["pbm_sessions"]
+    _send_every_link_mail(app, factory, clock)
+    with transaction(factory) as s:
+        for row in s.scalars(select(OutboxRow)):
+            row.status = "failed" if row.to_addr == "vera@new.test" else "sent"
+    clock.advance(hours=1)
+    retention.prune(factory, app.config, clock.now())
+    with factory() as s:
+        rows = list(s.scalars(select(OutboxRow)))
+    assert [r.to_addr for r in rows if LOGIN_LINK.search(r.body)] == []
+    assert all(r.pruned_at is None and r.body for r in rows)  # only the links went
