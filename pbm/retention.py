@@ -73,17 +73,17 @@ def forget_login_links(session: Session, ids: Iterable[int]) -> None:
                             .execution_options(synchronize_session=False))
 
 
-# Mails that may carry such a link (their kinds), and how long a link lives at most
-# (pbm/tokens.py MAX_AGE, 14 days for a welcome's): the hourly job looks for links
-# the sender did not take out, in mail refused for good, or sent before it did so.
-LINK_KINDS = ("password_reset", "set_password", "welcome", "substitute_welcome", "signup")
+# How long a link lives at most (pbm/tokens.py MAX_AGE, 14 days for a welcome's): the
+# hourly job looks that far back, in the mails marked as carrying one
+# (``OutboxRow.login_link``), for links the sender did not take out: in mail refused
+# for good, or sent before it did so.
 LINK_LIFE = timedelta(days=15)
 
 
 def _forget_left_login_links(factory: sessionmaker[Session], now: datetime) -> None:
     with factory() as session:
         ids = list(session.scalars(select(OutboxRow.id).where(
-            OutboxRow.kind.in_(LINK_KINDS), OutboxRow.status != "pending", OutboxRow.pruned_at.is_(None),
+            OutboxRow.login_link.is_(True), OutboxRow.status != "pending", OutboxRow.pruned_at.is_(None),
             OutboxRow.created_at >= now - LINK_LIFE)))
         for start in range(0, len(ids), CHUNK):
             chunk = ids[start:start + CHUNK]
