@@ -46,7 +46,7 @@ from typing import Any, Callable
 from sqlalchemy import select
 
 from engine.core import PRIVATE, Event, GameState, Rejected
-from engine.interface import Viewer
+from engine.interface import IdentifyTap, Viewer
 from engine.registry import get_ruleset
 
 from pbm import mailer, operations
@@ -427,18 +427,18 @@ class Side:
             phase = operations.current_phase(s, game)
             script = table.script_of(game, phase)
             while script and (at := table.next_call(game, phase)) is not None:
-                call, tap = script[at], script[at]["tap"]
-                if tap["kind"] == "identify":
-                    taps = identities[call["role"]]
+                call, tap = script[at], script[at].tap
+                if isinstance(tap, IdentifyTap):
+                    taps = identities[call.role]
                 else:
-                    actor = tap.get("actor")
-                    choices = sorted(c for c in tap.get("choices", []) if c not in sc.spared and c != actor)
-                    rng = draw(step, call["role"], self.label if actor in sc.secret_actors else "")
+                    actor = tap.actor
+                    choices = sorted(c for c in tap.choices if c not in sc.spared and c != actor)
+                    rng = draw(step, call.role, self.label if actor in sc.secret_actors else "")
                     taps = [rng.choice(choices)] if actor is not None and choices else []
-                    if not taps and actor is not None and not tap.get("optional"):
-                        taps = [sorted(tap["choices"])[0]]
+                    if not taps and actor is not None and not tap.optional:
+                        taps = [sorted(tap.choices)[0]]
                 table.record_call(s, self.app.config, game, index=at, taps=taps, now=self.clock.now(), by=master)
-                done.append((call["role"], taps))
+                done.append((call.role, taps))
             if not script:
                 for seat, _key, choices in table.voters(game, phase):
                     options = sorted(c for c in choices if c not in sc.spared and c != seat.name)
