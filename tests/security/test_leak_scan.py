@@ -145,7 +145,7 @@ NOCTIS_WHOSE_DEATH = Scenario(
     name="lupus-noctis (a variant): whose victim were Anna and Elena",
     ruleset=table_variant.KEY, players=EIGHT, setup=lambda side: noctis_deal("A"), at_table=True,
     knowers=set(), spared={"Anna", "Elena", "Carla"}, taps=whose_death_was_whose,
-    secret_at_the_end=("/summary",), max_steps=12,
+    secret_at_the_end=("/summary",), max_steps=12, viewers_per_step=1,
 )
 
 
