@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, TypeVar
 
 from .core import (
     MASTER, PRIVATE, PUBLIC, RITUAL_KEYS, Action, ActionForm, Event, GameState, Rejected,
@@ -46,6 +46,8 @@ MORE_TIME = "more_time"
 # ``on`` True leaves that answer standing, False takes it back; False with
 # ``standing`` None takes every one back. The service stores them (never an engine action).
 STANDING = "standing"
+
+A = TypeVar("A", bound="Ability")
 
 # How a moment ends (Timing.kind).
 CALENDAR, WINDOW, NARRATOR = "calendar", "window", "narrator"
@@ -269,6 +271,104 @@ def ranked(counts: dict[str, Any]) -> tuple[tuple[str, float], ...]:
                         key=lambda kv: (-kv[1], kv[0])))
 
 
+# --------------------------------------------------------------------------- abilities
+
+class Ability:
+    """Something only some games do, declared as a value of its own type in the ruleset's
+    ``abilities`` and asked for by that type (``BaseRuleset.ability``): the service
+    never guesses a game's powers from the names of its methods."""
+
+
+# --------------------------------------------------------------------------- a game at the table
+
+# The first night's identification, as ``resolve`` gets it: ``gm[IDENTIFY]`` is
+# ``{role: [names tapped]}`` for every ``IdentifyTap`` call of the night. A first night
+# resolved without it waits for it: ``Pending(IDENTIFY)``, not publishable.
+IDENTIFY = "identify"
+
+
+@dataclass(frozen=True)
+class Say:
+    """Words the narrator reads aloud at the table, in each language."""
+
+    it: str
+    en: str = ""
+
+    def read(self, lang: str) -> str:
+        return (self.en if lang == "en" else self.it) or self.it
+
+
+@dataclass(frozen=True)
+class IdentifyTap:
+    """The first night: the narrator taps the faces of the ``count`` players who open
+    their eyes, among ``choices``. The taps of every such call of the night go to
+    ``resolve`` together, as ``gm[IDENTIFY]``."""
+
+    count: int
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PowerTap:
+    """A power used at the call: the narrator taps the face ``actor`` points at, one of
+    ``choices``, recorded as the actor's submission ``{key: face}``. ``actor`` None:
+    nobody can answer tonight (the call is read all the same, nothing is tapped);
+    ``optional``: the actor may let it pass (confirmed with no face)."""
+
+    key: str
+    actor: str | None = None
+    choices: tuple[str, ...] = ()
+    optional: bool = False
+
+
+Tap = IdentifyTap | PowerTap
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call of the night, as the narrator's phone shows it.
+
+    ``role``: what is called (the engine's name; the narrator's progress records it, so
+    the calls of one night have different roles); ``name``: how the call is titled;
+    ``open``, ``do``, ``close``: read aloud to wake the role, to ask what it does, to
+    send it back to sleep; ``tap``: what the narrator taps; ``holders``: who holds the
+    role (``living``: those alive now), for the narrator's eyes only; ``copies``: how
+    many were dealt."""
+
+    role: str
+    name: Say
+    open: Say
+    do: Say
+    close: Say
+    tap: Tap
+    holders: tuple[str, ...] = ()
+    living: tuple[str, ...] = ()
+    copies: int = 1
+
+
+@dataclass(frozen=True)
+class NightFrame:
+    """What the narrator reads before the first call (``sleep``) and after the last
+    (``wake``)."""
+
+    sleep: Say
+    wake: Say
+
+
+class TableScript(Ability):
+    """A game played at a table from the narrator's phone (``Timing(NARRATOR)``): the
+    players have no accounts, the cards are dealt on paper, and the narrator reads the
+    night call by call and taps what happens (``pbm/operations/table.py``). The votes
+    by day are each player's form (``BaseRuleset.forms``), tapped by the narrator."""
+
+    def night_script(self, state: GameState) -> tuple[Call, ...]:
+        """Tonight's calls, in order; () when the open moment is not a night."""
+        raise NotImplementedError
+
+    def night_frame(self) -> NightFrame:
+        raise NotImplementedError
+
+
 class BaseRuleset:
     """Defaults for every method of the interface; a ruleset overrides what differs.
 
@@ -287,6 +387,13 @@ class BaseRuleset:
     # The names of its submission kinds (a reminder's "vote, power"): {kind: {"it", "en"}}.
     ACTIONS: dict[str, dict[str, str]] = texts.ACTIONS
     KEYS: dict[str, dict[str, str]] = texts.KEYS
+
+    # What only some games do (``TableScript``...), each asked for by its type.
+    abilities: tuple[Ability, ...] = ()
+
+    def ability(self, kind: type[A]) -> A | None:
+        """The game's ability of type ``kind`` (``ruleset.ability(TableScript)``), or None."""
+        return next((a for a in self.abilities if isinstance(a, kind)), None)
 
     # -- set-up ----------------------------------------------------------------
     def roles(self) -> list[RoleInfo]:
@@ -585,8 +692,9 @@ class BaseRuleset:
 
 
 __all__ = [
-    "BaseRuleset", "CALENDAR", "Checked", "Keyword", "LANGS", "MASTER", "MORE_TIME", "NARRATOR", "PRIVATE",
-    "PUBLIC", "Panel", "Part", "REPORT_GAME", "REPORT_MOMENT", "Remedy", "STANDING", "Tally",
-    "Timing", "Viewer", "Vocabulary", "WINDOW",
+    "Ability", "BaseRuleset", "CALENDAR", "Call", "Checked", "IDENTIFY", "IdentifyTap", "Keyword",
+    "LANGS", "MASTER", "MORE_TIME", "NARRATOR", "NightFrame", "PRIVATE", "PUBLIC", "Panel", "Part",
+    "PowerTap", "REPORT_GAME", "REPORT_MOMENT", "Remedy", "STANDING", "Say", "TableScript", "Tally",
+    "Tap", "Timing", "Viewer", "Vocabulary", "WINDOW",
     "ranked", "word",
 ]

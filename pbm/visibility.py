@@ -1,8 +1,11 @@
 """Who may read which event, and how it reads: the one filter every page and mail uses.
 
 The public bulletin, a player's reserved area, the results mail, the role letter,
-the desk's announcements and the Masters' report all call ``seen`` (or ``lines``)
-with the rows they would show and who is looking; nothing else decides. A page that
+the desk's announcements and preview, the Masters' report, and the narrator's page
+of a game at the table (what to announce aloud, the narrator's notes, what a power
+tells its actor) and its summary all call ``seen`` (or ``lines``) with the rows they
+would show and who is looking; nothing else decides: no other module of the
+service asks a ruleset's ``visible`` or ``describe``. A page that
 reads the database may first narrow its query by ``readable_by`` (the same rule as
 an SQL condition: the rows the viewer could be shown at all), so that the events it
 may not show are never loaded; ``seen`` still decides, and redacts.

@@ -10,7 +10,7 @@ from ..core import (
     valid_at_close,
 )
 from ..interface import (
-    NARRATOR, REPORT_GAME, BaseRuleset, Panel, Tally, Timing, Viewer, Vocabulary, word,
+    IDENTIFY, NARRATOR, REPORT_GAME, Ability, BaseRuleset, Panel, Tally, Timing, Viewer, Vocabulary, word,
 )
 from . import forms as _forms
 from . import vocabulary as _vocabulary
@@ -19,7 +19,7 @@ from .phases import AFTERNOON, MORNING, NIGHT, next_moment
 from .roles import (
     BUONA, FACTIONS, KEY, MALVAGIA, MIN_PLAYERS, ROLES, canonical, default_composition,
 )
-from .script import night_frame, night_script
+from .script import NoctisTable, night_script
 from .setup import identify, setup_game
 from .tally import day_tally
 from .texts import EVENTS, MOMENTS, REJECTIONS, SCRIPT
@@ -39,6 +39,8 @@ class LupusNoctis(BaseRuleset):
     EVENTS = EVENTS
     REJECTIONS = REJECTIONS
     SCRIPT = SCRIPT
+    # Played at a table from the narrator's phone: the night's calls (script.py).
+    abilities: tuple[Ability, ...] = (NoctisTable(),)
 
     # -- set-up ----------------------------------------------------------------
     def roles(self) -> list[RoleInfo]:
@@ -71,12 +73,6 @@ class LupusNoctis(BaseRuleset):
         game, every night's choices included, once it is over: a record to keep."""
         return REPORT_GAME if state.over else None
 
-    def night_script(self, state: GameState) -> list[dict[str, Any]]:
-        return night_script(state)
-
-    def night_frame(self) -> dict[str, dict[str, str]]:
-        return night_frame()
-
     # -- actions -------------------------------------------------------------------
     def forms(self, state: GameState, player: str) -> list[ActionForm]:
         return _forms.forms(state, player)
@@ -94,7 +90,7 @@ class LupusNoctis(BaseRuleset):
     def resolve(self, state: GameState, actions: list[Action], rng: random.Random,
                 gm: dict[str, Any] | None = None) -> Resolution:
         """Close the open moment. Nothing here draws at random: the unlucky seat, drawn
-        at set-up, settles every tie, so ``rng`` is unused. ``gm["identify"]``: the
+        at set-up, settles every tie, so ``rng`` is unused. ``gm[IDENTIFY]``: the
         narrator's first-night taps when the village was dealt on paper (raises
         ``Rejected`` when they do not match the composition)."""
         state = state.copy()
@@ -103,9 +99,10 @@ class LupusNoctis(BaseRuleset):
         kind = state.phase.kind
         if not state.data.get("identified", True):
             # The narrator's first-night taps (ruling N13); without them the night waits.
-            taps = (gm or {}).get("identify")
+            taps = (gm or {}).get(IDENTIFY)
             if taps is None:
-                return Resolution(state, [], [Pending("identify", {"calls": night_script(state)})])
+                roles = [call.role for call in night_script(state)]
+                return Resolution(state, [], [Pending(IDENTIFY, {"roles": roles})])
             identify(state, taps)
             events += [private(p.name, "role_card", role=p.role) for p in state.players]
         if kind == NIGHT:

@@ -1,5 +1,5 @@
-"""A game at the table, run from the narrator's phone (``Timing(NARRATOR)`` rulesets
-with a night script).
+"""A game at the table, run from the narrator's phone (rulesets with the
+``TableScript`` ability, engine/interface.py).
 
 The players have no accounts: they sit in a circle and join in seat order on the
 narrator's phone (a name and, if they like, a face), so their seats have no user
@@ -7,15 +7,16 @@ and nothing is ever mailed to them. The cards are dealt on paper; the narrator
 learns who holds what on the first night by tapping faces, and records every night
 choice and every vote with a tap. Everything game-specific comes from the ruleset:
 the composition (``default_composition``, ``roles``), the calls of the night
-(``night_script``: what to read, what to tap), who may vote for whom (``forms``).
+(``TableScript.night_script``: what to read, what to tap), who may vote for whom
+(``forms``).
 
 The narrator's progress through tonight's script is stored on the open phase
 (``gm_input[SCRIPT_DONE]``: the roles already called, in order), so a phone that
-locks or reloads mid-night reopens at the same call. The first night's taps go to
-``gm_input["identify"]`` once they are all in, which the ruleset reads when the
-night is resolved; a
-power's tap is the submission of the call's ``actor``. Every tap is final once
-confirmed: a confirmed call is not called again, a confirmed vote is not changed.
+locks or reloads mid-night reopens at the same call. The first night's taps
+(``IdentifyTap``) go to ``gm_input[IDENTIFY]`` once they are all in, which the
+ruleset reads when the night is resolved; a power's tap (``PowerTap``) is the
+submission of the call's ``actor``. Every tap is final once confirmed: a confirmed
+call is not called again, a confirmed vote is not changed.
 """
 from __future__ import annotations
 
@@ -26,36 +27,48 @@ from typing import Any
 from sqlalchemy import delete
 from sqlalchemy.orm import Session, sessionmaker
 
-from engine.core import GameState
+from engine.core import PRIVATE, Event, GameState, Rejected
+from engine.interface import IDENTIFY, Call, IdentifyTap, NightFrame, PowerTap, TableScript
 from engine.registry import get_ruleset
 
 from .. import photos
 from ..models import Game, GameStatus, PhaseRow, PhaseStatus, Seat, SeatPhoto, User
 from .actions import lock_game, submit
 from .base import OperationError, current_phase, log
-from .desk import answer_pending, close_now
+from .desk import answer_pending, close_now, preview
 from .games import start_game
 
 # gm_input key of the narrator's progress through the night script (the roles called).
 SCRIPT_DONE = "script_done"
-# gm_input key of the first night's taps, as the ruleset's resolve reads them: set
-# only once every identifying call is confirmed, so a night closed early (from the
-# Masters' desk) waits for the rest (Pending) instead of being refused for a count.
-IDENTIFY = "identify"
+# gm_input[IDENTIFY] (engine/interface.py), the first night's taps as the ruleset's
+# resolve reads them, is set only once every identifying call is confirmed, so a night
+# closed early (from the Masters' desk) waits for the rest (Pending) instead of being
+# refused for a count.
 # gm_input key of the first night's taps so far.
 IDENTIFY_TAPS = "identify_taps"
 MAX_NAME = 40
 
 
+def table_of(ruleset_key: str) -> TableScript | None:
+    """The ruleset's ability to be played at a table (None: it is not)."""
+    return get_ruleset(ruleset_key).ability(TableScript)
+
+
 def narrated(ruleset_key: str) -> bool:
     """Whether the game is run at a table from the narrator's phone: its ruleset
     gives the narrator a script of the night."""
-    return callable(getattr(get_ruleset(ruleset_key), "night_script", None))
+    return table_of(ruleset_key) is not None
+
+
+def _table(game: Game) -> TableScript:
+    table = table_of(game.ruleset)
+    if table is None:
+        raise OperationError("not_a_table_game")
+    return table
 
 
 def _require_narrated(game: Game) -> None:
-    if not narrated(game.ruleset):
-        raise OperationError("not_a_table_game")
+    _table(game)
 
 
 # --------------------------------------------------------------------------- seating
@@ -185,9 +198,14 @@ def _open_phase(session: Session, game: Game, *, taps: bool = False) -> PhaseRow
     return phase
 
 
-def script_of(game: Game, phase: PhaseRow) -> list[dict[str, Any]]:
+def script_of(game: Game, phase: PhaseRow) -> tuple[Call, ...]:
     """Tonight's calls (the ruleset's night script of the state the phase opened with)."""
-    return get_ruleset(game.ruleset).night_script(GameState.from_dict(phase.state_before))
+    return _table(game).night_script(GameState.from_dict(phase.state_before))
+
+
+def night_frame(game: Game) -> NightFrame:
+    """What the narrator reads before the first call and after the last."""
+    return _table(game).night_frame()
 
 
 def calls_done(phase: PhaseRow) -> list[str]:
@@ -197,7 +215,7 @@ def calls_done(phase: PhaseRow) -> list[str]:
 def next_call(game: Game, phase: PhaseRow) -> int | None:
     """The index of the call the narrator is at, None when every call is done."""
     done = set(calls_done(phase))
-    return next((i for i, call in enumerate(script_of(game, phase)) if call["role"] not in done), None)
+    return next((i for i, call in enumerate(script_of(game, phase)) if call.role not in done), None)
 
 
 def identified(phase: PhaseRow) -> dict[str, list[str]]:
@@ -224,39 +242,57 @@ def record_call(session: Session, config: dict[str, Any], game: Game, *, index: 
     if at is None or index != at:
         raise OperationError("stale_call")
     call = script[index]
-    tap = call["tap"]
+    tap = call.tap
     taps = [str(t) for t in taps]
-    if len(set(taps)) != len(taps) or any(t not in tap.get("choices", []) for t in taps):
+    if len(set(taps)) != len(taps) or any(t not in tap.choices for t in taps):
         raise OperationError("bad_tap")
     gm = dict(phase.gm_input or {})
-    if tap["kind"] == "identify":
-        if len(taps) != int(tap["count"]):
-            raise OperationError("tap_count", expected=int(tap["count"]), got=len(taps))
+    if isinstance(tap, IdentifyTap):
+        if len(taps) != tap.count:
+            raise OperationError("tap_count", expected=tap.count, got=len(taps))
         taken = {n: role for role, names in identified(phase).items() for n in names}
         twice = next((t for t in taps if t in taken), None)
         if twice is not None:
             raise OperationError("tapped_twice", player=twice)
-        gm[IDENTIFY_TAPS] = {**identified(phase), call["role"]: taps}
-        if all(c["role"] in gm[IDENTIFY_TAPS] for c in script if c["tap"]["kind"] == "identify"):
+        gm[IDENTIFY_TAPS] = {**identified(phase), call.role: taps}
+        if all(c.role in gm[IDENTIFY_TAPS] for c in script if isinstance(c.tap, IdentifyTap)):
             gm[IDENTIFY] = gm[IDENTIFY_TAPS]
-    elif tap["kind"] == "power":
-        if tap.get("actor") is None:
+    elif isinstance(tap, PowerTap):
+        if tap.actor is None:
             if taps:
                 raise OperationError("bad_tap")
-        elif not taps and not tap.get("optional"):
+        elif not taps and not tap.optional:
             raise OperationError("tap_count", expected=1, got=0)
         elif len(taps) > 1:
             raise OperationError("tap_count", expected=1, got=len(taps))
         elif taps:
-            actor = game.seat_by_name(tap["actor"])
-            submit(session, config, game, actor, {tap["key"]: taps[0]}, source="master",
+            actor = game.seat_by_name(tap.actor)
+            submit(session, config, game, actor, {tap.key: taps[0]}, source="master",
                    source_detail="narrator", now=now, by_user=by, expected_phase_id=phase.id,
                    final=True)
     else:
-        raise OperationError("unknown_tap", kind=tap["kind"])
-    gm[SCRIPT_DONE] = [*calls_done(phase), call["role"]]
+        raise OperationError("unknown_tap", kind=type(tap).__name__)
+    gm[SCRIPT_DONE] = [*calls_done(phase), call.role]
     phase.gm_input = gm
-    log(session, game, by, "narrator_call", now, phase=phase.index, role=call["role"], taps=taps)
+    log(session, game, by, "narrator_call", now, phase=phase.index, role=call.role, taps=taps)
+
+
+def told_tonight(session: Session, game: Game, actor: str | None) -> list[Event]:
+    """What the rules tell ``actor`` in private about tonight's choice (a seer's
+    answer), for the narrator to signal at once: tonight resolved as it stands, by the
+    Masters' preview (the phase's own seed, nothing stored). A refusal of the actor's
+    own choice is not an answer to signal. The events are a draft's: only a Master may
+    read them (``pbm.visibility``), and the narrator is this game's Master."""
+    if not actor:
+        return []
+    try:
+        result = preview(session, game)
+    except Rejected:  # a preview must never stop the night
+        return []
+    if result is None:
+        return []
+    return [e for e in result.events if e.visibility == PRIVATE and actor in e.to
+            and e.kind != "rejected_at_resolution"]
 
 
 # --------------------------------------------------------------------------- the votes

@@ -3,9 +3,10 @@
 Nothing here is kept in the browser: the step, the call of the night, the next voter
 are all worked out from the open phase (its state, the taps recorded in it), so
 reopening the page after the phone locked lands exactly where the narrator was.
-The words the table hears come from the ruleset (``night_script``, ``night_frame``,
-``describe``); who may see what is the ruleset's ``visible`` for a reader of the
-public bulletin (``Viewer()``), the narrator's own notes are in small type.
+The words the table hears come from the ruleset (its ``TableScript``: the calls and
+what to read); every event shown is read through ``pbm.visibility``, the one filter:
+what is announced aloud is what a reader of the public bulletin (``Viewer()``) may
+read, the narrator's own notes (the Masters' events) are in small type.
 """
 from __future__ import annotations
 
@@ -16,12 +17,13 @@ from flask import url_for
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from engine.core import Event, GameState, Phase, phase_rng
-from engine.interface import Viewer
+from engine.core import MASTER, GameState
+from engine.interface import Call, IdentifyTap, Viewer
 from engine.registry import get_ruleset
 
+from .. import visibility
 from ..models import ActionRow, EventRow, Game, GameStatus, PhaseRow, PhaseStatus, SeatPhoto
-from ..operations import current_phase, engine_actions
+from ..operations import current_phase
 from ..operations import table
 
 PUBLIC_READER = Viewer()
@@ -50,10 +52,6 @@ class Screen:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-def _event(row: EventRow) -> Event:
-    return Event(row.kind, dict(row.data or {}), row.visibility, tuple(row.recipients or ()))
-
-
 def faces(session: Session, game: Game, state: GameState | None) -> dict[str, Face]:
     with_photo = set(session.scalars(select(SeatPhoto.seat_id).where(
         SeatPhoto.seat_id.in_([s.id for s in game.seats]))))
@@ -67,19 +65,9 @@ def faces(session: Session, game: Game, state: GameState | None) -> dict[str, Fa
 
 def worded(game: Game, rows: list[EventRow], lang: str) -> tuple[list[str], list[str]]:
     """A resolved phase's events: (what everybody may hear, the narrator's notes)."""
-    ruleset = get_ruleset(game.ruleset)
-    public, notes = [], []
-    for row in rows:
-        event = _event(row)
-        seen = ruleset.visible(event, PUBLIC_READER)
-        if seen is not None:
-            line = ruleset.describe(seen, lang, PUBLIC_READER)
-            if line:
-                public.append(line)
-        elif row.visibility == "master":
-            line = ruleset.describe(event, lang, NARRATOR)
-            if line:
-                notes.append(line)
+    public = visibility.lines(rows, PUBLIC_READER, game.ruleset, lang)
+    notes = [s.text for s in visibility.seen(rows, NARRATOR, game.ruleset, lang)
+             if s.visibility == MASTER and s.text]
     return public, notes
 
 
@@ -94,30 +82,11 @@ def phase_events(session: Session, phase: PhaseRow) -> list[EventRow]:
                                 .order_by(EventRow.seq)))
 
 
-def answers_for(session: Session, game: Game, phase: PhaseRow, actor: str | None,
-                lang: str) -> list[str]:
-    """What the rules tell ``actor`` about tonight's choice (a seer's answer), for the
-    narrator to signal at once: tonight resolved as it stands, on a copy, with the
-    phase's own seed, keeping only the lines addressed to the actor."""
-    if not actor:
-        return []
-    ruleset = get_ruleset(game.ruleset)
-    state = GameState.from_dict(phase.state_before)
-    try:
-        result = ruleset.resolve(state, engine_actions(session, phase),
-                                 phase_rng(game.seed, Phase(phase.kind, phase.number)),
-                                 dict(phase.gm_input or {}))
-    except Exception:  # noqa: BLE001 - a preview must never stop the night
-        return []
-    viewer = Viewer(player=actor)
-    lines = []
-    for event in result.events:
-        if event.visibility == "private" and actor in event.to and event.kind != "rejected_at_resolution":
-            seen = ruleset.visible(event, viewer)
-            line = ruleset.describe(seen, lang, viewer) if seen is not None else None
-            if line:
-                lines.append(line)
-    return lines
+def answers_for(session: Session, game: Game, actor: str | None, lang: str) -> list[str]:
+    """What the rules tell ``actor`` about tonight's choice (a seer's answer), worded
+    as the actor reads it, for the narrator to signal at once."""
+    told = table.told_tonight(session, game, actor)
+    return visibility.lines(told, Viewer(player=actor), game.ruleset, lang) if told else []
 
 
 def screen(session: Session, game: Game, lang: str) -> Screen:
@@ -150,42 +119,39 @@ def _setup(session: Session, game: Game) -> Screen:
     })
 
 
-def _say(part: dict[str, str], lang: str) -> str:
-    return part.get(lang) or part.get("it") or ""
-
-
-def _night(session: Session, game: Game, phase: PhaseRow, script: list[dict[str, Any]],
+def _night(session: Session, game: Game, phase: PhaseRow, script: tuple[Call, ...],
            out: Screen, lang: str) -> None:
-    frame = get_ruleset(game.ruleset).night_frame()
+    frame = table.night_frame(game)
     done = table.calls_done(phase)
     at = table.next_call(game, phase)
     previous = None
     if done:
-        last = next((c for c in script if c["role"] == done[-1]), None)
+        last = next((c for c in script if c.role == done[-1]), None)
         if last is not None:
-            previous = {"close": _say(last["say"]["close"], lang),
-                        "answers": answers_for(session, game, phase, last["tap"].get("actor"), lang)}
+            actor = None if isinstance(last.tap, IdentifyTap) else last.tap.actor
+            previous = {"close": last.close.read(lang), "answers": answers_for(session, game, actor, lang)}
     out.data.update(number=phase.number, total=len(script), previous=previous,
-                    sleep=_say(frame["sleep"], lang) if not done else None)
+                    sleep=frame.sleep.read(lang) if not done else None)
     if at is None:
         out.step = "dawn"
-        out.data["wake"] = _say(frame["wake"], lang)
+        out.data["wake"] = frame.wake.read(lang)
         return
     call = script[at]
-    tap = call["tap"]
+    tap = call.tap
     taken = {n for names in table.identified(phase).values() for n in names}
+    identifying = isinstance(tap, IdentifyTap)
     out.step = "night"
     out.data.update(index=at, call={
-        "name": _say(call["name"], lang),
-        "open": _say(call["say"]["open"], lang),
-        "do": _say(call["say"]["do"], lang),
-        "kind": tap["kind"],
-        "count": int(tap.get("count", 1)) if tap["kind"] == "identify" else (1 if tap.get("choices") else 0),
-        "optional": bool(tap.get("optional")),
-        "actor": tap.get("actor"),
-        "choices": [c for c in tap.get("choices", []) if c not in taken],
-        "holders": list(call.get("holders") or []),
-        "living": list(call.get("living") or []),
+        "name": call.name.read(lang),
+        "open": call.open.read(lang),
+        "do": call.do.read(lang),
+        "identify": identifying,
+        "count": tap.count if identifying else (1 if tap.choices else 0),
+        "optional": False if identifying else tap.optional,
+        "actor": None if identifying else tap.actor,
+        "choices": [c for c in tap.choices if c not in taken],
+        "holders": list(call.holders),
+        "living": list(call.living),
     })
 
 
@@ -213,7 +179,9 @@ def _vote(session: Session, game: Game, phase: PhaseRow, out: Screen) -> None:
 def summary(session: Session, game: Game, lang: str) -> dict[str, Any]:
     """The game told to everyone once it is over: each seat's role, how each moment
     went (what was announced, and the votes, which the table cast aloud), the winners.
-    The night's choices stay the narrator's: only what was announced is listed."""
+    The night's choices stay the narrator's: only what was announced is listed, read
+    through ``pbm.visibility`` as the public reads it (the votes too: as the rules
+    published them, never the raw submissions)."""
     ruleset = get_ruleset(game.ruleset)
     state = GameState.from_dict(game.state) if game.state else None
     players = []
@@ -224,24 +192,30 @@ def summary(session: Session, game: Game, lang: str) -> dict[str, Any]:
     phases = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id,
                                                     PhaseRow.status == PhaseStatus.PUBLISHED)
                              .order_by(PhaseRow.index)).all()
+    rows = session.scalars(select(EventRow).where(
+        EventRow.phase_id.in_([p.id for p in phases]), EventRow.seq >= 0,
+        visibility.readable_by(PUBLIC_READER)).order_by(EventRow.phase_id, EventRow.seq)).all()
+    read = visibility.seen(rows, PUBLIC_READER, game.ruleset, lang)
+    seat_order = {s.name: s.position for s in game.seats}
     moments, winners, end_line = [], [], None
     votes_in_day: dict[int, int] = {}
     for phase in phases:
-        rows = phase_events(session, phase)
-        lines, _notes = worded(game, rows, lang)
+        mine = [x for x in read if x.phase_id == phase.id]
         scripted = bool(table.script_of(game, phase))
         votes = []
         if not scripted:
             votes_in_day[phase.number] = votes_in_day.get(phase.number, 0) + 1
-            for r in session.scalars(select(ActionRow).where(ActionRow.phase_id == phase.id)
-                                     .order_by(ActionRow.id)):
-                votes.append({"voter": r.seat.name, "choice": next(iter(r.args.values()), "")})
+            for x in mine:
+                tally = ruleset.tally(x.event, lang)
+                if tally is not None and tally.votes:
+                    cast = sorted(tally.votes, key=lambda v: seat_order.get(v[0], len(seat_order)))
+                    votes = [{"voter": voter, "choice": choice} for voter, choice in cast]
         moments.append({"night": scripted, "number": phase.number,
                         "vote": votes_in_day.get(phase.number, 0) if not scripted else 0,
-                        "lines": lines, "votes": votes})
-        for row in rows:
-            if row.kind == "game_over":
-                winners = list((row.data or {}).get("winners") or [])
-                end_line = ruleset.describe(_event(row), lang, PUBLIC_READER)
+                        "lines": [x.text for x in mine if x.text], "votes": votes})
+        for x in mine:
+            if x.event.kind == "game_over":
+                winners = list(x.event.data.get("winners") or [])
+                end_line = x.text
     return {"game": game, "players": players, "moments": moments, "winners": winners,
             "end_line": end_line}

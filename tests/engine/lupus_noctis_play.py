@@ -5,9 +5,12 @@ import random
 from typing import Iterator
 
 from engine.core import Action, Event, GameState, Resolution, phase_rng, setup_rng
+from engine.interface import TableScript
 from engine.registry import get_ruleset
 
 R = get_ruleset("lupus-noctis")
+# The narrator's night, as the service asks for it: by the ability's type.
+TABLE = R.ability(TableScript)
 
 
 def seating_for(n: int, rng: random.Random) -> list[tuple[str, str]]:

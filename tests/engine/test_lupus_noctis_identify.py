@@ -5,7 +5,9 @@ import pytest
 
 from engine.core import Action, Rejected, SetupError, setup_rng
 
-from lupus_noctis_play import R
+from engine.interface import IDENTIFY, IdentifyTap
+
+from lupus_noctis_play import TABLE, R
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elio", "Fede", "Gino", "Ivo", "Lea", "Mara"]
 TAPS = {"Licantropi": ["Bruno", "Ivo"], "Veggente": ["Anna"], "Medium": "Lea",
@@ -23,20 +25,20 @@ def test_the_standard_village_waits_for_the_first_night_taps():
     state, events = undealt()
     assert events == [] and not state.data["identified"]
     assert state.data["composition"] == R.default_composition(10)
-    calls = R.night_script(state)
-    assert [(c["role"], c["tap"]["count"]) for c in calls] == [
+    calls = TABLE.night_script(state)
+    assert [(c.role, c.tap.count) for c in calls] == [
         ("Licantropo", 2), ("Apprendista Necromante", 1), ("Veggente", 1), ("Medium", 1),
         ("Amante Segreto", 2)]
-    assert all(c["holders"] == [] and c["tap"]["kind"] == "identify" for c in calls)
+    assert all(c.holders == () and isinstance(c.tap, IdentifyTap) for c in calls)
     assert R.forms(state, "Anna") == []
     with pytest.raises(Rejected):
         R.validate(state, Action("Anna", "vote", {"vote": "Bruno"}))
 
     waiting = R.resolve(state, [], setup_rng(0))
     assert not waiting.publishable and waiting.state.phase == state.phase
-    assert [p.kind for p in waiting.pending] == ["identify"]
+    assert [p.kind for p in waiting.pending] == [IDENTIFY]
 
-    res = R.resolve(state, [], setup_rng(0), {"identify": TAPS})
+    res = R.resolve(state, [], setup_rng(0), {IDENTIFY: TAPS})
     roles = {p.name: p.role for p in res.state.players}
     assert roles == {"Anna": "Veggente", "Bruno": "Licantropo", "Carla": "Amante Segreto",
                      "Dario": "Contadino", "Elio": "Contadino", "Fede": "Contadino",
@@ -61,7 +63,7 @@ def test_the_standard_village_waits_for_the_first_night_taps():
 def test_taps_that_do_not_match_the_composition_are_refused(taps, code):
     state, _ = undealt()
     with pytest.raises(Rejected) as refused:
-        R.resolve(state, [], setup_rng(0), {"identify": taps})
+        R.resolve(state, [], setup_rng(0), {IDENTIFY: taps})
     assert refused.value.code == code and code in R.REJECTIONS
     assert R.describe_rejection(code, refused.value.params, "it")
 
@@ -69,7 +71,7 @@ def test_taps_that_do_not_match_the_composition_are_refused(taps, code):
 def test_the_narrator_may_edit_the_composition():
     state, _ = undealt({"Licantropo": 2, "Procione Mannaro": 1, "Contadini": 7})
     assert state.data["composition"] == {"Licantropo": 2, "Procione Mannaro": 1, "Contadino": 7}
-    res = R.resolve(state, [], setup_rng(0), {"identify": {"Licantropo": ["Anna", "Bruno"],
+    res = R.resolve(state, [], setup_rng(0), {IDENTIFY: {"Licantropo": ["Anna", "Bruno"],
                                                            "Procione Mannaro": ["Carla"]}})
     assert res.state.player("Carla").role == "Procione Mannaro"
     with pytest.raises(SetupError) as wrong:

@@ -10,6 +10,10 @@ from typing import Any
 
 import pytest
 
+from engine import registry
+
+from tests.support import table_variant
+
 from .leak_scanner import Leak, Scenario, draw, scan
 
 SEVEN = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia"]
@@ -124,11 +128,37 @@ NOCTIS_WHO_IS_A_WOLF = Scenario(
 )
 
 
+
+def whose_death_was_whose(side: str, step: int, call: Any) -> list[str] | None:
+    """The second night: the pack devours Anna and the Veggente's look kills Elena in
+    game A, the other way round in game B; any other call is the bots'."""
+    if call.tap.actor is None or not {"Anna", "Elena"} <= set(call.tap.choices):
+        return None
+    pack, looked = ("Anna", "Elena") if side == "A" else ("Elena", "Anna")
+    return {"Licantropo": [pack], "Veggente": [looked]}.get(call.role)
+
+
+# A variant whose rules list the pack's victim first (tests/support/table_variant.py):
+# only the filter's order keeps the table, and the summary everybody reads at the end,
+# from telling whose death was whose. The Veggente is spared so that she lives to look.
+NOCTIS_WHOSE_DEATH = Scenario(
+    name="lupus-noctis (a variant): whose victim were Anna and Elena",
+    ruleset=table_variant.KEY, players=EIGHT, setup=lambda side: noctis_deal("A"), at_table=True,
+    knowers=set(), spared={"Anna", "Elena", "Carla"}, taps=whose_death_was_whose,
+    secret_at_the_end=("/summary",), max_steps=12, viewers_per_step=1,
+)
+
+
+@pytest.fixture(autouse=True)
+def _the_variant(monkeypatch):
+    monkeypatch.setitem(registry._MODULES, table_variant.KEY, table_variant.__name__)
+
+
 SCENARIOS = [LIVE_WHO_IS_A_WOLF, TR7_WHO_IS_THE_WOLF, COMPLOTS_BRUNOS_CARDS, NOCTIS_WHO_IS_A_WOLF]
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS + [LIVE_WHO_WAS_THE_SEER],
-                         ids=lambda s: s.ruleset + (" (a dead seer)" if s is LIVE_WHO_WAS_THE_SEER else ""))
+@pytest.mark.parametrize("scenario", SCENARIOS + [NOCTIS_WHOSE_DEATH],
+                         ids=lambda s: s.ruleset)
 def test_no_viewer_reads_a_secret_of_the_game(tmp_path, scenario):
     found = scan(scenario, tmp_path)
     print(scenario.name, found.pages_read, found.mails_read, found.steps, "\n".join(found.log))
