@@ -95,14 +95,16 @@ def vocabulary() -> Vocabulary:
         # OMICIDIO, UCCIDO, KILL, ESAME are verbs here: other games name a ritual or a
         # power so, and a line of theirs must not be told it is a Complots command.
         *_turn("coup", ("ASSASSINIO", "COLPO DI STATO", "COLPO"),
-               ("ASSASSINATION", "ASSASSINATE", "COUP"),
+               ("ASSASSINATION", "COUP"),
                ("OMICIDIO", "ASSASSINIO DI", "ASSASSINIO A", "OMICIDIO DI", "OMICIDIO A", "COLPO DI STATO A"),
                ("ASSASSINATION OF", "COUP ON"), "ASSASSINIO Bruno", "ASSASSINATION Bruno"),
         *_turn("tax", ("TASSA", "DUCHESSA"), ("TAX", "DUCHESS"),
                ("DUCA", "PRENDO LA TASSA", "PRENDO 3 MONETE", "PRENDO TRE MONETE"),
                ("DUKE", "TAKE 3 COINS", "TAKE THREE COINS")),
         # The Assassino's 3-coin power (the Contessa blocks it).
-        *_turn("assassinate", ("ASSASSINO",), ("ASSASSIN",),
+        # ASSASSINATE is the Assassin's power, as in the English game (Coup), whose players
+        # write it so; the 7-coin action is the ASSASSINATION, or the COUP they know.
+        *_turn("assassinate", ("ASSASSINO",), ("ASSASSIN", "ASSASSINATE"),
                ("UCCIDO", "UCCIDO CON L'ASSASSINO", "L'ASSASSINO"), ("KILL", "THE ASSASSIN", "I KILL"),
                "ASSASSINO Bruno", "ASSASSIN Bruno"),
         *_turn("steal", ("FURTO", "RUBO", "CAPITANO"), ("STEAL", "CAPTAIN"),

@@ -55,7 +55,7 @@ def test_the_seven_coin_action_is_the_assassinio_and_the_assassino_pays_three():
     ("ASSASSINIO Bruno", "coup"), ("OMICIDIO Bruno", "coup"), ("Colpo di stato su Bruno", "coup"),
     ("assassinio di Bruno", "coup"), ("ASSASSINATION Bruno", "coup"), ("COUP Bruno", "coup"),
     ("ASSASSINO Bruno", "assassinate"), ("Uccido Bruno", "assassinate"),
-    ("ASSASSIN Bruno", "assassinate"), ("kill Bruno", "assassinate"),
+    ("ASSASSIN Bruno", "assassinate"), ("kill Bruno", "assassinate"), ("ASSASSINATE Bruno", "assassinate"),
 ])
 def test_the_mail_words_of_the_two_killing_actions(line, action):
     assert parsed(line) == {"kind": "turn", "action": action, "target": "Bruno"}
