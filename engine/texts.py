@@ -258,13 +258,15 @@ class _Words(string.Formatter):
 # ("Rita muore sul rogo", "Rita è fuori dal gioco"). docs/rulesets.md, "Wording".
 
 _VOWELS = "aeiouAEIOUàèéìòùÀÈÉÌÒÙ"
+_ARTICLES = ("i ", "il ", "gli ", "l'", "la ", "le ", "lo ")  # "e i Lupi", not "ed i Lupi"
 
 
 def before(preposition: str, name: str, lang: str = "it") -> str:
     """"a" or "e" and the name after it, "ad" / "ed" before a vowel in Italian:
     "ad Anna", "a Bruno", "ed Elena". English (or any other word) goes as it is."""
     name = str(name)
-    if lang == "it" and preposition in ("a", "e") and name[:1] in _VOWELS:
+    if (lang == "it" and preposition in ("a", "e") and name[:1] in _VOWELS
+            and not name.startswith(_ARTICLES)):
         preposition += "d"
     return f"{preposition} {name}"
 

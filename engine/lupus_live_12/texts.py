@@ -82,7 +82,8 @@ EVENTS = {**texts.EVENTS, **{
                       "en": "Votes cast (1 each, the Sindaco's 1¼): {tally}."},
     "pack": {"it": "Il tuo branco (i Lupi si conoscono tra loro): {members}.",
              "en": "Your pack (the Wolves, who know each other): {members}."},
-    # A power's answer says what its question asked (personaggi §1.6, §1.8, §1.12, §2.4):
+    # A power's answer says what its question asked (personaggi §1.6, §1.8, §1.12, §2.4,
+    # the Spionaggio §4.10):
     # answer.<question>.<yes|no>; the Profeta's own question is quoted with its answer.
     "answer.magic.yes": {"it": "{target} ha un potere magico.", "en": "{target} has a magic power."},
     "answer.magic.no": {"it": "{target} non ha un potere magico.",
@@ -94,6 +95,9 @@ EVENTS = {**texts.EVENTS, **{
                            "en": "{target} has been corrupted."},
     "answer.corrupt.no": {"it": "{target} non ha subito la corruzione.",
                           "en": "{target} has not been corrupted."},
+    "answer.spionaggio.yes": {"it": "{target} gioca per i Lupi.", "en": "{target} plays for the Wolves."},
+    "answer.spionaggio.no": {"it": "{target} non gioca per i Lupi.",
+                             "en": "{target} does not play for the Wolves."},
     # An answer to a question this table does not know (never made by the engine).
     "answer": {"it": "La risposta su {target} è: {answer}.", "en": "The answer about {target} is: {answer}."},
     "answer.profeta": {"it": "Le Master rispondono alla tua domanda «{target}»: {answer}.",

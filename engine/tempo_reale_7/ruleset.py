@@ -178,7 +178,8 @@ class TempoReale7(BaseRuleset):
         power = me.data.get("spettro") if me is not None else None
         if not power:
             return []
-        return [Panel(base_texts.word(self.EVENTS, "spettro_power", lang) or "", [str(power)])]
+        return [Panel(base_texts.word(self.EVENTS, "spettro_power", lang) or "",
+                      [self.describe_choice("power", power, lang)])]
 
     def _proposition(self, p: dict[str, Any], lang: str) -> str:
         code = "proposition" if "true" not in p else ("proposition_true" if p["true"] else "proposition_false")

@@ -102,6 +102,14 @@ def test_a_faction_wins_with_its_article() -> None:
     assert not faults(lambda line: BARE_WINNER.search(line.text))
 
 
+def test_an_answer_says_what_was_asked() -> None:
+    """"Giulia ha l'aura nera.", never "Risposta su Giulia: sì." (every power's question
+    has its own sentences: the generic one is only a fallback)."""
+    assert not faults(lambda line: line.source == "event:answer"
+                      and re.search(r"[Rr]isposta su|answer about", line.text))
+    assert any(line.source == "event:answer" for line in lines())
+
+
 def test_no_placeholder_or_none_is_left() -> None:
     assert not faults(lambda line: re.search(r"\{\w+\}(?<!\{story\})|\bNone\b(?! yet)|\bFalse\b|\bTrue\b",
                                              line.text))
@@ -121,6 +129,7 @@ def test_before_elides_a_and_e_in_italian_only() -> None:
     assert before("e", "Elena") == "ed Elena"
     assert before("e", "Ugo") == "ed Ugo"
     assert before("a", "Anna", "en") == "a Anna"
+    assert names(["i Lupi", "i Negromanti"], "it") == "i Lupi e i Negromanti"
 
 
 def test_names_join_with_e_or_and() -> None:
