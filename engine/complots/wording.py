@@ -159,6 +159,17 @@ def rejection(code: str, params: dict[str, Any], lang: str) -> str | None:
         need = params.get("need")
         code = ("not_enough_coins_coup" if need == COUP_COST
                 else "not_enough_coins_assassinate" if need == 3 else code)
+    params = dict(params)
+    for key in ("card", "character"):  # the reader's name ("the Countess"), "la Contessa" in a sentence
+        if key in params and code != "unknown_card":
+            named = the_card if (code, _lang(lang)) == ("not_in_hand", "it") else card_name
+            params[key] = named(params[key], lang)
+    if isinstance(params.get("blockers"), (list, tuple)):
+        blockers = [card_name(c, lang) for c in params["blockers"]]
+        # "bloccano: Ambasciatore e Capitano", but "con quale blocchi (Ambasciatore o Capitano)"
+        joint = " or " if _lang(lang) == "en" else " e " if code == "cannot_block_as" else " o "
+        params["blockers"] = (", ".join(blockers[:-1]) + joint + blockers[-1]
+                              if len(blockers) > 1 else "".join(blockers))
     return word(REJECTIONS, code, lang, params)
 
 
