@@ -10,6 +10,7 @@ a list of names), so each ruleset's ``describe`` stays a few lines.
 """
 from __future__ import annotations
 
+import string
 from typing import Any
 
 LANGS = ("it", "en")
@@ -27,10 +28,10 @@ REJECTIONS = {
                       "en": "The dead cannot use powers."},
     "no_power": {"it": "Il tuo ruolo ({role}) non ha un potere da usare ora.",
                  "en": "Your role ({role}) has no power to use now."},
-    "self_target": {"it": "Non puoi usare il potere su te stesso.",
+    "self_target": {"it": "Non puoi usare il potere su di te.",
                     "en": "You cannot use your power on yourself."},
-    "target_not_alive": {"it": "{target} non è vivo.", "en": "{target} is not alive."},
-    "target_not_dead": {"it": "{target} non è morto.", "en": "{target} is not dead."},
+    "target_not_alive": {"it": "{target} non è più in vita.", "en": "{target} is no longer alive."},
+    "target_not_dead": {"it": "{target} è ancora in vita.", "en": "{target} is still alive."},
     "not_mayor": {"it": "Solo il Sindaco in vita può nominare il Vicesindaco.",
                   "en": "Only the living mayor can appoint a deputy."},
     "first_night_kill": {"it": "La prima notte non si uccide.",
@@ -49,17 +50,20 @@ EVENTS = {
     "death_pyre": {"it": "{player} muore sul rogo.", "en": "{player} dies at the stake."},
     "death_masters": {"it": "{player} muore per decisione delle Master.",
                       "en": "{player} dies by the Masters' decision."},
-    "revive": {"it": "{player} è tornato in vita.", "en": "{player} came back to life."},
-    "mayor": {"it": "Sindaco: {player}.", "en": "Mayor: {player}."},
+    "revive": {"it": "{player} torna in vita.", "en": "{player} comes back to life."},
+    "mayor": {"it": "La carica di Sindaco va {player:a}.", "en": "{player} is now the mayor."},
+    "mayor_none": {"it": "Non resta nessuno a cui affidare la carica di Sindaco.",
+                   "en": "Nobody is left to hold the office of mayor."},
     "shout": {"it": "Urlo nella notte: «{text}»", "en": "A shout in the night: “{text}”"},
-    "game_over": {"it": "La partita è finita: vincono i {winner}.",
-                  "en": "The game is over: the {winner} win."},
+    # The end (see winner_line): "{winner}" is the winner with its verb ("vince il
+    # Villaggio", "the Wolves win"), from FACTIONS or the winners' names.
+    "game_over": {"it": "La partita è finita: {winner}.", "en": "The game is over: {winner}."},
+    "game_over_draw": {"it": "La partita è finita in parità.", "en": "The game ends in a draw."},
     "failed": {"it": "Il tuo potere non ha avuto effetto.", "en": "Your power had no effect."},
-    "answer": {"it": "Risposta su {target}: {answer}.", "en": "Answer about {target}: {answer}."},
-    "corrupted": {"it": "Sei stato corrotto: ora giochi per i Lupi.",
-                  "en": "You have been corrupted: you now play for the Wolves."},
-    "role_letter": {"it": "Il tuo ruolo: {role} (fazione {faction}, aura {aura}).",
-                    "en": "Your role: {role} (faction {faction}, aura {aura})."},
+    "corrupted": {"it": "La corruzione ti ha raggiunto: ora giochi per i Lupi.",
+                  "en": "Corruption has reached you: you now play for the Wolves."},
+    "role_letter": {"it": "Il tuo ruolo: {role}. Giochi per {faction}; la tua aura è {aura}.",
+                    "en": "Your role: {role}. You play for {faction}; your aura is {aura}."},
     "pack": {"it": "Il tuo branco: {members}.", "en": "Your pack: {members}."},
     "rejected_at_resolution": {
         "it": "Un'azione non era più valida alla fine della fase: {why}",
@@ -122,9 +126,68 @@ VALUES = {
 
 
 EVENTS.update({
-    "disqualified": {"it": "Le Master hanno squalificato: {players}.",
-                     "en": "The Masters disqualified: {players}."},
+    "disqualified": {"it": "Le Master squalificano {players}.",
+                     "en": "The Masters disqualify {players}."},
 })
+
+
+# The factions of the four games with their article, as a sentence names them ("vince il
+# Villaggio", "the Wolves win"); ``many``: the Italian and English verb is plural.
+FACTIONS = {
+    "Villaggio": {"it": "il Villaggio", "en": "the Village"},
+    "Lupi": {"it": "i Lupi", "en": "the Wolves", "many": "yes"},
+    "Licantropi": {"it": "i Licantropi", "en": "the Werewolves", "many": "yes"},
+    "Popolani": {"it": "i Popolani", "en": "the Commoners", "many": "yes"},
+    "Negromanti": {"it": "i Negromanti", "en": "the Necromancers", "many": "yes"},
+}
+WINS = {"one": {"it": "vince {who}", "en": "{who} wins"},
+        "many": {"it": "vincono {who}", "en": "{who} win"}}
+
+# The colours of an aura, for the English reader (the rulebooks' words in Italian).
+AURAS = {
+    "bianca": {"it": "bianca", "en": "white"}, "nera": {"it": "nera", "en": "black"},
+    "buona": {"it": "buona", "en": "good"}, "malvagia": {"it": "malvagia", "en": "evil"},
+}
+
+
+def faction(name: Any, lang: str) -> str:
+    """A faction with its article ("il Villaggio", "the Wolves"); an unknown one as it is."""
+    return word(FACTIONS, str(name), lang) or str(name)
+
+
+def aura(value: Any, lang: str) -> str:
+    return word(AURAS, str(value), lang) or str(value)
+
+
+def winner_line(events: dict[str, dict[str, str]], data: dict[str, Any], lang: str) -> str:
+    """The end of a game: a draw, a faction with its verb ("vince il Villaggio"), or the
+    players who won by name ("vince Bruno", "vincono Bruno e Dario")."""
+    winner = data.get("winner")
+    if winner in (None, "", "draw"):
+        return word(events, "game_over_draw", lang) or ""
+    if str(winner) in FACTIONS:
+        who, many = faction(winner, lang), bool(FACTIONS[str(winner)].get("many"))
+    else:
+        players = [str(w) for w in data.get("winners") or []] or [str(winner)]
+        who, many = names(players, lang), len(players) > 1
+    return word(events, "game_over", lang, {
+        "winner": word(WINS, "many" if many else "one", lang, {"who": who})}) or ""
+
+
+def mayor_line(events: dict[str, dict[str, str]], data: dict[str, Any], lang: str) -> str:
+    """Who holds the office of mayor now (nobody, when nobody is left alive)."""
+    if not data.get("player"):
+        return word(events, "mayor_none", lang) or ""
+    return word(events, "mayor", lang, data) or ""
+
+
+def role_letter(events: dict[str, dict[str, str]], data: dict[str, Any], lang: str,
+                role: str | None = None) -> str:
+    """A player's role as dealt: the role (``role``: as the reader's language names it),
+    the side the player plays for, the aura."""
+    return word(events, "role_letter", lang, {
+        **data, "role": role or data.get("role"), "faction": faction(data.get("faction"), lang),
+        "aura": aura(data.get("aura"), lang)}) or ""
 
 
 # The Mayor (Sindaco) of the two Lupus games: a set-up option, a title beside a name.
@@ -153,17 +216,85 @@ def mayor_drawn(events: list[Any]) -> dict[str, Any]:
 
 def word(table: dict[str, dict[str, str]], code: str, lang: str,
          params: dict[str, Any] | None = None) -> str | None:
-    """A catalogue entry in ``lang`` (Italian when missing), formatted with ``params``."""
+    """A catalogue entry in ``lang`` (Italian when missing), formatted with ``params``.
+
+    Beside plain ``{key}`` placeholders a template may say (``_Words``):
+    ``{key:a}`` / ``{key:e}``: the name after "a" / "e", elided before a vowel in
+    Italian ("tocca {player:a}": "tocca ad Anna"); ``{key:one|many}``: the form the
+    number (or the length of the list) ``key`` asks for, ``#`` standing for the number
+    ("{n:# moneta|# monete}", "{names:torna|tornano}"). A list reads as one phrase
+    ("Anna, Bruno e Carla")."""
     entry = table.get(code)
     if not entry:
         return None
-    template = entry.get(lang if lang in LANGS else "it") or entry.get("it") or ""
-    safe = {k: (", ".join(map(str, v)) if isinstance(v, (list, tuple)) else v)
-            for k, v in (params or {}).items()}
+    lang = lang if lang in LANGS else "it"
+    template = entry.get(lang) or entry.get("it") or ""
     try:
-        return template.format(**safe)
-    except (KeyError, IndexError, ValueError):
+        return _Words(lang).vformat(template, (), dict(params or {}))
+    except (KeyError, IndexError, ValueError, AttributeError):
         return template
+
+
+class _Words(string.Formatter):
+    """``str.format`` with the few grammatical specs of ``word``."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if "|" in format_spec:
+            one, many = format_spec.split("|", 1)
+            count = len(value) if isinstance(value, (list, tuple, set, dict)) else value
+            return plural(count, one, many).replace("#", number(count, self.lang))
+        text = names(value, self.lang) if isinstance(value, (list, tuple)) else value
+        if format_spec in ("a", "e"):
+            return before(format_spec, str(text), self.lang)
+        return super().format_field(text, format_spec)
+
+
+# -- the grammar of names, lists and numbers (issue 21) ---------------------------------
+# A seat's grammatical gender is unknown: no sentence makes a participle or an adjective
+# agree with a player's name ("Rita è morto"); say it with a verb or a noun instead
+# ("Rita muore sul rogo", "Rita è fuori dal gioco"). docs/rulesets.md, "Wording".
+
+_VOWELS = "aeiouAEIOUàèéìòùÀÈÉÌÒÙ"
+_ARTICLES = ("i ", "il ", "gli ", "l'", "la ", "le ", "lo ")  # "e i Lupi", not "ed i Lupi"
+
+
+def before(preposition: str, name: str, lang: str = "it") -> str:
+    """"a" or "e" and the name after it, "ad" / "ed" before a vowel in Italian:
+    "ad Anna", "a Bruno", "ed Elena". English (or any other word) goes as it is."""
+    name = str(name)
+    if (lang == "it" and preposition in ("a", "e") and name[:1] in _VOWELS
+            and not name.startswith(_ARTICLES)):
+        preposition += "d"
+    return f"{preposition} {name}"
+
+
+def names(items: Any, lang: str) -> str:
+    """Names as one phrase: "Anna, Bruno e Carla", "Anna ed Elena"; "Anna, Bruno and
+    Carla"; "—" for none."""
+    items = [str(i) for i in (items or [])]
+    if not items:
+        return "—"
+    if len(items) == 1:
+        return items[0]
+    last = before("e", items[-1], lang) if lang == "it" else f"and {items[-1]}"
+    return f"{', '.join(items[:-1])} {last}"
+
+
+def plural(count: Any, one: str, many: str) -> str:
+    """The form the number asks for: ``one`` for 1 (and -1), ``many`` otherwise (0 too:
+    "0 monete", "0 coins")."""
+    try:
+        return one if abs(float(count)) == 1 else many
+    except (TypeError, ValueError):
+        return many
+
+
+def counted(count: Any, one: str, many: str, lang: str = "it") -> str:
+    """A number and its noun: "1 moneta", "3 monete", "1 coin"."""
+    return f"{number(count, lang)} {plural(count, one, many)}"
 
 
 def number(value: Any, lang: str) -> str:
@@ -174,12 +305,12 @@ def number(value: Any, lang: str) -> str:
     return str(value)
 
 
-def listing(value: Any) -> str:
-    """Names (and what goes with each) as one line: "Anna (Lupo), Bruno (Lupo)"."""
+def listing(value: Any, lang: str = "it") -> str:
+    """Names (and what goes with each) as one phrase: "Anna (Lupo) e Bruno (Lupo)"."""
     if isinstance(value, dict):
-        return ", ".join(f"{k} ({v})" for k, v in value.items()) or "—"
+        return names([f"{k} ({v})" for k, v in value.items()], lang)
     if isinstance(value, (list, tuple)):
-        return ", ".join(map(str, value)) or "—"
+        return names(value, lang)
     return "—" if value in (None, "") else str(value)
 
 

@@ -1,7 +1,7 @@
 """Wording of Complots events and refusals, in Italian and English.
 
-Templates read the event's data (``<kind>_one`` is the singular, used when the number
-the sentence counts is 1: ``COUNTED``); ``engine/complots/wording.py`` first turns card
+Templates read the event's data (a number picks its noun's form: "{amount:# moneta|#
+monete}", see ``engine.texts.word``); ``engine/complots/wording.py`` first turns card
 and action codes into the reader's language (``{character}``, ``{card}``, ``{action}``...).
 
 The names are the rulebook's ("A. Diverse azioni"): the 7-coin action that cannot be
@@ -52,7 +52,7 @@ MOMENT_NAMES = {
 
 EVENTS = {
     "game_started": {"it": "Inizia la partita di Complots: {players} (variante {variant}).",
-                     "en": "The Complots game begins: {players} ({variant} variant)."},
+                     "en": "The Complots game begins: {players} (variant: {variant})."},
     "table": {"it": "Monete: {coins}. Carte nella Corte: {court}. Tesoro: {treasury}.",
               "en": "Coins: {coins}. Cards in the court: {court}. Treasury: {treasury}."},
     "bundle": {"it": "Il tuo mazzetto: {cards}. Ti è stata distribuita la carta {dealt}: scegline una dal mazzetto.",
@@ -61,7 +61,7 @@ EVENTS = {
     "chose_at_random": {"it": "{player} non ha scelto in tempo: la sua carta è stata presa a caso dal mazzetto.",
                         "en": "{player} did not choose in time: a card of the bundle was drawn at random."},
     "hand": {"it": "Le tue carte coperte: {cards}.", "en": "Your face-down cards: {cards}."},
-    "turn": {"it": "Turno {number}: tocca a {player}.", "en": "Turn {number}: {player} to play."},
+    "turn": {"it": "Turno {number}: tocca {player:a}.", "en": "Turn {number}: {player} to play."},
     "action": {"it": "{player} annuncia: {action}{on}.", "en": "{player} declares: {action}{on}."},
     # The two actions that kill, as the book words them (the others read "annuncia: ...").
     "action_coup": {"it": "{player} fa un Assassinio su {target}: paga 7 monete e non può essere bloccato.",
@@ -70,21 +70,15 @@ EVENTS = {
                            "en": "{player} claims the Assassin: pays 3 coins and kills one of {target}'s characters."},
     "turn_not_taken": {"it": "{player} non ha giocato in tempo: {action}{on}.",
                        "en": "{player} did not play in time: {action}{on}."},
-    "gained": {"it": "{player} prende {amount} monete dal Tesoro (ora {coins}).",
-               "en": "{player} takes {amount} coins from the treasury (now {coins})."},
-    "gained_one": {"it": "{player} prende 1 moneta dal Tesoro (ora {coins}).",
-                   "en": "{player} takes 1 coin from the treasury (now {coins})."},
-    "paid": {"it": "{player} paga {amount} monete al Tesoro (ora {coins}).",
-             "en": "{player} pays {amount} coins to the treasury (now {coins})."},
-    "paid_one": {"it": "{player} paga 1 moneta al Tesoro (ora {coins}).",
-                 "en": "{player} pays 1 coin to the treasury (now {coins})."},
-    "stole": {"it": "{player} prende {amount} monete a {target}.",
-              "en": "{player} takes {amount} coins from {target}."},
-    "stole_one": {"it": "{player} prende 1 moneta a {target}.",
-                  "en": "{player} takes 1 coin from {target}."},
+    "gained": {"it": "{player} prende {amount:# moneta|# monete} dal Tesoro (ora {coins}).",
+               "en": "{player} takes {amount:# coin|# coins} from the treasury (now {coins})."},
+    "paid": {"it": "{player} paga {amount:# moneta|# monete} al Tesoro (ora {coins}).",
+             "en": "{player} pays {amount:# coin|# coins} to the treasury (now {coins})."},
+    "stole": {"it": "{player} prende {amount:# moneta|# monete} {target:a}.",
+              "en": "{player} takes {amount:# coin|# coins} from {target}."},
     "challenge": {"it": "{player} dubita che {target} abbia {character}.",
                   "en": "{player} challenges {target}'s {character}."},
-    "proved": {"it": "{player} mostra {character}, la rimescola nella Corte e pesca una nuova carta.",
+    "proved": {"it": "{player} mostra {character}, rimescola la carta nella Corte e ne pesca una nuova.",
                "en": "{player} shows the {character}, shuffles it into the court and draws a new card."},
     "bluff": {"it": "{player} non ha {character}: era un bluff.",
               "en": "{player} does not hold the {character}: it was a bluff."},
@@ -92,34 +86,29 @@ EVENTS = {
               "en": "{player} blocks {target}, claiming the {character}."},
     "blocked": {"it": "L'azione di {player} è bloccata da {by}.", "en": "{player}'s action is blocked by {by}."},
     "lost_card": {"it": "{player} scopre {card}.", "en": "{player} reveals the {card}."},
-    "lost_card_at_random": {"it": "{player} non ha scelto in tempo: scopre {card}, tirata a sorte.",
+    "lost_card_at_random": {"it": "{player} non ha scelto in tempo: la sorte sceglie, e scopre {card}.",
                             "en": "{player} did not choose in time: the {card}, drawn at random, is revealed."},
-    "eliminated": {"it": "{player} è eliminato: le sue {coins} monete tornano al Tesoro.",
-                   "en": "{player} is out: their {coins} coins go back to the treasury."},
-    "eliminated_none": {"it": "{player} è eliminato.", "en": "{player} is out."},
-    "eliminated_one": {"it": "{player} è eliminato: la sua moneta torna al Tesoro.",
-                       "en": "{player} is out: their coin goes back to the treasury."},
+    "eliminated": {"it": "{player} esce dal gioco: {coins:la sua moneta torna|le sue # monete tornano} "
+                         "al Tesoro.",
+                   "en": "{player} is out: {coins:their coin goes|their # coins go} back to the treasury."},
+    "eliminated_none": {"it": "{player} esce dal gioco.", "en": "{player} is out."},
     "game_over": {"it": "{winner} vince la partita!", "en": "{winner} wins the game!"},
-    "drew_from_court": {"it": "{player} pesca {count} carte dalla Corte.",
-                        "en": "{player} draws {count} cards from the court."},
-    "drew_from_court_one": {"it": "{player} pesca 1 carta dalla Corte.",
-                            "en": "{player} draws 1 card from the court."},
+    "drew_from_court": {"it": "{player} pesca {count:# carta|# carte} dalla Corte.",
+                        "en": "{player} draws {count:# card|# cards} from the court."},
     "drew": {"it": "Hai pescato: {drew}.", "en": "You drew: {drew}."},
-    "replacement": {"it": "La tua nuova carta: {card}.", "en": "Your new card: {card}."},
-    "exchanged": {"it": "{player} rimette {count} carte nella Corte, che viene mescolata.",
-                  "en": "{player} puts {count} cards back into the court, which is shuffled."},
-    "exchanged_one": {"it": "{player} rimette 1 carta nella Corte, che viene mescolata.",
-                      "en": "{player} puts 1 card back into the court, which is shuffled."},
+    "replacement": {"it": "La tua nuova carta è {card}.", "en": "Your new card: {card}."},
+    "exchanged": {"it": "{player} rimette {count:# carta|# carte} nella Corte, che viene mescolata.",
+                  "en": "{player} puts {count:# card|# cards} back into the court, which is shuffled."},
     "exchange_not_chosen": {"it": "{player} non ha scelto in tempo: tiene le carte che aveva.",
                             "en": "{player} did not choose in time: they keep the cards they had."},
     "kept": {"it": "Tieni {cards}; rimetti nella Corte {returned}.",
              "en": "You keep {cards}; back to the court: {returned}."},
-    "shown": {"it": "{player} mostra una carta a {examiner}.", "en": "{player} shows a card to {examiner}."},
-    "shown_at_random": {"it": "{player} non ha scelto in tempo: una carta tirata a sorte è mostrata a {examiner}.",
+    "shown": {"it": "{player} mostra una carta {examiner:a}.", "en": "{player} shows a card to {examiner}."},
+    "shown_at_random": {"it": "{player} non ha scelto in tempo: una carta tirata a sorte è mostrata {examiner:a}.",
                         "en": "{player} did not choose in time: a card drawn at random is shown to {examiner}."},
     "saw": {"it": "{target} ti mostra {saw}.", "en": "{target} shows you the {saw}."},
-    "showed": {"it": "Hai mostrato {card} a {examiner}.", "en": "You showed the {card} to {examiner}."},
-    "returned": {"it": "{player} restituisce la carta a {target}.",
+    "showed": {"it": "Hai mostrato {card} {examiner:a}.", "en": "You showed the {card} to {examiner}."},
+    "returned": {"it": "{player} restituisce la carta {target:a}.",
                  "en": "{player} gives the card back to {target}."},
     "discarded": {"it": "{player} scarta la carta di {target}, che ne pesca un'altra dalla Corte.",
                   "en": "{player} discards {target}'s card; {target} draws another from the court."},
@@ -142,17 +131,17 @@ REJECTIONS = {**texts.REJECTIONS, **{
                            "en": "Not enough cards left in the deck ({card})."},
     "game_over": {"it": "La partita è finita.", "en": "The game is over."},
     "not_a_player": {"it": "{player} non gioca in questa partita.", "en": "{player} is not in this game."},
-    "eliminated": {"it": "Sei stato eliminato.", "en": "You are out of the game."},
+    "eliminated": {"it": "Sei fuori dal gioco.", "en": "You are out of the game."},
     "not_your_moment": {"it": "Non è il tuo momento di rispondere (ora si attende: {waiting}).",
                         "en": "It is not your moment to answer (now waiting for: {waiting})."},
     "unknown_action": {"it": "Azione sconosciuta: {action}.", "en": "Unknown action: {action}."},
     "not_in_game": {"it": "{character} non è in gioco in questa partita.",
                     "en": "The {character} is not in this game."},
-    "must_coup": {"it": "Hai {coins} monete: devi fare un Assassinio (7 monete, scrivi ASSASSINIO e il nome).",
-                  "en": "You hold {coins} coins: you must make an Assassination (7 coins: write ASSASSINATION and "
+    "must_coup": {"it": "Hai {coins:# moneta|# monete}: devi fare un Assassinio (7 monete, scrivi ASSASSINIO e il nome).",
+                  "en": "You hold {coins:# coin|# coins}: you must make an Assassination (7 coins: write ASSASSINATION and "
                         "the name)."},
-    "not_enough_coins": {"it": "Servono {need} monete, ne hai {have}.",
-                         "en": "You need {need} coins and hold {have}."},
+    "not_enough_coins": {"it": "Servono {need:# moneta|# monete}, ne hai {have}.",
+                         "en": "You need {need:# coin|# coins} and hold {have}."},
     # not_enough_coins for the Assassinio (``need`` is its cost): the cost, and the Assassino.
     "not_enough_coins_coup": {
         "it": "L'Assassinio costa 7 monete e ne hai {have}. Per far uccidere un personaggio dall'Assassino "
@@ -164,8 +153,8 @@ REJECTIONS = {**texts.REJECTIONS, **{
         "en": "The Assassin costs 3 coins and you hold {have}."},
     "no_target": {"it": "Indica il giocatore bersaglio.", "en": "Name the target player."},
     "unknown_player": {"it": "Nessun giocatore si chiama {player}.", "en": "No player is called {player}."},
-    "target_self": {"it": "Non puoi bersagliare te stesso.", "en": "You cannot target yourself."},
-    "target_eliminated": {"it": "{player} è già eliminato.", "en": "{player} is already out."},
+    "target_self": {"it": "Il bersaglio dev'essere un altro giocatore.", "en": "You cannot target yourself."},
+    "target_eliminated": {"it": "{player} è già fuori dal gioco.", "en": "{player} is already out."},
     "bad_answer": {"it": "Risposta non valida: {answer}.", "en": "Invalid answer: {answer}."},
     "cannot_challenge": {"it": "Qui non c'è nessun personaggio da mettere in dubbio.",
                          "en": "There is no character to challenge here."},
@@ -176,7 +165,7 @@ REJECTIONS = {**texts.REJECTIONS, **{
                               "en": "Say which character you block with ({blockers})."},
     "unknown_card": {"it": "Carta sconosciuta: {card}.", "en": "Unknown card: {card}."},
     "not_in_hand": {"it": "Non hai {card} tra le carte coperte.", "en": "You hold no face-down {card}."},
-    "keep_count": {"it": "Devi tenere {count} carte.", "en": "You must keep {count} cards."},
+    "keep_count": {"it": "Devi tenere {count:# carta|# carte}.", "en": "You must keep {count:# card|# cards}."},
     "bad_choice": {"it": "Scelta non valida: {value}.", "en": "Invalid choice: {value}."},
 }}
 
@@ -197,10 +186,9 @@ FORMS = {
                          "en": "Give the card back or discard it?"},
 }
 
-# The events whose sentence counts something, and the number it counts (``<kind>_one``
-# when it is 1, ``<kind>_none`` when it is 0 and the kind has one).
-COUNTED = {"gained": "amount", "paid": "amount", "stole": "amount", "drew_from_court": "count",
-           "exchanged": "count", "eliminated": "coins"}  # eliminated_none: no coin to give back
+# The events whose sentence has another form when the number it counts is 0
+# (``<kind>_none``); the other numbers pick their form in the template ("{n:# moneta|# monete}").
+COUNTED = {"eliminated": "coins"}  # eliminated_none: no coin to give back
 
 # The cards with their article, as a sentence names them ("Blocco con la Contessa").
 THE_CARD = {
@@ -239,25 +227,22 @@ SUBMISSIONS = {
     "discard:false": {"it": "Restituisco la carta", "en": "Give the card back"},
 }
 
-# What the table shows (``public_table``), each count with its singular (``_one``).
+# What the table shows (``public_table``), each count in the form its number asks for.
 TABLE = {
     "title": {"it": "Tavolo", "en": "Table"},
     "hand_title": {"it": "Le tue carte", "en": "Your hand"},
-    "coins": {"it": "{n} monete", "en": "{n} coins"},
-    "coins_one": {"it": "1 moneta", "en": "1 coin"},
-    "face_down": {"it": "{n} coperte", "en": "{n} face down"},
-    "face_down_one": {"it": "1 coperta", "en": "1 face down"},
+    "coins": {"it": "{n:# moneta|# monete}", "en": "{n:# coin|# coins}"},
+    "face_down": {"it": "{n:# coperta|# coperte}", "en": "{n} face down"},
     "face_up": {"it": "scoperte: {cards}", "en": "face up: {cards}"},
-    "out": {"it": " (eliminato)", "en": " (out)"},
-    "court": {"it": "Corte: {n} carte", "en": "Court: {n} cards"},
-    "court_one": {"it": "Corte: 1 carta", "en": "Court: 1 card"},
+    "out": {"it": " (fuori dal gioco)", "en": " (out)"},
+    "court": {"it": "Corte: {n:# carta|# carte}", "en": "Court: {n:# card|# cards}"},
     "treasury": {"it": "Tesoro: {n}", "en": "Treasury: {n}"},
-    "winner": {"it": "Vincitore: {winner}", "en": "Winner: {winner}"},
+    "winner": {"it": "Ha vinto {winner}", "en": "Winner: {winner}"},
 }
 
 # The page's heading for the moment the game is at (``moment_heading``).
 HEADINGS = {
-    "turn": {"it": "Turno {number}: tocca a {player}", "en": "Turn {number}: {player} to play"},
+    "turn": {"it": "Turno {number}: tocca {player:a}", "en": "Turn {number}: {player} to play"},
     "choose": {"it": "Scelta delle carte dal mazzetto", "en": "Choosing a card from the bundle"},
     "over": {"it": "Partita finita: vince {winner}", "en": "Game over: {winner} wins"},
 }

@@ -39,6 +39,7 @@ def cards_phrase(cards: list[Any], lang: str) -> str:
     named = [card_name(c, lang) for c in cards]
     if len(named) < 2:
         return "".join(named) or "—"
+    # A plain "e" (never "ed"): the line reads back as the mail command TENGO takes.
     joint = " and " if _lang(lang) == "en" else " e "
     return ", ".join(named[:-1]) + joint + named[-1]
 
@@ -124,7 +125,10 @@ def event(ev: Event, lang: str) -> str | None:
     params = dict(ev.data)
     for key in ("card", "character", "saw", "dealt"):
         if key in params:
-            params[key] = card_name(params[key], lang)
+            # Italian names a card in a sentence with its article ("scopre la Duchessa");
+            # the English templates say "the" themselves. The dealt card follows "la carta".
+            named = the_card if _lang(lang) == "it" and key != "dealt" else card_name
+            params[key] = named(params[key], lang)
     for key in ("cards", "drew", "returned"):
         if isinstance(params.get(key), list):
             params[key] = [card_name(c, lang) for c in params[key]] or ["—"]
@@ -142,10 +146,9 @@ def event(ev: Event, lang: str) -> str | None:
         params["on"] = (f" on {target}" if _lang(lang) == "en" else f" su {target}") if target else ""
     if isinstance(params.get("coins"), dict):
         params["coins"] = ", ".join(f"{name} {n}" for name, n in params["coins"].items())
-    counted = params.get(COUNTED.get(kind, ""))
-    if counted == 1 and kind + "_one" in EVENTS:
-        kind += "_one"
-    elif counted == 0 and kind + "_none" in EVENTS:
+    if "variant" in params:
+        params["variant"] = choice("variant", params["variant"], lang)
+    if kind in COUNTED and params.get(COUNTED[kind]) == 0 and kind + "_none" in EVENTS:
         kind += "_none"
     return word(EVENTS, kind, lang, params)
 
@@ -156,11 +159,22 @@ def rejection(code: str, params: dict[str, Any], lang: str) -> str | None:
         need = params.get("need")
         code = ("not_enough_coins_coup" if need == COUP_COST
                 else "not_enough_coins_assassinate" if need == 3 else code)
+    params = dict(params)
+    for key in ("card", "character"):  # the reader's name ("the Countess"), "la Contessa" in a sentence
+        if key in params and code != "unknown_card":
+            named = the_card if (code, _lang(lang)) == ("not_in_hand", "it") else card_name
+            params[key] = named(params[key], lang)
+    if isinstance(params.get("blockers"), (list, tuple)):
+        blockers = [card_name(c, lang) for c in params["blockers"]]
+        # "bloccano: Ambasciatore e Capitano", but "con quale blocchi (Ambasciatore o Capitano)"
+        joint = " or " if _lang(lang) == "en" else " e " if code == "cannot_block_as" else " o "
+        params["blockers"] = (", ".join(blockers[:-1]) + joint + blockers[-1]
+                              if len(blockers) > 1 else "".join(blockers))
     return word(REJECTIONS, code, lang, params)
 
 
 def _count(key: str, n: int, lang: str, **params: Any) -> str:
-    return word(TABLE, f"{key}_one" if n == 1 else key, lang, {"n": n, **params}) or ""
+    return word(TABLE, key, lang, {"n": n, **params}) or ""
 
 
 def table(state: GameState, viewer: Viewer, lang: str) -> list[Panel]:

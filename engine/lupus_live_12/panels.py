@@ -10,6 +10,7 @@ from typing import Any, Iterable
 
 from ..core import MASTER, PRIVATE, Event, GameState
 from ..interface import Panel, word
+from ..texts import listing
 from .endgame import STALL_PHASES
 
 TEXTS = {
@@ -28,7 +29,7 @@ TEXTS = {
     "spionaggio": {"it": "da gruppi con almeno un paesano {village}, da gruppi di soli Lupi {wolves}",
                    "en": "by groups with a villager {village}, by groups of Lupi only {wolves}"},
     "story_open": {"it": "ancora possibile", "en": "still possible"},
-    "story_won": {"it": "il Villaggio ha vinto con esso", "en": "the Villaggio won with it"},
+    "story_won": {"it": "il Villaggio ha vinto con esso", "en": "the Village won with it"},
     "story_spent": {"it": "esaurito", "en": "spent"},
     "performed": {"it": "Riuscito: {ritual} su {target} da {members}",
                   "en": "Performed: {ritual} on {target} by {members}"},
@@ -36,16 +37,17 @@ TEXTS = {
                "en": "Failed: {ritual} on {target} by {members}"},
     "end_story": {"it": "\\end{{story}} con n={n} contro {wolves} Lupi vivi: {result}",
                   "en": "\\end{{story}} with n={n} against {wolves} living Lupi: {result}"},
-    "village_wins": {"it": "vince il Villaggio", "en": "the Villaggio wins"},
+    "village_wins": {"it": "vince il Villaggio", "en": "the Village wins"},
     "counters": {"it": "Corruzioni attese {expected}, effettive {actual}",
                  "en": "Expected corruptions {expected}, actual {actual}"},
-    "draw": {"it": "Morte di {player} (probabilità {p}): corrotto {corrupt}",
-             "en": "Death of {player} (probability {p}): corrupted {corrupt}"},
-    "corrupted": {"it": "{player} corrotto ({how})", "en": "{player} corrupted ({how})"},
-    "corrupt_now": {"it": "Corrotti ora: {players}", "en": "Corrupted now: {players}"},
-    "stalled": {"it": "Nessun morto da {n} fasi (§2.1): aspettare, uccidere, resuscitare o "
+    "draw": {"it": "Morte di {player} (probabilità {p}): corruzione {corrupt}",
+             "en": "Death of {player} (probability {p}): corruption {corrupt}"},
+    "corrupted": {"it": "Corruzione di {player} ({how})", "en": "Corruption of {player} ({how})"},
+    "corrupt_now": {"it": "Giocano per i Lupi per corruzione: {players}",
+                    "en": "Playing for the Wolves through corruption: {players}"},
+    "stalled": {"it": "Nessuno muore da {n:# fase|# fasi} (§2.1): aspettare, uccidere, resuscitare o "
                       "dichiarare il pareggio.",
-                "en": "No deaths for {n} phases (§2.1): wait, kill, resurrect or declare a draw."},
+                "en": "No deaths for {n:# phase|# phases} (§2.1): wait, kill, resurrect or declare a draw."},
 }
 
 
@@ -53,12 +55,8 @@ def _w(code: str, lang: str, **params: Any) -> str:
     return word(TEXTS, code, lang, params) or code
 
 
-def _names(value: Any) -> str:
-    if isinstance(value, dict):
-        return ", ".join(f"{k} ({v})" for k, v in value.items()) or "—"
-    if isinstance(value, (list, tuple, set)):
-        return ", ".join(map(str, value)) or "—"
-    return "—" if value in (None, "") else str(value)
+def _names(value: Any, lang: str) -> str:
+    return listing(list(value) if isinstance(value, set) else value, lang)
 
 
 def _fraction(text: Any) -> str:
@@ -89,8 +87,8 @@ def _rituals(state: GameState, rows: list[Event], lang: str) -> Panel:
     lines = []
     if limits:
         spionaggio = limits.get("spionaggio") or {}
-        lines.append(_w("so_far", lang, m=limits.get("maledizione", 0), o=_names(limits.get("omicidio")),
-                        r=_names(limits.get("replay")), z=_names(limits.get("resurrezione")),
+        lines.append(_w("so_far", lang, m=limits.get("maledizione", 0), o=_names(limits.get("omicidio"), lang),
+                        r=_names(limits.get("replay"), lang), z=_names(limits.get("resurrezione"), lang),
                         s=_w("spionaggio", lang, village=spionaggio.get("village", 0),
                              wolves=spionaggio.get("wolves", 0)),
                         e=_w("story_" + str(limits.get("end_story", "open")), lang)))
@@ -104,11 +102,11 @@ def _rituals(state: GameState, rows: list[Event], lang: str) -> Panel:
                 left -= 1
                 continue
             run_key, left = key, len(key[2]) - 1
-            lines.append(_w("performed", lang, ritual=_ritual_name(data), target=_names(data.get("target")),
-                            members=_names(data.get("members"))))
+            lines.append(_w("performed", lang, ritual=_ritual_name(data), target=_names(data.get("target"), lang),
+                            members=_names(data.get("members"), lang)))
         elif e.kind == "ritual_failed":
-            lines.append(_w("failed", lang, ritual=_ritual_name(data), target=_names(data.get("target")),
-                            members=_names(data.get("members"))))
+            lines.append(_w("failed", lang, ritual=_ritual_name(data), target=_names(data.get("target"), lang),
+                            members=_names(data.get("members"), lang)))
         elif e.kind == "end_story":
             lines.append(_w("end_story", lang, n=data.get("n"), wolves=data.get("wolves"),
                             result=_w("village_wins" if data.get("won") else "story_spent", lang)))
@@ -130,5 +128,5 @@ def _corruption(state: GameState, rows: list[Event], lang: str) -> Panel:
             lines.append(_w("corrupted", lang, player=data.get("player"), how=data.get("how")))
     corrupt = [p.name for p in state.players if p.data.get("corrupt")]
     if corrupt:
-        lines.append(_w("corrupt_now", lang, players=", ".join(corrupt)))
+        lines.append(_w("corrupt_now", lang, players=corrupt))
     return Panel(_w("corruption", lang), lines or [_w("none_yet", lang)])

@@ -225,9 +225,33 @@ class LupusLive12(BaseRuleset):
                                         "pyre_declared" if data.get("declared") else "pyre_tally")
         if event.kind == "rejected_at_resolution":
             return base_texts.rejected_line(self, data, lang)
-        if event.kind == "answer" and data.get("answer") in base_texts.VALUES:
-            data = {**data, "answer": base_texts.word(base_texts.VALUES, data["answer"], lang)}
+        if event.kind == "answer":
+            return self._answer(data, lang)
+        if event.kind == "game_over":
+            return base_texts.winner_line(self.EVENTS, data, lang)
+        if event.kind == "mayor":
+            return base_texts.mayor_line(self.EVENTS, data, lang)
+        if event.kind == "role_letter":
+            return base_texts.role_letter(self.EVENTS, data, lang,
+                                          self.describe_choice("become", data.get("role"), lang))
+        if event.kind in ("ritual", "ritual_failed") and data.get("ritual"):
+            data = {**data, "ritual": _vocabulary.ritual_name(str(data["ritual"]), lang)}
+        if event.kind in ("became", "become_void"):
+            data = {**data, "role": self.describe_choice("become", data.get("role"), lang)}
+        if event.kind == "corruption_draw":
+            data = {**data, "corrupt": base_texts.word(base_texts.VALUES,
+                                                       "yes" if data.get("corrupt") else "no", lang)}
         return base_texts.word(self.EVENTS, event.kind, lang, data)
+
+    def _answer(self, data: dict[str, Any], lang: str) -> str | None:
+        """The answer to what the power asks: "Giulia ha l'aura nera." (or "non ha")."""
+        answer = data.get("answer")
+        if data.get("question") == "profeta":
+            return base_texts.word(self.EVENTS, "answer.profeta", lang, {
+                **data, "answer": base_texts.word(base_texts.VALUES, str(answer), lang) or answer})
+        return (base_texts.word(self.EVENTS, f"answer.{data.get('question')}.{answer}", lang, data)
+                or base_texts.word(self.EVENTS, "answer", lang, {
+                    **data, "answer": base_texts.word(base_texts.VALUES, str(answer), lang) or answer}))
 
     # -- the Masters ------------------------------------------------------------
     def holds(self, resolution: Resolution, options: dict[str, Any]) -> bool:

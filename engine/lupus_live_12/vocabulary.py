@@ -170,7 +170,7 @@ FORM_TEXTS: dict[str, dict[str, str]] = {
     "help.satanista": {
         "it": "Solo se partecipa un Satanista: prende il posto di due fantasmi. Se il giocatore "
               "che indichi non è il Satanista, il rituale fallisce.",
-        "en": "Only if a Satanista takes part: he takes the place of two ghosts. If the player "
+        "en": "Only if a Satanista takes part: they take the place of two ghosts. If the player "
               "you name is not the Satanista, the ritual fails."},
     "help.n": {"it": "Solo per i rituali con (n). Se lo lasci vuoto, si conta dal gruppo.",
                "en": "Only for the rituals marked (n). Left empty, it is counted from the group."},
@@ -224,6 +224,11 @@ def describe_choice(key: str, value: Any, lang: str) -> str:
     if ritual.parametric:
         return word(FORM_TEXTS, "choice.ritual.n", lang, {"ritual": named, "base": ritual.base}) or named
     return word(FORM_TEXTS, "choice.ritual", lang, {"ritual": named, "count": ritual.base}) or named
+
+
+def ritual_name(ritual: str, lang: str) -> str:
+    """A ritual as the reader names it: "Omicidio", "Omicidio (Murder)"."""
+    return _names_in("ritual", ritual, lang)
 
 
 def _names_in(key: str, value: str, lang: str) -> str:

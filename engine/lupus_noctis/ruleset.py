@@ -22,7 +22,8 @@ from .roles import (
 from .script import NoctisTable, night_script
 from .setup import identify, setup_game
 from .tally import day_tally
-from .texts import EVENTS, MOMENTS, REJECTIONS, SCRIPT
+from .. import texts
+from .texts import EVENTS, MOMENTS, REJECTIONS, SCRIPT, role_name
 from .votes import resolve_afternoon, resolve_morning
 
 _AURAS = {"buona": BUONA, "good": BUONA, "buono": BUONA,
@@ -137,21 +138,29 @@ class LupusNoctis(BaseRuleset):
         return seen
 
     def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:
-        none = "nessuno" if lang == "it" else "nobody"
+        data = event.data
         if event.kind == "rejected_at_resolution":
-            return self.describe_rejection(event.data.get("code", ""), event.data.get("params") or {}, lang)
-        if event.kind == "dawn" and not event.data.get("died") and not event.data.get("revived"):
-            return word(EVENTS, "quiet_dawn", lang, event.data)
+            return self.describe_rejection(data.get("code", ""), data.get("params") or {}, lang)
         if event.kind == "dawn":
-            data = {**event.data, "died": event.data.get("died") or none,
-                    "revived": event.data.get("revived") or none}
-            return word(EVENTS, "dawn", lang, data)
-        return word(EVENTS, event.kind, lang, event.data)
+            lines = [word(EVENTS, "dawn", lang, data),
+                     word(EVENTS, "dawn_died" if data.get("died") else "dawn_nobody_died", lang, data)]
+            if data.get("revived"):
+                lines.append(word(EVENTS, "dawn_revived", lang, data))
+            return " ".join(line for line in lines if line)
+        if event.kind == "death" and data.get("cause") == "pyre":
+            return word(EVENTS, "death_pyre", lang, data)
+        if event.kind == "game_over":
+            return texts.winner_line(EVENTS, data, lang)
+        if event.kind == "aura":
+            return word(EVENTS, "aura", lang, {**data, "aura": texts.aura(data.get("aura"), lang)})
+        if event.kind == "role_card":
+            return word(EVENTS, "role_card", lang, {**data, "role": role_name(data.get("role"), lang)})
+        return word(EVENTS, event.kind, lang, data)
 
     def public_table(self, state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
         alive = [p.name for p in state.players if p.alive]
         dead = [p.name for p in state.players if not p.alive]
-        title = {"it": ("Vivi", "Morti"), "en": ("Alive", "Dead")}.get(lang, ("Vivi", "Morti"))
+        title = {"it": ("In vita", "Non più in vita"), "en": ("Alive", "Dead")}.get(lang, ("In vita", "Non più in vita"))
         return [Panel(title[0], alive), Panel(title[1], dead)]
 
 

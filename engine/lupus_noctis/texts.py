@@ -2,8 +2,10 @@
 reads aloud at night. Placeholders are the events' data keys."""
 from __future__ import annotations
 
+from typing import Any
+
 from .. import texts
-from .roles import AMANTE, APPRENDISTA, LICANTROPO, MEDIUM, PROCIONE, VEGGENTE
+from .roles import AMANTE, APPRENDISTA, CONTADINO, LICANTROPO, MEDIUM, PROCIONE, VEGGENTE
 
 # The moments as pages and mail name them, with their number (the book's "Notte",
 # "Mattina" and "Pomeriggio"; dawn and evening are resolved with them).
@@ -14,37 +16,43 @@ MOMENTS: dict[str, dict[str, str]] = {
 }
 
 EVENTS: dict[str, dict[str, str]] = {
-    "dawn": {"it": "Alba della notte {night}: morti {died}; risorti {revived}.",
-             "en": "Dawn after night {night}: died {died}; came back to life {revived}."},
-    "quiet_dawn": {"it": "Alba della notte {night}: nessuno è morto né risorto.",
-                   "en": "Dawn after night {night}: nobody died or came back to life."},
-    "death": {"it": "{player} è morto.", "en": "{player} died."},
-    "revive": {"it": "{player} è tornato in vita.", "en": "{player} came back to life."},
+    # Dawn as the narrator announces it (lupus-noctis.md, Alba): who lost their life
+    # tonight and who came back, without a word that agrees with a name's gender.
+    "dawn": {"it": "È l'alba dopo la notte {night}.", "en": "Dawn breaks after night {night}."},
+    "dawn_died": {"it": "Questa notte {died} {died:ha|hanno} perso la vita.",
+                  "en": "Tonight {died} lost {died:their life|their lives}."},
+    "dawn_nobody_died": {"it": "Nessuno è morto questa notte.", "en": "Nobody died tonight."},
+    "dawn_revived": {"it": "{revived} {revived:torna|tornano} in vita.",
+                     "en": "{revived} {revived:comes|come} back to life."},
+    "death": {"it": "{player} ha perso la vita.", "en": "{player} has lost their life."},
+    "death_pyre": {"it": "{player} muore sul rogo.", "en": "{player} dies at the stake."},
+    "revive": {"it": "{player} torna in vita.", "en": "{player} comes back to life."},
     "runoff": {"it": "Vanno al ballottaggio {players}.", "en": "In the run-off: {players}."},
-    "pyre": {"it": "{burned} viene condannato al rogo.", "en": "{burned} is burned at the stake."},
-    "game_over": {"it": "La partita è finita: vince {winner}.", "en": "The game is over: {winner} wins."},
+    "pyre": {"it": "Il villaggio manda al rogo {burned}.", "en": "The village sends {burned} to the stake."},
+    "game_over": {"it": "La partita è finita: {winner}.", "en": "The game is over: {winner}."},
+    "game_over_draw": {"it": "La partita è finita in parità.", "en": "The game ends in a draw."},
     "partners": {"it": "Vi riconoscete a vicenda: {partners}.",
                  "en": "You recognise each other: {partners}."},
     "aura": {"it": "L'aura di {player} è {aura}.", "en": "{player}'s aura is {aura}."},
     "failed": {"it": "Il tuo potere non ha avuto effetto.", "en": "Your power had no effect."},
     "night_kill": {"it": "I Licantropi hanno sbranato {player}.",
-                   "en": "The Licantropi devoured {player}."},
-    "night_kill_failed": {"it": "I Licantropi hanno attaccato {player}, che non può essere sbranato.",
-                          "en": "The Licantropi attacked {player}, who cannot be devoured."},
+                   "en": "The Werewolves devoured {player}."},
+    "night_kill_failed": {"it": "I Licantropi hanno attaccato {player}, ma l'attacco non ha effetto.",
+                          "en": "The Werewolves attacked {player}, but the attack has no effect."},
     "pack_split": {"it": "I Licantropi non si sono accordati su una vittima: nessuno è sbranato.",
-                   "en": "The Licantropi did not agree on a victim: nobody is devoured."},
+                   "en": "The Werewolves did not agree on a victim: nobody is devoured."},
     "raised": {"it": "{by} ha riportato in vita {player}.", "en": "{by} brought {player} back to life."},
     "role_card": {"it": "Il tuo ruolo: {role}.", "en": "Your role: {role}."},
 }
 
 REJECTIONS: dict[str, dict[str, str]] = {**texts.REJECTIONS, **{
     # -- set-up (the desk shows these after "the rules refuse this set-up:") --
-    "no_standard_village": {"it": "Non c'è un villaggio standard per {players} giocatori: "
+    "no_standard_village": {"it": "Non c'è un villaggio standard per {players:# giocatore|# giocatori}: "
                                   "scegli tu la composizione.",
-                            "en": "There is no standard village for {players} players: "
+                            "en": "There is no standard village for {players:# player|# players}: "
                                   "choose the composition yourself."},
-    "composition_size": {"it": "La composizione ha {roles} ruoli per {players} giocatori.",
-                         "en": "The composition has {roles} roles for {players} players."},
+    "composition_size": {"it": "La composizione ha {roles:# ruolo|# ruoli} per {players:# giocatore|# giocatori}.",
+                         "en": "The composition has {roles:# role|# roles} for {players:# player|# players}."},
     "seated_twice": {"it": "{name} siede due volte al tavolo.",
                      "en": "{name} is seated twice at the table."},
     "too_few_players": {"it": "Servono almeno {minimum} giocatori.",
@@ -66,19 +74,19 @@ REJECTIONS: dict[str, dict[str, str]] = {**texts.REJECTIONS, **{
     "already_used": {"it": "Il potere si usa una volta sola per partita.",
                      "en": "This power can be used once per game."},
     "unknown_player": {"it": "Nessun giocatore si chiama {target}.", "en": "No player is called {target}."},
-    "target_not_alive": {"it": "{target} non è vivo.", "en": "{target} is not alive."},
-    "target_not_dead": {"it": "{target} non è morto.", "en": "{target} is not dead."},
-    "self_target": {"it": "Non puoi scegliere te stesso.", "en": "You cannot choose yourself."},
+    "target_not_alive": {"it": "{target} non è più in vita.", "en": "{target} is no longer alive."},
+    "target_not_dead": {"it": "{target} è ancora in vita.", "en": "{target} is still alive."},
+    "self_target": {"it": "Il bersaglio dev'essere un altro giocatore.", "en": "You cannot choose yourself."},
     "target_is_licantropo": {"it": "I Licantropi non sbranano un Licantropo.",
-                             "en": "The Licantropi do not devour a Licantropo."},
+                             "en": "The Werewolves do not devour a Werewolf."},
     "in_runoff": {"it": "Chi è al ballottaggio non vota.", "en": "Players in the run-off do not vote."},
     "identify_missing": {"it": "Tocca i volti dei giocatori di ogni ruolo chiamato.",
                          "en": "Tap the faces of the players of each role called."},
     "identify_unknown_role": {"it": "{role} non è un ruolo di Lupus Noctis.",
                               "en": "{role} is not a Lupus Noctis role."},
-    "identify_count": {"it": "{role}: servono {expected} giocatori, ne hai indicati {got}.",
-                       "en": "{role}: {expected} players are needed, you tapped {got}."},
-    "identify_twice": {"it": "{player} è già stato indicato come {other}.",
+    "identify_count": {"it": "{role}: {expected:serve # giocatore|servono # giocatori}, {got:ne hai indicato uno|ne hai indicati #}.",
+                       "en": "{role}: {expected:# player is|# players are} needed, you tapped {got}."},
+    "identify_twice": {"it": "Hai già indicato {player} come {other}.",
                        "en": "{player} was already tapped as {other}."},
     "identify_not_dealt": {"it": "{role} non è nella composizione del villaggio.",
                            "en": "{role} is not in the village's composition."},
@@ -93,7 +101,18 @@ ROLE_NAMES: dict[str, dict[str, str]] = {
     AMANTE: {"it": "Amanti Segreti", "en": "Secret Lovers", "it.one": "Amante Segreto",
              "en.one": "Secret Lover"},
     PROCIONE: {"it": "Procione Mannaro", "en": "Were-raccoon"},
+    CONTADINO: {"it": "Contadini", "en": "Farmers", "it.one": "Contadino", "en.one": "Farmer"},
 }
+
+
+def role_name(role: Any, lang: str) -> str:
+    """One holder's role as the reader names it; in English with the book's name beside it
+    ("Seer (Veggente)"), as the mail's commands take either."""
+    names = ROLE_NAMES.get(str(role))
+    if names is None:
+        return str(role)
+    own = names.get(f"{lang}.one") or names.get(lang) or str(role)
+    return own if lang == "it" or own == role else f"{own} ({role})"
 
 # What the narrator reads aloud at night: script.<part>.<role>. Every call reads the
 # same words whether its holders are alive or dead, so the table learns nothing.

@@ -9,6 +9,7 @@ from typing import Any, Iterable
 
 from ..core import MASTER, Event, GameState
 from ..interface import Panel, word
+from ..texts import faction
 
 TEXTS = {
     "divinatore": {"it": "Proposizioni del Divinatore", "en": "Divinatore propositions"},
@@ -17,15 +18,15 @@ TEXTS = {
     "false": {"it": "falsa", "en": "false"},
     "spettri": {"it": "Spettri", "en": "Spettri"},
     "spettro": {"it": "{player}: {power}, dalla notte {night}", "en": "{player}: {power}, from night {night}"},
-    "fantasma": {"it": "risvegliato in quanto Fantasma", "en": "woken as a Fantasma"},
-    "negromanti": {"it": "risvegliato dai Negromanti", "en": "woken by the Negromanti"},
+    "fantasma": {"it": "risveglio in quanto Fantasma", "en": "woken as a Fantasma"},
+    "negromanti": {"it": "risveglio per mano dei Negromanti", "en": "woken by the Negromanti"},
     "used_once": {"it": "potere unico già usato", "en": "once-per-game power used"},
     "last_used": {"it": "usato l'ultima volta la notte {night}", "en": "last used on night {night}"},
-    "exiled": {"it": "esiliato", "en": "exiled"},
+    "exiled": {"it": "in esilio", "en": "exiled"},
     "none_yet": {"it": "Ancora nessuno.", "en": "None yet."},
-    "exiles": {"it": "Esiliati", "en": "Exiled"},
+    "exiles": {"it": "Esilio", "en": "Exile"},
     "lost": {"it": "Fazioni sconfitte: {factions}", "en": "Factions that lost: {factions}"},
-    "exiled_list": {"it": "Esiliati: {players}", "en": "Exiled: {players}"},
+    "exiled_list": {"it": "In esilio: {players}", "en": "Exiled: {players}"},
     "nobody": {"it": "Nessuno.", "en": "Nobody."},
     "hypnosis": {"it": "Ipnosi", "en": "Hypnosis"},
     "votes_as": {"it": "{player} vota come {hypnotist}", "en": "{player} votes as {hypnotist}"},
@@ -70,9 +71,9 @@ def panels(state: GameState, events: Iterable[Event], lang: str) -> list[Panel]:
     exiled = [p.name for p in state.players if p.data.get("exiled")]
     lines = []
     if lost:
-        lines.append(_w("lost", lang, factions=", ".join(lost)))
+        lines.append(_w("lost", lang, factions=[faction(f, lang) for f in lost]))
     if exiled:
-        lines.append(_w("exiled_list", lang, players=", ".join(exiled)))
+        lines.append(_w("exiled_list", lang, players=exiled))
     out.append(Panel(_w("exiles", lang), lines or [_w("nobody", lang)]))
 
     control = state.data.get("hypnosis") or {}

@@ -137,11 +137,32 @@ class TempoReale7(BaseRuleset):
             return base_texts.pyre_line(self.EVENTS, data, lang)
         if kind == "rejected_at_resolution":
             return base_texts.rejected_line(self, data, lang)
-        if kind == "role_letter" and "mystic" in data:
+        if kind == "game_over":
+            return base_texts.winner_line(self.EVENTS, data, lang)
+        if kind == "mayor":
+            return base_texts.mayor_line(self.EVENTS, data, lang)
+        if kind == "role_letter":
+            letter = base_texts.role_letter(self.EVENTS, data, lang)
+            if "mystic" not in data:
+                return letter
             mystic = base_texts.word(self.EVENTS, "mystic_yes" if data["mystic"] else "mystic_no", lang)
-            return f"{base_texts.word(self.EVENTS, kind, lang, data)} {mystic}"
+            return f"{letter} {mystic}"
+        if kind == "mystic":
+            return (base_texts.word(self.EVENTS, f"mystic.{data.get('mystic')}", lang, data)
+                    or base_texts.word(self.EVENTS, kind, lang, data))
+        if kind in ("acted_on", "visitors", "others") and not data.get(kind):
+            return base_texts.word(self.EVENTS, f"{kind}_none", lang, data)
+        if kind == "aura":
+            return base_texts.word(self.EVENTS, kind, lang, {**data, "aura": base_texts.aura(data.get("aura"), lang)})
+        if kind == "spettro":
+            return base_texts.word(self.EVENTS, kind, lang,
+                                   {**data, "spettro": self.describe_choice("power", data.get("spettro"), lang)})
+        if kind == "faction_lost" and lang == "en":
+            return base_texts.word(self.EVENTS, kind, lang,
+                                   {**data, "faction": base_texts.faction(data.get("faction"), lang)})
         if kind == "knows":
-            return base_texts.word(self.EVENTS, kind, lang, {"players": base_texts.listing(data.get("players"))})
+            return base_texts.word(self.EVENTS, kind, lang,
+                                   {"players": base_texts.listing(data.get("players"), lang)})
         if kind in ("propositions", "divinatore_propositions"):
             lines = [self._proposition(p, lang) for p in data.get("propositions") or []]
             return base_texts.word(self.EVENTS, kind, lang, {**data, "propositions": "; ".join(lines)})
@@ -157,7 +178,8 @@ class TempoReale7(BaseRuleset):
         power = me.data.get("spettro") if me is not None else None
         if not power:
             return []
-        return [Panel(base_texts.word(self.EVENTS, "spettro_power", lang) or "", [str(power)])]
+        return [Panel(base_texts.word(self.EVENTS, "spettro_power", lang) or "",
+                      [self.describe_choice("power", power, lang)])]
 
     def _proposition(self, p: dict[str, Any], lang: str) -> str:
         code = "proposition" if "true" not in p else ("proposition_true" if p["true"] else "proposition_false")

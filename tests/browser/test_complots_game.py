@@ -136,7 +136,7 @@ def test_an_answer_window_at_360_by_740(app, factory, clock, live_server, browse
     carla = browser.new_context(**small).new_page()
     login(carla, live_server, "carla@players.test", "pw-carla")
     carla.goto(f"{live_server}/g/{slug}/me")
-    assert "Turno 1: tocca a Anna" in carla.title() and "Complotto" in carla.title()
+    assert "Turno 1: tocca ad Anna" in carla.title() and "Complotto" in carla.title()
     buttons = carla.locator("#window form.answer button")
     labels = [b.strip() for b in buttons.all_inner_texts()]
     assert labels == ["Passo", "Sfido il Capitano di Anna", "Blocco con il Capitano",

@@ -212,7 +212,7 @@ def test_counts_are_singular_when_one():
         lines = R.public_table(state, Viewer(), lang)[0].lines
         assert lines[0].startswith(one) and lines[1].startswith(many), lines
     out = R.describe(public("eliminated", player="Anna", coins=1), "it", Viewer())
-    assert out == "Anna è eliminato: la sua moneta torna al Tesoro."
+    assert out == "Anna esce dal gioco: la sua moneta torna al Tesoro."
 
 
 def test_the_table_leaves_who_is_awaited_to_the_service():
@@ -234,5 +234,5 @@ def test_standing_answers_offer_only_the_games_characters():
 
 def test_the_heading_names_the_turn():
     state = deal()
-    assert R.moment_heading(state, "it") == "Turno 1: tocca a Anna"
+    assert R.moment_heading(state, "it") == "Turno 1: tocca ad Anna"
     assert R.moment_heading(state, "en") == "Turn 1: Anna to play"

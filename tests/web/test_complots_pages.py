@@ -74,7 +74,7 @@ def test_the_page_names_the_game_and_the_turn_and_who_is_awaited_once(app, facto
     send(app, factory, gid, "Bruno", {"kind": "answer", "answer": "pass"}, t0)
     page = page_of(app, factory, gid, "Bruno")
     title = html.unescape(re.search(r"<title>(.*?)</title>", page, re.S).group(1))
-    assert "Complotto" in title and "Complots" in title and "Turno 1: tocca a Anna" in title
+    assert "Complotto" in title and "Complots" in title and "Turno 1: tocca ad Anna" in title
     assert "Complotto: Bruno" not in page
     shown = text(page)
     # Bruno has answered: the one list of who is awaited leaves him out, and the table

@@ -193,10 +193,10 @@ def test_every_night_power_offers_its_legal_targets_and_reaches_the_engine(app, 
 
 
 @pytest.mark.parametrize("role, target, why", [
-    ("Veggente", "self", "Non puoi usare il tuo potere su te stesso."),
-    ("Veggente", "Yuri", "Yuri non è vivo: il bersaglio dev'essere un giocatore vivo."),
-    ("Medium", "Zeta", "Zeta non è morto: il bersaglio dev'essere un fantasma."),
-    ("Rasputin", "Zeta", "Zeta non è morto: il bersaglio dev'essere un fantasma."),
+    ("Veggente", "self", "Non puoi usare il tuo potere su di te."),
+    ("Veggente", "Yuri", "Yuri non è più in vita: il bersaglio dev'essere un giocatore vivo."),
+    ("Medium", "Zeta", "Zeta è ancora in vita: il bersaglio dev'essere un fantasma."),
+    ("Rasputin", "Zeta", "Zeta è ancora in vita: il bersaglio dev'essere un fantasma."),
     ("Sequestratore", "Nessuno", "Non c'è nessun giocatore di nome «Nessuno»."),
 ])
 def test_a_forbidden_power_target_is_refused_with_the_reason(app, factory, night_two, role, target, why):
@@ -272,7 +272,7 @@ def test_the_mayor_appoints_a_vicesindaco_at_night_and_by_day(app, factory, ghos
     assert sorted(form.options("appoint-appoint")) == ["Anna", "Bruno", "Dario"]  # living, not herself
     post_form(client, "form-appoint", {"appoint": "Dario"})
     page = post_form(client, "form-appoint", {"appoint": "Elena"})
-    assert "Non registrato: Elena non è vivo" in flash_of(page)
+    assert "Non registrato: Elena non è più in vita" in flash_of(page)
     assert "form-appoint" not in forms_of(area(logged_in(app, "Dario")))  # only the mayor
     clock.set(datetime(2026, 11, 24, 8, 30, tzinfo=timezone.utc))
     Worker(app, clock).boundaries()  # night 1 -> day 1
@@ -302,12 +302,12 @@ def test_the_masters_panels_show_rituals_and_corruption(app, factory, ghosts, cl
         login_user(s.query(User).filter_by(email="master@example.org").one())
         html = render_template_string('{% include "partials/ruleset_panels.html" %}',
                                       panels=desk_view.panels(s, game, "it"))
-    assert "Riuscito: Omicidio su Carla da Bruno, Elena, Fabio, Gino" in html
+    assert "Riuscito: Omicidio su Carla da Bruno, Elena, Fabio e Gino" in html
     # The limits in words (§4): the Spionaggio balance by kind of group, \end{story} unspent.
     assert "Spionaggio da gruppi con almeno un paesano 0, da gruppi di soli Lupi 0" in html
     assert "\\end{story}: ancora possibile" in html
     # The Veggente's death draws a corruption with probability 0.05 (personaggi §1.12).
-    assert "Morte di Carla (probabilità 0.05): corrotto" in html
+    assert "Morte di Carla (probabilità 0.05): corruzione" in html
     assert "Corruzioni attese 0.05, effettive" in html
 
 
@@ -317,7 +317,7 @@ def test_each_player_sees_what_setup_told_them_and_nothing_more(app, clock, fact
     wolf = area(logged_in(app, "Anna"))
     # "Tutti i giocatori della fazione dei Lupi si conoscono tra di loro."
     assert "Il tuo branco (i Lupi si conoscono tra loro): Bruno." in wolf
-    assert "Il tuo ruolo: Lupo Mannaro (fazione Lupi, aura nera)." in wolf
+    assert "Il tuo ruolo: Lupo Mannaro. Giochi per i Lupi; la tua aura è nera." in wolf
     seer = area(logged_in(app, "Carla"))
     assert "Il tuo ruolo: Veggente" in seer
     for secret in ("branco", "Lupo Mannaro", "Satanista", "Bruno (", "Anna ("):

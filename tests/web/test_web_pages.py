@@ -68,8 +68,8 @@ def test_nobody_sees_what_the_rules_keep_from_them(app, factory, clock):
     bruno_area = bruno.get("/g/test-game/me").get_data(as_text=True)
     carla_area = carla.get("/g/test-game/me").get_data(as_text=True)
     for page in (anonymous, bruno_area):
-        assert "Lupo Mannaro" not in page and "Veggente" not in page and "Risposta su Anna" not in page
-    assert "Risposta su Anna: sì" in carla_area
+        assert "Lupo Mannaro" not in page and "Veggente" not in page and "aura nera" not in page
+    assert "Anna ha l'aura nera." in carla_area.replace("&#39;", "'")
     assert bruno.get("/g/test-game/master").status_code == 403
     master = login(app, "master@example.org", "master")
     desk = master.get("/g/test-game/master").get_data(as_text=True)
