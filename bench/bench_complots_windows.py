@@ -38,7 +38,7 @@ from pbm.app import create_app  # noqa: E402
 from pbm.clock import FixedClock  # noqa: E402
 from pbm.migrate import upgrade  # noqa: E402
 from pbm.models import ActionRow, Game, GameMaster, OutboxRow, Seat, User  # noqa: E402
-from pbm import schedule  # noqa: E402
+from pbm import calendar  # noqa: E402
 
 PLAYERS = 4
 NAMES = [f"P{i}" for i in range(PLAYERS)]
@@ -68,7 +68,7 @@ def seed(factory, games: int, prefix: str, answered: int, answerer_email: str | 
         for g in range(games):
             slug = f"{prefix}{g}"
             game = Game(slug=slug, name=f"Complotto {g}", ruleset="complots", status="running",
-                        seed=str(g), schedule={schedule.ANSWER_WINDOW: int(WINDOW.total_seconds())},
+                        seed=str(g), schedule={calendar.ANSWER_WINDOW: int(WINDOW.total_seconds())},
                         auto_publish=True, composition={}, created_at=T0)
             s.add(game)
             s.flush()

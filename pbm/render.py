@@ -10,10 +10,11 @@ from __future__ import annotations
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from engine.registry import get_ruleset
 
-from . import schedule
+from . import calendar
 from .i18n import gettext_in
 from .models import PhaseRow
 
@@ -87,10 +88,10 @@ def phase_label(phase: PhaseRow, lang: str, tz: str) -> str:
     from .operations.timing import has_deadline  # operations imports this module
     if phase.kind not in ("day", "night") or not has_deadline(phase):
         return get_ruleset(phase.game.ruleset).describe_moment(phase.kind, phase.number, lang)
-    local_end = phase.ends_at.astimezone(schedule.ZoneInfo(tz))
-    ph = schedule.Phase(phase.kind, phase.starts_at, local_end, phase.long)
+    local_end = phase.ends_at.astimezone(ZoneInfo(tz))
+    ph = calendar.Phase(phase.kind, phase.starts_at, local_end, phase.long)
     try:
-        return schedule.phase_label(ph, lang)
+        return calendar.phase_label(ph, lang)
     except (KeyError, ValueError, OverflowError):
         return f"{phase.kind} {phase.number}"
 
@@ -99,7 +100,7 @@ def phase_label(phase: PhaseRow, lang: str, tz: str) -> str:
 def deadline_text(when: datetime, lang: str, tz: str) -> str:
     """``when`` in zone ``tz``, worded in ``lang``: the same few deadlines are written
     on every receipt and page of a phase (and the words depend on nothing else)."""
-    local = when.astimezone(schedule.ZoneInfo(tz))
-    label = schedule.zone_label(tz, when)
+    local = when.astimezone(ZoneInfo(tz))
+    label = calendar.zone_label(tz, when)
     return gettext_in(lang, "%(date)s %(time)s (%(zone)s)", date=f"{local:%d/%m/%Y}",
                       time=f"{local:%H:%M}", zone=label.name)

@@ -11,7 +11,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from engine.core import Event, GameState
 
-from .. import render, schedule
+from .. import calendar, render
 from ..models import EventRow, Game, MasterLog, PhaseRow, Seat, User
 
 # Where a submission comes from: a page, a mail, a Master on the player's behalf, or
@@ -28,8 +28,8 @@ class OperationError(Exception):
         self.params = params
 
 
-def game_schedule(game: Game) -> schedule.Schedule:
-    return schedule.game_schedule(game.ruleset, game.schedule or None)
+def game_schedule(game: Game) -> calendar.Schedule:
+    return calendar.game_schedule(game.ruleset, game.schedule or None)
 
 
 def game_options(game: Game) -> dict[str, Any]:

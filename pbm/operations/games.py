@@ -16,8 +16,8 @@ from engine.core import Event, GameState, SetupError, UnknownRole, setup_rng
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import mailer, schedule, tokens, visibility
-from ..accounts import create_user, password_link
+from .. import calendar, mailer, visibility
+from ..accounts import create_user, password_link, tokens
 from ..models import Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from . import timing, windows
 from .base import OperationError, _mail_context, _store_events, log
@@ -43,13 +43,13 @@ def create_game(session: Session, *, name: str, ruleset: str, master: User, now:
         n += 1
         candidate = f"{base}-{n}"
     stored = dict(schedule_spec or {})
-    calendar = schedule.calendar_spec(stored)
-    if calendar:
-        schedule.parse_schedule(calendar)  # validate before storing
+    spec = calendar.calendar_spec(stored)
+    if spec:
+        calendar.parse_schedule(spec)  # validate before storing
     if answer_window is not None:
-        stored[schedule.ANSWER_WINDOW] = timing.checked_window(answer_window)
+        stored[calendar.ANSWER_WINDOW] = timing.checked_window(answer_window)
     if extensions is not None:
-        stored[schedule.EXTENSIONS] = windows.checked_extensions(extensions)
+        stored[calendar.EXTENSIONS] = windows.checked_extensions(extensions)
     game = Game(slug=candidate, name=name, ruleset=ruleset, status=GameStatus.SETUP,
                 seed=seed or secrets.token_hex(8), schedule=stored,
                 auto_publish=auto_publish, review_contradictions=review_contradictions,

@@ -19,8 +19,8 @@ from sqlalchemy.orm import Session
 
 from engine.interface import Viewer
 
-from .. import mailer, render, tokens, visibility
-from ..accounts import find_user, password_link
+from .. import mailer, render, visibility
+from ..accounts import find_user, password_link, tokens
 from ..models import (
     Absence, EventRow, Game, GameStatus, PhaseRow, PhaseStatus, Seat, SeatHolder, User, Volunteer,
 )

@@ -20,7 +20,7 @@ from engine.core import Action, GameState
 from engine.interface import CALENDAR, NARRATOR, WINDOW  # noqa: F401 (WINDOW: callers)
 from engine.registry import get_ruleset
 
-from .. import schedule
+from .. import calendar
 from ..models import Game, PhaseRow
 from .base import OperationError, game_schedule
 
@@ -38,7 +38,7 @@ class Span:
 
 def answer_window(game: Game) -> timedelta:
     """The game's answer window (WINDOW moments), a setting of the game."""
-    seconds = (game.schedule or {}).get(schedule.ANSWER_WINDOW)
+    seconds = (game.schedule or {}).get(calendar.ANSWER_WINDOW)
     return timedelta(seconds=int(seconds)) if seconds else DEFAULT_WINDOW
 
 
@@ -90,7 +90,7 @@ def span(game: Game, state: GameState, *, first: bool, after: datetime, now: dat
         raise ValueError(f"unknown timing {timing.kind!r} from ruleset {game.ruleset!r}")
     wanted = timing.phase or state.phase.kind
     start = now if first else after
-    candidates = schedule.phases_from(game_schedule(game), start, 8)
+    candidates = calendar.phases_from(game_schedule(game), start, 8)
     chosen = next((p for p in candidates if p.kind == wanted and p.end > start), candidates[0])
     return Span(start, chosen.end, chosen.long)
 

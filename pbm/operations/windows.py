@@ -27,7 +27,7 @@ from engine.core import GameState, Rejected
 from engine.interface import WINDOW
 from engine.registry import get_ruleset
 
-from .. import schedule
+from .. import calendar
 from ..models import Game, GameStatus, PhaseRow, PhaseStatus, Seat
 from . import timing
 from .actions import latest_actions, submit
@@ -43,7 +43,7 @@ def is_window(game: Game, state: GameState) -> bool:
 
 def extensions_allowed(game: Game) -> int:
     """How many times each player may extend a window in this game (a setting)."""
-    value = (game.schedule or {}).get(schedule.EXTENSIONS)
+    value = (game.schedule or {}).get(calendar.EXTENSIONS)
     return DEFAULT_EXTENSIONS if value is None else int(value)
 
 

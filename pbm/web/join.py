@@ -10,7 +10,9 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user
 
-from .. import accounts, operations, render, signups, tokens
+from .. import accounts, operations, render
+from ..accounts import tokens
+from ..operations import signups
 from ..models import Signup
 from . import config, db, game_or_404, now, require_master
 from .account_forms import CoMasterForm, JoinForm, PlainForm, SignupForm, TakeSeatForm

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from pbm import operations, sender, signups
+from pbm import operations, sender
+from pbm.operations import signups
 from pbm.db import transaction
 from pbm.models import Game, OutboxRow, User
 

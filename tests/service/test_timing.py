@@ -7,7 +7,8 @@ from datetime import timedelta, timezone
 import pytest
 
 from engine import registry
-from pbm import operations, reminders
+from pbm import operations
+from pbm.operations import reminders
 from pbm.db import transaction
 from pbm.models import Game, PhaseRow, User
 from pbm.operations import desk, timing

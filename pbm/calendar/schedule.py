@@ -68,7 +68,7 @@ from babel.dates import format_date
 
 from engine.registry import available, get_ruleset
 
-from .i18n import gettext_in
+from ..i18n import gettext_in
 
 UTC = timezone.utc
 DEFAULT_TZ = "Europe/Rome"

@@ -11,8 +11,9 @@ from engine.core import GameState
 from engine.interface import WINDOW
 from engine.registry import get_ruleset
 
-from . import mailer, operations, render
-from .models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus
+from .. import mailer, render
+from ..models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus
+from .base import load_seats, reader_tz
 
 def who_must_act(state: GameState, ruleset_key: str, player: str) -> set[str]:
     """The kinds of action this player is expected to send this moment (the
@@ -43,7 +44,7 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
         reminded = set(phase.reminded or [])
         # Every seat's user is read (its address, language, whether it wants reminders):
         # in one query, not one a seat, since every game's deadline falls at once.
-        for seat in operations.load_seats(session, game):
+        for seat in load_seats(session, game):
             if seat.id in reminded or seat.disqualified or not seat.mailable or not seat.user.reminders:
                 continue
             p = state.player(seat.name)
@@ -52,7 +53,7 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
             missing = {k for k in who_must_act(state, game.ruleset, seat.name) if (seat.id, k) not in acted}
             if not missing:
                 continue
-            lang, tz = seat.user.lang, operations.reader_tz(game, seat.user)
+            lang, tz = seat.user.lang, reader_tz(game, seat.user)
             rules = get_ruleset(game.ruleset)
             messages.append(mailer.compose(
                 config, to=seat.user.email, template="reminder", lang=lang, now=now,

@@ -14,8 +14,9 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from . import mailer, tokens
-from .models import AuthAttempt, Game, GameMaster, User
+from .. import mailer
+from . import tokens
+from ..models import AuthAttempt, Game, GameMaster, User
 
 PASSWORD_MIN = 8
 PASSWORD_MAX = 200
@@ -237,7 +238,7 @@ def add_co_master(session: Session, config: dict[str, Any], game: Game, *, email
                   lang: str, by: User, now: datetime) -> User:
     """Make the owner of this address a Master of the game: a new account gets
     a set-password link, an existing one a note with the desk's address."""
-    from .operations import OperationError, log
+    from ..operations import OperationError, log
     email = normalize_email(email)
     if any(s.user.email == email for s in game.seats):
         raise OperationError("master_plays")
