@@ -30,7 +30,7 @@ from ..models import Game
 from . import desk, seats, timing, windows
 from .actions import (
     Opening, Submitted, describe_submission, engine_actions, latest_actions, latest_actions_of,
-    legal_choices, lock_game, open_phase_for, opening, submit, windowed,
+    legal_choices, lock_game, open_phase_for, opening, submit,
 )
 from .base import (
     MAIL_SOURCES, OperationError, _mail_context, _store_events, current_phase, current_state,
@@ -52,6 +52,6 @@ __all__ = [
     "current_state", "describe_submission", "desk", "draw_roles", "due_phase_ids", "edit_prepared",
     "engine_actions", "ensure_user", "Opening", "opening", "latest_actions_of", "game_options", "game_schedule", "game_tz", "latest_actions",
     "legal_choices", "load_seats", "lock_game", "log", "open_phase_for", "reader_tz", "prepare_game",
-    "publish", "windowed", "resolve_due", "resolve_phase", "seats", "settle", "slugify", "start_game",
+    "publish", "resolve_due", "resolve_phase", "seats", "settle", "slugify", "start_game",
     "submit", "timing", "windows",
 ]

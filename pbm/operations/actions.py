@@ -15,6 +15,7 @@ from engine.registry import get_ruleset
 from .. import limits, mailer
 from ..models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from . import timing
+from .timing import windowed
 from .base import MAIL_SOURCES, OperationError, _mail_context, current_phase, log
 
 
@@ -196,12 +197,6 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
                              "lines": describe_submission(submission, seat.user.lang, game.ruleset),
                          }, reader=seat.user))
     return done
-
-
-def windowed(game: Game, state: GameState | None = None) -> bool:
-    """Whether the game's open moment is an answer window (``state``: the game's
-    current state, if the caller has read it already)."""
-    return timing.current_kind(game, state) == timing.WINDOW
 
 
 def legal_choices(game: Game, phase: PhaseRow | None, seat: Seat, key: str) -> list[str] | None:

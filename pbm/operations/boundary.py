@@ -20,8 +20,9 @@ from engine.registry import get_ruleset
 
 from .. import archive, digests, mailer, render, visibility
 from ..models import EventRow, Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, User
-from . import masters_mail, timing, window_mail
-from .actions import engine_actions, windowed
+from . import masters_mail, window_mail
+from .timing import windowed
+from .actions import engine_actions
 from .base import (
     OperationError, _mail_context, _store_events, game_options, load_seats, log,
     reader_tz,
@@ -252,7 +253,7 @@ def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRo
 def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
                   state: GameState, next_phase: PhaseRow | None, now: datetime,
                   events: list[Event] | None = None) -> None:
-    if timing.kind_of(game, state) == timing.WINDOW:
+    if windowed(game, state):
         # One mail per window to those it asks, a round's log to all (window_mail.py);
         # the Masters follow a game of minutes-long windows on the desk.
         window_mail.mail_window(session, config, game, phase, next_phase, now)

@@ -20,6 +20,7 @@ from .. import calendar, mailer, visibility
 from ..accounts import create_user, password_link, tokens
 from ..models import Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from . import timing, windows
+from .timing import windowed
 from .base import OperationError, _mail_context, _store_events, log
 
 
@@ -193,7 +194,7 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
     game.prepared = None
     _store_events(session, game, None, events, published=True)
     phase = _open_phase(session, game, state, index=0, after=now, now=now, config=config)
-    if windows.is_window(game, state):
+    if windowed(game, state):
         from .window_mail import mail_start
         mail_start(session, config, game, phase, events, now)
         log(session, game, by, "start_game", now, composition=game.composition)

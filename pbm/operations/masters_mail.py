@@ -12,12 +12,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.core import Event, GameState
-from engine.interface import CALENDAR, REPORT_GAME, REPORT_MOMENT, Viewer
+from engine.interface import REPORT_GAME, REPORT_MOMENT, Viewer
 from engine.registry import get_ruleset
 
 from .. import archive, mailer, render, visibility
 from ..models import EventRow, Game, PhaseRow
 from .base import _mail_context, reader_tz
+from .timing import on_calendar
 
 MASTERS = Viewer(master=True)
 
@@ -69,6 +70,6 @@ def _label(game: Game, phase: PhaseRow, lang: str, tz: str) -> str:
     by the ruleset's name and its number ("night 2"), since moments a narrator closes
     share their dates and a record must tell one night from the next."""
     ruleset = get_ruleset(game.ruleset)
-    if ruleset.timing(GameState.from_dict(phase.state_before)).kind == CALENDAR:
+    if on_calendar(game, GameState.from_dict(phase.state_before)):
         return render.phase_label(phase, lang, tz)
     return f"{ruleset.describe_choice('moment', phase.kind, lang)} {phase.number}"

@@ -8,12 +8,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.core import GameState
-from engine.interface import WINDOW
 from engine.registry import get_ruleset
 
 from .. import mailer, render
 from ..models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus
 from .base import load_seats, reader_tz
+from .timing import windowed
 
 def who_must_act(state: GameState, ruleset_key: str, player: str) -> set[str]:
     """The kinds of action this player is expected to send this moment (the
@@ -37,7 +37,7 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
     for phase in phases:
         game = session.get(Game, phase.game_id)
         state = GameState.from_dict(phase.state_before)
-        if get_ruleset(game.ruleset).timing(state).kind == WINDOW and phase.ends_at - phase.starts_at <= before:
+        if windowed(game, state) and phase.ends_at - phase.starts_at <= before:
             continue  # a window no longer than the notice: the opening mail is the reminder
         acted = {(seat_id, kind) for seat_id, kind in session.execute(
             select(ActionRow.seat_id, ActionRow.kind).where(ActionRow.phase_id == phase.id))}

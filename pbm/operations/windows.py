@@ -24,21 +24,17 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from engine.core import GameState, Rejected
-from engine.interface import WINDOW
 from engine.registry import get_ruleset
 
 from .. import calendar
 from ..models import Game, GameStatus, PhaseRow, PhaseStatus, Seat
 from . import timing
+from .timing import windowed
 from .actions import latest_actions, submit
 from .base import OperationError, current_phase, log
 
 DEFAULT_EXTENSIONS = 2
 MAX_EXTENSIONS = 10
-
-
-def is_window(game: Game, state: GameState) -> bool:
-    return get_ruleset(game.ruleset).timing(state).kind == WINDOW
 
 
 def extensions_allowed(game: Game) -> int:
@@ -143,7 +139,7 @@ def apply_standing(session: Session, config: dict[str, Any], game: Game, phase: 
     """Submit, for each asked player without an answer yet, what their standing
     answers make in this window. Returns the names answered for."""
     state = GameState.from_dict(phase.state_before)
-    if not is_window(game, state) or now >= phase.ends_at:
+    if not windowed(game, state) or now >= phase.ends_at:
         return []
     ruleset = get_ruleset(game.ruleset)
     answered = {r.seat_id for r in latest_actions(session, phase)}

@@ -45,7 +45,7 @@ def index():
 def game_home(slug: str):
     game = game_or_404(slug)
     state = operations.current_state(game)
-    if operations.windowed(game, state):  # the table and the log, without anyone's hand
+    if operations.timing.windowed(game, state):  # the table and the log, without anyone's hand
         from .window_page import render_page
         return render_page(game, None)
     lang = str(get_locale() or "it")
