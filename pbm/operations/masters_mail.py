@@ -17,7 +17,7 @@ from engine.registry import get_ruleset
 
 from .. import archive, mailer, render, visibility
 from ..models import EventRow, Game, PhaseRow
-from .base import _mail_context, reader_tz
+from .base import mail_context, reader_tz
 from .timing import on_calendar
 
 MASTERS = Viewer(master=True)
@@ -41,7 +41,7 @@ def mail_masters(session: Session, config: dict[str, Any], game: Game, phase: Ph
         for m in game.masters:
             lang = m.user.lang
             mailer.queue(session, config, to=m.user.email, template="master_report", lang=lang,
-                         now=now, game=game, context=_mail_context(game, phase, lang, {
+                         now=now, game=game, context=mail_context(game, phase, lang, {
                              "lines": report_lines(rows, game.ruleset, lang)}, reader=m.user))
     elif wanted == REPORT_GAME:
         _mail_game(session, config, game, phase, now)
@@ -59,7 +59,7 @@ def _mail_game(session: Session, config: dict[str, Any], game: Game, phase: Phas
         moments = [{"label": _label(game, p, lang, tz),
                     "lines": report_lines(rows.get(p.id, []), game.ruleset, lang)} for p in phases]
         mailer.queue(session, config, to=m.user.email, template="master_game_report", lang=lang,
-                     now=now, game=game, context=_mail_context(game, phase, lang, {
+                     now=now, game=game, context=mail_context(game, phase, lang, {
                          "setup_lines": report_lines(rows[None], game.ruleset, lang),
                          "moments": moments, "over": game.state is not None
                          and GameState.from_dict(game.state).over}, reader=m.user))

@@ -12,7 +12,8 @@ from engine.registry import get_ruleset
 
 from .. import mailer, render
 from ..models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus
-from .base import load_seats, reader_tz
+from ..seating import load_seats
+from .base import reader_tz
 from .timing import windowed
 
 def who_must_act(state: GameState, ruleset_key: str, player: str) -> set[str]:

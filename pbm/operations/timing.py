@@ -8,12 +8,12 @@
 
 The phase row always has an ``ends_at``: a NARRATOR moment's is NO_DEADLINE, far
 beyond any clock, so the queries on deadlines (due phases, reminders) need no case
-of their own.
+of their own (``PhaseRow.has_deadline`` tells it apart).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Callable
 
 from engine.core import Action, GameState
@@ -21,10 +21,9 @@ from engine.interface import CALENDAR, NARRATOR, WINDOW
 from engine.registry import get_ruleset
 
 from .. import calendar
-from ..models import Game, PhaseRow
+from ..models import NO_DEADLINE, Game, PhaseRow
 from .base import OperationError, game_schedule
 
-NO_DEADLINE = datetime(9999, 1, 1, tzinfo=timezone.utc)
 MIN_WINDOW, MAX_WINDOW = timedelta(minutes=1), timedelta(days=2)
 DEFAULT_WINDOW = timedelta(hours=24)
 
@@ -47,10 +46,6 @@ def checked_window(window: timedelta) -> int:
     if not MIN_WINDOW <= window <= MAX_WINDOW:
         raise OperationError("answer_window", minutes=int(window.total_seconds() // 60))
     return int(window.total_seconds())
-
-
-def has_deadline(phase: PhaseRow) -> bool:
-    return phase.ends_at < NO_DEADLINE
 
 
 def _kind(game: Game, state: GameState | None) -> str | None:

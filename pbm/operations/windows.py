@@ -28,8 +28,7 @@ from engine.registry import get_ruleset
 
 from .. import calendar
 from ..models import Game, GameStatus, PhaseRow, PhaseStatus, Seat
-from . import timing
-from .timing import windowed
+from .timing import answer_window, windowed
 from .actions import latest_actions, submit
 from .base import OperationError, current_phase, log
 
@@ -76,7 +75,7 @@ def extend(session: Session, game: Game, seat: Seat, now: datetime,
     if seat.extensions_used >= extensions_allowed(game):
         raise Rejected("no_extensions_left", allowed=extensions_allowed(game))
     old = phase.ends_at
-    phase.ends_at = old + timing.answer_window(game)
+    phase.ends_at = old + answer_window(game)
     seat.extensions_used += 1
     log(session, game, None, "extend_window", now, player=seat.name, phase=phase.index,
         old=old.isoformat(), new=phase.ends_at.isoformat())

@@ -225,6 +225,6 @@ def add_master(slug: str):
     if not form.validate_on_submit():
         flash(_("Check the address."), "error")
         return redirect(url_for("join.people", slug=slug))
-    return _attempt(slug, lambda: accounts.add_co_master(
+    return _attempt(slug, lambda: operations.add_co_master(
         db(), config(), game, email=form.email.data, name=form.name.data or "", lang=form.lang.data,
         by=current_user, now=now()), _("Master added; they have been told by mail."))

@@ -61,7 +61,7 @@ def game_home(slug: str):
         titles=render.titles(game.ruleset, state, lang),
         phase_label=render.phase_label(phase, lang, tz) if phase else None,
         deadline=(render.deadline_text(phase.ends_at, lang, tz)
-                  if phase and operations.timing.has_deadline(phase) else None),
+                  if phase and phase.has_deadline else None),
         now=now(), seat=my_seat(game), is_master=game.is_master(_user()),
         narrated=narrated(game.ruleset),
     )
@@ -83,7 +83,7 @@ def calendar_feed(slug: str):
     rows = db().scalars(select(PhaseRow).where(PhaseRow.game_id == game.id)
                         .order_by(PhaseRow.index)).all()
     phases = [calendar.Phase(r.kind, r.starts_at.astimezone(sched.zone), r.ends_at.astimezone(sched.zone),
-                             r.long) for r in rows if timing.has_deadline(r)]
+                             r.long) for r in rows if r.has_deadline]
     if game.status != GameStatus.OVER and timing.on_calendar(game):
         # A boundary belongs to the phase that starts there: the next phase.
         phases += calendar.phases_from(sched, rows[-1].ends_at if rows else now(), 14)

@@ -128,7 +128,7 @@ def test_a_narrators_moment_waits_for_the_narrator(app, factory, clock):
     a_year_on = t0 + timedelta(days=365)
     with factory() as s:
         assert operations.due_phase_ids(s, a_year_on) == []
-        assert not timing.has_deadline(s.query(PhaseRow).filter_by(game_id=gid).one())
+        assert not s.query(PhaseRow).filter_by(game_id=gid).one().has_deadline
     with transaction(factory) as s:
         assert reminders.send_due(s, app.config, a_year_on) == 0
     wrong_guesses(app, factory, gid, t0 + timedelta(minutes=5))  # everyone answered: still open
