@@ -45,6 +45,7 @@ from pbm.app import create_app  # noqa: E402
 from pbm.clock import FixedClock  # noqa: E402
 from pbm.migrate import upgrade  # noqa: E402
 from pbm.models import ActionRow, EventRow, Game, GameMaster, OutboxRow, PhaseRow, Seat, User  # noqa: E402
+from pbm.operations.games import open_phase  # noqa: E402
 from tests.fixtures.postgres import PostgresServer  # noqa: E402
 
 PLAYERS = 40
@@ -88,7 +89,7 @@ def seed(factory, config, games: int, *, votes: bool = True, password_hash: str 
             state, _ = ruleset.setup(list(zip(names, roles)), setup_rng(g), {})
             state.phase.kind = "day"  # as if night 1 had passed quietly
             game.state = state.to_dict()
-            phase = operations._open_phase(s, game, state, index=1, after=MONDAY_10, now=MONDAY_10)
+            phase = open_phase(s, game, state, index=1, after=MONDAY_10, now=MONDAY_10)
             if not votes:
                 continue
             seats = s.execute(select(Seat.id, Seat.name).where(Seat.game_id == game.id)).all()

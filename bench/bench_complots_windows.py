@@ -38,7 +38,8 @@ from pbm.app import create_app  # noqa: E402
 from pbm.clock import FixedClock  # noqa: E402
 from pbm.migrate import upgrade  # noqa: E402
 from pbm.models import ActionRow, Game, GameMaster, OutboxRow, Seat, User  # noqa: E402
-from pbm import schedule  # noqa: E402
+from pbm.operations.games import open_phase  # noqa: E402
+from pbm import calendar  # noqa: E402
 
 PLAYERS = 4
 NAMES = [f"P{i}" for i in range(PLAYERS)]
@@ -68,7 +69,7 @@ def seed(factory, games: int, prefix: str, answered: int, answerer_email: str | 
         for g in range(games):
             slug = f"{prefix}{g}"
             game = Game(slug=slug, name=f"Complotto {g}", ruleset="complots", status="running",
-                        seed=str(g), schedule={schedule.ANSWER_WINDOW: int(WINDOW.total_seconds())},
+                        seed=str(g), schedule={calendar.ANSWER_WINDOW: int(WINDOW.total_seconds())},
                         auto_publish=True, composition={}, created_at=T0)
             s.add(game)
             s.flush()
@@ -84,7 +85,7 @@ def seed(factory, games: int, prefix: str, answered: int, answerer_email: str | 
                                     phase_rng(str(g), Phase(state.phase.kind, state.phase.number)))
             state = claim.state
             game.state = state.to_dict()
-            phase = operations._open_phase(s, game, state, index=1, after=T0, now=T0)
+            phase = open_phase(s, game, state, index=1, after=T0, now=T0)
             seats = dict(s.execute(select(Seat.name, Seat.id).where(Seat.game_id == game.id)).all())
             if answered:
                 s.execute(insert(ActionRow), [{"game_id": game.id, "phase_id": phase.id,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import timeit
 from datetime import datetime, timedelta, timezone
 
-from pbm import schedule as sch
+from pbm import calendar as sch
 
 UTC = timezone.utc
 LIVE = sch.default_schedule("lupus-live-12")

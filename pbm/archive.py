@@ -18,7 +18,7 @@ from engine.core import GameState
 from engine.interface import Tally, Viewer
 from engine.registry import get_ruleset
 
-from . import render, visibility
+from . import render, seating, visibility
 from .models import ActionRow, EventRow, Game, GameStatus, PhaseRow, PhaseStatus, SeatHolder
 
 PUBLIC = Viewer()
@@ -123,9 +123,8 @@ def phase_views(session: Session, game: Game, lang: str, tz: str,
 
 
 def _substitutes_by_phase(session: Session, game: Game) -> dict[int, list[SeatHolder]]:
-    from .operations import seats  # the archive only reads; seats holds the queries too
     out: dict[int, list[SeatHolder]] = {}
-    for row in seats.substitutions(session, game):
+    for row in seating.substitutions(session, game):
         out.setdefault(row.from_phase, []).append(row)
     return out
 
@@ -152,11 +151,10 @@ def may_reveal(game: Game, user: Any) -> bool:
 def revealed(session: Session, game: Game, lang: str, tz: str) -> dict[str, Any]:
     """Everything, phase by phase, as the Masters read it: every role, every night
     action, every vote and every other submission, every event with who it was for."""
-    from .operations import describe_submission, load_seats, seats
     state = GameState.from_dict(game.state) if game.state else None
-    holders = seats.holders(session, game)
+    holders = seating.holders(session, game)
     people = []
-    for seat in load_seats(session, game):  # with their users, in one query
+    for seat in seating.load_seats(session, game):  # with their users, in one query
         p = state.player(seat.name) if state and state.has_player(seat.name) else None
         people.append({
             "name": seat.name, "role": p.role if p else None, "faction": p.faction if p else None,
@@ -191,7 +189,7 @@ def revealed(session: Session, game: Game, lang: str, tz: str) -> dict[str, Any]
         for a in items:
             last[(a.seat_id, a.kind)] = a
         return [{"player": a.seat.name, "kind": a.kind, "args": a.args, "source": a.source,
-                 "at": a.submitted_at.isoformat(), "text": "; ".join(describe_submission(a.args, lang, game.ruleset))}
+                 "at": a.submitted_at.isoformat(), "text": "; ".join(render.describe_submission(a.args, lang, game.ruleset))}
                 for a in sorted(last.values(), key=lambda a: (a.seat.position, a.kind))]
 
     return {

@@ -58,7 +58,7 @@ def carry_out(session: Session, config: dict[str, Any], game: Game, seat: Seat,
         what = "; ".join(operations.describe_submission(abridged(command), lang, game.ruleset))
         if too_late:
             done.errors.append(f"{what}: " + render.rejection(
-                "moment_passed" if operations.windowed(game) else "phase_closed", {}, game.ruleset, lang))
+                "moment_passed" if operations.timing.windowed(game) else "phase_closed", {}, game.ruleset, lang))
             continue
         if kind == MORE_TIME:
             _more_time(session, config, game, seat, phase, lang, now, done)

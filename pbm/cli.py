@@ -12,10 +12,10 @@ import sys
 # Modules that add subcommands; each defines register(subparsers).
 SUBCOMMAND_MODULES = [
     "pbm.scenario_cli",
-    "pbm.schedule_cli",
+    "pbm.calendar.cli",
     "pbm.mail.cli",
     "pbm.service_cli",
-    "pbm.user_cli",
+    "pbm.accounts.cli",
 ]
 
 

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from engine import registry
 
 from . import operations
-from .models import Game, PhaseStatus
+from .models import Game
 
 MASTER = ("Master", "master@lupus.localhost", "master")
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia"]
@@ -50,8 +50,4 @@ def _play_now(session: Session, config: dict[str, Any], game: Game,
     for name, submission in submissions.items():
         operations.submit(session, config, game, game.seat_by_name(name), submission,
                           source="web", now=now)
-    phase = operations.current_phase(session, game)
-    phase.ends_at = min(phase.ends_at, now)
-    phase.status = PhaseStatus.RESOLVING
-    session.flush()
-    operations._resolve_into(session, config, game, phase, now)
+    operations.close_and_resolve(session, config, game, now)

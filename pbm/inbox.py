@@ -302,7 +302,7 @@ def _hold_what_is_loaded(session: Session) -> None:
 
 def _opens_windows(session: Session, game_id: int) -> bool:
     game = session.get(Game, game_id)
-    return game is not None and operations.windowed(game)
+    return game is not None and operations.timing.windowed(game)
 
 
 def _record_error(row: InboundRow, inbound_id: int, exc: Exception) -> Outcome:
@@ -658,7 +658,7 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
     # answer the next challenge); a calendar game's reply to any of its mails counts for
     # the phase open when it arrived, if its commands fit that phase (issue 22), never for
     # a phase that opened after it arrived (a mail read late).
-    windowed = stale and operations.windowed(game)
+    windowed = stale and operations.timing.windowed(game)
     arrived_before = (stale and row.received_at is not None
                       and _aware(row.received_at) < _aware(phase.starts_at))
     done = carry_out(session, config, game, seat, parsed.commands, lang=lang, now=now, phase=phase,
@@ -676,7 +676,7 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
     open_now = phase is not None and phase.status == PhaseStatus.OPEN
     # The deadline as it stands now that the mail is applied (an extension moved it; an
     # answer that completed a window closed it, and then there is no time left to give).
-    settled = open_now and not late and operations.windowed(game) and phase.ends_at <= now
+    settled = open_now and not late and operations.timing.windowed(game) and phase.ends_at <= now
     _receipt(session, config, row, parsed, to=reply_to_addr or seat.user.email, lang=lang, now=now,
              game=game, seat=seat if by is None else None, context={
                  "phase_label": render.phase_label(shown, lang, tz) if shown else None,

@@ -321,6 +321,12 @@ class Absence(Base):
     user: Mapped[User] = relationship()
 
 
+# The deadline of a moment that has none (a narrator closes it): far beyond any clock,
+# so every phase has an ``ends_at`` and the queries on deadlines (due phases,
+# reminders) need no case of their own (``pbm.operations.timing``).
+NO_DEADLINE = datetime(9999, 1, 1, tzinfo=timezone.utc)
+
+
 class PhaseRow(Base):
     __tablename__ = "phases"
     __table_args__ = (UniqueConstraint("game_id", "index"),)
@@ -344,6 +350,11 @@ class PhaseRow(Base):
     published_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
     game: Mapped[Game] = relationship(back_populates="phases")
+
+    @property
+    def has_deadline(self) -> bool:
+        """Whether the phase ends at a time (not NO_DEADLINE: a narrator's moment)."""
+        return self.ends_at < NO_DEADLINE
 
 
 class ActionRow(Base):

@@ -51,7 +51,7 @@ class Pruned:
     outbox: int
 
 
-# A link carrying a token signed by pbm/tokens.py (itsdangerous: payload, timestamp
+# A link carrying a token signed by pbm/accounts/tokens.py (itsdangerous: payload, timestamp
 # and signature in URL-safe base64, joined by dots, the payload dot-prefixed when
 # compressed): every such link logs its reader in or takes a seat, whatever its path.
 _LOGIN_LINK = re.compile(r"https?://[^\s\"'<>]+?/\.?[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
@@ -73,7 +73,7 @@ def forget_login_links(session: Session, ids: Iterable[int]) -> None:
                             .execution_options(synchronize_session=False))
 
 
-# How long a link lives at most (pbm/tokens.py MAX_AGE, 14 days for a welcome's): the
+# How long a link lives at most (pbm/accounts/tokens.py MAX_AGE, 14 days for a welcome's): the
 # hourly job looks that far back, in the mails marked as carrying one
 # (``OutboxRow.login_link``), for links the sender did not take out: in mail refused
 # for good, or sent before it did so.

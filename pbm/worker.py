@@ -19,7 +19,8 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
 from sqlalchemy.exc import OperationalError
 
-from . import digests, health, inbox, operations, quota_watch, reminders, retention, sender
+from . import digests, health, inbox, operations, quota_watch, retention, sender
+from .operations import reminders
 from .db import transaction, write_sessions
 from .clock import Clock
 from .mail.mailbox import MailSourceError, open_source

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbm import schedule as sch
+from pbm import calendar as sch
 
 UTC = timezone.utc
 LIVE = sch.default_schedule("lupus-live-12")

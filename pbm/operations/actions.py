@@ -9,13 +9,13 @@ from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.orm import Session, selectinload
 
 from engine.core import Action, GameState, Rejected, keep_last
-from engine.interface import BaseRuleset
 from engine.registry import get_ruleset
 
 from .. import limits, mailer
+from ..render import describe_submission
 from ..models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus, Seat, User
-from . import timing
-from .base import MAIL_SOURCES, OperationError, _mail_context, current_phase, log
+from .timing import close_if_complete, windowed
+from .base import MAIL_SOURCES, OperationError, mail_context, current_phase, log
 
 
 @dataclass
@@ -184,24 +184,18 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
              "args": action.args, "submitted_at": now, "source": source, "source_detail": source_detail,
              "by_user_id": by_user.id if by_user else None, "inbound_id": inbound_id}
             for action in checked])
-    timing.close_if_complete(game, phase, state, lambda: engine_actions(session, phase), now)
+    close_if_complete(game, phase, state, lambda: engine_actions(session, phase), now)
     if source == "master" and by_user is not None:
         log(session, game, by_user, "submit_on_behalf", now, player=seat.name,
             submission=submission, source=source_detail)
         if notify_player and seat.mailable:
             mailer.queue(session, config, to=seat.user.email, template="on_behalf_copy",
                          lang=seat.user.lang, now=now, game=game, seat=seat,
-                         context=_mail_context(game, phase, seat.user.lang, {
+                         context=mail_context(game, phase, seat.user.lang, {
                              "master": by_user.name, "source": source_detail,
                              "lines": describe_submission(submission, seat.user.lang, game.ruleset),
                          }, reader=seat.user))
     return done
-
-
-def windowed(game: Game, state: GameState | None = None) -> bool:
-    """Whether the game's open moment is an answer window (``state``: the game's
-    current state, if the caller has read it already)."""
-    return timing.current_kind(game, state) == timing.WINDOW
 
 
 def legal_choices(game: Game, phase: PhaseRow | None, seat: Seat, key: str) -> list[str] | None:
@@ -218,16 +212,6 @@ def legal_choices(game: Game, phase: PhaseRow | None, seat: Seat, key: str) -> l
             if f.name == key and f.type in ("player", "players", "choice"):
                 return list(f.choices)
     return [] if kind else None
-
-
-_ANY_GAME = BaseRuleset()  # the words every game shares, when the caller names no game
-
-
-def describe_submission(submission: dict[str, Any], lang: str, ruleset: str = "",
-                        state: GameState | None = None) -> list[str]:
-    """A submission as people read it, worded by its game (``describe_submission``);
-    the words every game shares when the caller names no game."""
-    return (get_ruleset(ruleset) if ruleset else _ANY_GAME).describe_submission(submission, lang, state)
 
 
 def latest_actions(session: Session, phase: PhaseRow) -> list[ActionRow]:

@@ -5,14 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select
-from sqlalchemy.orm import Session, joinedload
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy import insert, select
+from sqlalchemy.orm import Session
 
 from engine.core import Event, GameState
 
-from .. import render, schedule
-from ..models import EventRow, Game, MasterLog, PhaseRow, Seat, User
+from .. import calendar, render
+from ..models import EventRow, Game, MasterLog, PhaseRow, User
 
 # Where a submission comes from: a page, a mail, a Master on the player's behalf, or
 # the player's standing answers applied by the service as a window opens.
@@ -28,8 +27,8 @@ class OperationError(Exception):
         self.params = params
 
 
-def game_schedule(game: Game) -> schedule.Schedule:
-    return schedule.game_schedule(game.ruleset, game.schedule or None)
+def game_schedule(game: Game) -> calendar.Schedule:
+    return calendar.game_schedule(game.ruleset, game.schedule or None)
 
 
 def game_options(game: Game) -> dict[str, Any]:
@@ -47,20 +46,6 @@ def log(session: Session, game: Game, user: User | None, action: str, now: datet
                           action=action, details=details))
 
 
-def load_seats(session: Session, game: Game) -> list[Seat]:
-    """The game's seats with their users, read in one query and handed to the game as
-    loaded: a boundary, or the Masters' desk, reads every seat's user, and lazy
-    loading would ask for them one at a time."""
-    seats = list(session.scalars(_SEATS_WITH_USERS, {"game_id": game.id}))
-    set_committed_value(game, "seats", seats)
-    return seats
-
-
-# Built once: building a statement costs about as much as running it.
-_SEATS_WITH_USERS = (select(Seat).where(Seat.game_id == bindparam("game_id")).options(joinedload(Seat.user))
-                     .order_by(Seat.position))
-
-
 def current_phase(session: Session, game: Game) -> PhaseRow | None:
     return session.scalar(select(PhaseRow).where(PhaseRow.game_id == game.id)
                           .order_by(PhaseRow.index.desc()).limit(1))
@@ -75,14 +60,14 @@ def reader_tz(game: Game, reader: User | None) -> str:
     return (reader.tz if reader is not None and reader.tz else None) or game_tz(game)
 
 
-def _mail_context(game: Game, phase: PhaseRow, lang: str, extra: dict[str, Any],
+def mail_context(game: Game, phase: PhaseRow, lang: str, extra: dict[str, Any],
                   reader: User | None = None) -> dict[str, Any]:
     tz = reader_tz(game, reader)
     return {"phase": phase, "phase_label": render.phase_label(phase, lang, tz),
             "deadline": render.deadline_text(phase.ends_at, lang, tz), **extra}
 
 
-def _store_events(session: Session, game: Game, phase: PhaseRow | None, events: list[Event],
+def store_events(session: Session, game: Game, phase: PhaseRow | None, events: list[Event],
                   published: bool) -> None:
     if not events:
         return

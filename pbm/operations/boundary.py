@@ -20,13 +20,16 @@ from engine.registry import get_ruleset
 
 from .. import archive, digests, mailer, render, visibility
 from ..models import EventRow, Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, User
-from . import masters_mail, timing, window_mail
-from .actions import engine_actions, windowed
+from ..seating import load_seats
+from .actions import engine_actions
 from .base import (
-    OperationError, _mail_context, _store_events, game_options, load_seats, log,
+    OperationError, current_phase, game_options, log, mail_context, store_events,
     reader_tz,
 )
-from .games import _open_phase
+from .games import open_phase
+from .masters_mail import mail_masters
+from .timing import windowed
+from .window_mail import mail_window
 
 
 def due_phase_ids(session: Session, now: datetime) -> list[int]:
@@ -123,7 +126,7 @@ def _resolve_claimed(session: Session, config: dict[str, Any], phase_id: int, no
         return False
     game = _load_game(session, phase.game_id)
     with session.no_autoflush:  # one flush at the end, not one per queued mail
-        _resolve_into(session, config, game, phase, now)
+        resolve_into(session, config, game, phase, now)
     return True
 
 
@@ -170,7 +173,7 @@ def _load_game(session: Session, game_id: int) -> Game:
     return game
 
 
-def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
+def resolve_into(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
                   now: datetime) -> None:
     ruleset = get_ruleset(game.ruleset)
     state = GameState.from_dict(phase.state_before)
@@ -178,23 +181,37 @@ def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: P
     rng = phase_rng(game.seed, Phase(phase.kind, phase.number))
     result = ruleset.resolve(state, actions, rng, phase.gm_input or {})
     session.execute(_DROP_RESOLUTION, {"phase_id": phase.id})
-    _store_events(session, game, phase, result.events, published=False)
+    store_events(session, game, phase, result.events, published=False)
     phase.state_after = result.state.to_dict()
     phase.pending = [{"kind": p.kind, "data": p.data, "blocking": p.blocking} for p in result.pending]
     phase.resolved_at = now
     if phase.resolved_at - phase.ends_at > LATE_AFTER and phase.status == PhaseStatus.RESOLVING:
         _tell_masters_late(session, config, game, phase, now)
-    if game.auto_publish and not _needs_masters(game, phase, result):
+    if game.auto_publish and not needs_masters(game, phase, result):
         publish(session, config, game, phase, now, state=result.state, events=result.events)
     else:
         phase.status = PhaseStatus.DRAFT
         for m in game.masters:
             mailer.queue(session, config, to=m.user.email, template="draft_ready", lang=m.user.lang,
-                         now=now, game=game, context=_mail_context(game, phase, m.user.lang, {
+                         now=now, game=game, context=mail_context(game, phase, m.user.lang, {
                              "pending": phase.pending}, reader=m.user))
 
 
-def _needs_masters(game: Game, phase: PhaseRow, result: Any) -> bool:
+def close_and_resolve(session: Session, config: dict[str, Any], game: Game, now: datetime) -> PhaseRow:
+    """End the game's open phase now and resolve it in the caller's transaction (it
+    never commits), as its boundary would: published at once unless something holds
+    it for the Masters. The demo's seeding plays its first night and day with it."""
+    phase = current_phase(session, game)
+    if phase is None or phase.status != PhaseStatus.OPEN:
+        raise OperationError("no_open_phase")
+    phase.ends_at = min(phase.ends_at, now)
+    phase.status = PhaseStatus.RESOLVING  # claimed, as ``_claim`` claims a due phase
+    session.flush()
+    resolve_into(session, config, game, phase, now)
+    return phase
+
+
+def needs_masters(game: Game, phase: PhaseRow, result: Any) -> bool:
     """A draft waits for the Masters when the ruleset holds it (a question only
     they can answer, a stall, a contradiction they asked to review) or when it
     is a correction after a rollback."""
@@ -213,7 +230,7 @@ def _tell_masters_late(session: Session, config: dict[str, Any], game: Game, pha
         due=phase.ends_at.isoformat(), resolved=now.isoformat())
     for m in game.masters:
         mailer.queue(session, config, to=m.user.email, template="late_boundary", lang=m.user.lang,
-                     now=now, game=game, context=_mail_context(game, phase, m.user.lang, {
+                     now=now, game=game, context=mail_context(game, phase, m.user.lang, {
                          "resolved": render.deadline_text(now, m.user.lang, reader_tz(game, m.user))},
                          reader=m.user))
 
@@ -240,7 +257,7 @@ def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRo
     if state.over:
         game.status = GameStatus.OVER
     else:
-        next_phase = _open_phase(session, game, state, index=phase.index + 1,
+        next_phase = open_phase(session, game, state, index=phase.index + 1,
                                  after=phase.ends_at, now=now, config=config, saved=phase.state_after)
     session.flush()
     _mail_results(session, config, game, phase, state, next_phase, now, events)
@@ -252,10 +269,10 @@ def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRo
 def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
                   state: GameState, next_phase: PhaseRow | None, now: datetime,
                   events: list[Event] | None = None) -> None:
-    if timing.kind_of(game, state) == timing.WINDOW:
+    if windowed(game, state):
         # One mail per window to those it asks, a round's log to all (window_mail.py);
         # the Masters follow a game of minutes-long windows on the desk.
-        window_mail.mail_window(session, config, game, phase, next_phase, now)
+        mail_window(session, config, game, phase, next_phase, now)
         return
     # The resolution's events: the Masters' interventions were announced when made.
     rows: Sequence[EventRow | Event] = events if events is not None else session.scalars(
@@ -278,7 +295,7 @@ def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: P
             html_part_id=common["html_part_id"], private=bool(private_lines),
             context={**common, "private_lines": private_lines})))
     mailer.queue_all(session, messages)
-    masters_mail.mail_masters(session, config, game, phase, rows, now, state)  # as the ruleset asks
+    mail_masters(session, config, game, phase, rows, now, state)  # as the ruleset asks
 
 
 class _SharedResults:

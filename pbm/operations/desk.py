@@ -31,11 +31,10 @@ from engine.registry import get_ruleset
 from .. import mailer, render, visibility
 from ..models import ActionRow, EventRow, Game, GameStatus, OutboxRow, PhaseRow, PhaseStatus, User
 from .actions import engine_actions
-from . import timing
 from .base import (
     OperationError, current_phase, current_state, log, reader_tz,
 )
-from .boundary import _resolve_into, resolve_phase
+from .boundary import resolve_into, resolve_phase
 
 # The record of an intervention, and where its events sit in the phase: before
 # anything the resolution writes (sequence numbers from 0), in the order made.
@@ -60,7 +59,7 @@ def answer_pending(session: Session, config: dict[str, Any], game: Game, phase: 
         else:
             merged[key] = value
     phase.gm_input = merged
-    _resolve_into(session, config, game, phase, now)
+    resolve_into(session, config, game, phase, now)
     if phase.status != PhaseStatus.PUBLISHED:
         phase.status = PhaseStatus.DRAFT
     if by is not None:
@@ -95,7 +94,7 @@ def resume(session: Session, game: Game, now: datetime, by: User) -> None:
         raise OperationError("not_paused")
     phase = current_phase(session, game)
     if (phase is not None and phase.status == PhaseStatus.OPEN and phase.ends_at > game.paused_at
-            and timing.has_deadline(phase)):
+            and phase.has_deadline):
         phase.ends_at = phase.ends_at + (now - game.paused_at)
     log(session, game, by, "resume", now, paused_at=game.paused_at.isoformat())
     game.paused_at = None

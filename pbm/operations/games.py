@@ -1,4 +1,5 @@
-"""Games: create one, seat its players, draw and deal the roles, open its phases."""
+"""Games: create one, seat its players and its other Masters, draw and deal the roles,
+open its phases."""
 from __future__ import annotations
 
 import random
@@ -16,11 +17,13 @@ from engine.core import Event, GameState, SetupError, UnknownRole, setup_rng
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import mailer, schedule, tokens, visibility
-from ..accounts import create_user, password_link
+from .. import calendar, mailer, visibility
+from ..accounts import create_user, normalize_email, password_link, send_set_password, tokens
 from ..models import Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
-from . import timing, windows
-from .base import OperationError, _mail_context, _store_events, log
+from .base import OperationError, log, mail_context, store_events
+from .timing import checked_window, span, windowed
+from .window_mail import mail_start
+from .windows import apply_standing, checked_extensions
 
 
 def slugify(text: str) -> str:
@@ -43,13 +46,13 @@ def create_game(session: Session, *, name: str, ruleset: str, master: User, now:
         n += 1
         candidate = f"{base}-{n}"
     stored = dict(schedule_spec or {})
-    calendar = schedule.calendar_spec(stored)
-    if calendar:
-        schedule.parse_schedule(calendar)  # validate before storing
+    spec = calendar.calendar_spec(stored)
+    if spec:
+        calendar.parse_schedule(spec)  # validate before storing
     if answer_window is not None:
-        stored[schedule.ANSWER_WINDOW] = timing.checked_window(answer_window)
+        stored[calendar.ANSWER_WINDOW] = checked_window(answer_window)
     if extensions is not None:
-        stored[schedule.EXTENSIONS] = windows.checked_extensions(extensions)
+        stored[calendar.EXTENSIONS] = checked_extensions(extensions)
     game = Game(slug=candidate, name=name, ruleset=ruleset, status=GameStatus.SETUP,
                 seed=seed or secrets.token_hex(8), schedule=stored,
                 auto_publish=auto_publish, review_contradictions=review_contradictions,
@@ -103,6 +106,27 @@ def add_player(session: Session, config: dict[str, Any], game: Game, *, name: st
                                                    or rules.names.get("it") or game.ruleset})
     log(session, game, by, "add_player", now, name=name, email=user.email)
     return seat
+
+
+def add_co_master(session: Session, config: dict[str, Any], game: Game, *, email: str, name: str,
+                  lang: str, by: User, now: datetime) -> User:
+    """Make the owner of this address a Master of the game: a new account gets
+    a set-password link, an existing one a note with the desk's address."""
+    email = normalize_email(email)
+    if any(s.user.email == email for s in game.seats):
+        raise OperationError("master_plays")
+    user, created = create_user(session, email=email, name=name or email.split("@")[0], lang=lang)
+    if game.is_master(user):
+        raise OperationError("already_master")
+    session.add(GameMaster(game_id=game.id, user_id=user.id))
+    if not user.password_hash:
+        send_set_password(session, config, user, now, game=game, role="master")
+    else:
+        mailer.queue(session, config, to=user.email, template="master_added", lang=user.lang, now=now,
+                     game=game, context={"user": user, "by": by})
+    log(session, game, by, "add_master", now, email=user.email)
+    session.flush()
+    return user
 
 
 def draw_roles(ruleset_key: str, names: list[str], composition: dict[str, int],
@@ -191,10 +215,9 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
     game.status = GameStatus.RUNNING
     game.state = state.to_dict()
     game.prepared = None
-    _store_events(session, game, None, events, published=True)
-    phase = _open_phase(session, game, state, index=0, after=now, now=now, config=config)
-    if windows.is_window(game, state):
-        from .window_mail import mail_start
+    store_events(session, game, None, events, published=True)
+    phase = open_phase(session, game, state, index=0, after=now, now=now, config=config)
+    if windowed(game, state):
         mail_start(session, config, game, phase, events, now)
         log(session, game, by, "start_game", now, composition=game.composition)
         return phase
@@ -204,20 +227,20 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
         lang = seat.user.lang
         mailer.queue(session, config, to=seat.user.email, template="role_letter",
                      lang=lang, now=now, game=game, seat=seat, phase_id=phase.id,
-                     context=_mail_context(game, phase, lang, {
+                     context=mail_context(game, phase, lang, {
                          "lines": visibility.lines(events, Viewer(player=seat.name), game.ruleset, lang),
                      }, reader=seat.user))
     log(session, game, by, "start_game", now, composition=game.composition)
     return phase
 
 
-def _open_phase(session: Session, game: Game, state: GameState, *, index: int,
+def open_phase(session: Session, game: Game, state: GameState, *, index: int,
                 after: datetime, now: datetime, config: dict[str, Any] | None = None,
                 saved: dict[str, Any] | None = None) -> PhaseRow:
     """Open the engine's next moment, with its deadline as its timing says (timing.span);
-    an answer window gets the players' standing answers at once (windows.apply_standing).
+    an answer window gets the players' standing answers at once (``windows.apply_standing``).
     ``saved``: ``state.to_dict()`` already made (the previous phase's state after)."""
-    when = timing.span(game, state, first=index == 0, after=after, now=now)
+    when = span(game, state, first=index == 0, after=after, now=now)
     row = PhaseRow(game_id=game.id, index=index, kind=state.phase.kind, number=state.phase.number,
                    starts_at=when.starts_at, ends_at=when.ends_at, long=when.long, status=PhaseStatus.OPEN,
                    state_before=state.to_dict() if saved is None else saved, pending=[], gm_input={},
@@ -225,5 +248,5 @@ def _open_phase(session: Session, game: Game, state: GameState, *, index: int,
     session.add(row)
     session.flush()
     if any(s.standing for s in game.seats):
-        windows.apply_standing(session, config or {}, game, row, now)
+        apply_standing(session, config or {}, game, row, now)
     return row

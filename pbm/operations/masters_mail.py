@@ -12,12 +12,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.core import Event, GameState
-from engine.interface import CALENDAR, REPORT_GAME, REPORT_MOMENT, Viewer
+from engine.interface import REPORT_GAME, REPORT_MOMENT, Viewer
 from engine.registry import get_ruleset
 
 from .. import archive, mailer, render, visibility
 from ..models import EventRow, Game, PhaseRow
-from .base import _mail_context, reader_tz
+from .base import mail_context, reader_tz
+from .timing import on_calendar
 
 MASTERS = Viewer(master=True)
 
@@ -40,7 +41,7 @@ def mail_masters(session: Session, config: dict[str, Any], game: Game, phase: Ph
         for m in game.masters:
             lang = m.user.lang
             mailer.queue(session, config, to=m.user.email, template="master_report", lang=lang,
-                         now=now, game=game, context=_mail_context(game, phase, lang, {
+                         now=now, game=game, context=mail_context(game, phase, lang, {
                              "lines": report_lines(rows, game.ruleset, lang)}, reader=m.user))
     elif wanted == REPORT_GAME:
         _mail_game(session, config, game, phase, now)
@@ -58,7 +59,7 @@ def _mail_game(session: Session, config: dict[str, Any], game: Game, phase: Phas
         moments = [{"label": _label(game, p, lang, tz),
                     "lines": report_lines(rows.get(p.id, []), game.ruleset, lang)} for p in phases]
         mailer.queue(session, config, to=m.user.email, template="master_game_report", lang=lang,
-                     now=now, game=game, context=_mail_context(game, phase, lang, {
+                     now=now, game=game, context=mail_context(game, phase, lang, {
                          "setup_lines": report_lines(rows[None], game.ruleset, lang),
                          "moments": moments, "over": game.state is not None
                          and GameState.from_dict(game.state).over}, reader=m.user))
@@ -69,6 +70,6 @@ def _label(game: Game, phase: PhaseRow, lang: str, tz: str) -> str:
     by the ruleset's name and its number ("night 2"), since moments a narrator closes
     share their dates and a record must tell one night from the next."""
     ruleset = get_ruleset(game.ruleset)
-    if ruleset.timing(GameState.from_dict(phase.state_before)).kind == CALENDAR:
+    if on_calendar(game, GameState.from_dict(phase.state_before)):
         return render.phase_label(phase, lang, tz)
     return f"{ruleset.describe_choice('moment', phase.kind, lang)} {phase.number}"

@@ -19,12 +19,12 @@ from sqlalchemy.orm import Session
 
 from engine.interface import Viewer
 
-from .. import mailer, render, tokens, visibility
-from ..accounts import find_user, password_link
+from .. import mailer, render, visibility
+from ..accounts import find_user, password_link, tokens
 from ..models import (
     Absence, EventRow, Game, GameStatus, PhaseRow, PhaseStatus, Seat, SeatHolder, User, Volunteer,
 )
-from .base import OperationError, _mail_context, current_phase, log, reader_tz
+from .base import OperationError, mail_context, current_phase, log, reader_tz
 from .games import ensure_user
 
 # The longest extension of the current phase a substitution may give.
@@ -155,7 +155,7 @@ def _mail_newcomer(session: Session, config: dict[str, Any], game: Game, seat: S
     link = None if user.password_hash else password_link(config, user, now, "set")
     extra = {"user": user, "password_link": link, "days": tokens.MAX_AGE["set"] // 86400,
              "letter": history["letter"], "results": history["results"]}
-    context = _mail_context(game, phase, lang, extra, reader=user) if phase is not None else {
+    context = mail_context(game, phase, lang, extra, reader=user) if phase is not None else {
         "phase_label": "", "deadline": "", **extra}
     mailer.queue(session, config, to=user.email, template="substitute_welcome", lang=lang, now=now,
                  game=game, seat=seat,
@@ -176,28 +176,6 @@ def _announce_substitution(session: Session, config: dict[str, Any], game: Game,
                               "deadline": render.deadline_text(phase.ends_at, lang,
                                                                reader_tz(game, other.user))
                               if phase is not None else ""})
-
-
-def substitutions(session: Session, game: Game) -> list[SeatHolder]:
-    """Every substitute's arrival, in order (a seat's first holder is not one)."""
-    rows = session.scalars(select(SeatHolder).join(Seat, Seat.id == SeatHolder.seat_id)
-                           .where(Seat.game_id == game.id).order_by(SeatHolder.id)).all()
-    firsts: set[int] = set()
-    out = []
-    for row in rows:
-        if row.seat_id in firsts:
-            out.append(row)
-        firsts.add(row.seat_id)
-    return out
-
-
-def holders(session: Session, game: Game) -> dict[str, list[SeatHolder]]:
-    """Each substituted seat's holders in order (seats never substituted are absent)."""
-    out: dict[str, list[SeatHolder]] = {}
-    for row in session.scalars(select(SeatHolder).join(Seat, Seat.id == SeatHolder.seat_id)
-                               .where(Seat.game_id == game.id).order_by(SeatHolder.id)):
-        out.setdefault(row.seat.name, []).append(row)
-    return out
 
 
 # --------------------------------------------------------------------------- absences

@@ -8,23 +8,22 @@
 
 The phase row always has an ``ends_at``: a NARRATOR moment's is NO_DEADLINE, far
 beyond any clock, so the queries on deadlines (due phases, reminders) need no case
-of their own.
+of their own (``PhaseRow.has_deadline`` tells it apart).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Callable
 
 from engine.core import Action, GameState
-from engine.interface import CALENDAR, NARRATOR, WINDOW  # noqa: F401 (WINDOW: callers)
+from engine.interface import CALENDAR, NARRATOR, WINDOW
 from engine.registry import get_ruleset
 
-from .. import schedule
-from ..models import Game, PhaseRow
+from .. import calendar
+from ..models import NO_DEADLINE, Game, PhaseRow
 from .base import OperationError, game_schedule
 
-NO_DEADLINE = datetime(9999, 1, 1, tzinfo=timezone.utc)
 MIN_WINDOW, MAX_WINDOW = timedelta(minutes=1), timedelta(days=2)
 DEFAULT_WINDOW = timedelta(hours=24)
 
@@ -38,7 +37,7 @@ class Span:
 
 def answer_window(game: Game) -> timedelta:
     """The game's answer window (WINDOW moments), a setting of the game."""
-    seconds = (game.schedule or {}).get(schedule.ANSWER_WINDOW)
+    seconds = (game.schedule or {}).get(calendar.ANSWER_WINDOW)
     return timedelta(seconds=int(seconds)) if seconds else DEFAULT_WINDOW
 
 
@@ -49,26 +48,26 @@ def checked_window(window: timedelta) -> int:
     return int(window.total_seconds())
 
 
-def has_deadline(phase: PhaseRow) -> bool:
-    return phase.ends_at < NO_DEADLINE
-
-
-def current_kind(game: Game, state: GameState | None = None) -> str | None:
-    """How the game's moment now open ends (CALENDAR, WINDOW, NARRATOR); None before the deal.
-    ``state``: the game's current state, if the caller has read it already."""
+def _kind(game: Game, state: GameState | None) -> str | None:
+    """How the moment ``state`` is at ends (CALENDAR, WINDOW, NARRATOR), as its ruleset
+    says; ``state`` None: the game's current state (None before the deal)."""
     if state is None:
         state = GameState.from_dict(game.state) if game.state else None
-    return None if state is None else kind_of(game, state)
+    return None if state is None else get_ruleset(game.ruleset).timing(state).kind
 
 
-def kind_of(game: Game, state: GameState) -> str:
-    """How the moment ``state`` is at ends (CALENDAR, WINDOW, NARRATOR)."""
-    return get_ruleset(game.ruleset).timing(state).kind
+def windowed(game: Game, state: GameState | None = None) -> bool:
+    """Whether the moment is an answer window: the service's one answer to "is this a
+    window game?". ``state``: the moment asked about (a phase's ``state_before``), or
+    None for the game's moment now open, read from the game (False before the deal)."""
+    return _kind(game, state) == WINDOW
 
 
-def on_calendar(game: Game) -> bool:
-    """Whether the game's coming moments follow its calendar (a feed can list them)."""
-    return current_kind(game) in (None, CALENDAR)
+def on_calendar(game: Game, state: GameState | None = None) -> bool:
+    """Whether the moment follows the game's calendar (``state`` as for ``windowed``):
+    for the game's moment now open, whether a feed can list its coming ones (True
+    before the deal)."""
+    return _kind(game, state) in (None, CALENDAR)
 
 
 def span(game: Game, state: GameState, *, first: bool, after: datetime, now: datetime) -> Span:
@@ -90,7 +89,7 @@ def span(game: Game, state: GameState, *, first: bool, after: datetime, now: dat
         raise ValueError(f"unknown timing {timing.kind!r} from ruleset {game.ruleset!r}")
     wanted = timing.phase or state.phase.kind
     start = now if first else after
-    candidates = schedule.phases_from(game_schedule(game), start, 8)
+    candidates = calendar.phases_from(game_schedule(game), start, 8)
     chosen = next((p for p in candidates if p.kind == wanted and p.end > start), candidates[0])
     return Span(start, chosen.end, chosen.long)
 
@@ -101,7 +100,7 @@ def close_if_complete(game: Game, phase: PhaseRow, state: GameState,
     becomes now, and the worker's next tick resolves it (within seconds), in the
     same way and order as any due phase. Later submissions are refused as late."""
     ruleset = get_ruleset(game.ruleset)
-    if ruleset.timing(state).kind != WINDOW or not ruleset.complete(state, actions()):
+    if not windowed(game, state) or not ruleset.complete(state, actions()):
         return False
     phase.ends_at = min(phase.ends_at, now)
     return True

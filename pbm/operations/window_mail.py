@@ -28,8 +28,8 @@ from .. import mailer, render, visibility
 from ..mail.commands import examples
 from ..models import EventRow, Game, PhaseRow, Seat
 from .base import game_tz
-from . import timing, windows
-from .windows import asked, waiting_for
+from .timing import answer_window
+from .windows import asked, extensions_allowed, standing_labels, waiting_for
 
 
 def round_phases(session: Session, game: Game, upto: PhaseRow) -> list[PhaseRow]:
@@ -143,15 +143,15 @@ def window_context(session: Session, game: Game, phase: PhaseRow | None, seat: S
     if shared.open_state is not None:
         ctx["asked"], ctx["waiting"] = shared.asked, shared.waiting
         ctx["deadline"] = render.deadline_text(phase.ends_at, lang, game_tz(game))
-        ctx["extended"] = phase.ends_at > phase.starts_at + timing.answer_window(game)
+        ctx["extended"] = phase.ends_at > phase.starts_at + answer_window(game)
         ctx["phase_id"] = phase.id
         if seat is not None:
-            left = windows.extensions_allowed(game) - (seat.extensions_used or 0)
+            left = extensions_allowed(game) - (seat.extensions_used or 0)
             word = next((k for k in ruleset.vocabulary().keywords
                          if k.fixed.get("kind") == MORE_TIME), None)
             if left > 0 and word is not None:
                 ctx["more_time"] = {"word": (word.en if lang == "en" else word.it)[0], "left": left}
-            ctx["standing"] = windows.standing_labels(game, list(seat.standing or []), lang)
+            ctx["standing"] = standing_labels(game, list(seat.standing or []), lang)
             if ruleset.standing_answers():  # how to leave one by mail, in the game's words
                 ctx["standing_words"] = examples(game.ruleset, lang, {STANDING})
             forms = ruleset.forms(shared.open_state, seat.name)

@@ -24,12 +24,11 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from engine.core import GameState, Rejected
-from engine.interface import WINDOW
 from engine.registry import get_ruleset
 
-from .. import schedule
+from .. import calendar
 from ..models import Game, GameStatus, PhaseRow, PhaseStatus, Seat
-from . import timing
+from .timing import answer_window, windowed
 from .actions import latest_actions, submit
 from .base import OperationError, current_phase, log
 
@@ -37,13 +36,9 @@ DEFAULT_EXTENSIONS = 2
 MAX_EXTENSIONS = 10
 
 
-def is_window(game: Game, state: GameState) -> bool:
-    return get_ruleset(game.ruleset).timing(state).kind == WINDOW
-
-
 def extensions_allowed(game: Game) -> int:
     """How many times each player may extend a window in this game (a setting)."""
-    value = (game.schedule or {}).get(schedule.EXTENSIONS)
+    value = (game.schedule or {}).get(calendar.EXTENSIONS)
     return DEFAULT_EXTENSIONS if value is None else int(value)
 
 
@@ -80,7 +75,7 @@ def extend(session: Session, game: Game, seat: Seat, now: datetime,
     if seat.extensions_used >= extensions_allowed(game):
         raise Rejected("no_extensions_left", allowed=extensions_allowed(game))
     old = phase.ends_at
-    phase.ends_at = old + timing.answer_window(game)
+    phase.ends_at = old + answer_window(game)
     seat.extensions_used += 1
     log(session, game, None, "extend_window", now, player=seat.name, phase=phase.index,
         old=old.isoformat(), new=phase.ends_at.isoformat())
@@ -143,7 +138,7 @@ def apply_standing(session: Session, config: dict[str, Any], game: Game, phase: 
     """Submit, for each asked player without an answer yet, what their standing
     answers make in this window. Returns the names answered for."""
     state = GameState.from_dict(phase.state_before)
-    if not is_window(game, state) or now >= phase.ends_at:
+    if not windowed(game, state) or now >= phase.ends_at:
         return []
     ruleset = get_ruleset(game.ruleset)
     answered = {r.seat_id for r in latest_actions(session, phase)}

@@ -20,7 +20,8 @@ from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import bindparam, select
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .. import accounts, tokens
+from .. import accounts
+from ..accounts import tokens
 from ..models import User, check_dummy_password
 from . import config, db, now
 from .account_forms import AccountForm, ChangePasswordForm, ChoosePasswordForm, ResetRequestForm

@@ -22,7 +22,6 @@ from engine.registry import get_ruleset
 from .. import operations, quota_watch, render, visibility
 from ..models import EventRow, Game, InboundRow, MasterLog, OutboxRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
-from ..operations import timing
 from .public import ruleset_name
 
 
@@ -105,14 +104,14 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
         "prepared_parts": _prepared_parts(game, prepared, lang),
         **_remedies(game, lang),
         "remaining": _remaining(phase.ends_at - now) if phase is not None and phase.status == PhaseStatus.OPEN
-        and timing.has_deadline(phase) else None,
+        and phase.has_deadline else None,
         "factions": get_ruleset(game.ruleset).factions,
         "tz": operations.game_tz(game),
         "game": game, "phase": phase, "state": state, "panels": panels(session, game, lang),
         "titles": render.titles(game.ruleset, state, lang),
         "drafts": draft_views, "actions": actions, "logs": log_lines, "roles": roles,
         "phase_label": render.phase_label(phase, lang, tz) if phase else None,
-        "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase and timing.has_deadline(phase) else None,
+        "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase and phase.has_deadline else None,
     }
 
 

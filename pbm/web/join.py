@@ -10,7 +10,9 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user
 
-from .. import accounts, operations, render, signups, tokens
+from .. import accounts, operations, render
+from ..accounts import tokens
+from ..operations import signups
 from ..models import Signup
 from . import config, db, game_or_404, now, require_master
 from .account_forms import CoMasterForm, JoinForm, PlainForm, SignupForm, TakeSeatForm
@@ -223,6 +225,6 @@ def add_master(slug: str):
     if not form.validate_on_submit():
         flash(_("Check the address."), "error")
         return redirect(url_for("join.people", slug=slug))
-    return _attempt(slug, lambda: accounts.add_co_master(
+    return _attempt(slug, lambda: operations.add_co_master(
         db(), config(), game, email=form.email.data, name=form.name.data or "", lang=form.lang.data,
         by=current_user, now=now()), _("Master added; they have been told by mail."))

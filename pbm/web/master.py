@@ -350,7 +350,7 @@ def extend(slug: str):
     except ValueError:
         flash(_("Give the new deadline as date and time."), "error")
         return redirect(url_for("master.desk", slug=slug))
-    from ..schedule import localize
+    from ..calendar import localize
     new_end = localize(local.replace(tzinfo=None), ZoneInfo(operations.game_tz(game)))
     return _attempt(slug, lambda: desk_ops.extend(db(), game, new_end, now(), current_user),
                     _("Deadline moved."))

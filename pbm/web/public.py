@@ -45,7 +45,7 @@ def index():
 def game_home(slug: str):
     game = game_or_404(slug)
     state = operations.current_state(game)
-    if operations.windowed(game, state):  # the table and the log, without anyone's hand
+    if operations.timing.windowed(game, state):  # the table and the log, without anyone's hand
         from .window_page import render_page
         return render_page(game, None)
     lang = str(get_locale() or "it")
@@ -61,7 +61,7 @@ def game_home(slug: str):
         titles=render.titles(game.ruleset, state, lang),
         phase_label=render.phase_label(phase, lang, tz) if phase else None,
         deadline=(render.deadline_text(phase.ends_at, lang, tz)
-                  if phase and operations.timing.has_deadline(phase) else None),
+                  if phase and phase.has_deadline else None),
         now=now(), seat=my_seat(game), is_master=game.is_master(_user()),
         narrated=narrated(game.ruleset),
     )
@@ -76,19 +76,19 @@ def _user():
 def calendar_feed(slug: str):
     """The game's deadlines as an iCalendar feed: past phases as they were,
     the coming ones as the calendar schedules them."""
-    from .. import schedule
+    from .. import calendar
     from ..operations import timing
     game = game_or_404(slug)
     sched = operations.game_schedule(game)
     rows = db().scalars(select(PhaseRow).where(PhaseRow.game_id == game.id)
                         .order_by(PhaseRow.index)).all()
-    phases = [schedule.Phase(r.kind, r.starts_at.astimezone(sched.zone), r.ends_at.astimezone(sched.zone),
-                             r.long) for r in rows if timing.has_deadline(r)]
+    phases = [calendar.Phase(r.kind, r.starts_at.astimezone(sched.zone), r.ends_at.astimezone(sched.zone),
+                             r.long) for r in rows if r.has_deadline]
     if game.status != GameStatus.OVER and timing.on_calendar(game):
         # A boundary belongs to the phase that starts there: the next phase.
-        phases += schedule.phases_from(sched, rows[-1].ends_at if rows else now(), 14)
+        phases += calendar.phases_from(sched, rows[-1].ends_at if rows else now(), 14)
     lang = str(get_locale() or "it")
     url = f"{config()['BASE_URL']}/g/{game.slug}/"
-    body = schedule.to_ics(phases, game.name, url, dtstamp=now(), lang=lang, uid_prefix=f"{game.slug}-")
+    body = calendar.to_ics(phases, game.name, url, dtstamp=now(), lang=lang, uid_prefix=f"{game.slug}-")
     return Response(body, mimetype="text/calendar", headers={
         "Content-Disposition": f'inline; filename="{game.slug}.ics"'})

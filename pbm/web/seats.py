@@ -14,7 +14,7 @@ from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
-from .. import operations
+from .. import operations, seating
 from ..models import GameStatus, PhaseStatus
 from ..operations import seats as seat_ops
 from . import config, db, game_or_404, my_seat, now, require_master
@@ -78,7 +78,7 @@ def seats_view(game) -> dict[str, Any]:  # noqa: ANN001
                         and phase.status == PhaseStatus.OPEN
                         and seat_ops.covers_deadline(a, phase, operations.game_tz(game))} if master else set(),
         "volunteers": volunteers if master else [],
-        "holders": seat_ops.holders(session, game) if master else {},
+        "holders": seating.holders(session, game) if master else {},
         "today": today.isoformat(),
     }
 

@@ -13,7 +13,8 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from pbm import operations, signups
+from pbm import operations
+from pbm.operations import signups
 from pbm.db import transaction
 from pbm.models import Game, GameMaster, OutboxRow, Seat, User
 

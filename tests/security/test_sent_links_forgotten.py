@@ -17,7 +17,8 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from pbm import operations, sender, signups
+from pbm import operations, sender
+from pbm.operations import signups
 from pbm.db import transaction
 from pbm.models import Game, OutboxRow, User
 
@@ -26,7 +27,7 @@ from tests.support.helpers import login, make_game
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "mail_templates"
 # The links that log someone in, as the service writes them (pbm.accounts.password_link,
-# pbm.signups): the path, then a signed token.
+# pbm.operations.signups): the path, then a signed token.
 LOGIN_LINK = re.compile(r"https?://\S+/(?:password-reset|join/[^/\s]+/confirm)/[\w.-]{20,}")
 # Each template carrying such a link, and how this test makes the service send it.
 DRIVEN = {"password_reset", "set_password", "welcome", "substitute_welcome", "signup_confirm"}

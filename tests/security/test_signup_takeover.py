@@ -18,7 +18,8 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from pbm import accounts, operations, signups, smtpd
+from pbm import accounts, operations, smtpd
+from pbm.operations import signups
 from pbm.db import transaction
 from pbm.models import Game, OutboxRow, Seat
 from pbm.worker import Worker

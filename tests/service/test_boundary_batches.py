@@ -62,7 +62,7 @@ def test_a_batch_resolves_every_phase_with_its_events_and_mail(app, factory, clo
 
 
 def test_a_resolution_that_fails_is_undone_alone_and_its_error_raised(app, factory, clock, nights, monkeypatch):
-    real = boundary._resolve_into
+    real = boundary.resolve_into
     broken = nights[1]
 
     def failing(session, config, game, phase, now):
@@ -70,7 +70,7 @@ def test_a_resolution_that_fails_is_undone_alone_and_its_error_raised(app, facto
         if phase.id == broken:
             raise RuntimeError("a ruleset's bug")
 
-    monkeypatch.setattr(boundary, "_resolve_into", failing)
+    monkeypatch.setattr(boundary, "resolve_into", failing)
     with pytest.raises(RuntimeError, match="a ruleset's bug"):
         operations.resolve_due(factory, app.config, clock.now())
     assert status(factory, nights[0]) == "published" and mails_of(factory, nights[0]) == 5
@@ -80,7 +80,7 @@ def test_a_resolution_that_fails_is_undone_alone_and_its_error_raised(app, facto
         assert s.query(EventRow).filter_by(phase_id=broken).count() == 0
         assert s.query(PhaseRow).filter_by(game_id=s.get(PhaseRow, broken).game_id).count() == 1
 
-    monkeypatch.setattr(boundary, "_resolve_into", real)  # the bug fixed: the next tick resolves the rest
+    monkeypatch.setattr(boundary, "resolve_into", real)  # the bug fixed: the next tick resolves the rest
     assert operations.resolve_due(factory, app.config, clock.now()) == nights[1:]
     assert [mails_of(factory, pid) for pid in nights] == [5] * GAMES
 

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from pbm import operations
-from pbm.operations import desk
+from pbm.operations import boundary, desk
 from pbm.db import transaction
 from pbm.models import EventRow, Game, MasterLog, OutboxRow, PhaseRow, User
 from pbm.worker import Worker
@@ -253,12 +253,12 @@ def test_a_contradiction_is_held_only_when_the_masters_asked(app, factory, clock
         phase = s.query(PhaseRow).filter_by(game_id=gid).one()
         state = GameState.from_dict(phase.state_before)
         settled = Resolution(state, [master_event("contradiction", failed=["Anna"])], [])
-        assert not operations._needs_masters(game, phase, settled)
+        assert not boundary.needs_masters(game, phase, settled)
         game.review_contradictions = True
-        assert operations._needs_masters(game, phase, settled)
-        assert not operations._needs_masters(game, phase, Resolution(state, [], []))
+        assert boundary.needs_masters(game, phase, settled)
+        assert not boundary.needs_masters(game, phase, Resolution(state, [], []))
         question = Resolution(state, [], [Pending("profeta_question", {"player": "Carla"})])
-        assert operations._needs_masters(game, phase, question)
+        assert boundary.needs_masters(game, phase, question)
 
 
 @pytest.mark.parametrize("start, day_end, hours", [

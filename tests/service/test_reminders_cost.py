@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from sqlalchemy import func, select
 
-from pbm import reminders
+from pbm.operations import reminders
 from pbm.db import transaction
 from pbm.models import OutboxRow, PhaseRow, PhaseStatus
 from pbm.worker import Worker

@@ -7,14 +7,16 @@ from datetime import timedelta, timezone
 import pytest
 
 from engine import registry
-from pbm import operations, reminders
+from engine.core import GameState
+from pbm import operations
+from pbm.operations import reminders
 from pbm.db import transaction
 from pbm.models import Game, PhaseRow, User
 from pbm.operations import desk, timing
 from pbm.worker import Worker
 
 from tests.support import guess_ruleset
-from tests.support.helpers import make_master
+from tests.support.helpers import make_game, make_master
 
 UTC = timezone.utc
 NAMES = ("Ada", "Ben", "Cleo")
@@ -98,6 +100,26 @@ def test_the_answer_window_is_a_setting_of_one_minute_to_two_days(app, factory, 
         assert timing.answer_window(s.get(Game, gid)) == timedelta(days=2)
 
 
+def test_one_answer_to_whether_a_moment_is_an_answer_window(app, factory, clock):
+    """``timing.windowed`` is the service's one answer (the boundary, the reminders, the
+    pages and the mail ingest ask it): the same ruleset's moments are windows or not as
+    its set-up says, asked of the open moment or of a phase's state; a calendar game's
+    phases never are, and a game before the deal has no moment to ask about."""
+    t0 = clock.now()
+    cases = {start(app, factory, t0): True, start(app, factory, t0, narrator=True): False,
+             make_game(factory, app.config, t0, {"Anna": "Lupo Mannaro", "Bruno": "Contadino",
+                                                "Carla": "Veggente", "Dario": "Guardia del corpo",
+                                                "Elena": "Contadino"}): False}
+    with factory() as s:
+        for gid, expected in cases.items():
+            game = s.get(Game, gid)
+            (phase,) = s.query(PhaseRow).filter_by(game_id=gid).all()
+            assert timing.windowed(game) is expected
+            assert timing.windowed(game, GameState.from_dict(phase.state_before)) is expected
+        game.state = None  # as before the deal
+        assert timing.windowed(game) is False and timing.on_calendar(game) is True
+
+
 def test_a_narrators_moment_waits_for_the_narrator(app, factory, clock):
     t0 = clock.now()
     gid = start(app, factory, t0, narrator=True)
@@ -106,7 +128,7 @@ def test_a_narrators_moment_waits_for_the_narrator(app, factory, clock):
     a_year_on = t0 + timedelta(days=365)
     with factory() as s:
         assert operations.due_phase_ids(s, a_year_on) == []
-        assert not timing.has_deadline(s.query(PhaseRow).filter_by(game_id=gid).one())
+        assert not s.query(PhaseRow).filter_by(game_id=gid).one().has_deadline
     with transaction(factory) as s:
         assert reminders.send_due(s, app.config, a_year_on) == 0
     wrong_guesses(app, factory, gid, t0 + timedelta(minutes=5))  # everyone answered: still open

@@ -350,7 +350,7 @@ def test_mail_shows_times_in_the_readers_time_zone(app, factory, clock):
 def test_tokens_expire_and_allow_a_little_clock_skew(clock):
     from datetime import timedelta
 
-    from pbm import tokens
+    from pbm.accounts import tokens
     config = {"SECRET_KEY": "s"}
     token = tokens.make(config, "reset", {"u": 1}, clock.now() + timedelta(minutes=1))  # a clock ahead
     assert tokens.read(config, "reset", token, clock.now()) == {"u": 1}

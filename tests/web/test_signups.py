@@ -6,7 +6,8 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from pbm import operations, signups
+from pbm import operations
+from pbm.operations import signups
 from pbm.db import transaction
 from pbm.models import Game, GameMaster, MasterLog, OutboxRow, Seat, User
 

@@ -8,11 +8,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.core import GameState
-from engine.interface import WINDOW
 from engine.registry import get_ruleset
 
-from . import mailer, operations, render
-from .models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus
+from .. import mailer, render
+from ..models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus
+from ..seating import load_seats
+from .base import reader_tz
+from .timing import windowed
 
 def who_must_act(state: GameState, ruleset_key: str, player: str) -> set[str]:
     """The kinds of action this player is expected to send this moment (the
@@ -36,14 +38,14 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
     for phase in phases:
         game = session.get(Game, phase.game_id)
         state = GameState.from_dict(phase.state_before)
-        if get_ruleset(game.ruleset).timing(state).kind == WINDOW and phase.ends_at - phase.starts_at <= before:
+        if windowed(game, state) and phase.ends_at - phase.starts_at <= before:
             continue  # a window no longer than the notice: the opening mail is the reminder
         acted = {(seat_id, kind) for seat_id, kind in session.execute(
             select(ActionRow.seat_id, ActionRow.kind).where(ActionRow.phase_id == phase.id))}
         reminded = set(phase.reminded or [])
         # Every seat's user is read (its address, language, whether it wants reminders):
         # in one query, not one a seat, since every game's deadline falls at once.
-        for seat in operations.load_seats(session, game):
+        for seat in load_seats(session, game):
             if seat.id in reminded or seat.disqualified or not seat.mailable or not seat.user.reminders:
                 continue
             p = state.player(seat.name)
@@ -52,7 +54,7 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
             missing = {k for k in who_must_act(state, game.ruleset, seat.name) if (seat.id, k) not in acted}
             if not missing:
                 continue
-            lang, tz = seat.user.lang, operations.reader_tz(game, seat.user)
+            lang, tz = seat.user.lang, reader_tz(game, seat.user)
             rules = get_ruleset(game.ruleset)
             messages.append(mailer.compose(
                 config, to=seat.user.email, template="reminder", lang=lang, now=now,

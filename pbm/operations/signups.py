@@ -14,9 +14,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from . import accounts, mailer, tokens
-from .models import Game, Seat, Signup, User
-from .operations import OperationError, add_player, log
+from .. import accounts, mailer
+from ..accounts import tokens
+from ..models import Game, Seat, Signup, User
+from .base import OperationError, log
+from .games import add_player
 
 NAME_MAX = 80
 

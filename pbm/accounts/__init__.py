@@ -1,4 +1,4 @@
-"""Accounts: creating users, set-password and reset links, throttling, co-Masters.
+"""Accounts: creating users, set-password and reset links, throttling.
 
 No password ever travels by mail: a new account gets a link to choose one
 (signed, expiring, and working once, since it carries a fingerprint of the
@@ -14,8 +14,9 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from . import mailer, tokens
-from .models import AuthAttempt, Game, GameMaster, User
+from .. import mailer
+from . import tokens
+from ..models import AuthAttempt, Game, User
 
 PASSWORD_MIN = 8
 PASSWORD_MAX = 200
@@ -229,27 +230,3 @@ def mail_request_allowed(session: Session, config: dict[str, Any], kind: str, em
     per_address = len(session.scalars(base.where(AuthAttempt.email == normalize_email(email))).all())
     record(session, kind, email, client, now)
     return per_address < _setting(config, "MAIL_REQUESTS_PER_ADDRESS")
-
-
-# Co-Masters ------------------------------------------------------------------
-
-def add_co_master(session: Session, config: dict[str, Any], game: Game, *, email: str, name: str,
-                  lang: str, by: User, now: datetime) -> User:
-    """Make the owner of this address a Master of the game: a new account gets
-    a set-password link, an existing one a note with the desk's address."""
-    from .operations import OperationError, log
-    email = normalize_email(email)
-    if any(s.user.email == email for s in game.seats):
-        raise OperationError("master_plays")
-    user, created = create_user(session, email=email, name=name or email.split("@")[0], lang=lang)
-    if game.is_master(user):
-        raise OperationError("already_master")
-    session.add(GameMaster(game_id=game.id, user_id=user.id))
-    if not user.password_hash:
-        send_set_password(session, config, user, now, game=game, role="master")
-    else:
-        mailer.queue(session, config, to=user.email, template="master_added", lang=user.lang, now=now,
-                     game=game, context={"user": user, "by": by})
-    log(session, game, by, "add_master", now, email=user.email)
-    session.flush()
-    return user

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import argparse
 
-from . import config as config_module
+from .. import config as config_module
 
 
 def _create(args: argparse.Namespace) -> int:
-    from . import accounts
-    from .app import create_service_app
-    from .db import transaction
+    from .. import accounts
+    from ..app import create_service_app
+    from ..db import transaction
 
     email = accounts.normalize_email(args.email)
     if not accounts.is_plain_address(email):

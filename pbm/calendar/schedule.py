@@ -41,12 +41,6 @@ hours long in Europe/Rome. Two rulings for wall times that are not a single inst
 If two turns of one week resolve to the same instant (both inside one gap), the
 earlier turn's phase would be empty and is dropped.
 
-Names
------
-Phases are named by the local date on which they end, as the rulebooks name them:
-"notte di venerdì 2 dicembre". A phase ending exactly at 00:00 ends on the
-previous date (at 24:00).
-
 Pauses and moved deadlines
 --------------------------
 Not here: the calendar is what the schedule says. A game's open phase keeps its own
@@ -61,14 +55,10 @@ import json
 import re
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta, timezone
-from typing import Iterable, Iterator
+from typing import Iterator
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from babel.dates import format_date
-
 from engine.registry import available, get_ruleset
-
-from .i18n import gettext_in
 
 UTC = timezone.utc
 DEFAULT_TZ = "Europe/Rome"
@@ -126,7 +116,7 @@ class Schedule:
     week: tuple[Turn, ...]
 
     def __post_init__(self) -> None:
-        _zone(self.tz)  # fail early on an unknown zone
+        zone_info(self.tz)  # fail early on an unknown zone
         week = tuple(sorted(self.week, key=lambda t: (t.weekday, t.at)))
         if not week:
             raise ValueError("a schedule needs at least one turn a week")
@@ -137,7 +127,7 @@ class Schedule:
 
     @property
     def zone(self) -> ZoneInfo:
-        return _zone(self.tz)
+        return zone_info(self.tz)
 
     def with_tz(self, tz: str) -> "Schedule":
         return replace(self, tz=tz)
@@ -154,7 +144,7 @@ class Schedule:
         return parse_schedule(text)
 
 
-def _zone(name: str) -> ZoneInfo:
+def zone_info(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError) as exc:
@@ -287,31 +277,8 @@ def _turn_from_dict(d: dict) -> Turn:
     return Turn(_weekday(d["weekday"]), _parse_time(d["at"]), d["kind"], bool(d.get("long")))
 
 
-# The game's answer window (WINDOW timing), kept beside its calendar in the same column.
-ANSWER_WINDOW = "answer_window_seconds"
-# How many times each player may have a window extended by one window's length.
-EXTENSIONS = "extensions_per_player"
-SETTINGS = (ANSWER_WINDOW, EXTENSIONS)
-
-
 # The zone, and one turn a day, of a game whose moments are not on a calendar.
 NO_CALENDAR = Schedule(DEFAULT_TZ, tuple(Turn(d, time(21), "day") for d in range(7)))
-
-
-def calendar_spec(stored: dict | str | None) -> dict | str | None:
-    """The calendar part of a game's schedule column (without its answer window)."""
-    if isinstance(stored, dict):
-        return {k: v for k, v in stored.items() if k not in SETTINGS}
-    return stored
-
-
-def game_schedule(ruleset: str, stored: dict | str | None) -> Schedule:
-    """The schedule of a game: what its DB column holds, or, when that is empty, the
-    default of its ruleset."""
-    calendar = calendar_spec(stored)
-    if not calendar:
-        return default_schedule(ruleset)
-    return parse_schedule(calendar)
 
 
 @functools.lru_cache(maxsize=None)
@@ -341,7 +308,7 @@ def localize(naive: datetime, tz: str | ZoneInfo | Schedule) -> datetime:
     Inside a gap: the first instant after the gap. Inside a repeated hour: the first
     occurrence. Aware input is only converted to the zone.
     """
-    zone = tz.zone if isinstance(tz, Schedule) else (_zone(tz) if isinstance(tz, str) else tz)
+    zone = tz.zone if isinstance(tz, Schedule) else (zone_info(tz) if isinstance(tz, str) else tz)
     return _localize_utc(naive, zone).astimezone(zone)
 
 
@@ -366,9 +333,9 @@ def _localize_utc(naive: datetime, zone: ZoneInfo) -> datetime:
     return datetime.fromtimestamp(hi, UTC)
 
 
-def _require_aware(t: datetime, what: str = "time") -> None:
+def require_aware(t: datetime, what: str = "time") -> None:
     if not isinstance(t, datetime) or t.tzinfo is None or t.utcoffset() is None:
-        raise TypeError(f"{what} must be an aware datetime (see schedule.localize)")
+        raise TypeError(f"{what} must be an aware datetime (see calendar.localize)")
 
 
 # --------------------------------------------------------------------------- phases
@@ -458,7 +425,7 @@ def _nominal_spans(sched: Schedule, t: datetime) -> Iterator[_Span]:
 
 def _walk(sched: Schedule, t: datetime) -> Iterator[_Span]:
     """Scheduled phases (UTC spans), the first being the one that contains ``t``."""
-    _require_aware(t)
+    require_aware(t)
     return _nominal_spans(sched, t)
 
 
@@ -477,7 +444,7 @@ def phases_from(schedule: Schedule, start: datetime, count: int) -> list[Phase]:
 
 def phases_between(schedule: Schedule, t0: datetime, t1: datetime) -> list[Phase]:
     """Every phase overlapping ``[t0, t1)`` (e.g. for a calendar feed)."""
-    _require_aware(t1)
+    require_aware(t1)
     out = []
     for span in _walk(schedule, t0):
         if span.start >= _u(t1):
@@ -499,132 +466,10 @@ def next_boundary(schedule: Schedule, t: datetime) -> datetime:
 def boundaries_between(schedule: Schedule, t0: datetime, t1: datetime) -> list[datetime]:
     """Boundaries ``b`` with ``t0 < b <= t1``, oldest first, in the schedule's zone:
     what a worker that last ran at ``t0`` must process at ``t1``."""
-    _require_aware(t1)
+    require_aware(t1)
     out = []
     for span in _walk(schedule, t0):
         if span.end > _u(t1):
             return out
         out.append(span.end.astimezone(schedule.zone))
     raise AssertionError("unreachable")
-
-
-# --------------------------------------------------------------------------- display
-
-def _lang(code: str) -> str:
-    """"en", "en_GB" -> English; anything else Italian (the service's first language)."""
-    return "en" if code.lower().startswith("en") else "it"
-
-
-def _phase_words(kind: str, long: bool, when: str, lang: str) -> str:
-    if kind == "night":
-        return (gettext_in(lang, "long night of %(date)s", date=when) if long
-                else gettext_in(lang, "night of %(date)s", date=when))
-    if kind == "day":
-        return (gettext_in(lang, "long day of %(date)s", date=when) if long
-                else gettext_in(lang, "day of %(date)s", date=when))
-    return f"{kind} {when}"
-
-
-def phase_label(phase: Phase | PhaseName, lang: str = "it", *, year: bool = False) -> str:
-    """"notte di venerdì 2 dicembre" / "night of Friday 2 December".
-
-    ``lang`` is a language code ("it", "en", "en_GB", "it-IT"); English for codes
-    starting with "en", Italian (the service's first language) otherwise.
-    """
-    name = phase.name if isinstance(phase, Phase) else phase
-    return _label(name.kind, name.long, name.date, _lang(lang), year)
-
-
-@functools.lru_cache(maxsize=4096)
-def _label(kind: str, long: bool, day: date, lang: str, year: bool) -> str:
-    # Cached: a boundary words the same few phases for every player's mail.
-    when = format_date(day, "EEEE d MMMM y" if year else "EEEE d MMMM", locale=lang)
-    return _phase_words(kind, long, when, lang)
-
-
-@dataclass(frozen=True)
-class ZoneLabel:
-    name: str  # "Europe/Rome"
-    offset: str  # "+01:00"
-    abbreviation: str  # "CET" (as the tz database has it; may be numeric like "-03")
-
-    def __str__(self) -> str:
-        return f"{self.name} (UTC{self.offset})"
-
-
-def zone_label(tz: str, at: datetime) -> ZoneLabel:
-    """The zone's name and its offset at instant ``at``, for "deadline in your time"."""
-    _require_aware(at)
-    local = at.astimezone(_zone(tz))
-    off = local.utcoffset()
-    minutes = int(off.total_seconds()) // 60
-    sign = "+" if minutes >= 0 else "-"
-    hh, mm = divmod(abs(minutes), 60)
-    return ZoneLabel(tz, f"{sign}{hh:02d}:{mm:02d}", local.tzname() or "")
-
-
-def in_zone(t: datetime, tz: str) -> datetime:
-    """The same instant on the reader's clock."""
-    _require_aware(t)
-    return t.astimezone(_zone(tz))
-
-
-# --------------------------------------------------------------------------- iCalendar
-
-def _ics_escape(text: str) -> str:
-    return (text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
-            .replace("\r\n", "\\n").replace("\n", "\\n"))
-
-
-def _ics_fold(line: str) -> str:
-    """RFC 5545 §3.1: lines of at most 75 octets, continued with CRLF + space,
-    never splitting a UTF-8 character."""
-    out, chunk, size, limit = [], [], 0, 75
-    for ch in line:
-        n = len(ch.encode("utf-8"))
-        if size + n > limit:
-            out.append("".join(chunk))
-            chunk, size, limit = [" "], 1, 75
-        chunk.append(ch)
-        size += n
-    out.append("".join(chunk))
-    return "\r\n".join(out)
-
-
-def _ics_utc(t: datetime) -> str:
-    return t.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "game"
-
-
-def to_ics(phases: Iterable[Phase], game_name: str, url: str | None = None, *,
-           dtstamp: datetime, lang: str = "it", uid_prefix: str | None = None) -> str:
-    """A VCALENDAR with one VEVENT per phase: the event spans the phase and its end
-    (DTEND) is the deadline. Times in UTC. UIDs depend on the game and the phase's
-    name, so a re-published feed updates events when deadlines move."""
-    _require_aware(dtstamp, "dtstamp")
-    prefix = uid_prefix or _slug(game_name)
-    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Lupus PBM//calendar//IT",
-             "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
-             f"X-WR-CALNAME:{_ics_escape(game_name)}"]
-    for ph in phases:
-        summary = f"{game_name}: {phase_label(ph, lang)}"
-        zone_name = getattr(ph.end.tzinfo, "key", None)
-        where = f" ({zone_label(zone_name, ph.end)})" if zone_name else ""
-        deadline = ph.end.strftime("%H:%M")
-        desc = gettext_in(_lang(lang), "Deadline %(time)s%(where)s", time=deadline, where=where)
-        lines += ["BEGIN:VEVENT",
-                  f"UID:{prefix}-{ph.kind}-{_ics_utc(ph.end)}@lupus-pbm",
-                  f"DTSTAMP:{_ics_utc(dtstamp)}",
-                  f"DTSTART:{_ics_utc(ph.start)}",
-                  f"DTEND:{_ics_utc(ph.end)}",
-                  f"SUMMARY:{_ics_escape(summary)}",
-                  f"DESCRIPTION:{_ics_escape(desc)}",
-                  "TRANSP:TRANSPARENT"]
-        if url:
-            lines.append(f"URL:{url}")
-        lines.append("END:VEVENT")
-    lines.append("END:VCALENDAR")
-    return "".join(_ics_fold(line) + "\r\n" for line in lines)

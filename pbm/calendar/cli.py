@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 
 from engine.registry import available
 
-from pbm import schedule as sch
+from pbm import calendar as sch
 
 
 def register(subparsers) -> None:
