@@ -373,16 +373,8 @@ def correct_call(session: Session, config: dict[str, Any], game: Game, *, index:
         before=before, taps=taps)
 
 
-def told_tonight(session: Session, game: Game, actor: str | None) -> list[Event]:
-    """What the rules tell ``actor`` in private about tonight's choice (a seer's
-    answer), for the narrator to signal at once: tonight resolved as it stands, by the
-    Masters' preview (the phase's own seed, nothing stored). A refusal of the actor's
-    own choice is not an answer to signal. The events are a draft's: only a Master may
-    read them (``pbm.visibility``), and the narrator is this game's Master."""
-    return _told(_preview_events(session, game), actor)
-
-
 def _preview_events(session: Session, game: Game) -> list[Event]:
+    """Tonight resolved as it stands (the Masters' preview), its events."""
     try:
         result = preview(session, game)
     except Rejected:  # a preview must never stop the night
@@ -391,6 +383,11 @@ def _preview_events(session: Session, game: Game) -> list[Event]:
 
 
 def _told(events: list[Event], actor: str | None) -> list[Event]:
+    """What the rules tell ``actor`` in private about tonight's choice (a seer's
+    answer), for the narrator to signal at once: among ``events``, tonight resolved as
+    it stands by the Masters' preview (the phase's own seed, nothing stored). A refusal
+    of the actor's own choice is not an answer to signal. The events are a draft's: only
+    a Master may read them (``pbm.visibility``), and the narrator is this game's Master."""
     if not actor:
         return []
     return [e for e in events if e.visibility == PRIVATE and actor in e.to

@@ -249,7 +249,7 @@ def test_the_run_off_shows_its_votes_and_how_bad_luck_broke_a_tie(narrator, fact
     burned = nearest_to_bad_luck(unlucky, ["Dario", second])
     assert not _alive(factory, burned)
     page = narrator.page()
-    assert 'id="call"' in page
+    assert 'id="call"' in page and '<details class="vote-fold" open>' in page  # a tie: unfolded
     rows, tie = tally_on(page)
     assert rows[0] == (burned, 3) and sorted(rows) == sorted([("Dario", 3), (second, 3)])
     assert tie is not None and "3" in tie and tie.rstrip(".").endswith(burned)
