@@ -230,7 +230,9 @@ class Tally:
     others when a vote chooses several (the two of a run-off), ``all_chosen`` all of
     them; ``needed``: what the rules ask of the vote (the majority or quorum needed,
     how a tie is broken), worded; ``valid``: False when the vote did not count (no
-    quorum)."""
+    quorum); ``tied``: when the rules had to break a tie for the last place the vote
+    filled, the candidates listed at that count, those chosen first (empty: no tie was
+    broken, or the game does not say)."""
 
     counts: tuple[tuple[str, float], ...]
     votes: tuple[tuple[str, str], ...] = ()
@@ -238,6 +240,7 @@ class Tally:
     needed: str = ""
     valid: bool = True
     also_chosen: tuple[str, ...] = ()
+    tied: tuple[str, ...] = ()
 
     @property
     def all_chosen(self) -> tuple[str, ...]:

@@ -1,8 +1,9 @@
 """The two votes of the day as the archive and its vote picture show them (ruling N1):
 the morning chooses the two of the run-off, the afternoon the one burned. Every
 candidate the vote chose is listed, at 0 if nobody voted for them (bad luck's pick),
-and the other run-off player always is; a tie is said to have been broken, never how
-(the unlucky player is nobody's to know)."""
+and the other run-off player always is; a tie is said to have been broken, and among
+whom (``Tally.tied``: those listed at the count where the vote stopped), never who is
+the unlucky player (nobody's to know)."""
 from __future__ import annotations
 
 from ..core import Event
@@ -27,8 +28,13 @@ def day_tally(event: Event, lang: str) -> Tally | None:
     # Most votes first; at equal counts whom the vote chose (the tie's winners) first.
     order = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0] not in chosen, kv[0]))
     needed = word(TALLY, rule, lang) or ""
+    tied: tuple[str, ...] = ()
     if data.get("tie_broken"):
         needed = f"{needed} {word(TALLY, 'tie_broken', lang)}"
+        # The count at the cut, the last place bad luck filled; who sat nearest the
+        # unlucky seat among those at it stays untold.
+        cut = counts.get(chosen[-1], 0.0) if chosen else 0.0
+        tied = tuple(name for name, count in order if count == cut)
     return Tally(counts=tuple(order), votes=tuple(sorted((data.get("votes") or {}).items())),
                  chosen=chosen[0] if chosen else None, needed=needed,
-                 also_chosen=tuple(chosen[1:]))
+                 also_chosen=tuple(chosen[1:]), tied=tied)

@@ -15,16 +15,26 @@ The narrator's progress through tonight's script is stored on the open phase
 locks or reloads mid-night reopens at the same call. The first night's taps
 (``IdentifyTap``) go to ``gm_input[IDENTIFY]`` once they are all in, which the
 ruleset reads when the night is resolved; a power's tap (``PowerTap``) is the
-submission of the call's ``actor``. Every tap is final once confirmed: a confirmed
-call is not called again, a confirmed vote is not changed.
+submission of the call's ``actor``. A confirmed call is not called again, but until
+dawn the narrator may correct a mis-tapped face (``correct_call``: the tap is replaced,
+and the Masters' log keeps both); a confirmed vote is never changed ("una volta
+registrato il voto non sarà possibile cambiarlo").
+
+What the rules tell a role about its choice tonight (a seer's answer) is shown to
+the narrator large, after the confirm and before the next call, until the narrator
+says it was signalled (``answer_shown``, which keeps a fingerprint of it in
+``gm_input[ANSWERS_SHOWN]``); an answer that a correction changes is shown again.
 """
 from __future__ import annotations
 
 import secrets
+import hashlib
+import json
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from engine.core import PRIVATE, Event, GameState, Rejected
@@ -32,7 +42,7 @@ from engine.interface import IDENTIFY, Call, IdentifyTap, NightFrame, PowerTap, 
 from engine.registry import get_ruleset
 
 from .. import photos
-from ..models import Game, GameStatus, PhaseRow, PhaseStatus, Seat, SeatPhoto, User
+from ..models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus, Seat, SeatPhoto, User
 from .actions import lock_game, submit
 from .base import OperationError, current_phase, log
 from .desk import answer_pending, close_now, preview
@@ -46,6 +56,9 @@ SCRIPT_DONE = "script_done"
 # refused for a count.
 # gm_input key of the first night's taps so far.
 IDENTIFY_TAPS = "identify_taps"
+# gm_input key of the answers the narrator has signalled: {role: fingerprint of what
+# the rules told the role, as it was shown}.
+ANSWERS_SHOWN = "answers_shown"
 MAX_NAME = 40
 
 
@@ -224,15 +237,61 @@ def identified(phase: PhaseRow) -> dict[str, list[str]]:
     return {role: list(names) for role, names in taps.items()}
 
 
+def _checked_taps(game: Game, phase: PhaseRow, call: Call, taps: list[str]) -> list[str]:
+    """The faces tapped for ``call``, as the call allows them: an identifying call
+    needs exactly as many faces as the role has copies, none tapped for another role; a
+    power needs one of its choices (or none when the power is optional); a call nobody
+    can answer takes no tap."""
+    tap = call.tap
+    taps = [str(t) for t in taps]
+    if len(set(taps)) != len(taps) or any(t not in tap.choices for t in taps):
+        raise OperationError("bad_tap")
+    if isinstance(tap, IdentifyTap):
+        if len(taps) != tap.count:
+            raise OperationError("tap_count", expected=tap.count, got=len(taps))
+        taken = {n: role for role, names in identified(phase).items() if role != call.role for n in names}
+        twice = next((t for t in taps if t in taken), None)
+        if twice is not None:
+            raise OperationError("tapped_twice", player=twice)
+    elif isinstance(tap, PowerTap):
+        if tap.actor is None:
+            if taps:
+                raise OperationError("bad_tap")
+        elif not taps and not tap.optional:
+            raise OperationError("tap_count", expected=1, got=0)
+        elif len(taps) > 1:
+            raise OperationError("tap_count", expected=1, got=len(taps))
+    else:
+        raise OperationError("unknown_tap", kind=type(tap).__name__)
+    return taps
+
+
+def _apply_taps(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
+                script: tuple[Call, ...], call: Call, taps: list[str], gm: dict[str, Any], *,
+                now: datetime, by: User) -> None:
+    """Record checked ``taps`` for ``call``: the first night's in ``gm`` (the whole
+    identification once every identifying call has its faces), a power's as its
+    actor's submission."""
+    tap = call.tap
+    if isinstance(tap, IdentifyTap):
+        gm[IDENTIFY_TAPS] = {**identified(phase), call.role: taps}
+        if all(c.role in gm[IDENTIFY_TAPS] for c in script if isinstance(c.tap, IdentifyTap)):
+            gm[IDENTIFY] = gm[IDENTIFY_TAPS]
+    elif isinstance(tap, PowerTap) and tap.actor is not None and taps:
+        actor = game.seat_by_name(tap.actor)
+        submit(session, config, game, actor, {tap.key: taps[0]}, source="master",
+               source_detail="narrator", now=now, by_user=by, expected_phase_id=phase.id,
+               final=True)
+
+
 def record_call(session: Session, config: dict[str, Any], game: Game, *, index: int,
                 taps: list[str], now: datetime, by: User) -> None:
-    """Confirm call ``index`` of tonight's script with the faces tapped.
+    """Confirm call ``index`` of tonight's script with the faces tapped (see
+    ``_checked_taps`` for what each call takes).
 
     ``index`` is the call the narrator's page showed: a page left behind (a second
     tap of Confirm, a reload of an old page) is refused rather than recorded against
-    the wrong call. An identifying call needs exactly as many faces as the role has
-    copies, none tapped for another role; a power needs one of its choices (or none
-    when the power is optional); a call nobody can answer takes no tap."""
+    the wrong call."""
     lock_game(session, game)
     phase = _open_phase(session, game, taps=True)
     script = script_of(game, phase)
@@ -242,57 +301,160 @@ def record_call(session: Session, config: dict[str, Any], game: Game, *, index: 
     if at is None or index != at:
         raise OperationError("stale_call")
     call = script[index]
-    tap = call.tap
-    taps = [str(t) for t in taps]
-    if len(set(taps)) != len(taps) or any(t not in tap.choices for t in taps):
-        raise OperationError("bad_tap")
+    taps = _checked_taps(game, phase, call, taps)
     gm = dict(phase.gm_input or {})
-    if isinstance(tap, IdentifyTap):
-        if len(taps) != tap.count:
-            raise OperationError("tap_count", expected=tap.count, got=len(taps))
-        taken = {n: role for role, names in identified(phase).items() for n in names}
-        twice = next((t for t in taps if t in taken), None)
-        if twice is not None:
-            raise OperationError("tapped_twice", player=twice)
-        gm[IDENTIFY_TAPS] = {**identified(phase), call.role: taps}
-        if all(c.role in gm[IDENTIFY_TAPS] for c in script if isinstance(c.tap, IdentifyTap)):
-            gm[IDENTIFY] = gm[IDENTIFY_TAPS]
-    elif isinstance(tap, PowerTap):
-        if tap.actor is None:
-            if taps:
-                raise OperationError("bad_tap")
-        elif not taps and not tap.optional:
-            raise OperationError("tap_count", expected=1, got=0)
-        elif len(taps) > 1:
-            raise OperationError("tap_count", expected=1, got=len(taps))
-        elif taps:
-            actor = game.seat_by_name(tap.actor)
-            submit(session, config, game, actor, {tap.key: taps[0]}, source="master",
-                   source_detail="narrator", now=now, by_user=by, expected_phase_id=phase.id,
-                   final=True)
-    else:
-        raise OperationError("unknown_tap", kind=type(tap).__name__)
+    _apply_taps(session, config, game, phase, script, call, taps, gm, now=now, by=by)
     gm[SCRIPT_DONE] = [*calls_done(phase), call.role]
     phase.gm_input = gm
     log(session, game, by, "narrator_call", now, phase=phase.index, role=call.role, taps=taps)
 
 
-def told_tonight(session: Session, game: Game, actor: str | None) -> list[Event]:
-    """What the rules tell ``actor`` in private about tonight's choice (a seer's
-    answer), for the narrator to signal at once: tonight resolved as it stands, by the
-    Masters' preview (the phase's own seed, nothing stored). A refusal of the actor's
-    own choice is not an answer to signal. The events are a draft's: only a Master may
-    read them (``pbm.visibility``), and the narrator is this game's Master."""
-    if not actor:
+def tapped(session: Session, game: Game, phase: PhaseRow) -> dict[str, list[str]]:
+    """The faces confirmed so far tonight, by the role called: the first night's
+    identities, a power's target as its actor's submission stands."""
+    out = {}
+    done = set(calls_done(phase))
+    ids = identified(phase)
+    for call in script_of(game, phase):
+        if call.role not in done:
+            continue
+        tap = call.tap
+        if isinstance(tap, IdentifyTap):
+            out[call.role] = list(ids.get(call.role) or [])
+        elif isinstance(tap, PowerTap) and tap.actor is not None:
+            row = _power_rows(session, game, phase, tap)
+            out[call.role] = [str(row[-1].args[tap.key])] if row and tap.key in row[-1].args else []
+        else:
+            out[call.role] = []
+    return out
+
+
+def _power_rows(session: Session, game: Game, phase: PhaseRow, tap: PowerTap) -> list[ActionRow]:
+    """The actor's submissions of the power's kind in this night, oldest first."""
+    seat = game.seat_by_name(tap.actor) if tap.actor else None
+    if seat is None:
         return []
+    kind = get_ruleset(game.ruleset).kind_of_key(tap.key)
+    query = select(ActionRow).where(ActionRow.phase_id == phase.id, ActionRow.seat_id == seat.id)
+    if kind is not None:
+        query = query.where(ActionRow.kind == kind)
+    return list(session.scalars(query.order_by(ActionRow.id)))
+
+
+def correct_call(session: Session, config: dict[str, Any], game: Game, *, index: int,
+                 taps: list[str], now: datetime, by: User) -> None:
+    """Replace the faces confirmed for call ``index`` tonight, a mis-tap seen before
+    dawn. Only a night still open (the narrator has not announced the dawn) and a call
+    already confirmed; the taps are checked as at the call. A power's earlier tap is
+    taken back (its submission removed, the narrator being its only source) and the
+    new one recorded; the Masters' log keeps what was tapped and what replaced it."""
+    lock_game(session, game)
+    phase = _open_phase(session, game, taps=True)
+    script = script_of(game, phase)
+    if not script:
+        raise OperationError("not_a_night")
+    # The page offers "Correct" only on a confirmed call with faces to tap: anything
+    # else comes from a page left behind.
+    if not 0 <= index < len(script) or script[index].role not in calls_done(phase):
+        raise OperationError("stale_call")
+    call = script[index]
+    if not call.tap.choices or (isinstance(call.tap, PowerTap) and call.tap.actor is None):
+        raise OperationError("stale_call")
+    taps = _checked_taps(game, phase, call, taps)
+    before = tapped(session, game, phase).get(call.role, [])
+    if isinstance(call.tap, PowerTap):
+        for row in _power_rows(session, game, phase, call.tap):
+            session.delete(row)
+        session.flush()
+    gm = dict(phase.gm_input or {})
+    _apply_taps(session, config, game, phase, script, call, taps, gm, now=now, by=by)
+    phase.gm_input = gm
+    log(session, game, by, "narrator_correction", now, phase=phase.index, role=call.role,
+        before=before, taps=taps)
+
+
+def _preview_events(session: Session, game: Game) -> list[Event]:
+    """Tonight resolved as it stands (the Masters' preview), its events."""
     try:
         result = preview(session, game)
     except Rejected:  # a preview must never stop the night
         return []
-    if result is None:
+    return list(result.events) if result is not None else []
+
+
+def _told(events: list[Event], actor: str | None) -> list[Event]:
+    """What the rules tell ``actor`` in private about tonight's choice (a seer's
+    answer), for the narrator to signal at once: among ``events``, tonight resolved as
+    it stands by the Masters' preview (the phase's own seed, nothing stored). A refusal
+    of the actor's own choice is not an answer to signal. The events are a draft's: only
+    a Master may read them (``pbm.visibility``), and the narrator is this game's Master."""
+    if not actor:
         return []
-    return [e for e in result.events if e.visibility == PRIVATE and actor in e.to
+    return [e for e in events if e.visibility == PRIVATE and actor in e.to
             and e.kind != "rejected_at_resolution"]
+
+
+def fingerprint(told: list[Event]) -> str:
+    """What an answer was, short enough to keep: the same events, the same print."""
+    raw = json.dumps([e.to_dict() for e in told], sort_keys=True, default=str)
+    return hashlib.sha256(raw.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An answer the narrator has to signal now: call ``index`` of tonight, its
+    ``actor`` and what the rules tell them (``told``: empty when a correction took
+    back what was signalled before), ``again``: it was signalled once already."""
+
+    index: int
+    call: Call
+    actor: str
+    told: tuple[Event, ...]
+    again: bool
+
+    @property
+    def mark(self) -> str:
+        return fingerprint(list(self.told))
+
+
+def answer_waiting(session: Session, game: Game, phase: PhaseRow) -> Answer | None:
+    """The first confirmed call of tonight (in the script's order) whose answer the
+    narrator has not signalled as it stands now: just confirmed, or changed by a
+    correction since."""
+    script = script_of(game, phase)
+    done = set(calls_done(phase))
+    shown = (phase.gm_input or {}).get(ANSWERS_SHOWN) or {}
+    events = None
+    for index, call in enumerate(script):
+        tap = call.tap
+        if call.role not in done or not isinstance(tap, PowerTap) or not tap.actor:
+            continue
+        if events is None:
+            events = _preview_events(session, game)
+        told = _told(events, tap.actor)
+        now = fingerprint(told) if told else None
+        if now != shown.get(call.role):
+            return Answer(index, call, tap.actor, tuple(told), again=call.role in shown)
+    return None
+
+
+def answer_shown(session: Session, game: Game, *, index: int, seen: str, now: datetime,
+                 by: User) -> None:
+    """The narrator signalled the answer of call ``index`` (``seen``: its fingerprint as
+    the page showed it, so an answer changed meanwhile is shown, not skipped)."""
+    lock_game(session, game)
+    phase = _open_phase(session, game, taps=True)
+    waiting = answer_waiting(session, game, phase)
+    if waiting is None or waiting.index != index or waiting.mark != seen:
+        raise OperationError("stale_call")
+    gm = dict(phase.gm_input or {})
+    shown = dict(gm.get(ANSWERS_SHOWN) or {})
+    if waiting.told:
+        shown[waiting.call.role] = waiting.mark
+    else:
+        shown.pop(waiting.call.role, None)
+    gm[ANSWERS_SHOWN] = shown
+    phase.gm_input = gm
 
 
 # --------------------------------------------------------------------------- the votes

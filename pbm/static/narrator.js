@@ -11,9 +11,11 @@
     var optional = grid.hasAttribute("data-optional");
     var form = grid.closest("form");
     var button = form && form.querySelector("button[type=submit]");
-    var order = [];
-
     function boxes() { return Array.prototype.slice.call(grid.querySelectorAll("input[name=tap]")); }
+    // A correction opens with the faces confirmed before already chosen: the first
+    // new tap replaces them as any other choice would.
+    var order = boxes().filter(function (b) { return b.checked; });
+
     function refresh() {
       var chosen = boxes().filter(function (b) { return b.checked; }).length;
       if (button) { button.disabled = !(chosen === count || (optional && chosen === 0)); }

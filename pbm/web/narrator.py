@@ -100,7 +100,8 @@ def page(slug: str):
     game = _game(slug)
     if game.status == GameStatus.OVER:
         return redirect(url_for("narrator.game_summary", slug=slug))
-    return render_template("narrator.html", s=screen(db(), game, _lang()))
+    fix = request.args.get("fix", type=int)  # the narrator's "Correct" on a call of tonight
+    return render_template("narrator.html", s=screen(db(), game, _lang(), fix=fix))
 
 
 @bp.route("/g/<slug>/narrator/seat", methods=["POST"])
@@ -148,6 +149,28 @@ def call(slug: str):
     return _attempt(game, lambda: table.record_call(
         db(), config(), game, index=_index(), taps=request.form.getlist("tap"), now=now(),
         by=current_user))
+
+
+@bp.route("/g/<slug>/narrator/shown", methods=["POST"])
+@login_required
+def shown(slug: str):
+    """The narrator signalled the answer on the screen: on to the next call."""
+    game = _game(slug)
+    return _attempt(game, lambda: table.answer_shown(
+        db(), game, index=_index(), seen=request.form.get("mark", ""), now=now(), by=current_user))
+
+
+@bp.route("/g/<slug>/narrator/correct", methods=["POST"])
+@login_required
+def correct(slug: str):
+    """A mis-tapped face of tonight replaced, until the dawn is announced."""
+    game = _game(slug)
+    taps = request.form.getlist("tap")
+
+    def work() -> None:
+        table.correct_call(db(), config(), game, index=_index(), taps=taps, now=now(), by=current_user)
+        flash(_("Corrected: %(faces)s.", faces=", ".join(taps) or _("no face")), "receipt")
+    return _attempt(game, work)
 
 
 @bp.route("/g/<slug>/narrator/vote", methods=["POST"])

@@ -6,7 +6,9 @@ reopening the page after the phone locked lands exactly where the narrator was.
 The words the table hears come from the ruleset (its ``TableScript``: the calls and
 what to read); every event shown is read through ``pbm.visibility``, the one filter:
 what is announced aloud is what a reader of the public bulletin (``Viewer()``) may
-read, the narrator's own notes (the Masters' events) are in small type.
+read, the narrator's own notes (the Masters' events) are in small type. What the
+rules tell a role at its call (a seer's answer) is the narrator's to signal in
+silence: it has a screen of its own, large, between the confirm and the next call.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.core import MASTER, GameState
-from engine.interface import Call, IdentifyTap, Viewer
+from engine.interface import Call, IdentifyTap, Tally, Viewer
 from engine.registry import get_ruleset
 
 from .. import visibility
@@ -82,14 +84,47 @@ def phase_events(session: Session, phase: PhaseRow) -> list[EventRow]:
                                 .order_by(EventRow.seq)))
 
 
-def answers_for(session: Session, game: Game, actor: str | None, lang: str) -> list[str]:
-    """What the rules tell ``actor`` about tonight's choice (a seer's answer), worded
-    as the actor reads it, for the narrator to signal at once."""
-    told = table.told_tonight(session, game, actor)
-    return visibility.lines(told, Viewer(player=actor), game.ruleset, lang) if told else []
+def answer_lines(game: Game, answer: table.Answer, lang: str) -> list[str]:
+    """What the rules tell the actor about tonight's choice (a seer's answer), worded
+    as the actor reads it, for the narrator to signal."""
+    told = list(answer.told)
+    return visibility.lines(told, Viewer(player=answer.actor), game.ruleset, lang) if told else []
 
 
-def screen(session: Session, game: Game, lang: str) -> Screen:
+def last_vote(game: Game, rows: list[EventRow], lang: str) -> dict[str, Any] | None:
+    """The vote a resolved moment published (the morning's run-off, the stake), as the
+    public may read it: each candidate's count, who voted whom, whom it chose, and,
+    when the rules had to break a tie, between whom and by what rule."""
+    ruleset = get_ruleset(game.ruleset)
+    for x in visibility.seen(rows, PUBLIC_READER, game.ruleset, lang):
+        tally = ruleset.tally(x.event, lang)
+        if tally is not None:
+            return vote_shown(game, tally)
+    return None
+
+
+def vote_shown(game: Game, tally: Tally) -> dict[str, Any]:
+    seat_order = {s.name: s.position for s in game.seats}
+    chosen = set(tally.all_chosen)
+    tie = None
+    if tally.tied:
+        count = next((c for n, c in tally.counts if n == tally.tied[0]), 0.0)
+        tie = {"count": _number(count), "tied": list(tally.tied),
+               "chosen": [n for n in tally.tied if n in chosen]}
+    return {
+        "counts": [{"name": n, "count": _number(c), "chosen": n in chosen, "tied": n in tally.tied}
+                   for n, c in tally.counts],
+        "votes": [{"voter": v, "choice": c} for v, c in
+                  sorted(tally.votes, key=lambda v: seat_order.get(v[0], len(seat_order)))],
+        "needed": tally.needed, "tie": tie, "valid": tally.valid,
+    }
+
+
+def _number(count: float) -> int | float:
+    return int(count) if float(count).is_integer() else count
+
+
+def screen(session: Session, game: Game, lang: str, fix: int | None = None) -> Screen:
     if game.status == GameStatus.SETUP:
         return _setup(session, game)
     if game.status == GameStatus.OVER:
@@ -99,12 +134,14 @@ def screen(session: Session, game: Game, lang: str) -> Screen:
     out = Screen("held", game, phase, faces(session, game, state))
     before = last_published(session, game)
     if before is not None:
-        out.announce, out.notes = worded(game, phase_events(session, before), lang)
+        rows = phase_events(session, before)
+        out.announce, out.notes = worded(game, rows, lang)
+        out.data["tally"] = last_vote(game, rows, lang)
     if phase is None or not (phase.status == PhaseStatus.OPEN or table.waits_for_identities(phase)):
         return out  # a resolution waits for the Masters' desk
     script = table.script_of(game, phase)
     if script:
-        _night(session, game, phase, script, out, lang)
+        _night(session, game, phase, script, out, lang, fix)
     else:
         _vote(session, game, phase, out)
     return out
@@ -119,29 +156,10 @@ def _setup(session: Session, game: Game) -> Screen:
     })
 
 
-def _night(session: Session, game: Game, phase: PhaseRow, script: tuple[Call, ...],
-           out: Screen, lang: str) -> None:
-    frame = table.night_frame(game)
-    done = table.calls_done(phase)
-    at = table.next_call(game, phase)
-    previous = None
-    if done:
-        last = next((c for c in script if c.role == done[-1]), None)
-        if last is not None:
-            actor = None if isinstance(last.tap, IdentifyTap) else last.tap.actor
-            previous = {"close": last.close.read(lang), "answers": answers_for(session, game, actor, lang)}
-    out.data.update(number=phase.number, total=len(script), previous=previous,
-                    sleep=frame.sleep.read(lang) if not done else None)
-    if at is None:
-        out.step = "dawn"
-        out.data["wake"] = frame.wake.read(lang)
-        return
-    call = script[at]
+def _call_view(call: Call, lang: str, choices: list[str]) -> dict[str, Any]:
     tap = call.tap
-    taken = {n for names in table.identified(phase).values() for n in names}
     identifying = isinstance(tap, IdentifyTap)
-    out.step = "night"
-    out.data.update(index=at, call={
+    return {
         "name": call.name.read(lang),
         "open": call.open.read(lang),
         "do": call.do.read(lang),
@@ -149,10 +167,53 @@ def _night(session: Session, game: Game, phase: PhaseRow, script: tuple[Call, ..
         "count": tap.count if identifying else (1 if tap.choices else 0),
         "optional": False if identifying else tap.optional,
         "actor": None if identifying else tap.actor,
-        "choices": [c for c in tap.choices if c not in taken],
+        "choices": choices,
         "holders": list(call.holders),
         "living": list(call.living),
-    })
+    }
+
+
+def _choices(call: Call, phase: PhaseRow) -> list[str]:
+    """The faces the call may tap: an identifying call not those tapped for another role."""
+    taken = {n for role, names in table.identified(phase).items() if role != call.role for n in names}
+    return [c for c in call.tap.choices if c not in taken]
+
+
+def _night(session: Session, game: Game, phase: PhaseRow, script: tuple[Call, ...],
+           out: Screen, lang: str, fix: int | None) -> None:
+    frame = table.night_frame(game)
+    done = table.calls_done(phase)
+    at = table.next_call(game, phase)
+    confirmed = table.tapped(session, game, phase)
+    previous = None
+    if done:
+        last = next((c for c in script if c.role == done[-1]), None)
+        if last is not None:
+            previous = {"close": last.close.read(lang)}
+    out.data.update(number=phase.number, total=len(script), previous=previous,
+                    sleep=frame.sleep.read(lang) if not done else None,
+                    confirmed=[{"index": i, "name": c.name.read(lang), "taps": confirmed[c.role],
+                                "correctable": bool(c.tap.choices)}
+                               for i, c in enumerate(script) if c.role in confirmed])
+    if fix is not None and 0 <= fix < len(script) and script[fix].role in confirmed and script[fix].tap.choices:
+        out.step = "fix"
+        out.data.update(index=fix, taps=confirmed[script[fix].role],
+                        call=_call_view(script[fix], lang, _choices(script[fix], phase)))
+        return
+    waiting = table.answer_waiting(session, game, phase)
+    if waiting is not None:
+        out.step = "answer"
+        out.data.update(index=waiting.index, answer={
+            "name": waiting.call.name.read(lang), "actor": waiting.actor,
+            "asked": confirmed.get(waiting.call.role, []), "lines": answer_lines(game, waiting, lang),
+            "again": waiting.again, "mark": waiting.mark})
+        return
+    if at is None:
+        out.step = "dawn"
+        out.data["wake"] = frame.wake.read(lang)
+        return
+    out.step = "night"
+    out.data.update(index=at, call=_call_view(script[at], lang, _choices(script[at], phase)))
 
 
 def _vote(session: Session, game: Game, phase: PhaseRow, out: Screen) -> None:
@@ -196,23 +257,22 @@ def summary(session: Session, game: Game, lang: str) -> dict[str, Any]:
         EventRow.phase_id.in_([p.id for p in phases]), EventRow.seq >= 0,
         visibility.readable_by(PUBLIC_READER)).order_by(EventRow.phase_id, EventRow.seq)).all()
     read = visibility.seen(rows, PUBLIC_READER, game.ruleset, lang)
-    seat_order = {s.name: s.position for s in game.seats}
     moments, winners, end_line = [], [], None
     votes_in_day: dict[int, int] = {}
     for phase in phases:
         mine = [x for x in read if x.phase_id == phase.id]
         scripted = bool(table.script_of(game, phase))
-        votes = []
+        votes, tie = [], None
         if not scripted:
             votes_in_day[phase.number] = votes_in_day.get(phase.number, 0) + 1
             for x in mine:
                 tally = ruleset.tally(x.event, lang)
-                if tally is not None and tally.votes:
-                    cast = sorted(tally.votes, key=lambda v: seat_order.get(v[0], len(seat_order)))
-                    votes = [{"voter": voter, "choice": choice} for voter, choice in cast]
+                if tally is not None:
+                    shown = vote_shown(game, tally)
+                    votes, tie = shown["votes"], shown["tie"]
         moments.append({"night": scripted, "number": phase.number,
                         "vote": votes_in_day.get(phase.number, 0) if not scripted else 0,
-                        "lines": [x.text for x in mine if x.text], "votes": votes})
+                        "lines": [x.text for x in mine if x.text], "votes": votes, "tie": tie})
         for x in mine:
             if x.event.kind == "game_over":
                 winners = list(x.event.data.get("winners") or [])

@@ -46,6 +46,29 @@ class Narrator:
         return self.post("call", {"index": self.call_index() if index is None else index,
                                   "tap": list(faces)})
 
+    def answer(self) -> str | None:
+        """The answer the page shows large for the narrator to signal, None: no answer now."""
+        page = self.page()
+        if 'id="answer"' not in page:
+            return None
+        told = re.search(r'<div class="told" id="told">(.*?)</div>', page, re.S).group(1)
+        return " ".join(re.sub(r"<[^>]+>", " ", told).split())
+
+    def done(self) -> str:
+        """The narrator signalled the answer on the screen: "Done", on to the next call."""
+        page = self.page()
+        index = re.search(r'id="answer" data-index="(\d+)"', page).group(1)
+        mark = re.search(r'name="mark" value="([^"]*)"', page).group(1)
+        return self.post("shown", {"index": index, "mark": mark})
+
+    def night_through(self, choose) -> None:  # noqa: ANN001
+        """Every call of the night, each tapping choose(choices), each answer signalled."""
+        while 'id="dawn"' not in (page := self.page()):
+            if 'id="answer"' in page:
+                self.done()
+                continue
+            self.tap(*choose(re.findall(r'name="tap" value="([^"]+)"', page.split('id="call"')[1])))
+
     def vote(self, voter: str, choice: str) -> str:
         return self.post("vote", {"voter": voter, "tap": [choice]})
 
@@ -185,10 +208,17 @@ def test_reload_resumes_at_the_same_call_and_a_stale_confirm_records_nothing(nar
     with factory() as s:
         assert s.scalar(select(func.count()).select_from(ActionRow).join(PhaseRow)
                         .where(PhaseRow.kind == "night")) == 1
-    # The Veggente's answer is shown to the narrator at once, in small type.
+    # The Veggente's answer is shown to the narrator at once, large, on its own screen:
+    # the next call only once the narrator says it was signalled.
     narrator.tap("Bruno")
-    page = narrator.page()
-    assert re.search(r'class="note secret">.*Bruno.*malvagia', page, re.S)
+    answer = narrator.answer()
+    assert answer is not None and "Bruno" in answer and "malvagia" in answer
+    assert 'id="call"' not in narrator.page()
+    assert narrator.answer() == answer  # the phone locked: the answer is still there
+    page = narrator.done()
+    assert narrator.answer() is None and "<h1>Medium</h1>" in page.split('id="call"')[1]
+    assert "Veggente, chiudi gli occhi." in page.split('id="call"')[0]  # then sent back to sleep
+    assert "malvagia" not in page
 
 
 def test_a_confirmed_vote_cannot_be_changed(narrator, factory):
@@ -239,9 +269,7 @@ def test_the_summary_is_for_everyone_only_at_the_end(narrator, factory, app):
                 narrator.vote(voter, wolf)
         narrator.close(factory, narrator.slug)
         if day == 1:  # night 2: each call taps its last choice (the pack: Ivo)
-            while 'id="dawn"' not in (page := narrator.page()):
-                choices = re.findall(r'name="tap" value="([^"]+)"', page)
-                narrator.tap(*choices[-1:])
+            narrator.night_through(lambda choices: choices[-1:])
             narrator.close(factory, narrator.slug)
     with factory() as s:
         assert s.scalar(select(Game)).status == GameStatus.OVER
@@ -274,9 +302,7 @@ def test_the_narrator_is_mailed_nothing_during_play_and_the_whole_game_at_the_en
         if day == 1:
             with factory() as s:  # a whole day and the nights played: still no mail
                 assert s.scalar(select(func.count()).select_from(OutboxRow)) == 0
-            while 'id="dawn"' not in (page := narrator.page()):
-                choices = re.findall(r'name="tap" value="([^"]+)"', page)
-                narrator.tap(*choices[-1:])
+            narrator.night_through(lambda choices: choices[-1:])
             narrator.close(factory, narrator.slug)
     with factory() as s:
         assert s.scalar(select(Game)).status == GameStatus.OVER
