@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, TypeVar
 
 from .core import (
-    MASTER, PRIVATE, PUBLIC, RITUAL_KEYS, Action, ActionForm, Event, GameState, Rejected,
-    Resolution, RoleInfo, actions_from_submission,
+    MASTER, NOTES, PRIVATE, PUBLIC, QUESTION, RITUAL_KEYS, SHOUT, Action, ActionForm, Event,
+    GameState, Rejected, Resolution, RoleInfo, actions_from_submission,
 )
 from . import texts
 from .texts import LANGS, word
@@ -217,6 +217,14 @@ class Panel:
 
     title: str
     lines: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One thing a player knows of themself, worded: ``label`` ("Ruolo") and ``value``."""
+
+    label: str
+    value: str
 
 
 @dataclass(frozen=True)
@@ -481,6 +489,13 @@ class BaseRuleset:
     # The submission kinds nobody must send (a shout, notes, naming a deputy).
     OPTIONAL_KINDS: frozenset[str] = frozenset()
 
+    # The free-text keys of a submission (what a player writes in words) and how many
+    # characters each may carry: the service refuses a longer one, from a form or a mail,
+    # before the rules see it (``<key>_too_long``, worded in ``REJECTIONS``), and its forms
+    # stop there. Default: the core's free-text kinds. Any other text a submission carries
+    # (a name, a keyword) is held to the service's own short limit.
+    TEXT_LIMITS: dict[str, int] = {QUESTION: 500, SHOUT: 280, NOTES: 2000}
+
     def required_kinds(self, state: GameState, player: str) -> set[str]:
         """The submission kinds this player is expected to send this moment (reminders,
         "who still has to answer"): the kinds of the forms offered, but ``OPTIONAL_KINDS``."""
@@ -639,15 +654,17 @@ class BaseRuleset:
         return [[f] for f in forms]
 
     def form_title(self, form: ActionForm, lang: str) -> str | None:
-        """The heading of a form; None: the service's generic title for its kind."""
+        """The heading of a form; None: the service titles it by the name of its kind
+        (``describe_action``)."""
         return None
 
     def field_label(self, form: ActionForm, field: str, lang: str) -> str | None:
-        """The label of one field of a form; None: the service's generic label."""
+        """The label of one field of a form; None: the service labels it by the name of
+        its key (``describe_key``)."""
         return None
 
     def field_help(self, form: ActionForm, field: str, lang: str) -> str | None:
-        """A line of help under a field; None: the service's generic help, if any."""
+        """A line of help under a field; None: none."""
         return None
 
     def shown_when(self, form: ActionForm, field: str) -> dict[str, list[str]]:
@@ -661,6 +678,18 @@ class BaseRuleset:
         """A stored submission as the fields of ``form`` (to fill it in again): the
         inverse of what the engine does with a form's fields. Default: as stored."""
         return dict(args)
+
+    def self_facts(self, state: GameState, player: str, lang: str) -> list[Fact]:
+        """What a player knows of themself at a glance, worded (the first line of their
+        reserved area). Default: their role, faction and aura (``texts.SELF``)."""
+        p = state.player(player)
+        return [Fact(word(texts.SELF, key, lang) or key, str(value))
+                for key, value in (("role", p.role), ("faction", p.faction), ("aura", p.aura))]
+
+    def self_status(self, state: GameState, player: str, lang: str) -> str:
+        """Whether a player is still in the game, as their reserved area says it to them.
+        Default: alive, or dead and playing on as the dead do (``texts.SELF``)."""
+        return word(texts.SELF, "alive" if state.player(player).alive else "dead", lang) or ""
 
     def public_table(self, state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
         """What a game page shows of the state at a glance (coins and revealed cards in
@@ -695,7 +724,7 @@ class BaseRuleset:
 
 
 __all__ = [
-    "Ability", "BaseRuleset", "CALENDAR", "Call", "Checked", "IDENTIFY", "IdentifyTap", "Keyword",
+    "Ability", "BaseRuleset", "CALENDAR", "Call", "Checked", "Fact", "IDENTIFY", "IdentifyTap", "Keyword",
     "LANGS", "MASTER", "MORE_TIME", "NARRATOR", "NightFrame", "PRIVATE", "PUBLIC", "Panel", "Part",
     "PowerTap", "REPORT_GAME", "REPORT_MOMENT", "Remedy", "STANDING", "Say", "TableScript", "Tally",
     "Tap", "Timing", "Viewer", "Vocabulary", "WINDOW",

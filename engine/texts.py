@@ -353,3 +353,84 @@ def rejected_line(ruleset: Any, data: dict[str, Any], lang: str) -> str:
     code = str(data.get("code") or "")
     why = ruleset.describe_rejection(code, data.get("params") or {}, lang) or code
     return word(ruleset.EVENTS, "rejected_at_resolution", lang, {"why": why}) or why
+
+
+# --------------------------------------------------------------------------- asked by the service's pages
+# What the reserved area and its forms ask of a ruleset (engine/interface.py): kept apart
+# from the catalogue above, and read only through the methods named with each table.
+
+# A text longer than the ruleset's TEXT_LIMITS allow (the service refuses it before the
+# rules see it, ``<key>_too_long``): the core's free-text keys.
+REJECTIONS.update({
+    "shout_too_long": {
+        "it": "L'urlo è troppo lungo ({length} caratteri, al massimo {limit}): non è stato registrato. "
+              "Accorcialo e rimandalo.",
+        "en": "The shout is too long ({length} characters, at most {limit}): it was not recorded. "
+              "Shorten it and send it again."},
+    "question_too_long": {
+        "it": "La domanda è troppo lunga ({length} caratteri, al massimo {limit}): non è stata "
+              "registrata. Accorciala e rimandala.",
+        "en": "The question is too long ({length} characters, at most {limit}): it was not recorded. "
+              "Shorten it and send it again."},
+    "notes_too_long": {
+        "it": "Le note sono troppo lunghe ({length} caratteri, al massimo {limit}): non sono state "
+              "registrate. Accorciale e rimandale.",
+        "en": "The notes are too long ({length} characters, at most {limit}): they were not recorded. "
+              "Shorten them and send them again."},
+})
+
+# What a player knows of themself (BaseRuleset.self_facts, self_status).
+SELF = {
+    "role": {"it": "Ruolo", "en": "Role"},
+    "faction": {"it": "Fazione", "en": "Faction"},
+    "aura": {"it": "Aura", "en": "Aura"},
+    "alive": {"it": "Sei in vita.", "en": "You are alive."},
+    "dead": {"it": "Non sei più in vita: giochi da fantasma.", "en": "You are dead: you play as a ghost."},
+}
+
+# The two Lupus games' forms (``form_title``, ``field_label``, ``field_help`` below):
+# titles by submission kind ("power.named": a power form labelled "form.power.<name>"),
+# labels and help by submission key.
+FORM_TITLES = {
+    "vote": {"it": "Voto per il rogo", "en": "Pyre vote"},
+    "power": {"it": "Il tuo potere", "en": "Your power"},
+    "power.named": {"it": "Il tuo potere: {name}", "en": "Your power: {name}"},
+    "become": {"it": "Scegli il tuo ruolo", "en": "Choose your role"},
+    "question": {"it": "Domanda alle Master", "en": "Question to the Masters"},
+    "shout": {"it": "Urlo notturno", "en": "Night shout"},
+    "notes": {"it": "Note", "en": "Notes"},
+}
+FIELD_LABELS = {
+    "vote": {"it": "Voto per il rogo", "en": "Vote for the pyre"},
+    "target": {"it": "Bersaglio", "en": "Target"},
+    "target2": {"it": "Secondo bersaglio", "en": "Second target"},
+    "power": {"it": "Potere", "en": "Power"},
+    "with": {"it": "Insieme a", "en": "Together with"},
+    "n": {"it": "n", "en": "n"},
+    "become": {"it": "Ruolo da assumere", "en": "Role to become"},
+    "question": {"it": "Domanda per le Master", "en": "Question for the Masters"},
+    "shout": {"it": "Urlo notturno", "en": "Night shout"},
+    "notes": {"it": "Note", "en": "Notes"},
+}
+FIELD_HELP = {
+    "shout": {"it": "Anonimo: pubblicato con il prossimo bollettino.",
+              "en": "Anonymous: published with the next bulletin."},
+    "question": {"it": "Una sola domanda Sì/No in tutta la partita; rispondono le Master.",
+                 "en": "One yes/no question in the whole game; the Masters answer it."},
+}
+
+
+def form_title(form: Any, lang: str) -> str | None:
+    """A Lupus form's title by its kind; a power form labelled ``form.power.<name>``
+    names the power."""
+    if form.kind == "power" and form.label.startswith("form.power."):
+        return word(FORM_TITLES, "power.named", lang, {"name": form.label.removeprefix("form.power.")})
+    return word(FORM_TITLES, form.kind, lang)
+
+
+def field_label(field: str, lang: str) -> str | None:
+    return word(FIELD_LABELS, field, lang)
+
+
+def field_help(field: str, lang: str) -> str | None:
+    return word(FIELD_HELP, field, lang)

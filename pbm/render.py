@@ -3,7 +3,8 @@ the reason an action was refused, and a submission as people read it.
 
 Nothing here knows a ruleset: who may read an event, and how it reads, is
 ``pbm.visibility`` asking the game's ruleset; the service's own sentences are
-Babel's (``pbm.i18n.gettext_in`` outside a request).
+Babel's (``pbm.i18n.gettext_in`` outside a request); refusals are worded by
+``pbm.errors``, the one catalogue of them.
 """
 from __future__ import annotations
 
@@ -16,61 +17,16 @@ from engine.core import GameState
 from engine.interface import BaseRuleset
 from engine.registry import get_ruleset
 
-from . import calendar
+from . import calendar, errors
 from .i18n import gettext_in
 from .models import PhaseRow
 
 
 def rejection(code: str, params: dict[str, Any], ruleset: str, lang: str) -> str:
-    """Why an action was refused, in the player's language: the service's own codes
-    (a closed phase, a bad form) in its words, the rules' codes in the ruleset's."""
-    service = _service_rejection(code, params, lang)
-    if service is not None:
-        return service
-    return get_ruleset(ruleset).describe_rejection(code, params, lang) or code
-
-
-def _service_rejection(code: str, params: dict[str, Any], lang: str) -> str | None:
-    if code == "phase_closed":
-        return gettext_in(lang, "The phase is closed: the action was not recorded.")
-    if code == "moment_passed":  # an answer window's answer after it closed (or aimed at an earlier one)
-        return gettext_in(lang, "Too late: that moment has passed. The answer was not recorded.")
-    if code == "extension_not_asked":
-        return gettext_in(lang, "You can ask for more time only while an answer of yours is awaited.")
-    if code == "no_extensions_left":
-        return gettext_in(lang, "You have used every extension of this game (%(allowed)s).",
-                          allowed=params.get("allowed", ""))
-    if code == "unknown_standing":
-        return gettext_in(lang, "Unknown standing answer: %(keys)s.",
-                          keys=", ".join(map(str, params.get("keys") or [])))
-    if code == "standing_missing":
-        return gettext_in(lang, "Which standing answer? Write it after the command.")
-    if code == "disqualified":
-        return gettext_in(lang, "You have been disqualified: you can no longer act.")
-    if code == "empty_submission":
-        return gettext_in(lang, "You chose nothing.")
-    if code == "bad_form":
-        return gettext_in(lang, "Invalid form: %(errors)s.", errors=params.get("errors", ""))
-    if code == "bad_submission":
-        return gettext_in(lang, "Invalid request (%(reason)s).", reason=params.get("reason", ""))
-    if code.endswith("_too_long"):  # pbm/limits.py: what a player writes, in forms and mail alike
-        return _too_long(code, params, lang)
-    return None
-
-
-def _too_long(code: str, params: dict[str, Any], lang: str) -> str:
-    sizes = {"length": params.get("length"), "limit": params.get("limit")}
-    if code == "shout_too_long":
-        return gettext_in(lang, "The shout is too long (%(length)s characters, at most %(limit)s): it was "
-                                "not recorded. Shorten it and send it again.", **sizes)
-    if code == "question_too_long":
-        return gettext_in(lang, "The question is too long (%(length)s characters, at most %(limit)s): it "
-                                "was not recorded. Shorten it and send it again.", **sizes)
-    if code == "notes_too_long":
-        return gettext_in(lang, "The notes are too long (%(length)s characters, at most %(limit)s): they "
-                                "were not recorded. Shorten them and send them again.", **sizes)
-    return gettext_in(lang, "A text is too long (%(length)s characters, at most %(limit)s): it was not "
-                            "recorded.", **sizes)
+    """Why an action was refused, in the player's language: the rules' codes in the
+    ruleset's words, the service's own (a closed phase, a bad form) in its catalogue
+    (``pbm.errors``), and a code worded by neither as a general sentence."""
+    return errors.say(code, params, lang, ruleset=ruleset, rules_first=True)
 
 
 _ANY_GAME = BaseRuleset()  # the words every game shares, when the caller names no game

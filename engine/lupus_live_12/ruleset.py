@@ -143,14 +143,15 @@ class LupusLive12(BaseRuleset):
     def form_groups(self, forms: list[ActionForm]) -> list[list[ActionForm]]:
         return _vocabulary.form_groups(forms)
 
+    # The ritual forms' words are this game's; the others' the two Lupus games share.
     def form_title(self, form: ActionForm, lang: str) -> str | None:
-        return _vocabulary.form_title(form, lang)
+        return _vocabulary.form_title(form, lang) or base_texts.form_title(form, lang)
 
     def field_label(self, form: ActionForm, field: str, lang: str) -> str | None:
-        return _vocabulary.field_label(form, field, lang)
+        return _vocabulary.field_label(form, field, lang) or base_texts.field_label(field, lang)
 
     def field_help(self, form: ActionForm, field: str, lang: str) -> str | None:
-        return _vocabulary.field_help(form, field, lang)
+        return _vocabulary.field_help(form, field, lang) or base_texts.field_help(field, lang)
 
     def shown_when(self, form: ActionForm, field: str) -> dict[str, list[str]]:
         return _vocabulary.shown_when(form, field)

@@ -95,8 +95,15 @@ class TempoReale7(BaseRuleset):
     def describe_choice(self, key: str, value: Any, lang: str) -> str:
         return base_texts.mayor_choice(key, value, lang) or _vocabulary.describe_choice(key, value, lang)
 
+    # The two-target powers' fields are worded here; the rest as the two Lupus games share them.
+    def form_title(self, form: ActionForm, lang: str) -> str | None:
+        return base_texts.form_title(form, lang)
+
     def field_label(self, form: ActionForm, field: str, lang: str) -> str | None:
-        return _vocabulary.field_label(form, field, lang)
+        return _vocabulary.field_label(form, field, lang) or base_texts.field_label(field, lang)
+
+    def field_help(self, form: ActionForm, field: str, lang: str) -> str | None:
+        return base_texts.field_help(field, lang)
 
     def resolve(self, state: GameState, actions: list[Action], rng: random.Random,
                 gm: dict[str, Any] | None = None) -> Resolution:

@@ -146,7 +146,7 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
         raise ValueError(source)
     if seat.disqualified:
         raise Rejected("disqualified")
-    limits.check_lengths(submission)
+    limits.check_lengths(get_ruleset(game.ruleset), submission)
     if opened is not None and source == "master":
         raise ValueError("opened: only for a player's own submission (see opening)")
     try:

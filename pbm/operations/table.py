@@ -144,7 +144,7 @@ def photo_of(session: Session, seat_id: int) -> SeatPhoto | None:
 # --------------------------------------------------------------------------- composition
 
 def standard_composition(game: Game) -> dict[str, int]:
-    """The ruleset's standard village for the players seated now ({} when it has none)."""
+    """The ruleset's standard composition for the players seated now ({} when it has none)."""
     return dict(get_ruleset(game.ruleset).default_composition(len(game.seats)) or {})
 
 
@@ -172,7 +172,7 @@ def checked_composition(game: Game, given: dict[str, Any]) -> dict[str, int]:
 def start_at_table(session: Session, config: dict[str, Any], game: Game, *,
                    composition: dict[str, Any] | None, now: datetime,
                    by: User | None = None) -> PhaseRow:
-    """Fix the circle and the village and open the first night. The cards are dealt
+    """Fix the circle and the cards and open the first night. The cards are dealt
     on paper, so every seat starts with no role; ``composition`` None: the standard."""
     _require_narrated(game)
     if game.status != GameStatus.SETUP:
@@ -180,15 +180,15 @@ def start_at_table(session: Session, config: dict[str, Any], game: Game, *,
     ruleset = get_ruleset(game.ruleset)
     if len(game.seats) < ruleset.min_players:
         raise OperationError("too_few_players", players=len(game.seats), minimum=ruleset.min_players)
-    village = (checked_composition(game, composition) if composition is not None
-               else standard_composition(game))
-    if not village:
-        raise OperationError("no_standard_village", players=len(game.seats))
+    cards = (checked_composition(game, composition) if composition is not None
+             else standard_composition(game))
+    if not cards:
+        raise OperationError("no_standard_composition", players=len(game.seats))
     game.auto_publish = True  # the narrator confirms each moment; nothing waits for a desk
     phase = start_game(session, config, game, now=now, by=by,
                        roles={s.name: "" for s in game.seats},
-                       options={"composition": village})
-    game.composition = village
+                       options={"composition": cards})
+    game.composition = cards
     return phase
 
 

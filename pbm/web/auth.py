@@ -26,6 +26,7 @@ from ..models import User, check_dummy_password
 from . import config, db, now
 from .account_forms import AccountForm, ChangePasswordForm, ChoosePasswordForm, ResetRequestForm
 from .forms import LoginForm
+from .refusals import refusal
 
 bp = Blueprint("auth", __name__)
 
@@ -76,8 +77,10 @@ def _safe_next(target: str) -> str:
     return target
 
 
-def _minutes_until(when) -> int:  # noqa: ANN001
-    return max(1, math.ceil((when - now()).total_seconds() / 60))
+def _blocked(until) -> str:  # noqa: ANN001
+    """Logins refused until ``until``: said as the catalogue says ``login_blocked``."""
+    minutes = max(1, math.ceil((until - now()).total_seconds() / 60))
+    return refusal(accounts.AccountError("login_blocked", minutes=minutes))
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -89,9 +92,7 @@ def login():
         blocked = accounts.login_blocked_until(db(), config(), email, client, now())
         if blocked is not None:
             # Even the right password is refused: guessing must stop here.
-            flash(_("Too many wrong passwords for this account or from your connection: try again "
-                    "in %(minutes)s minutes, or reset your password by mail.",
-                    minutes=_minutes_until(blocked)), "error")
+            flash(_blocked(blocked), "error")
             return render_template("login.html", form=form), 429
         user = accounts.find_user(db(), email)
         # Checking a password takes a while (scrypt): not with the database's write
@@ -154,29 +155,6 @@ def account():
     return render_template("account.html", form=form)
 
 
-def account_error(exc: accounts.AccountError) -> str:
-    messages = {
-        "password_mismatch": _("The two passwords differ."),
-        "password_short": _("The password needs at least %(min)s characters.", min=exc.params.get("min")),
-        "password_long": _("The password may have at most %(max)s characters.", max=exc.params.get("max")),
-        "password_is_email": _("The password cannot be your email address."),
-        "throttled_client": _("Too many requests from your connection: try again in an hour."),
-        "wrong_password": _("Wrong password."),
-        "password_needed": _("This address already has an account: give its password to take the seat."),
-        "login_blocked": _("Too many wrong passwords for this account or from your connection: try again "
-                           "in %(minutes)s minutes, or reset your password by mail.",
-                           minutes=exc.params.get("minutes")),
-    }
-    return messages.get(exc.code, exc.code)
-
-
-def token_error(exc: tokens.TokenError) -> str:
-    return {
-        "expired": _("This link has expired: ask for a new one below."),
-        "used": _("This link has already been used: ask for a new one below if you need it."),
-    }.get(exc.code, _("This link is not valid: ask for a new one below."))
-
-
 @bp.route("/account/password", methods=["GET", "POST"])
 @login_required
 def change_password():
@@ -186,9 +164,7 @@ def change_password():
         client = client_address()
         blocked = accounts.login_blocked_until(db(), config(), user.email, client, now())
         if blocked is not None:
-            flash(_("Too many wrong passwords for this account or from your connection: try again "
-                    "in %(minutes)s minutes, or reset your password by mail.",
-                    minutes=_minutes_until(blocked)), "error")
+            flash(_blocked(blocked), "error")
         elif not user.check_password(form.current.data):
             accounts.record(db(), "login", user.email, client, now())
             db().commit()
@@ -197,7 +173,7 @@ def change_password():
             try:
                 accounts.check_new_password(user.email, form.password.data, form.confirm.data)
             except accounts.AccountError as exc:
-                flash(account_error(exc), "error")
+                flash(refusal(exc), "error")
             else:
                 user.set_password(form.password.data)  # ends every other session
                 db().commit()
@@ -219,7 +195,7 @@ def password_reset():
                                    lang=str(get_locale() or "it"))
         except accounts.AccountError as exc:
             db().rollback()
-            flash(account_error(exc), "error")
+            flash(refusal(exc), "error")
             return render_template("password_reset.html", form=form), 429
         db().commit()
         return render_template("password_reset.html", form=form, sent=True)
@@ -233,14 +209,14 @@ def password_choose(token: str):
     try:
         user = accounts.user_for_password_token(db(), config(), token, now())
     except tokens.TokenError as exc:
-        flash(token_error(exc), "error")
+        flash(refusal(exc), "error")
         return redirect(url_for("auth.password_reset"))
     form = ChoosePasswordForm()
     if form.validate_on_submit():
         try:
             accounts.choose_password(db(), user, form.password.data, form.confirm.data)
         except accounts.AccountError as exc:
-            flash(account_error(exc), "error")
+            flash(refusal(exc), "error")
         else:
             db().commit()
             login_user(user, remember=True)

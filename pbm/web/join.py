@@ -16,7 +16,8 @@ from ..operations import signups
 from ..models import Signup
 from . import config, db, game_or_404, now, require_master
 from .account_forms import CoMasterForm, JoinForm, PlainForm, SignupForm, TakeSeatForm
-from .auth import account_error, client_address
+from .auth import client_address
+from .refusals import REFUSALS, attempt, refusal
 
 bp = Blueprint("join", __name__)
 
@@ -25,26 +26,9 @@ def _lang() -> str:
     return str(get_locale() or "it")
 
 
-def _error(exc: operations.OperationError) -> str:
-    messages = {
-        "game_started": _("The game has already started: sign-ups are over."),
-        "closed": _("Sign-ups for this game are closed."),
-        "past_closing": _("Sign-ups for this game closed on their closing date."),
-        "full": _("The game is full."),
-        "name_required": _("Write the name you want in the game."),
-        "name_too_long": _("The name may have at most %(max)s characters.", max=exc.params.get("max")),
-        "name_taken": _("The name %(name)s is already taken in this game: choose another.",
-                        name=exc.params.get("name")),
-        "bad_address": _("This is not a valid email address."),
-        "already_seated": _("This address already has a seat in this game."),
-        "closing_in_past": _("The closing date must be in the future."),
-        "max_too_small": _("The maximum must be at least %(min)s (the players already in, and never "
-                           "fewer than three).", min=exc.params.get("min")),
-        "signups_not_open": _("Open the sign-ups first."),
-        "master_plays": _("A Master of the game cannot also play in it."),
-        "already_master": _("This address is already a Master of this game."),
-    }
-    return messages.get(exc.code, exc.code)
+def _refusal(exc: Exception) -> str:
+    """A refusal as the sign-up pages say it (``pbm.errors.PAGES["signup"]``)."""
+    return refusal(exc, page="signup")
 
 
 def _signup_or_404(token: str) -> Signup:
@@ -71,12 +55,9 @@ def join(token: str):
             operations.lock_game(db(), game)
             signups.request_seat(db(), config(), signup, name=form.name.data, email=form.email.data,
                                  lang=form.lang.data, client=client_address(), now=now())
-        except operations.OperationError as exc:
+        except REFUSALS as exc:
             db().rollback()
-            flash(_error(exc), "error")
-        except accounts.AccountError as exc:
-            db().rollback()
-            flash(account_error(exc), "error")
+            flash(_refusal(exc), "error")
         else:
             db().commit()
             sent = True
@@ -85,7 +66,7 @@ def join(token: str):
     closed = signups.why_closed(signup, now())
     return render_template("join.html", game=game, signup=signup, form=form, sent=sent,
                            closing=_closing_text(signup),
-                           closed=_error(operations.OperationError(closed)) if closed else None)
+                           closed=_refusal(operations.OperationError(closed)) if closed else None)
 
 
 @bp.route("/join/<token>/confirm/<signed>", methods=["GET", "POST"])
@@ -96,8 +77,7 @@ def confirm(token: str, signed: str):
     try:
         wanted = signups.read_request(db(), config(), signup, signed, now())
     except tokens.TokenError as exc:
-        flash(_("This confirmation link has expired: sign up again.") if exc.code == "expired"
-              else _("This confirmation link is not valid: sign up again."), "error")
+        flash(_refusal(exc), "error")
         return redirect(url_for("join.join", token=token))
     account = wanted["user"]
     needs_password = account is None or not account.password_hash
@@ -114,7 +94,7 @@ def confirm(token: str, signed: str):
                                                 client_address(), now())
             except accounts.AccountError as exc:
                 db().commit()  # the wrong password counts against the throttle
-                flash(account_error(exc), "error")
+                flash(_refusal(exc), "error")
                 return render_template("join_confirm.html", game=game, wanted=wanted, form=form,
                                        needs_password=needs_password, signed_in=signed_in), 403
             proven = account
@@ -122,14 +102,11 @@ def confirm(token: str, signed: str):
             operations.lock_game(db(), game)
             user, seat = signups.take_seat(db(), config(), signup, wanted, password=form.password.data,
                                            confirm=form.confirm.data, now=now(), proven=proven)
-        except operations.OperationError as exc:
+        except REFUSALS as exc:
             db().rollback()
-            flash(_error(exc), "error")
-            if exc.code == "already_seated":
+            flash(_refusal(exc), "error")
+            if isinstance(exc, operations.OperationError) and exc.code == "already_seated":
                 return redirect(url_for("public.game_home", slug=game.slug))
-        except accounts.AccountError as exc:
-            db().rollback()
-            flash(account_error(exc), "error")
         else:
             db().commit()
             login_user(user, remember=True)
@@ -166,17 +143,9 @@ def people(slug: str):
         master_form=CoMasterForm(formdata=None, lang=_lang()), plain=PlainForm())
 
 
-def _attempt(slug: str, change, success: str):  # noqa: ANN001, ANN202
-    try:
-        operations.lock_game(db(), game_or_404(slug))
-        change()
-        db().commit()
-    except operations.OperationError as exc:
-        db().rollback()
-        flash(_error(exc), "error")
-    else:
-        flash(success, "receipt")
-    return redirect(url_for("join.people", slug=slug))
+def _on_people_page(slug: str, change, success: str):  # noqa: ANN001, ANN202
+    return attempt(game_or_404(slug), change, back=url_for("join.people", slug=slug), success=success,
+                   page="signup")
 
 
 @bp.route("/g/<slug>/master/signups", methods=["POST"])
@@ -189,7 +158,7 @@ def open_signups(slug: str):
         flash(_("Check the closing date and the maximum."), "error")
         return redirect(url_for("join.people", slug=slug))
     closes_at = form.closes_at.data.replace(tzinfo=ZoneInfo(operations.game_tz(game))).astimezone(timezone.utc)
-    return _attempt(slug, lambda: signups.open_signups(
+    return _on_people_page(slug, lambda: signups.open_signups(
         db(), game, closes_at=closes_at, max_players=form.max_players.data, by=current_user, now=now()),
         _("Sign-ups are open: share the link."))
 
@@ -201,7 +170,7 @@ def close_signups(slug: str):
     require_master(game)
     if not PlainForm().validate_on_submit():
         abort(400)
-    return _attempt(slug, lambda: signups.close_signups(db(), game, by=current_user, now=now()),
+    return _on_people_page(slug, lambda: signups.close_signups(db(), game, by=current_user, now=now()),
                     _("Sign-ups are closed."))
 
 
@@ -212,7 +181,7 @@ def new_link(slug: str):
     require_master(game)
     if not PlainForm().validate_on_submit():
         abort(400)
-    return _attempt(slug, lambda: signups.new_link(db(), game, by=current_user, now=now()),
+    return _on_people_page(slug, lambda: signups.new_link(db(), game, by=current_user, now=now()),
                     _("New link made: the old one no longer works."))
 
 
@@ -225,6 +194,6 @@ def add_master(slug: str):
     if not form.validate_on_submit():
         flash(_("Check the address."), "error")
         return redirect(url_for("join.people", slug=slug))
-    return _attempt(slug, lambda: operations.add_co_master(
+    return _on_people_page(slug, lambda: operations.add_co_master(
         db(), config(), game, email=form.email.data, name=form.name.data or "", lang=form.lang.data,
         by=current_user, now=now()), _("Master added; they have been told by mail."))

@@ -19,53 +19,15 @@ from ..models import InboundRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
 from ..operations import table
 from . import config, db, desk_view, game_or_404, now, require_master
-from .public import ruleset_name
 from .forms import AddPlayerForm, NewGameForm, OnBehalfForm, PublishForm, StartGameForm, options
+from .public import ruleset_name
+from .refusals import attempt
 
 bp = Blueprint("master", __name__)
 
 
 def _lang() -> str:
     return str(get_locale() or "it")
-
-
-def _op_error(exc: operations.OperationError, game=None) -> str:  # noqa: ANN001
-    messages = {
-        "game_started": _("The game has already started."),
-        "name_taken": _("That name is already taken in this game."),
-        "email_taken": _("That address already plays in this game."),
-        "master_plays": _("A Master of the game cannot also play in it."),
-        "composition_size": _("The composition has %(roles)s roles for %(players)s players.",
-                              roles=exc.params.get("roles"), players=exc.params.get("players")),
-        "too_many_players": _("At most %(maximum)s players can play this game.",
-                              maximum=exc.params.get("maximum")),
-        "extensions": _("Each player may have from 0 to 10 extensions."),
-        "too_few_players": _("At least %(minimum)s players are needed.", minimum=exc.params.get("minimum")),
-        "setup_failed": _("The rules refuse this set-up: %(reason)s",
-                          reason=_setup_reason(exc.params, game.ruleset if game is not None else None)),
-        "answer_window": _("The answer window must last from one minute to two days."),
-        "pending_items": _("Answer the pending items first."),
-        "not_a_draft": _("This phase is not waiting for the Masters."),
-        "not_running": _("The game is not running."),
-        "not_prepared": _("Draw the roles first."),
-        "not_paused": _("The game is not paused."),
-        "no_open_phase": _("No phase is open now."),
-        "deadline_in_past": _("The new deadline must be in the future."),
-        "nothing_to_roll_back": _("No published phase to roll back."),
-        "unknown_player": _("Unknown player."),
-        "unknown_faction": _("Unknown faction."),
-        "unknown_action": _("Unknown action."),
-    }
-    return messages.get(exc.code, exc.code)
-
-
-def _setup_reason(params: dict, ruleset: str | None) -> str:
-    """Why the rules refuse a set-up, in the ruleset's words for the engine's code
-    (engine/texts.py and the ruleset's texts); one without a code is shown as the
-    engine wrote it."""
-    why = params.get("why")
-    worded = get_ruleset(ruleset).describe_rejection(why, params, _lang()) if why and ruleset else None
-    return worded or str(params.get("reason", ""))
 
 
 @bp.route("/master/new", methods=["GET", "POST"])
@@ -126,9 +88,9 @@ def add_player(slug: str):
     if not form.validate_on_submit():
         flash(" ".join([_("Check name and email."), *_field_errors(form)]), "error")
         return redirect(url_for("master.desk", slug=slug))
-    return _attempt(slug, lambda: operations.add_player(
+    return attempt(game, lambda: operations.add_player(
         db(), config(), game, name=form.name.data, email=form.email.data, lang=form.lang.data,
-        now=now(), by=current_user), _("Player added; a welcome mail is on its way."))
+        now=now(), by=current_user), back=_desk(slug), success=_("Player added; a welcome mail is on its way."))
 
 
 def _field_errors(form) -> list[str]:  # noqa: ANN001
@@ -137,20 +99,8 @@ def _field_errors(form) -> list[str]:  # noqa: ANN001
             for name, errors in form.errors.items() if name != "csrf_token"]
 
 
-def _attempt(slug: str, change, success: str):
-    """Run one change of the desk in the request's transaction: commit and say
-    so, or roll back and say why, then back to the desk."""
-    game = game_or_404(slug)
-    try:
-        operations.lock_game(db(), game)
-        change()
-        db().commit()
-    except operations.OperationError as exc:
-        db().rollback()
-        flash(_op_error(exc, game), "error")
-    else:
-        flash(success, "receipt")
-    return redirect(url_for("master.desk", slug=slug))
+def _desk(slug: str) -> str:
+    return url_for("master.desk", slug=slug)
 
 
 def _start_form(slug: str):
@@ -184,9 +134,9 @@ def draw(slug: str):
     game = _start_form(slug)
     composition = _composition_from(game, request.form)
     flask_session[_composition_key(game)] = composition
-    return _attempt(slug, lambda: operations.prepare_game(
+    return attempt(game, lambda: operations.prepare_game(
         db(), game, composition=composition, now=now(), options=_options_from(game, request.form),
-        by=current_user), _("Roles drawn: check them, then start the game."))
+        by=current_user), back=_desk(slug), success=_("Roles drawn: check them, then start the game."))
 
 
 def _options_from(game, form) -> dict[str, Any]:  # noqa: ANN001
@@ -234,8 +184,8 @@ def setup_options(slug: str):
     options = {option: {subject: [items.get(i, {}) for i in range(max(items) + 1)]
                         for subject, items in subjects.items()}
                for option, subjects in edited.items()}
-    return _attempt(slug, lambda: operations.edit_prepared(
-        db(), game, now=now(), by=current_user, options=options), _("Changes saved."))
+    return attempt(game, lambda: operations.edit_prepared(
+        db(), game, now=now(), by=current_user, options=options), back=_desk(slug), success=_("Changes saved."))
 
 
 @bp.route("/g/<slug>/master/start", methods=["POST"])
@@ -244,10 +194,10 @@ def start(slug: str):
     """Deal the reviewed draw (or draw now, from the composition given) and start."""
     game = _start_form(slug)
     composition = _composition_from(game, request.form)
-    return _attempt(slug, lambda: operations.start_game(
+    return attempt(game, lambda: operations.start_game(
         db(), config(), game, composition=composition or None, now=now(), by=current_user,
         options=_options_from(game, request.form) or None),
-        _("The game has started; every player was mailed their role."))
+        back=_desk(slug), success=_("The game has started; every player was mailed their role."))
 
 
 @bp.route("/g/<slug>/master/close", methods=["POST"])
@@ -284,7 +234,7 @@ def publish(slug: str, phase_id: int):
                                       by=current_user)
         if phase.status == PhaseStatus.DRAFT:
             operations.publish(session, config(), game, phase, now(), by=current_user)
-    return _attempt(slug, answer_and_publish, _("Published."))
+    return attempt(game, answer_and_publish, back=_desk(slug), success=_("Published."))
 
 
 @bp.route("/g/<slug>/master/behalf", methods=["POST"])
@@ -333,10 +283,10 @@ def _desk_post(slug: str):
 def pause(slug: str):
     game = _desk_post(slug)
     if game.paused_at is None:
-        return _attempt(slug, lambda: desk_ops.pause(db(), game, now(), current_user),
-                        _("The game is paused: no deadline passes until you resume it."))
-    return _attempt(slug, lambda: desk_ops.resume(db(), game, now(), current_user),
-                    _("The game goes on; the phase keeps the time it had left."))
+        return attempt(game, lambda: desk_ops.pause(db(), game, now(), current_user), back=_desk(slug),
+                       success=_("The game is paused: no deadline passes until you resume it."))
+    return attempt(game, lambda: desk_ops.resume(db(), game, now(), current_user), back=_desk(slug),
+                   success=_("The game goes on; the phase keeps the time it had left."))
 
 
 @bp.route("/g/<slug>/master/extend", methods=["POST"])
@@ -352,16 +302,16 @@ def extend(slug: str):
         return redirect(url_for("master.desk", slug=slug))
     from ..calendar import localize
     new_end = localize(local.replace(tzinfo=None), ZoneInfo(operations.game_tz(game)))
-    return _attempt(slug, lambda: desk_ops.extend(db(), game, new_end, now(), current_user),
-                    _("Deadline moved."))
+    return attempt(game, lambda: desk_ops.extend(db(), game, new_end, now(), current_user),
+                   back=_desk(slug), success=_("Deadline moved."))
 
 
 @bp.route("/g/<slug>/master/rollback", methods=["POST"])
 @login_required
 def rollback(slug: str):
     game = _desk_post(slug)
-    return _attempt(slug, lambda: desk_ops.rollback(db(), game, now(), current_user),
-                    _("The last published phase is a draft again: correct it and publish."))
+    return attempt(game, lambda: desk_ops.rollback(db(), game, now(), current_user), back=_desk(slug),
+                   success=_("The last published phase is a draft again: correct it and publish."))
 
 
 @bp.route("/g/<slug>/master/reresolve/<int:phase_id>", methods=["POST"])
@@ -371,8 +321,8 @@ def reresolve(slug: str, phase_id: int):
     phase = db().get(PhaseRow, phase_id)
     if phase is None or phase.game_id != game.id:
         abort(404)
-    return _attempt(slug, lambda: desk_ops.reresolve(db(), config(), game, phase, now(), current_user),
-                    _("Resolved again with the corrections."))
+    return attempt(game, lambda: desk_ops.reresolve(db(), config(), game, phase, now(), current_user),
+                   back=_desk(slug), success=_("Resolved again with the corrections."))
 
 
 @bp.route("/g/<slug>/master/intervene", methods=["POST"])
@@ -392,7 +342,7 @@ def intervene(slug: str):
                                current_user, reason=reason)
         else:
             desk_ops.intervene(db(), config(), game, action, names, now(), current_user, reason=reason)
-    return _attempt(slug, apply, _("Done; every player was told."))
+    return attempt(game, apply, back=_desk(slug), success=_("Done; every player was told."))
 
 
 @bp.route("/g/<slug>/master/as/<name>")
@@ -445,4 +395,4 @@ def clear_bounce(slug: str, name: str):
     def clear() -> None:
         seat.user.address_failing = False
         operations.log(db(), game, current_user, "clear_bounce", now(), player=name, email=seat.user.email)
-    return _attempt(slug, clear, _("%(name)s's address is marked as working.", name=name))
+    return attempt(game, clear, back=_desk(slug), success=_("%(name)s's address is marked as working.", name=name))

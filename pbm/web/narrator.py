@@ -15,61 +15,20 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
-from engine.core import Rejected
 from engine.registry import get_ruleset
 
-from .. import operations, photos
+from .. import photos
 from ..models import GameStatus
 from ..operations import table
 from . import config, db, game_or_404, now, request_size, require_master
 from .narrator_view import screen, summary
+from .refusals import REFUSALS, attempt, refusal
 
 bp = Blueprint("narrator", __name__)
 
 
 def _lang() -> str:
     return str(get_locale() or "it")
-
-
-def _error_text(exc: Exception, game) -> str:  # noqa: ANN001
-    if isinstance(exc, Rejected):
-        own = get_ruleset(game.ruleset).describe_rejection(exc.code, exc.params, _lang())
-        return own or _("The rules refuse this (%(code)s).", code=exc.code)
-    assert isinstance(exc, operations.OperationError)
-    p = exc.params
-    messages = {
-        "game_started": lambda: _("The game has already started: the circle cannot change."),
-        "name_required": lambda: _("Write the player's name."),
-        "name_too_long": lambda: _("A name of at most %(limit)s letters, please.", limit=p.get("limit")),
-        "name_taken": lambda: _("%(name)s is already at the table: add an initial.", name=p.get("name")),
-        "too_many_players": lambda: _("At most %(maximum)s players.", maximum=p.get("maximum")),
-        "photo_too_big": lambda: _("The photo is too large: the player was not added. Try again."),
-        "photo_not_an_image": lambda: _("That file is not a photo: the player was not added."),
-        "too_few_players": lambda: _("At least %(minimum)s players are needed.", minimum=p.get("minimum")),
-        "no_standard_village": lambda: _("There is no standard village for this many players: "
-                                         "choose the roles."),
-        "unknown_role": lambda: _("Unknown role."),
-        "bad_count": lambda: _("Each role needs a whole number of cards."),
-        "composition_size": lambda: _("The village has %(roles)s cards for %(players)s players.",
-                                      roles=p.get("roles"), players=p.get("players")),
-        "setup_failed": lambda: _("The rules refuse this village: %(reason)s", reason=p.get("reason")),
-        "no_open_phase": lambda: _("Nothing is waiting for a tap now."),
-        "not_a_night": lambda: _("It is not night any more."),
-        "not_a_vote": lambda: _("This is not the time for votes."),
-        "stale_call": lambda: _("This page was out of date: here is where the game is now. "
-                                "Nothing was recorded twice."),
-        "bad_tap": lambda: _("Tap only the faces shown."),
-        "tap_count": lambda: _("Tap %(expected)s faces (you tapped %(got)s).",
-                               expected=p.get("expected"), got=p.get("got")),
-        "tapped_twice": lambda: _("%(player)s was already tapped for another call.",
-                                  player=p.get("player")),
-        "calls_left": lambda: _("Some calls of the night are still to be made."),
-        "already_recorded": lambda: _("%(player)s has already voted: a recorded vote cannot be changed.",
-                                      player=p.get("player")),
-        "unknown_player": lambda: _("Unknown player."),
-    }
-    word = messages.get(exc.code)
-    return word() if word else exc.code
 
 
 def _game(slug: str):  # noqa: ANN202
@@ -85,13 +44,10 @@ def _back(slug: str) -> Response:
 
 
 def _attempt(game, work) -> Response:  # noqa: ANN001
-    try:
-        work()
-        db().commit()
-    except (operations.OperationError, Rejected) as exc:
-        db().rollback()
-        flash(_error_text(exc, game) + " " + _("Nothing was recorded."), "error")
-    return _back(game.slug)
+    """One tap. The table's calls and votes lock the game themselves (``operations.table``);
+    a refusal says that nothing was recorded."""
+    return attempt(game, work, back=url_for("narrator.page", slug=game.slug), page="table", lock=False,
+                   after_refusal=_("Nothing was recorded."))
 
 
 @bp.route("/g/<slug>/narrator")
@@ -128,7 +84,7 @@ def unseat(slug: str):
 def start(slug: str):
     game = _game(slug)
     composition: dict[str, Any] | None = None
-    if request.form.get("village") == "edited":
+    if request.form.get("composition") == "edited":
         roles = [r.name for r in get_ruleset(game.ruleset).roles()]
         composition = {role: request.form.get(f"count-{i}", "0") for i, role in enumerate(roles)}
     return _attempt(game, lambda: table.start_at_table(db(), config(), game, composition=composition,
@@ -199,8 +155,8 @@ def close(slug: str):
     db().rollback()  # the close is its own unit of work; nothing of this request is pending
     try:
         table.close_moment(factory, config(), game_id, phase_id=phase_id, now=now(), by_user_id=user_id)
-    except (operations.OperationError, Rejected) as exc:
-        flash(_error_text(exc, game) + " " + _("Nothing was recorded."), "error")
+    except REFUSALS as exc:
+        flash(refusal(exc, game=game, page="table") + " " + _("Nothing was recorded."), "error")
     return _back(slug)
 
 

@@ -23,7 +23,7 @@ from markupsafe import Markup, escape
 from sqlalchemy import select
 from wtforms import HiddenField, SelectField, SelectMultipleField, StringField, TextAreaField, widgets
 
-from engine.core import POWER, PRIVATE, ActionForm, GameState, Rejected
+from engine.core import PRIVATE, ActionForm, GameState, Rejected
 from engine.interface import BaseRuleset, Viewer
 from engine.registry import get_ruleset
 
@@ -151,9 +151,8 @@ def _as_fields(rules: BaseRuleset, spec: ActionForm, args: dict[str, Any] | None
 
 
 def _field(rules: BaseRuleset, spec: ActionForm, f: Any, prefix: str, lang: str):
-    label = rules.field_label(spec, f.name, lang) or _field_label(f.name) or _capitalized(
-        rules.describe_key(f.name, lang))
-    description = rules.field_help(spec, f.name, lang) or _field_help(f.name)
+    label = rules.field_label(spec, f.name, lang) or _capitalized(rules.describe_key(f.name, lang))
+    description = rules.field_help(spec, f.name, lang) or ""
     render_kw: dict[str, Any] = {}
 
     def shown(value: str) -> str:
@@ -188,51 +187,21 @@ def _field(rules: BaseRuleset, spec: ActionForm, f: Any, prefix: str, lang: str)
             render_kw["max"] = f.max
         return StringField(label, description=description, render_kw=render_kw)
     # The browser stops at the limit the service enforces (pbm/limits.py) for mail too.
-    render_kw["maxlength"] = limits.limit_of(f.name)
-    if f.type == "text" and f.name in ("notes", "question"):
+    limit = limits.limit_of(rules, f.name)
+    render_kw["maxlength"] = limit
+    if f.type == "text" and limit > _ONE_LINE:
         return TextAreaField(label, description=description, render_kw={"rows": 2, **render_kw})
     return StringField(label, description=description, render_kw=render_kw)
 
 
-# Translated when asked for, one at a time: a form needs one or two of them.
-_FIELD_LABELS = {
-    "vote": lambda: _("Vote for the pyre"), "target": lambda: _("Target"),
-    "target2": lambda: _("Second target"), "power": lambda: _("Power"),
-    "with": lambda: _("Together with"), "n": lambda: _("n"),
-    "become": lambda: _("Role to become"), "question": lambda: _("Question for the Masters"),
-    "shout": lambda: _("Night shout"), "notes": lambda: _("Notes"),
-}
-
-
-def _field_label(name: str) -> str | None:
-    """The service's generic label of a submission key, when the ruleset has none of
-    its own (then the ruleset's name of the key, as its receipts write it)."""
-    label = _FIELD_LABELS.get(name)
-    return label() if label is not None else None
-
-
-def _field_help(name: str) -> str:
-    if name == "shout":
-        return _("Anonymous: published with the next bulletin.")
-    if name == "question":
-        return _("One yes/no question in the whole game; the Masters answer it.")
-    return ""
+# A free text allowed more characters than this gets a box of a few lines, not one line.
+_ONE_LINE = 300
 
 
 def form_title(spec: ActionForm, ruleset: str = "") -> str:
-    own = _ruleset(ruleset).form_title(spec, _lang())
-    if own:
-        return own
-    if spec.kind == POWER and spec.label.startswith("form.power."):
-        return _("Your power: %(name)s", name=spec.label.removeprefix("form.power."))
-    titles = {
-        "vote": _("Pyre vote"), "power": _("Your power"),
-        "become": _("Choose your role"),
-        "question": _("Question to the Masters"), "shout": _("Night shout"), "notes": _("Notes"),
-    }
-    if spec.kind in titles:
-        return titles[spec.kind]
-    return _capitalized(_ruleset(ruleset).describe_action(spec.kind, _lang()))
+    """A form's heading: the ruleset's, or the name of its kind."""
+    rules = _ruleset(ruleset)
+    return rules.form_title(spec, _lang()) or _capitalized(rules.describe_action(spec.kind, _lang()))
 
 
 def _capitalized(named: str) -> str:
@@ -291,14 +260,18 @@ def reserved_context(game: Game, seat: Seat, state: GameState | None = None) -> 
             forms.append((group[0], form, " · ".join(form_title(s, game.ruleset) for s in group)))
         current = [(r.kind, operations.describe_submission(r.args, lang, game.ruleset, open_state), r.source, r.submitted_at)
                    for r in latest]
+    rules = get_ruleset(game.ruleset)
     # What the rules show this player of their own state at a glance (a power they hold...).
-    table = get_ruleset(game.ruleset).public_table(state, viewer, lang) if state else []
+    table = rules.public_table(state, viewer, lang) if state else []
     return {
         "game": game, "seat": seat, "me": me, "state": state, "phase": phase,
         "phase_label": render.phase_label(phase, lang, tz) if phase else None,
         "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase else None,
         "known": known, "results": results, "forms": forms, "current": current,
-        "my_titles": get_ruleset(game.ruleset).titles(state, seat.name, lang) if state else [],
+        "my_titles": rules.titles(state, seat.name, lang) if state else [],
+        # What the player knows of themself, and whether they are still in, as the rules say it.
+        "facts": rules.self_facts(state, seat.name, lang) if me else [],
+        "status": rules.self_status(state, seat.name, lang) if me else "",
         "table": table,
     }
 

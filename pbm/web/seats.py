@@ -19,40 +19,9 @@ from ..models import GameStatus, PhaseStatus
 from ..operations import seats as seat_ops
 from . import config, db, game_or_404, my_seat, now, require_master
 from .forms import SubstituteForm
+from .refusals import attempt
 
 bp = Blueprint("seats", __name__)
-
-
-def _error(exc: operations.OperationError, game) -> str:  # noqa: ANN001
-    words = {
-        "game_over": _("The game is over."),
-        "already_playing": _("You already play in this game."),
-        "extension_too_long": _("The extension may be at most seven days."),
-        "absence_order": _("The absence must end on or after the day it starts."),
-        "absence_past": _("That absence is already over."),
-        "absence_too_long": _("One absence may last at most 60 days and start at most six months ahead."),
-        "unknown_absence": _("Unknown absence."),
-        "email_taken": _("That address already plays in this game."),
-        "master_plays": _("A Master of the game cannot also play in it."),
-        "not_running": _("The game is not running."),
-    }
-    if exc.code in words:
-        return words[exc.code]
-    from .master import _op_error
-    return _op_error(exc, game)
-
-
-def _attempt(game, change, success: str, back: str):  # noqa: ANN001
-    try:
-        operations.lock_game(db(), game)
-        change()
-        db().commit()
-    except operations.OperationError as exc:
-        db().rollback()
-        flash(_error(exc, game), "error")
-    else:
-        flash(success, "receipt")
-    return redirect(back)
 
 
 @bp.app_template_global()
@@ -91,11 +60,10 @@ def volunteer(slug: str):
     game = game_or_404(slug)
     back = url_for("public.game_home", slug=slug)
     if request.form.get("withdraw"):
-        return _attempt(game, lambda: seat_ops.withdraw_volunteer(db(), game, current_user, now()),
-                        _("You are no longer on the list of substitutes."), back)
-    return _attempt(game, lambda: seat_ops.volunteer(db(), game, current_user, now()),
-                    _("You are on the list of substitutes: the Masters will write if they need you."),
-                    back)
+        return attempt(game, lambda: seat_ops.withdraw_volunteer(db(), game, current_user, now()), back=back,
+                       success=_("You are no longer on the list of substitutes."))
+    return attempt(game, lambda: seat_ops.volunteer(db(), game, current_user, now()), back=back,
+                   success=_("You are on the list of substitutes: the Masters will write if they need you."))
 
 
 # --------------------------------------------------------------------------- absences
@@ -120,9 +88,9 @@ def declare_absence(slug: str):
         flash(_("Give the first and the last day of the absence as dates."), "error")
         return redirect(back)
     note = request.form.get("note", "")
-    return _attempt(game, lambda: seat_ops.declare_absence(
-        db(), config(), game, seat, first_day=first, last_day=last, note=note, now=now()),
-        _("Absence recorded: the Masters see it and decide whether to pause or extend."), back)
+    return attempt(game, lambda: seat_ops.declare_absence(
+        db(), config(), game, seat, first_day=first, last_day=last, note=note, now=now()), back=back,
+        success=_("Absence recorded: the Masters see it and decide whether to pause or extend."))
 
 
 @bp.route("/g/<slug>/absence/<int:absence_id>/withdraw", methods=["POST"])
@@ -132,8 +100,8 @@ def withdraw_absence(slug: str, absence_id: int):
     seat = my_seat(game)
     if seat is None:
         abort(403)
-    return _attempt(game, lambda: seat_ops.withdraw_absence(db(), game, seat, absence_id, now()),
-                    _("Absence withdrawn."), url_for("player.reserved", slug=slug) + "#absences")
+    return attempt(game, lambda: seat_ops.withdraw_absence(db(), game, seat, absence_id, now()),
+                   back=url_for("player.reserved", slug=slug) + "#absences", success=_("Absence withdrawn."))
 
 
 # --------------------------------------------------------------------------- substitutes
@@ -164,9 +132,9 @@ def substitute(slug: str):
         flash(_("The extension may be at most seven days."), "error")
         return redirect(back)
     lang = request.form.get("lang") if request.form.get("lang") in ("it", "en") else "it"
-    return _attempt(game, lambda: seat_ops.substitute(
+    return attempt(game, lambda: seat_ops.substitute(
         db(), config(), game, seat, email=email, name=request.form.get("name", "").strip(), lang=lang,
         announced_as=request.form.get("announced_as", ""), now=now(), by=current_user,
-        extend_by=timedelta(hours=hours) if hours else None),
-        _("%(name)s's seat was handed over; the newcomer has the role letter and the seat's history, "
-          "and every player was told.", name=seat.name), back)
+        extend_by=timedelta(hours=hours) if hours else None), back=back,
+        success=_("%(name)s's seat was handed over; the newcomer has the role letter and the seat's history, "
+                  "and every player was told.", name=seat.name))

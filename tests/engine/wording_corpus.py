@@ -14,7 +14,7 @@ from typing import Any, Iterator
 
 from engine import remedies
 from engine.core import Action, Event, GameState, Rejected, Resolution, phase_rng, setup_rng
-from engine.interface import LANGS, BaseRuleset, Viewer
+from engine.interface import LANGS, BaseRuleset, TableScript, Viewer
 from engine.registry import get_ruleset
 
 # Seat names of both genders, several starting with a vowel (for "ad Anna", "ed Elena").
@@ -199,9 +199,11 @@ def state_lines(key: str, rules: BaseRuleset, state: GameState) -> Iterator[Line
                         sub = {"kind": form.kind, f.name: list(f.choices)[0]}
                         for text in rules.describe_submission(sub, lang, state):
                             yield Line(key, lang, "submission", text)
-        for call in getattr(rules, "night_script", lambda s: [])(state):
-            for said in call["say"].values():
-                yield Line(key, lang, "script", said[lang])
+        table = rules.ability(TableScript)
+        for call in table.night_script(state) if table is not None else ():
+            for said in (call.open, call.do, call.close):
+                if said is not None:
+                    yield Line(key, lang, "script", said.read(lang))
 
 
 def rejection_lines(key: str, rules: BaseRuleset) -> Iterator[Line]:
@@ -210,7 +212,7 @@ def rejection_lines(key: str, rules: BaseRuleset) -> Iterator[Line]:
               "count": 1, "minimum": 5, "card": "Duchessa", "variant": "x", "coins": 1, "need": 3,
               "have": 1, "expected": 1, "got": 2, "other": "Veggente", "action": "x", "answer": "x",
               "character": "Duchessa", "blockers": "Contessa", "value": "x", "waiting": "Anna",
-              "kind": "vote", "reason": "r"}
+              "kind": "vote", "reason": "r", "length": 300, "limit": 280, "field": "x"}
     for code in rules.REJECTIONS:
         for lang in LANGS:
             text = rules.describe_rejection(code, params, lang)

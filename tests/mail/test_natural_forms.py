@@ -4,8 +4,8 @@ natural forms documented in docs/mail-commands.md read as documented.
 The printed words are taken from where the service prints them, not copied: the
 receipts' and desk's names of a submission's keys (engine/texts.KEYS), the reminders'
 names of an action (engine/texts.ACTIONS), and the web page's form titles and field
-labels (pbm/web/player.py, through the Italian catalog). A word added there and not to a
-ruleset's vocabulary fails here."""
+labels (the two Lupus games' forms, engine/texts.FORM_TITLES and FIELD_LABELS). A word
+added there and not to a ruleset's vocabulary fails here."""
 from __future__ import annotations
 
 import re
@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from engine import texts
-from pbm.i18n import gettext_in
+from engine.core import ActionForm
+from engine.registry import get_ruleset
 from pbm.mail.commands import parse_commands
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena"]
@@ -36,11 +37,6 @@ TAKES = {"lupus-live-12": {"vote", "target", "ritual", "appoint", "become", "que
 # An action kind and the submission key it fills.
 KIND_KEY = {"vote": "vote", "power": "target", "ritual": "ritual", "elect": "elect", "appoint": "appoint",
             "become": "become", "question": "question", "shout": "shout", "notes": "notes"}
-# The web page's titles and labels (pbm/web/player.py), by the key they name.
-WEB = {"vote": ("Pyre vote", "Vote for the pyre"), "target": ("Your power", "Target"),
-       "become": ("Choose your role", "Role to become"),
-       "question": ("Question to the Masters", "Question for the Masters"),
-       "shout": ("Night shout",), "notes": ("Notes",)}
 
 
 def printed_words(ruleset: str) -> list[tuple[str, str]]:
@@ -50,15 +46,24 @@ def printed_words(ruleset: str) -> list[tuple[str, str]]:
     for lang in ("it", "en"):
         out += [(key, names[lang]) for key, names in texts.KEYS.items() if key in takes]
         out += [(KIND_KEY[kind], names[lang]) for kind, names in texts.ACTIONS.items() if KIND_KEY[kind] in takes]
-        out += [(key, gettext_in(lang, msgid)) for key, msgids in WEB.items() if key in takes for msgid in msgids]
+        out += [(KIND_KEY[kind], names[lang]) for kind, names in texts.FORM_TITLES.items()
+                if KIND_KEY.get(kind) in takes]
+        out += [(key, names[lang]) for key, names in texts.FIELD_LABELS.items() if key in takes]
     return sorted(set(out))
 
 
-def test_the_printed_words_are_found_where_the_service_prints_them():
-    source = (Path(__file__).resolve().parents[2] / "pbm" / "web" / "player.py").read_text()
-    for msgids in WEB.values():
-        for msgid in msgids:
-            assert f'_("{msgid}")' in source, msgid
+@pytest.mark.parametrize("ruleset", LUPUS)
+def test_the_printed_words_are_found_where_the_service_prints_them(ruleset):
+    """The tables read above are what the ruleset titles and labels its web forms with."""
+    for lang in ("it", "en"):
+        for kind in {"vote", "power", "become", "question", "shout", "notes"} & set(texts.FORM_TITLES):
+            if KIND_KEY[kind] in TAKES[ruleset]:
+                form = ActionForm(kind, [], f"form.{kind}")
+                assert get_ruleset(ruleset).form_title(form, lang) == texts.FORM_TITLES[kind][lang], kind
+        for key in TAKES[ruleset] & set(texts.FIELD_LABELS):
+            kind = next(kind for kind, filled in KIND_KEY.items() if filled == key)
+            form = ActionForm(kind, [], f"form.{kind}")
+            assert get_ruleset(ruleset).field_label(form, key, lang) == texts.FIELD_LABELS[key][lang], key
     assert len(printed_words("lupus-live-12")) >= 30
 
 

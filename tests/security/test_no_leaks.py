@@ -382,7 +382,7 @@ def test_tr7_exiled_players_are_shown_exiled_not_dead(app, clock):
     page = public_page(app, slug)
     players = page[page.index('<ul class="players">'):]
     players = players[:players.index("</ul>")]
-    assert "Carla (esiliato)" in players and "Carla †" not in players
+    assert "Carla (in esilio)" in players and "Carla †" not in players
     assert "Dario †" not in players and "Anna †" not in players
     assert "Carla" in bulletin_section(page)  # the losing faction is published
 

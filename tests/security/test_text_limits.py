@@ -1,11 +1,12 @@
 """What a player writes has a length limit, the same in forms and in mail: a
-200 KB shout is refused with a clear message and reaches nobody."""
+200 KB shout is refused with a clear message and reaches nobody. The limits are the
+ruleset's (``TEXT_LIMITS``), the refusal its words."""
 from __future__ import annotations
 
 from email.message import EmailMessage
 from email.utils import make_msgid
 
-from pbm.limits import FREE_TEXT
+from engine.registry import get_ruleset
 from pbm.models import ActionRow, OutboxRow
 from pbm.worker import Worker
 
@@ -14,6 +15,7 @@ from tests.support.forms import area, flash_of, forms_of, logged_in, post_form, 
 from tests.support.mail import deliver, fast_passwords, run_mail  # noqa: F401
 
 HUGE_SHOUT = "Al lupo! " * 22_000  # about 200 KB
+FREE_TEXT = get_ruleset("lupus-live-12").TEXT_LIMITS  # the game of the ghosts fixture
 
 
 def test_a_shout_over_the_limit_is_refused_in_the_form(app, factory, ghosts):

@@ -5,12 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from flask_babel import force_locale
 
 from pbm import operations
 from pbm.db import transaction
 from pbm.models import User
-from pbm.web.master import _setup_reason
+from pbm.errors import refusal
 
 from tests.conftest import csrf_from
 from tests.support.helpers import login, make_game, make_master
@@ -122,6 +121,5 @@ def test_every_refusal_of_a_setup_has_its_own_words(app, factory, clock):
                                       now=clock.now(), password="x")
             with pytest.raises(operations.OperationError) as refused:
                 operations.start_game(s, app.config, game, roles=roles, options={"mayor": mayor} if mayor else None, now=clock.now())
-        with app.test_request_context(), force_locale("it"):
-            worded = _setup_reason(refused.value.params, ruleset)
+        worded = refusal(refused.value, "it", ruleset=ruleset)
         assert expected in worded, (refused.value.params, worded)

@@ -107,7 +107,7 @@ def seat_everyone(narrator: Narrator, photo_for: str | None = None) -> None:
 
 
 def first_night(narrator: Narrator, factory) -> None:
-    narrator.post("start", {"village": "standard"})
+    narrator.post("start", {"composition": "standard"})
     narrator.tap(*WOLVES)
     narrator.tap(SEER)
     narrator.tap(MEDIUM)
@@ -149,13 +149,13 @@ def test_composition_standard_or_edited(narrator, factory):
     def counts(**village: int) -> dict[str, str]:
         return {f"count-{i}": str(village.get(role.replace(" ", "_"), 0)) for i, role in enumerate(roles)}
 
-    page = narrator.post("start", {"village": "edited", **counts(Licantropo=2, Veggente=1, Contadino=6)})
+    page = narrator.post("start", {"composition": "edited", **counts(Licantropo=2, Veggente=1, Contadino=6)})
     assert "9" in page and "8" in page  # nine cards for eight players: refused
     with factory() as s:
         assert s.scalar(select(Game)).status == GameStatus.SETUP
     # One Licantropo, a Veggente, six Contadini: the night calls only those dealt.
     counts = counts(Licantropo=1, Veggente=1, Contadino=6)
-    narrator.post("start", {"village": "edited", **counts})
+    narrator.post("start", {"composition": "edited", **counts})
     with factory() as s:
         game = s.scalar(select(Game))
         assert game.status == GameStatus.RUNNING
@@ -166,7 +166,7 @@ def test_composition_standard_or_edited(narrator, factory):
 
 def test_first_night_taps_deal_the_roles_and_refuse_what_does_not_fit(narrator, factory):
     seat_everyone(narrator)
-    narrator.post("start", {"village": "standard"})
+    narrator.post("start", {"composition": "standard"})
     page = narrator.tap("Bruno")  # two Licantropi: one face is not enough
     assert narrator.call_index() == 0 and ("2" in page)
     narrator.tap(*WOLVES)
@@ -384,7 +384,7 @@ def test_the_desk_and_the_public_page_know_players_without_an_address(narrator, 
 
 def test_the_page_reads_in_english_too(narrator, factory):
     seat_everyone(narrator)
-    narrator.post("start", {"village": "standard"})
+    narrator.post("start", {"composition": "standard"})
     narrator.client.post("/lang/en", data={"csrf_token": csrf_from(narrator.page())})
     page = narrator.page()
     # The service's words through Babel, the game's from the ruleset's catalogue.
@@ -402,7 +402,7 @@ def test_a_player_taken_out_before_the_start_leaves_the_others_in_order(narrator
         assert [(x.name, x.position) for x in s.scalars(select(Seat).order_by(Seat.position))] == [
             ("Anna", 0), ("Carla", 1)]
         assert s.scalar(select(func.count()).select_from(SeatPhoto)) == 0
-    page = narrator.post("start", {"village": "standard"})  # two players: too few
+    page = narrator.post("start", {"composition": "standard"})  # two players: too few
     flash = re.search(r'<p class="flash error"[^>]*>([^<]*)</p>', page).group(1)
     assert "almeno 5 giocatori" in flash
     with factory() as s:
@@ -456,7 +456,7 @@ def test_the_pages_carry_no_inline_script(narrator, factory, app):
     pages = [narrator.page()]
     seat_everyone(narrator)
     pages.append(narrator.page())
-    narrator.post("start", {"village": "standard"})
+    narrator.post("start", {"composition": "standard"})
     pages.append(narrator.page())
     narrator.tap(*WOLVES)
     narrator.tap(SEER)
@@ -475,7 +475,7 @@ def test_a_first_night_closed_early_from_the_desk_goes_on_from_the_narrator_s_pa
     from pbm import operations
 
     seat_everyone(narrator)
-    narrator.post("start", {"village": "standard"})
+    narrator.post("start", {"composition": "standard"})
     narrator.tap(*WOLVES)
     with factory() as s:
         game_id = s.scalar(select(Game.id))
@@ -499,7 +499,7 @@ def test_a_first_night_closed_early_from_the_desk_goes_on_from_the_narrator_s_pa
 def test_an_optional_power_may_pass_with_no_face(narrator, factory):
     for name in [*NAMES, "Lia"]:  # nine: the standard village adds the Apprendista Necromante
         narrator.post("seat", {"name": name})
-    narrator.post("start", {"village": "standard"})
+    narrator.post("start", {"composition": "standard"})
     narrator.tap(*WOLVES)
     narrator.tap("Lia")  # the Apprendista
     narrator.tap(SEER)
