@@ -179,7 +179,7 @@ def check_minimums(config: dict[str, Any]) -> None:
             raise ConfigError(f"{key} (PBM_{key}) = {config[key]!r} is too small: it is the number of {meaning}.")
     if not 0 <= config["DIGEST_HOUR"] <= 23:
         raise ConfigError(f"DIGEST_HOUR (PBM_DIGEST_HOUR) = {config['DIGEST_HOUR']!r} is not an hour of the day (0-23).")
-    from .relay_limits import Limits  # the quota's reset time and zone, read as the sender reads them
+    from .mail.outbound.relay_limits import Limits  # the quota's reset time and zone, read as the sender reads them
     Limits.from_config(config)
     token = config["HEALTHZ_TOKEN"]
     if token and (len(token) < 20 or token != token.strip()):

@@ -15,7 +15,7 @@ import pytest
 
 from engine import texts
 from pbm.i18n import gettext_in
-from pbm.mail.commands import parse_commands
+from pbm.mail.reading.commands import parse_commands
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena"]
 LUPUS = ("lupus-live-12", "tempo-reale-7")

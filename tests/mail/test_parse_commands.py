@@ -4,7 +4,7 @@ import pytest
 from engine.lupus_live_12.rituals import RITUALS
 from engine.registry import available, get_ruleset
 from engine.tempo_reale_7.roles import POWERS as SPECTRE_POWERS
-from pbm.mail.commands import describe_error, grammar, parse_commands, resolve_name
+from pbm.mail.reading.commands import describe_error, grammar, parse_commands, resolve_name
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Maria Luisa", "Maria", "Mario",
            "Élodie", "Nicolò"]

@@ -48,9 +48,10 @@ from flask_mail import Mail, Message
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from . import relay_limits, retention, tls
-from .db import unflushed
-from .models import OutboxRow, User
+from ... import retention, tls
+from ...db import unflushed
+from ...models import OutboxRow, User
+from . import relay_limits
 
 log = logging.getLogger(__name__)
 

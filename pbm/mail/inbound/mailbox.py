@@ -133,11 +133,11 @@ def open_source(config: dict, ca_file: str | None = None) -> MailSource:
     if kind == "imap":
         if ca_file and not options.get("ca_file"):
             options["ca_file"] = ca_file
-        from pbm.mail.imap import ImapSource
+        from .imap import ImapSource
 
         return ImapSource(**options)
     if kind == "maildir":
-        from pbm.mail.maildir import MaildirSource
+        from .maildir import MaildirSource
 
         return MaildirSource(**options)
     raise ValueError(f"unknown mail source kind {kind!r} (expected 'imap' or 'maildir')")

@@ -14,11 +14,11 @@ from sqlalchemy.orm import Session
 from engine.core import Rejected
 from engine.interface import MORE_TIME, STANDING
 
-from . import operations, render
-from .i18n import gettext_in
-from .mail.commands import examples
-from .operations import window_mail
-from .models import Game, PhaseRow, Seat, User
+from ... import operations, render
+from ...i18n import gettext_in
+from ...operations import window_mail
+from ...models import Game, PhaseRow, Seat, User
+from ..reading.commands import examples
 
 
 @dataclass

@@ -33,15 +33,16 @@ from sqlalchemy.orm import Session, object_session, selectinload, sessionmaker
 from engine.core import GameState
 from engine.registry import get_ruleset
 
-from . import mailer, operations, render
+from ... import operations, render
+from ...i18n import gettext_in
+from ..outbound import master_address, queue
+from ..reading.author import author_of
+from ..reading.commands import describe_error, examples
+from ..reading.parse import ParsedMessage, header_token, parse_message, without_reply_prefix
+from ..reading.parse_body import body_text, parse_bytes
 from .carry_out import Origin, abridge, carry_out
-from .i18n import gettext_in
-from .mail.author import author_of
-from .mail.commands import describe_error, examples
-from .mail.mailbox import HEADER_LIMIT, IncomingMail, MailSource, header_section
-from .mail.parse import ParsedMessage, header_token, parse_message, without_reply_prefix
-from .mail.parse_body import body_text, parse_bytes
-from .models import (
+from .mailbox import HEADER_LIMIT, IncomingMail, MailSource, header_section
+from ...models import (
     Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User,
 )
 
@@ -778,7 +779,7 @@ def _refuse_master_without_token(session: Session, config: dict[str, Any], row: 
     lang = master.lang
     games = [gm for gm in session.scalars(select(GameMaster).where(GameMaster.user_id == master.id))
              if gm.game.status == GameStatus.RUNNING]
-    lines = "; ".join(f"{gm.game.name}: {mailer.master_address(config, gm)}" for gm in games)
+    lines = "; ".join(f"{gm.game.name}: {master_address(config, gm)}" for gm in games)
     errors = [gettext_in(lang, "A Master's commands by mail count only when sent to your own address for "
                                "the game (reply to a mail of the game, or write to the address shown on "
                                "your desk): this message was not applied.")
@@ -925,7 +926,7 @@ def _receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: 
     if is_error and _error_replies_today(session, to, now) >= int(config["ERROR_REPLIES_PER_DAY"]):
         log.info("error replies to %s capped for today", to)
         return
-    mailer.queue(session, config, to=to, template="receipt", lang=lang, now=now, game=game,
+    queue(session, config, to=to, template="receipt", lang=lang, now=now, game=game,
                  kind="receipt_error" if is_error else "receipt", auto_reply=True,
                  in_reply_to=parsed.message_id if proven else None,
                  references=(" ".join(parsed.references or []) or None) if proven else None,

@@ -27,8 +27,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from .config import ConfigError
-from .models import OutboxRow, RelayState
+from ...config import ConfigError
+from ...models import OutboxRow, RelayState
 
 log = logging.getLogger(__name__)
 

@@ -23,10 +23,10 @@ from markupsafe import Markup
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
-from . import mail_classes
-from .models import Game, GameMaster, OutboxPart, OutboxRow, Seat
+from ...models import Game, GameMaster, OutboxPart, OutboxRow, Seat
+from .classes import class_of
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "mail_templates"
+TEMPLATES = Path(__file__).resolve().parents[3] / "mail_templates"
 # The templates ship with the code and change only with a new release: no stat() of
 # each file at each of a boundary's forty-odd renders to see whether it changed.
 _env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined,
@@ -234,7 +234,7 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
         headers["References"] = f"{references} {in_reply_to}".strip() if references else in_reply_to
     return {
         "created_at": now, "game_id": game.id if game else None, "phase_id": phase_id,
-        "kind": kind or template, "priority": mail_classes.class_of(kind or template, private), "to_addr": to,
+        "kind": kind or template, "priority": class_of(kind or template, private), "to_addr": to,
         "from_addr": from_addr, "reply_to": reply_to, "subject": subject, "body": body, "body_html": body_html, "html_part_id": html_part_id,
         "headers": headers, "message_id": new_message_id(domain_of(config["MASTER_ADDRESS"])), "status": "pending",
         "attempts": 0, "next_attempt_at": now, "login_link": carries_login_link(context),
