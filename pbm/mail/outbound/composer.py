@@ -3,7 +3,7 @@
 Each message is a folder holding subject.<lang>.txt and body.<lang>.txt
 (Jinja, plain text), and optionally body.<lang>.html: an HTML alternative with the
 same facts (the bulletin's vote as a table of bars), sent beside the plain text. Mail is only ever queued here, inside the caller's
-transaction; pbm.sender delivers it.
+transaction; send.py delivers it.
 
 A boundary mails every player of a game at once: it composes each message
 (``compose``), renders what all of them share only once (``render_part``), and
@@ -200,7 +200,7 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
     when many messages share it; ``html_part_id``: the stored end of the HTML
     alternative, which the template's HTML then leaves out; ``private``: whether a
     phase's results carry lines for this reader alone, which decides their place in
-    the queue, pbm/mail_classes.py). Mail to a player carries their
+    the queue, classes.py). Mail to a player carries their
     reply token, so their answer can be tied to them, and so does mail to a Master of
     the game (their own reply address, without a subject tag: a Master forwards mail,
     and a tag would travel with it); receipts come from the no-reply address."""

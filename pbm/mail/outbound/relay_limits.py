@@ -3,7 +3,7 @@ its own back-off when it answers "slow down".
 
 A real relay caps its sender (a personal Gmail account about 500 messages a
 day, Google Workspace about 2,000, many also so many a minute: docs/deploy.md).
-The sender (pbm/sender.py) asks ``allowance`` before each batch and sends no
+The sender (send.py) asks ``allowance`` before each batch and sends no
 more than it says: the count is of the outbox's own rows marked sent in the
 last minute and in the quota's day, so it holds across workers and restarts,
 and reads the injected clock (tests move a fake one instead of sleeping).
