@@ -27,7 +27,8 @@ from _support import MONDAY_10_ROME, NAMES, Timers, fast_passwords, open_day_one
 
 from pbm import operations  # noqa: E402
 from pbm.mail import inbound  # noqa: E402
-from pbm.mail.inbound import apply  # noqa: E402
+from pbm.mail.inbound import apply, store  # noqa: E402
+from pbm.mail.inbound import receipts as answers  # noqa: E402 (a count below is called receipts)
 from pbm.clock import FixedClock  # noqa: E402
 from pbm.mail.inbound import open_source  # noqa: E402
 from pbm.models import ActionRow, InboundRow, OutboxRow, Seat  # noqa: E402
@@ -84,15 +85,15 @@ def one_run(server: DovecotServer, messages: int, out) -> tuple[float, dict[str,
 
         timers = Timers()
         source = open_source(imap_config)
-        batched = hasattr(apply, "apply_many")  # (run against older code too, for a side-by-side)
+        batched = hasattr(store, "apply_many")  # (run against older code too, for a side-by-side)
         apply_name = "apply_many" if batched else "process"
-        real_store = timers.wrap(apply, "store_many", f"store raw (one commit per {inbound.FETCH_BATCH})")
-        real_apply = timers.wrap(apply, apply_name, "identify + parse + submit + receipt (one commit per "
+        real_store = timers.wrap(store, "store_many", f"store raw (one commit per {inbound.FETCH_BATCH})")
+        real_apply = timers.wrap(store, apply_name, "identify + parse + submit + receipt (one commit per "
                                  + (f"{inbound.FETCH_BATCH})" if batched else "message)"))
         # Inside the step above: the parser (run twice: to identify, then with the names).
         real_parse = timers.wrap(apply, "parse_message", "  of which: parse_message")
         real_submit = timers.wrap(operations, "submit", "  of which: operations.submit (engine validation)")
-        real_queue = timers.wrap(apply, "queue", "  of which: render + queue the receipt")
+        real_queue = timers.wrap(answers, "queue", "  of which: render + queue the receipt")
         timers.wrap(source, "fetch_new", "IMAP fetch (RFC822.SIZE, then BODY.PEEK[])")
         if batched:
             timers.wrap(source, "mark_processed_many", "IMAP mark processed (one UID STORE per batch)")
@@ -109,9 +110,9 @@ def one_run(server: DovecotServer, messages: int, out) -> tuple[float, dict[str,
             seconds, cpu = time.perf_counter() - began, time.process_time() - cpu_began
             leftover = len(source.fetch_new())
         finally:
-            apply.store_many = real_store
-            setattr(apply, apply_name, real_apply)
-            apply.parse_message, operations.submit, apply.queue = real_parse, real_submit, real_queue
+            store.store_many = real_store
+            setattr(store, apply_name, real_apply)
+            apply.parse_message, operations.submit, answers.queue = real_parse, real_submit, real_queue
             source.close()
 
         with factory() as s:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pbm.mail import inbound
-from pbm.mail.inbound import apply
+from pbm.mail.inbound import apply, store
 from pbm.mail.inbound import open_source
 from pbm.models import ActionRow, InboundRow
 
@@ -77,19 +77,19 @@ def test_same_message_delivered_twice(app, factory, game, clock, imap_account):
 def test_crash_between_store_and_apply(app, factory, game, clock, imap_account, monkeypatch):
     imap_account.deliver(vote_mail(factory, "Dario", "Anna"))
     imap_account.deliver(vote_mail(factory, "Carla", "Bruno"))
-    real_apply = apply.apply_many
+    real_apply = store.apply_many
 
     def dies(*args, **kwargs):
         raise Crash()
 
-    monkeypatch.setattr(apply, "apply_many", dies)
+    monkeypatch.setattr(store, "apply_many", dies)
     with pytest.raises(Crash):
         ingest(app, factory, clock)
     # Both raw messages were kept (one commit for the batch), neither applied.
     assert statuses(factory) == ["stored", "stored"] and actions(factory) == []
     assert left_in_mailbox(app) == 2  # nothing marked: it all comes back
 
-    monkeypatch.setattr(apply, "apply_many", real_apply)
+    monkeypatch.setattr(store, "apply_many", real_apply)
     assert ingest(app, factory, clock) == 2
     assert actions(factory) == [("Carla", "Bruno"), ("Dario", "Anna")]
     assert statuses(factory) == ["processed", "processed"]
@@ -99,11 +99,11 @@ def test_crash_between_store_and_apply(app, factory, game, clock, imap_account, 
 def test_process_stored_picks_up_what_a_crash_left(app, factory, game, clock, imap_account, monkeypatch):
     """The worker's own recovery path: rows stored but never applied."""
     imap_account.deliver(vote_mail(factory, "Dario", "Anna"))
-    real_apply = apply.apply_many
-    monkeypatch.setattr(apply, "apply_many", lambda *a, **k: (_ for _ in ()).throw(Crash()))
+    real_apply = store.apply_many
+    monkeypatch.setattr(store, "apply_many", lambda *a, **k: (_ for _ in ()).throw(Crash()))
     with pytest.raises(Crash):
         ingest(app, factory, clock)
-    monkeypatch.setattr(apply, "apply_many", real_apply)
+    monkeypatch.setattr(store, "apply_many", real_apply)
     assert inbound.process_stored(factory, app.config, clock.now()) == 1
     assert actions(factory) == [("Dario", "Anna")]
     assert ingest(app, factory, clock) == 0  # the message comes back, already applied

@@ -8,7 +8,7 @@ import threading
 from sqlalchemy.exc import OperationalError
 
 from pbm.mail import inbound
-from pbm.mail.inbound import apply
+from pbm.mail.inbound import apply, store
 from pbm.mail.inbound import open_source
 from pbm.models import ActionRow, InboundRow, OutboxRow
 
@@ -54,7 +54,7 @@ def test_two_workers_storing_the_same_new_message_store_it_once(app, factory, ga
     _address, mail = dario_votes_anna(app, factory)
 
     both_looked = threading.Barrier(2, timeout=5)
-    real_key = apply.dedupe_key
+    real_key = store.dedupe_key
     calls: list[int] = []
 
     def key_after_both_looked(m):
@@ -63,7 +63,7 @@ def test_two_workers_storing_the_same_new_message_store_it_once(app, factory, ga
             both_looked.wait()
         return real_key(m)
 
-    monkeypatch.setattr(apply, "dedupe_key", key_after_both_looked)
+    monkeypatch.setattr(store, "dedupe_key", key_after_both_looked)
     results: list[object] = []
 
     def worker():

@@ -77,11 +77,11 @@ def test_raising_the_cap_later_still_refuses_a_message_read_as_headers_only(app,
     never handed to the parser, even if the service restarts with a higher cap
     before applying it."""
     from pbm.mail import inbound
-    from pbm.mail.inbound import apply
+    from pbm.mail.inbound import store
 
     _gid, worker = game
     imap_account.deliver(reply(factory, "Dario", attachment=b"\xff" * (2 * CAP)))
-    monkeypatch.setattr(apply, "apply_many", _dies)
+    monkeypatch.setattr(store, "apply_many", _dies)
     with pytest.raises(Died):
         run_mail(app, worker)
     monkeypatch.undo()
