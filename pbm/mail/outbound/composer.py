@@ -1,13 +1,13 @@
-"""Writing mail into the outbox, from templates in mail_templates/.
+"""Mail composed from the templates in mail_templates/: its subject, bodies, addresses
+and headers, as an outbox row's column values (outbox.py stores them; send.py delivers).
 
 Each message is a folder holding subject.<lang>.txt and body.<lang>.txt
 (Jinja, plain text), and optionally body.<lang>.html: an HTML alternative with the
-same facts (the bulletin's vote as a table of bars), sent beside the plain text. Mail is only ever queued here, inside the caller's
-transaction; send.py delivers it.
+same facts (the bulletin's vote as a table of bars), sent beside the plain text.
 
 A boundary mails every player of a game at once: it composes each message
 (``compose``), renders what all of them share only once (``render_part``), and
-stores them with one statement (``queue_all``) instead of one INSERT each.
+stores them with one statement (``outbox.queue_all``) instead of one INSERT each.
 """
 from __future__ import annotations
 
@@ -20,10 +20,8 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 from markupsafe import Markup
-from sqlalchemy import insert
-from sqlalchemy.orm import Session
 
-from ...models import Game, GameMaster, OutboxPart, OutboxRow, Seat
+from ...models import Game, GameMaster, Seat
 from .classes import class_of
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "mail_templates"
@@ -160,34 +158,6 @@ def carries_login_link(context: dict[str, Any] | None) -> bool:
 
 def _one_line(address: str) -> bool:
     return not any(c in address for c in "\r\n\x00")
-
-
-def queue(session: Session, config: dict[str, Any], *, to: str, template: str, lang: str,
-          now: datetime, game: Game | None = None, seat: Seat | None = None,
-          kind: str | None = None, auto_reply: bool = False, in_reply_to: str | None = None,
-          references: str | None = None, context: dict[str, Any] | None = None,
-          phase_id: int | None = None) -> OutboxRow:
-    """Queue one message (see ``compose``)."""
-    row = OutboxRow(**compose(config, to=to, template=template, lang=lang, now=now, game=game, seat=seat,
-                              kind=kind, auto_reply=auto_reply, in_reply_to=in_reply_to,
-                              references=references, context=context, phase_id=phase_id))
-    session.add(row)
-    return row
-
-
-def store_part(session: Session, now: datetime, html: str) -> int:
-    """Store the shared end of many messages' HTML alternative (an OutboxPart, to
-    give ``compose`` as ``html_part_id``); its id."""
-    return session.execute(insert(OutboxPart.__table__).values(created_at=now, html=str(html))
-                           .returning(OutboxPart.__table__.c.id)).scalar_one()
-
-
-def queue_all(session: Session, messages: list[dict[str, Any]]) -> None:
-    """Store messages made by ``compose``, in their order, with one INSERT (the
-    table's own statement: nothing needs the rows as objects, and the ORM's bulk
-    path would split it in two at the first mail that is about no phase)."""
-    if messages:
-        session.execute(insert(OutboxRow.__table__), messages)
 
 
 def compose(config: dict[str, Any], *, to: str, template: str, lang: str,

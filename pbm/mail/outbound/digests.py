@@ -22,7 +22,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from ...models import OutboxRow, User
-from .composer import queue
+from .outbox import queue
 
 EACH, DIGEST, WEB = "each", "digest", "web"
 MODES = (EACH, DIGEST, WEB)

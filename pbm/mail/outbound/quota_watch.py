@@ -23,7 +23,7 @@ from ... import render
 from ...models import Game, GameMaster, GameStatus, MasterLog, OutboxRow, PhaseRow, PhaseStatus, Seat
 from ...operations.base import game_tz, log, reader_tz
 from .classes import CLASSES
-from .composer import queue
+from .outbox import queue
 from .relay_limits import DAY, Limits, paused_until, relay_key, used_today
 
 WARNED = "quota_warning"
