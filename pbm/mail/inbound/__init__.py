@@ -7,5 +7,6 @@ The entry points: ``ingest`` (a mailbox's new mail, a batch at a time),
 named by the configuration).
 """
 from .apply import Outcome, apply_many, process
-from .mailbox import IncomingMail, MailSource, MailSourceError, open_source
+from .mailbox import IncomingMail, MailSource, MailSourceError
+from .sources import open_source
 from .store import FETCH_BATCH, ingest, process_stored, store_many
