@@ -179,8 +179,11 @@ def check_minimums(config: dict[str, Any]) -> None:
             raise ConfigError(f"{key} (PBM_{key}) = {config[key]!r} is too small: it is the number of {meaning}.")
     if not 0 <= config["DIGEST_HOUR"] <= 23:
         raise ConfigError(f"DIGEST_HOUR (PBM_DIGEST_HOUR) = {config['DIGEST_HOUR']!r} is not an hour of the day (0-23).")
-    from .mail.outbound.relay_limits import Limits  # the quota's reset time and zone, read as the sender reads them
-    Limits.from_config(config)
+    from .mail.outbound.relay_limits import Limits, LimitsError  # the quota's reset time and zone, read as the sender reads them
+    try:
+        Limits.from_config(config)
+    except LimitsError as exc:
+        raise ConfigError(str(exc)) from None
     token = config["HEALTHZ_TOKEN"]
     if token and (len(token) < 20 or token != token.strip()):
         # A short word is guessed; a space at either end would never match the header.

@@ -27,7 +27,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from ...config import ConfigError
 from ...models import OutboxRow, RelayState
 
 log = logging.getLogger(__name__)
@@ -41,8 +40,10 @@ ROLLING = "rolling"
 _CLOCK_TIME = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
 
 
-class LimitsError(ConfigError):
-    """A relay limit set to something that is not one: the service refuses to start."""
+class LimitsError(ValueError):
+    """A relay limit set to something that is not one: the service refuses to start
+    (config.py reads the limits with ``Limits.from_config`` and reports this as its own
+    ConfigError; this module imports nothing of the configuration's)."""
 
 
 @dataclass(frozen=True)
