@@ -26,7 +26,7 @@ from engine.registry import get_ruleset
 
 from .. import render, visibility
 from ..mail import outbound as mailer
-from ..mail.reading.commands import examples
+from ..mail.reading.wording import examples
 from ..models import EventRow, Game, PhaseRow, Seat
 from .base import game_tz
 from .timing import answer_window

@@ -4,7 +4,10 @@ import pytest
 from engine.lupus_live_12.rituals import RITUALS
 from engine.registry import available, get_ruleset
 from engine.tempo_reale_7.roles import POWERS as SPECTRE_POWERS
-from pbm.mail.reading.commands import describe_error, grammar, parse_commands, resolve_name
+from pbm.mail.reading.commands import parse_commands
+from pbm.mail.reading.grammar import grammar
+from pbm.mail.reading.names import resolve_name
+from pbm.mail.reading.wording import describe_error
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Maria Luisa", "Maria", "Mario",
            "Élodie", "Nicolò"]

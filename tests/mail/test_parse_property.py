@@ -18,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pbm.mail.reading.commands import grammar, looks_like_command, parse_line
+from pbm.mail.reading.commands import looks_like_command, parse_line
+from pbm.mail.reading.grammar import grammar
 from pbm.mail.reading.parse import parse_message
 
 CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "email-corpus"

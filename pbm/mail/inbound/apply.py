@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session, object_session, sessionmaker
 from ... import operations
 from ...i18n import gettext_in
 from ...models import Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, Seat, User
-from ..reading.commands import describe_error
+from ..reading.wording import describe_error
 from ..reading.parse import ParsedMessage, header_token, parse_message
 from ..reading.parse_body import parse_bytes
 from .carry_out import Origin, carry_out

@@ -18,7 +18,7 @@ from ... import operations, render
 from ...i18n import gettext_in
 from ...operations import window_mail
 from ...models import Game, PhaseRow, Seat, User
-from ..reading.commands import examples
+from ..reading.wording import examples
 
 
 @dataclass

@@ -22,7 +22,7 @@ from ...i18n import gettext_in
 from ...models import Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User
 from ..outbound import master_address, queue
 from ..reading.author import author_of
-from ..reading.commands import examples
+from ..reading.wording import examples
 from ..reading.parse import ParsedMessage, without_reply_prefix
 from .carry_out import abridge
 from .identify import (

@@ -7,312 +7,32 @@ line is built: a keyword, then a player, several players, a choice or free text,
 then marked parts (``CON ...``, ``SU ...``). It names no ruleset, role or power.
 Names are resolved against the list of players the caller passes; everything else
 (is it the right phase, may this role do that) is the engine's business. Errors
-are structured dicts; ``describe_error`` words them.
+are structured dicts; wording.py words them. The players' names are read by names.py,
+the vocabulary compiled by grammar.py.
 
 ``vocabulary`` arguments take a ruleset key, a ``Vocabulary``, or None: every
 ruleset's words at once, for mail read before its game is known.
 """
 from __future__ import annotations
 
-import functools
 import re
-import unicodedata
 from dataclasses import dataclass
-from typing import Union
 
-from engine.interface import Keyword, Part, Vocabulary
-from engine.registry import available, get_ruleset
+from engine.interface import Keyword, Part
 
-VocabularyLike = Union[Vocabulary, str, None]
+from .grammar import Grammar, VocabularyLike, grammar, words_pattern
+from .names import NAME_LEADS, clean_name, fold, read_name, resolve_list
 
 # Decoration phones and html2text leave around a line: bullets, bold markers, quotes.
 _LINE_DECORATION = re.compile(r"^(?:[\s*_•·+\-–—\"'`]|\d{1,2}[.)]\s)+|[\s*_\"'`]+$")
-# What may stand between a keyword and its argument: "VOTO: Carla", "VOTO - Carla", "VOTO → Carla".
-_AFTER_KEYWORD = r"(?=$|[\s:=.,;!?-])(?:[\s:=]|[-\u2013\u2014]+>?(?=\s)|\u2192)*(.*)$"
 
-# Phones type a curly apostrophe ('Nicolo’' for Nicolò, 'D’Angelo'); names are stored straight.
-# 'anna maria' is Anna-Maria: a hyphen in a name folds to a space.
-_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00b4": "'", "`": "'",
-                              "-": " ", "\u2010": " ", "\u2013": " "})
-
-
-@functools.lru_cache(maxsize=4096)
-def fold(text: str) -> str:
-    """Case- and accent-insensitive form of a name or word (cached: every
-    message folds every player's name of its game to find the one it names)."""
-    decomposed = unicodedata.normalize("NFKD", text.translate(_APOSTROPHES))
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(stripped.casefold().split())
-
-
-def _clean_name(text: str) -> str:
-    return text.strip().strip(".!?;,:\"'()[]\u2019\u2018\u201c\u201d\u00ab\u00bb`").strip()
-
-
-# What players put between a command and the name it takes: prepositions, articles and
-# the bits of "il mio voto va a Carla", "my vote goes to Carla" (folded: no accents, so
-# "è" is "e"). Only ever skipped when a name follows them.
-_NAME_LEADS = tuple(sorted({
-    "per", "contro", "su", "sul", "sulla", "a", "ad", "al", "alla", "il", "lo", "la", "l'",
-    "va a", "va ad", "va per", "va contro", "va su", "e per", "e contro", "e", "e su", "sara",
-    "e' per", "e'", "for", "against", "on", "to", "at", "the", "goes to", "go to", "is", "is for",
-    "is on", "will be", "goes for", "upon", "over",
-}, key=lambda w: (-len(w.split()), -len(w))))
-# A first word this short is a name's beginning only when it is all that was written
-# ("VOTO da" is Dario; "SBRANO da solo" is prose).
-_MIN_PREFIX_WITH_PROSE = 3
-
-
-def _words_of(text: str) -> list[str]:
-    # "Carla,mi sembra" -> "Carla, mi sembra": a phone's missing space after a comma.
-    return re.sub(r"([,;])(?=[^\s\d])", r"\1 ", text).split()
-
-
-def _skip_leads(words: list[str], leads=_NAME_LEADS) -> int:
-    """How many leading words are prepositions and such, leaving at least one word."""
-    i = 0
-    while i < min(len(words) - 1, 6):  # "il mio voto è per Carla": a few words, never a line
-        for lead in leads:
-            n = len(lead.split())
-            if i + n < len(words) and fold(" ".join(words[i:i + n]).rstrip(":,")) == lead:
-                i += n
-                break
-        else:
-            break
-    return i
-
-
-def read_name(text: str, players: list[str], leads=_NAME_LEADS
-              ) -> tuple[str | None, dict | None, str]:
-    """One player's name at the start of ``text``: (name, None, the rest) or (None, error, "").
-
-    The whole text first (a folded name or an unambiguous prefix of one), then the
-    longest run of leading words that is a full name, after the prepositions players
-    write ("per", "su", "va a"); the rest is what the player wrote after the name."""
-    typed = _clean_name(text)
-    if not typed:
-        return None, {"code": "missing_argument", "argument": "name"}, ""
-    key = fold(typed)
-    exact = [p for p in players if fold(p) == key]
-    if len(exact) == 1:
-        return exact[0], None, ""
-    if len(exact) > 1:  # two players folded to the same name: the list itself is ambiguous
-        return None, {"code": "ambiguous_name", "name": typed, "candidates": exact}, ""
-    prefixed = [p for p in players if fold(p).startswith(key)]
-    if len(prefixed) == 1:
-        return prefixed[0], None, ""
-    if prefixed:
-        return None, {"code": "ambiguous_name", "name": typed, "candidates": prefixed}, ""
-    words = _words_of(typed)
-    lead = _skip_leads(words, leads)
-    longest = max((len(fold(p).split()) for p in players), default=1)
-    for start in dict.fromkeys((0, lead)):
-        # "VOTO Carla perché...": the longest run of leading words that is a full name
-        # (no longer than the longest name: a line of prose is not tried word by word).
-        for n in range(min(len(words) - start, longest), 0, -1):
-            head = fold(_clean_name(" ".join(words[start:start + n])))
-            full = [p for p in players if fold(p) == head]
-            if len(full) == 1:
-                return full[0], None, _rest(words[start + n:])
-    # Else the beginning of a name, never a preposition's ("per" is not Perla's).
-    first = fold(_clean_name(" ".join(words[lead:]) if lead == len(words) - 1 else words[lead]))
-    if first and (lead == len(words) - 1 or len(first) >= _MIN_PREFIX_WITH_PROSE):
-        found = [p for p in players if fold(p).startswith(first)]
-        if len(found) == 1:
-            return found[0], None, _rest(words[lead + 1:])
-        if found:
-            return None, {"code": "ambiguous_name", "name": _clean_name(words[lead]),
-                          "candidates": found}, ""
-    return None, {"code": "unknown_name", "name": typed, "candidates": list(players)}, ""
-
-
-def _rest(words: list[str]) -> str:
-    return " ".join(words).strip(" ,;:-\u2013\u2014")
-
-
-def resolve_name(text: str, players: list[str]) -> tuple[str | None, dict | None]:
-    """Match a typed name to one player: exact (folded) first, then unambiguous prefix;
-    words after a full name are tolerated. Returns (name, None) or (None, error-without-line)."""
-    name, error, _rest_of_line = read_name(text, players)
-    return name, error
-
-
-_PAIR_SPLIT = re.compile(r"\s*(?:[,;&+/]|\s(?:e|ed|and)\s)\s*", re.IGNORECASE)
-
-
-def split_full_names(text: str, players: list[str]) -> list[str] | None:
-    """'Anna Bruno Maria Luisa' -> ['Anna', 'Bruno', 'Maria Luisa'] when the words are
-    nothing but two or more whole player names (names written without commas); else None."""
-    words = [_clean_name(w) for w in text.split()]
-    full = {fold(p): p for p in players}
-    found: list[str] = []
-    i = 0
-    while i < len(words):
-        for j in range(len(words), i, -1):  # the longest name first: 'Maria Luisa' over 'Maria'
-            name = full.get(fold(" ".join(words[i:j])))
-            if name:
-                found.append(name)
-                i = j
-                break
-        else:
-            return None
-    return found if len(found) >= 2 else None
-
-
-def _split_parts(text: str, players: list[str]) -> list[str]:
-    parts = []
-    for part in _PAIR_SPLIT.split(text):
-        if not part.strip():
-            continue
-        if fold(_clean_name(part)) not in {fold(p) for p in players}:
-            several = split_full_names(part, players)
-            if several:
-                parts.extend(several)
-                continue
-        parts.append(part)
-    return parts
-
-
-def _resolve_list(text: str, players: list[str]) -> tuple[list[str], list[dict]]:
-    names, errors = [], []
-    for part in _split_parts(text, players):
-        name, err = resolve_name(part, players)
-        if err:
-            errors.append(err)
-        else:
-            names.append(name)
-    return names, errors
-
-
-# --------------------------------------------------------------------------- the vocabulary
-
-def vocabulary_of(ruleset: str | None) -> Vocabulary:
-    """The ruleset's vocabulary; None: every registered ruleset's, the first
-    registered winning a word two of them define. Compiled once per key (grammar)."""
-    if ruleset is not None:
-        return get_ruleset(ruleset).vocabulary()
-    merged = Vocabulary()
-    for key in available():
-        merged = merged.merged(get_ruleset(key).vocabulary())
-    return merged
-
-
-def _words_pattern(words) -> str:
-    # A longer word first, so that it wins over its own prefix (VICEx over VICE).
-    ordered = sorted({w.upper() for w in words}, key=len, reverse=True)
-    return "|".join(r"\s+".join(map(re.escape, w.split())) for w in ordered)
-
-
-@dataclass
-class Grammar:
-    """A vocabulary compiled for reading lines."""
-
-    vocabulary: Vocabulary
-
-    def __post_init__(self) -> None:
-        self.keywords: dict[str, Keyword] = {}
-        for k in self.vocabulary.keywords:
-            for w in k.words():
-                self.keywords.setdefault(" ".join(w.upper().split()), k)
-        every = [w for w in self.keywords]
-        strict = [w for w, k in self.keywords.items() if not k.verb]
-        self._any = re.compile(rf"^({_words_pattern(every)}){_AFTER_KEYWORD}", re.I) if every else None
-        self._strict = re.compile(rf"^({_words_pattern(strict)}){_AFTER_KEYWORD}", re.I) if strict else None
-        self.text_keys = {k.key for k in self.vocabulary.keywords if k.value == "text"}
-        self._choices = {key: _choice_table(self.vocabulary.aliases(key))
-                         for key in {*self.vocabulary.choices, *self.vocabulary.names}}
-        self._fillers = sorted({fold(f) for f in self.vocabulary.fillers}, key=len, reverse=True)
-        # Each command's own words, folded, but the free-text ones' ("note" is also prose):
-        # "nomino VICE Carla", "Voto Carla COME SINDACO", a second command inside prose.
-        self.words_of_key: dict[str, set[str]] = {}
-        for w, k in self.keywords.items():
-            if k.value != "text":
-                self.words_of_key.setdefault(k.key, set()).add(fold(w))
-
-    def match(self, line: str, strict: bool = False) -> tuple[Keyword, str] | None:
-        pattern = self._strict if strict else self._any
-        m = pattern.match(line) if pattern else None
-        if not m:
-            return None
-        return self.keywords[" ".join(m.group(1).upper().split())], m.group(2).strip()
-
-    def resolve_choice(self, key: str, text: str) -> tuple[str | None, dict | None]:
-        table = self._choices.get(key, {})
-        typed = fold(_clean_name(text))
-        if _compact(typed) not in table:
-            typed = self._without_fillers(typed)
-        wanted = _compact(typed)
-        if not wanted:
-            return None, {"code": "missing_argument", "argument": key}
-        if wanted in table:
-            return table[wanted], None
-        found = sorted({value for alias, value in table.items() if alias.startswith(wanted)})
-        if len(found) == 1:
-            return found[0], None
-        return None, {"code": "unknown_choice", "argument": key, "value": text.strip(),
-                      "candidates": found or list(dict.fromkeys(table.values()))}
-
-    def read_choice(self, key: str, text: str) -> tuple[str | None, dict | None, str]:
-        """A choice at the start of ``text``: (choice, None, the rest) or (None, error, "").
-        The whole text first, as ``resolve_choice``; then its longest leading run of
-        words that names a choice ("DIVENTO Veggente, così vedo i lupi")."""
-        choice, error = self.resolve_choice(key, text)
-        if error is None or error["code"] != "unknown_choice":
-            return choice, error, ""
-        table = self._choices.get(key, {})
-        words = _words_of(text)
-        for n in range(min(len(words) - 1, 8), 0, -1):  # no choice is named in more words
-            head = fold(_clean_name(" ".join(words[:n])))
-            for typed in (head, self._without_fillers(head)):
-                if _compact(typed) and _compact(typed) in table:
-                    return table[_compact(typed)], None, _rest(words[n:])
-        return None, error, ""
-
-    def _without_fillers(self, typed: str) -> str:
-        changed = True
-        while changed and typed:
-            changed = False
-            for filler in self._fillers:
-                glued = filler.endswith("'")
-                if typed.startswith(filler) and (glued or typed[len(filler):len(filler) + 1] == " "):
-                    typed = typed[len(filler):].strip()
-                    changed = True
-                    break
-        return typed
-
-
-def _compact(text: str) -> str:
-    """'\\end{story}' -> 'endstory', 'Meno voto  diretto' -> 'menovotodiretto'."""
-    return re.sub(r"[^0-9a-z]", "", fold(text.replace("\\", " ")))
-
-
-def _choice_table(aliases: dict[str, str]) -> dict[str, str]:
-    table = {_compact(value): value for value in aliases.values()}
-    table.update({_compact(alias): value for alias, value in aliases.items() if _compact(alias)})
-    return table
-
-
-@functools.lru_cache(maxsize=32)
-def _grammar_of(ruleset: str | None) -> Grammar:
-    return Grammar(vocabulary_of(ruleset))
-
-
-def grammar(vocabulary: VocabularyLike = None) -> Grammar:
-    if isinstance(vocabulary, Grammar):
-        return vocabulary
-    if isinstance(vocabulary, Vocabulary):
-        return Grammar(vocabulary)
-    return _grammar_of(vocabulary)
-
-
-# --------------------------------------------------------------------------- one line
 
 def _marked_parts(arg: str, parts: tuple[Part, ...]) -> tuple[str, dict[Part, str]]:
     """The main argument and the text of each marked part, found in any order."""
     if not parts:
         return arg, {}
     by_word = {" ".join(w.upper().split()): p for p in parts for w in p.it + p.en}
-    marker = re.compile(rf"\s+({_words_pattern(by_word)})(?=\s|:|$)[\s:]*", re.IGNORECASE)
+    marker = re.compile(rf"\s+({words_pattern(by_word)})(?=\s|:|$)[\s:]*", re.IGNORECASE)
     text = " " + arg
     spans = list(marker.finditer(text))
     head = text[:spans[0].start() if spans else len(text)].strip()
@@ -344,7 +64,7 @@ def _read_names(text: str, players: list[str], slots: tuple[str, ...], leads
         m = _NAME_SEPARATOR.match(rest)
         candidate = m.group(1) if m else rest
         found, error, after = read_name(candidate, players, ())
-        whole = found is not None and fold(_clean_name(candidate[:len(candidate) - len(after)].strip())) \
+        whole = found is not None and fold(clean_name(candidate[:len(candidate) - len(after)].strip())) \
             in {fold(p) for p in players}
         if found is not None and (m or whole) and (len(names) < len(slots) or whole):
             if len(names) == len(slots):
@@ -353,7 +73,7 @@ def _read_names(text: str, players: list[str], slots: tuple[str, ...], leads
             rest = after
             continue
         if m and len(candidate.split()) == 1 and candidate[:1].isupper():
-            return {}, [error or {"code": "unknown_name", "name": _clean_name(candidate),
+            return {}, [error or {"code": "unknown_name", "name": clean_name(candidate),
                                   "candidates": list(players)}], ""
         break
     return dict(zip(slots, names)), [], rest
@@ -368,17 +88,17 @@ def _read_value(g: Grammar, value: str, key: str, text: str, players: list[str],
     its errors, and the prose written after it (never read)."""
     # "nomino VICE Carla", "il mio voto è PER Carla": the command's own words and the
     # prepositions players put before a name.
-    leads = tuple(sorted({*_NAME_LEADS, *g.words_of_key.get(key, ())},
+    leads = tuple(sorted({*NAME_LEADS, *g.words_of_key.get(key, ())},
                          key=lambda w: (-len(w.split()), -len(w))))
     if value == "name":
         name, err, rest = read_name(text, players, leads)
         return ({key: name}, [], rest) if not err else ({}, [err], "")
     if value == "names":
         if slots:
-            if not _clean_name(text.strip(",;&+/")):
+            if not clean_name(text.strip(",;&+/")):
                 return {}, [{"code": "missing_argument", "argument": slots[0]}], ""
             return _read_names(text, players, slots, leads)
-        names, errs = _resolve_list(text, players)
+        names, errs = resolve_list(text, players)
         return ({} if errs else {key: names}), errs, ""
     if value == "choice":
         choice, err, rest = g.read_choice(key, text)
@@ -594,10 +314,10 @@ def _name_first(g: Grammar, text: str, players: list[str]) -> LineReading | None
     if not text[:1].isalpha() or is_question(text):
         return None
     name, error, rest = read_name(text, players, ())
-    if error or not rest or fold(_clean_name(text)).startswith(fold(rest)):
+    if error or not rest or fold(clean_name(text)).startswith(fold(rest)):
         return None
     m = _AS_ROLE.match(fold(rest))
-    named = _clean_name(m.group(1)) if m else ""
+    named = clean_name(m.group(1)) if m else ""
     for key, words in g.words_of_key.items():
         keyword = next(k for k in g.vocabulary.keywords if k.key == key)
         if named in words and keyword.value in ("name", "names") and not keyword.fixed:
@@ -721,98 +441,3 @@ def find_behalf_line(text: str) -> tuple[int, str] | None:
         if m:
             return i, m.group(1)
     return None
-
-
-# --- wording ---------------------------------------------------------------
-
-# The service's own words for what any line is made of; a ruleset names its arguments
-# (a choice such as a power) in Vocabulary.arguments.
-_ARGUMENTS = {
-    "it": {"name": "il nome di un giocatore", "names": "i nomi dei giocatori", "text": "il testo",
-           "n": "il numero"},
-    "en": {"name": "a player's name", "names": "the players' names", "text": "the text",
-           "n": "the number"},
-}
-
-_MESSAGES = {
-    "it": {
-        "unknown_name": "Non conosco nessun giocatore che si chiami \u201c{name}\u201d. I nomi validi sono: {candidates}.",
-        "ambiguous_name": "\u201c{name}\u201d pu\u00f2 indicare pi\u00f9 giocatori: {candidates}. Scrivi il nome per intero.",
-        "missing_argument": "Manca {argument}.",
-        "unknown_choice": "Non conosco {argument} \u201c{value}\u201d. Possibili: {candidates}.",
-        "bad_parameter": "Il valore \u201c{value}\u201d non va bene per {argument}.",
-        "no_command": "Nel messaggio non ho trovato comandi: non ho registrato nulla.",
-        "empty": "Il messaggio è vuoto (o contiene solo la mail citata o una firma): non ho capito nessun comando e non ho registrato nulla.",
-        "question": "Sembra una domanda: non ho registrato nulla. Se è il tuo comando, confermalo riscrivendolo senza il punto interrogativo.",
-        "two_commands": "In questa riga c'è più di un comando (anche {value}): non ho registrato nulla. Scrivi un comando per riga.",
-        "not_in_game": "In questa partita non c'\u00e8 il comando {value}.",
-        "unknown_sender": "Non riesco a capire quale giocatore abbia scritto il messaggio inoltrato ({name}). Giocatori: {candidates}.",
-        "command_outside_behalf": "Questo comando \u00e8 fuori dal messaggio inoltrato o dalla riga PER:, quindi non so per chi sia: non l'ho eseguito.",
-        "multiple_behalf": "Un messaggio pu\u00f2 agire per un solo giocatore: da qui in poi (una seconda riga PER: o un secondo messaggio inoltrato) non ho eseguito nulla. Manda un messaggio per ogni giocatore.",
-        "_other": "Non ho capito questa riga.",
-    },
-    "en": {
-        "unknown_name": "There is no player called \u201c{name}\u201d. Valid names are: {candidates}.",
-        "ambiguous_name": "\u201c{name}\u201d could mean more than one player: {candidates}. Please write the full name.",
-        "missing_argument": "{argument} is missing.",
-        "unknown_choice": "I do not know {argument} \u201c{value}\u201d. Possible: {candidates}.",
-        "bad_parameter": "The value \u201c{value}\u201d is not valid for {argument}.",
-        "no_command": "I found no command in your message: nothing was recorded.",
-        "empty": "The message is empty (or holds only the quoted mail or a signature): I understood no command and recorded nothing.",
-        "question": "This looks like a question: nothing was recorded. If it is your command, confirm it by writing it again without the question mark.",
-        "two_commands": "This line holds more than one command (also {value}): nothing was recorded. Write one command per line.",
-        "not_in_game": "This game has no {value} command.",
-        "unknown_sender": "I cannot tell which player wrote the forwarded message ({name}). Players: {candidates}.",
-        "command_outside_behalf": "This command is outside the forwarded message or the FOR: line, so I cannot tell whose it is: it was not carried out.",
-        "multiple_behalf": "One message can act for one player only: nothing from here on (a second FOR: line or a second forwarded message) was carried out. Send one message per player.",
-        "_other": "I did not understand this line.",
-    },
-}
-
-
-def describe_error(error: dict, lang: str = "it", vocabulary: VocabularyLike = None) -> str:
-    """Plain-language wording of a structured error, Italian by default; the game's
-    vocabulary names its own arguments."""
-    lang = "en" if str(lang).lower().startswith("en") else "it"
-    code = "empty" if error.get("code") == "no_command" and error.get("empty") else error.get("code", "")
-    template = _MESSAGES[lang].get(code, _MESSAGES[lang]["_other"])
-    key = error.get("argument", "")
-    vocab = grammar(vocabulary).vocabulary
-    named = vocab.arguments.get(key) or {}
-    argument = named.get(lang) or _ARGUMENTS[lang].get(key, key)
-    candidates = list(error.get("candidates") or [])
-    if error.get("code") == "unknown_choice":  # as the reader calls them, not the engine
-        candidates = list(dict.fromkeys(_named(vocab, key, c, lang) for c in candidates))
-    fields = {
-        "name": error.get("name", ""),
-        "value": error.get("value", ""),
-        "argument": argument,
-        "candidates": ", ".join(candidates) or "-",
-    }
-    text = template.format(**fields)
-    text = text[0].upper() + text[1:]
-    line = error.get("line")
-    if line:
-        text = (f"\u00ab{line}\u00bb: " if lang == "it" else f"\u201c{line}\u201d: ") + text
-    return text
-
-
-def _named(vocab: Vocabulary, key: str, value: str, lang: str) -> str:
-    """A choice in the reader's language, with the rulebook's (Italian) name beside it
-    when they differ: "Murder (Omicidio)"; either may be written back."""
-    own, rulebook = vocab.choice_name(key, value, lang), vocab.choice_name(key, value, "it")
-    return own if own == rulebook else f"{own} ({rulebook})"
-
-
-def examples(vocabulary: VocabularyLike, lang: str, keys: set[str] | None = None) -> list[str]:
-    """One example line per command of the vocabulary (only those filling ``keys``, if
-    given), in the reader's language: what a receipt or a help page shows."""
-    out: list[str] = []
-    for k in grammar(vocabulary).vocabulary.keywords:
-        if k.verb or (keys is not None and k.key not in keys):
-            continue
-        example = (k.example_en if str(lang).startswith("en") else k.example_it) or \
-            f"{(k.en if str(lang).startswith('en') else k.it)[0]}"
-        if example not in out:
-            out.append(example)
-    return out

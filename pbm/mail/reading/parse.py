@@ -28,8 +28,10 @@ import re
 from dataclasses import asdict, dataclass, field
 from email.message import Message
 
-from .commands import (Grammar, VocabularyLike, is_question, describe_error, find_behalf_line, fold, grammar,
-                       looks_like_command, parse_commands, parse_line, read_commands, resolve_name)
+from .commands import find_behalf_line, is_question, looks_like_command, parse_commands, parse_line, read_commands
+from .grammar import Grammar, VocabularyLike, grammar
+from .names import fold, resolve_name
+from .wording import describe_error
 from .author import author_of
 from .parse_body import address_of, body_text, header_all, header_text, parse_bytes
 from .parse_classify import classify
