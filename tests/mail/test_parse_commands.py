@@ -349,6 +349,19 @@ def test_natural_forms_players_write(ruleset, line, expected):
     assert parse_commands(line, PLAYERS, ruleset) == ([expected], [], [])
 
 
+@pytest.mark.parametrize("ruleset", ["lupus-live-12", "lupus-noctis", "tempo-reale-7"])
+@pytest.mark.parametrize("line", ["I lupi: SBRANO Dario", "lupi SBRANO Dario", "noi lupi SBRANO Dario",
+                                  "We wolves MAUL Dario", "The wolves: KILL Dario"])
+def test_a_side_named_before_a_command_is_read_past_in_the_games_that_have_it(ruleset, line):
+    assert parse_commands(line, PLAYERS, ruleset) == ([{"target": "Dario"}], [], [])
+
+
+def test_the_words_naming_a_side_are_the_rulesets_not_the_services():
+    # Complots has a KILL but no wolves: "the wolves" is prose there, and so is the line.
+    assert parse_commands("The wolves: KILL Dario", PLAYERS, "complots") == ([], [], ["The wolves: KILL Dario"])
+    assert parse_commands("The wolves: KILL Dario", PLAYERS, "lupus-noctis") == ([{"target": "Dario"}], [], [])
+
+
 @pytest.mark.parametrize("line", ["Il voto di ieri era sbagliato", "Carla mi sembra sospetta",
                                   "Guardo la partita da lontano", "Io non voto oggi"])
 def test_prose_that_only_starts_like_a_natural_form_is_a_line(line):

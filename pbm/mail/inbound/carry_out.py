@@ -142,5 +142,5 @@ def abridge(text: str, limit: int = 300) -> str:
 
 
 def abridged(command: dict[str, Any]) -> dict[str, Any]:
-    """The command as an answer quotes it: a 200 KB shout is refused, not sent back."""
+    """The command as an answer quotes it: a 200 KB line of free text is refused, not sent back."""
     return {k: abridge(v) if isinstance(v, str) else v for k, v in command.items()}

@@ -306,7 +306,7 @@ def newest_mail_hint(config: dict[str, Any], game: Game, phase: PhaseRow, lang: 
 
 def _ignored(parsed: ParsedMessage, lang: str) -> list[str]:
     """What the receipt lists as not read: the lines that were no command, then the prose
-    written after a command's arguments ("Sbrano Dario, secondo me è la guardia")."""
+    written after a command's arguments ("Voto Dario, secondo me è lui")."""
     lines = [abridge(line) for line in parsed.ignored_lines[:20]]
     lines += [gettext_in(lang, "“%(text)s” (after the command on the line “%(line)s”)",
                          text=abridge(item["text"], 200), line=abridge(item["line"], 80))

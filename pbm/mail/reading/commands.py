@@ -15,6 +15,7 @@ ruleset's words at once, for mail read before its game is known.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -183,20 +184,21 @@ def _read(g: Grammar, keyword: Keyword, arg: str, players: list[str]) -> tuple[d
     return {**keyword.fixed, **command}, [], " ".join(p for p in prose if p)
 
 
-# What players write before a command ("Io voto Carla", "stanotte sbraniamo Dario", "I'll
-# protect Bruno", "il mio voto va a Carla"), folded. A line read after them is a command only
-# when it reads whole, as for a verb: prose starts with these words too.
-_OPENERS = tuple(sorted({
-    "io", "noi", "noi lupi", "lupi", "allora", "ok", "okay", "va bene", "bene", "dunque", "quindi",
+# What players write before a command ("Io voto Carla", "stanotte proteggo Dario", "I'll
+# protect Bruno", "il mio voto va a Carla"), folded; a game adds the words that name its
+# sides (Vocabulary.openers). A line read after them is a command only when it reads
+# whole, as for a verb: prose starts with these words too.
+_OPENERS = frozenset({
+    "io", "noi", "allora", "ok", "okay", "va bene", "bene", "dunque", "quindi",
     "ciao", "stanotte", "stasera", "questa notte", "questa sera", "oggi", "stamattina", "domani",
     "per stanotte", "per oggi", "il mio", "la mia", "il nostro", "la nostra", "mio", "nostro",
     "voglio", "vorrei", "vogliamo", "vorremmo", "decido di", "ho deciso di", "abbiamo deciso di",
     "scelgo di", "scegliamo di", "i", "we", "i'll", "we'll", "i will", "we will", "i want to",
     "we want to", "i'd like to", "we'd like to", "i would like to", "i choose to", "i'm", "i am",
     "we are", "we're", "let's", "lets", "so", "hi", "hello", "tonight", "today", "this night",
-    "my", "our", "then", "and", "e", "il", "la", "lo", "the", "i lupi", "we wolves", "the wolves",
+    "my", "our", "then", "and", "e", "il", "la", "lo", "the",
     "scelgo", "choose", "i choose", "pick", "i pick", "metto", "propongo", "i propose",
-}, key=lambda w: (-len(w.split()), -len(w))))
+})
 # Words after the arguments that say nothing: not listed as ignored prose.
 _COURTESY = {"stanotte", "stasera", "questa notte", "oggi", "grazie", "grazie mille", "per favore",
              "please", "thanks", "thank you", "tonight", "today", "ciao", "a presto", "bye", "cheers"}
@@ -208,15 +210,20 @@ _AS_ROLE = re.compile(r"^(?:(?:come|as|for|a|per|da|to be|is|e|sara|will be)\s+)
 _FIRST_SENTENCE_ASKS = re.compile(r"^[^.!?\u2026]*\?")
 
 
-_OPENER_WORDS = [(opener, len(opener.split())) for opener in _OPENERS]
+@functools.lru_cache(maxsize=32)
+def _opener_words(games: tuple[str, ...]) -> list[tuple[str, int]]:
+    """The service's openers and a game's, each with its number of words, the longest
+    first (so that a side named in two words, "noi ...", is read past as one, not "noi" alone)."""
+    openers = sorted(_OPENERS | set(games), key=lambda w: (-len(w.split()), -len(w)))
+    return [(opener, len(opener.split())) for opener in openers]
 
 
-def _without_openers(text: str) -> str:
+def _without_openers(g: Grammar, text: str) -> str:
     """The line after the words players put before a command (at most a few of them)."""
     words = text.split(None, 8)
     i = 0
     while i < min(len(words) - 1, 6):
-        for opener, n in _OPENER_WORDS:
+        for opener, n in _opener_words(g.openers):
             if i + n < len(words) and fold(" ".join(words[i:i + n]).rstrip(",:;.!")) == opener:
                 i += n
                 break
@@ -257,11 +264,11 @@ def read_line(line: str, players: list[str], vocabulary: VocabularyLike = None,
     found = g.match(text)
     lenient = False
     if found is None:
-        opened = _without_openers(text)
+        opened = _without_openers(g, text)
         found = g.match(opened) if opened != text else None
         lenient = found is not None
     if found is None:
-        named = _name_first(g, text, players) or _name_first(g, _without_openers(text), players)
+        named = _name_first(g, text, players) or _name_first(g, _without_openers(g, text), players)
         if named is not None:
             return named
         other = grammar(None).match(text, strict=True) if vocabulary is not None else None
@@ -309,7 +316,7 @@ def read_line(line: str, players: list[str], vocabulary: VocabularyLike = None,
 
 
 def _name_first(g: Grammar, text: str, players: list[str]) -> LineReading | None:
-    """"Carla al rogo", "Carla sindaco!", "Bruno come vice": a whole player's name, then
+    """"Carla sindaco!", "Bruno come vice": a whole player's name, then
     nothing but a command's own words (a command that takes one name)."""
     if not text[:1].isalpha() or is_question(text):
         return None

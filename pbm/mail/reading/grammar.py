@@ -58,6 +58,8 @@ class Grammar:
         self._choices = {key: _choice_table(self.vocabulary.aliases(key))
                          for key in {*self.vocabulary.choices, *self.vocabulary.names}}
         self._fillers = sorted({fold(f) for f in self.vocabulary.fillers}, key=len, reverse=True)
+        # The words naming a side that players put before a command (commands.py reads past them).
+        self.openers = tuple(sorted({fold(o) for o in self.vocabulary.openers}))
         # Each command's own words, folded, but the free-text ones' ("note" is also prose):
         # "nomino VICE Carla", "Voto Carla COME SINDACO", a second command inside prose.
         self.words_of_key: dict[str, set[str]] = {}
@@ -91,7 +93,7 @@ class Grammar:
     def read_choice(self, key: str, text: str) -> tuple[str | None, dict | None, str]:
         """A choice at the start of ``text``: (choice, None, the rest) or (None, error, "").
         The whole text first, as ``resolve_choice``; then its longest leading run of
-        words that names a choice ("DIVENTO Veggente, così vedo i lupi")."""
+        words that names a choice ("DIVENTO Capitano, così comando io")."""
         choice, error = self.resolve_choice(key, text)
         if error is None or error["code"] != "unknown_choice":
             return choice, error, ""

@@ -37,7 +37,7 @@ NAME_LEADS = tuple(sorted({
     "is on", "will be", "goes for", "upon", "over",
 }, key=lambda w: (-len(w.split()), -len(w))))
 # A first word this short is a name's beginning only when it is all that was written
-# ("VOTO da" is Dario; "SBRANO da solo" is prose).
+# ("VOTO da" is Dario; "VOTO da domani" is prose).
 _MIN_PREFIX_WITH_PROSE = 3
 
 
