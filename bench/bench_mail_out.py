@@ -2,7 +2,7 @@
 
 The outbox is filled with N copies of the bulletins a 40-player game's first
 boundary queued (each its own Message-ID, ~2 kB, Italian and English); the
-worker's own outbox job (pbm.sender.drain, through Worker.outbox) then sends
+worker's own outbox job (pbm.mail.outbound.send.drain, through Worker.outbox) then sends
 them to an aiosmtpd server in a process of its own that accepts each
 message at once (standing in for the relay). The clock runs from the first claim to
 the last message marked sent; the server then says how many distinct

@@ -1,5 +1,5 @@
 """The sender's marks: they keep up with the wire (a crash re-sends at most
-pbm.sender.MARK_EVERY), their commits do not wait for the disk while every other
+pbm.mail.outbound.send.MARK_EVERY), their commits do not wait for the disk while every other
 transaction's does, and what the server accepted stays marked sent when the
 connection then fails."""
 from __future__ import annotations
@@ -113,7 +113,7 @@ def test_what_the_server_accepted_stays_sent_when_it_then_fails(make_app, clock,
     assert len(waiting) == total - accept
     assert {r.status for r in waiting} == {"pending"}
     # A 421 is the relay's "slow down", not this message's failure: the relay as a
-    # whole pauses (pbm/relay_limits.py), and every message waits in its place,
+    # whole pauses (pbm/mail/outbound/relay_limits.py), and every message waits in its place,
     # charged nothing, the failed batch's rest as the batches never tried.
     assert all(r.attempts == 0 and r.next_attempt_at == clock.now() and not r.last_error for r in waiting)
     with factory() as s:
