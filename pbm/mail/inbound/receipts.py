@@ -121,8 +121,9 @@ def _mb(size: int) -> str:
 
 
 def master_receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
-                    master: User, game: Game | None, errors: list[str], now: datetime,
-                    proven: bool = True) -> None:
+                   master: User, game: Game | None, errors: list[str], now: datetime,
+                   proven: bool = True) -> None:
+    """The answer to a Master's own mail: ``errors`` say why nothing was recorded."""
     ignored = [abridge(x) for x in parsed.ignored_lines[:20]] if proven else []
     _receipt(session, config, row, parsed, to=master.email, lang=master.lang, now=now, game=game,
              seat=None, context={"phase_label": None, "deadline": None, "applied": [],
