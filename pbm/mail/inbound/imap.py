@@ -25,7 +25,7 @@ from .mailbox import (
     HEADER_LIMIT, PROCESSED_KEYWORD, IncomingMail, MailSourceError, header_section,
 )
 
-log = logging.getLogger("pbm.mail.imap")
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 

@@ -9,7 +9,7 @@ Pure: no game, no database, no clock. The steps, in order:
   5. quoted history and signatures are stripped (mail-parser-reply first, then a safety
      net) BEFORE commands are looked for, so a quoted earlier vote never counts;
   6. command lines are parsed against the players' names and the game's vocabulary
-     (pbm.mail.commands; every ruleset's words while the game is not known);
+     (commands.py; every ruleset's words while the game is not known);
   7. a message that is not ignored and holds neither commands nor errors gets the
      error ``no_command`` (with ``empty: true`` when nothing was written but the quoted
      mail or a signature), so its sender is told.
