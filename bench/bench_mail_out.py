@@ -2,7 +2,7 @@
 
 The outbox is filled with N copies of the bulletins a 40-player game's first
 boundary queued (each its own Message-ID, ~2 kB, Italian and English); the
-worker's own outbox job (pbm.sender.drain, through Worker.outbox) then sends
+worker's own outbox job (pbm.mail.outbound.send.drain, through Worker.outbox) then sends
 them to an aiosmtpd server in a process of its own that accepts each
 message at once (standing in for the relay). The clock runs from the first claim to
 the last message marked sent; the server then says how many distinct
@@ -41,7 +41,8 @@ from aiosmtpd.controller import Controller  # noqa: E402
 from sqlalchemy import delete, func, insert, select  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
-from pbm import mailer, sender  # noqa: E402
+from pbm.mail import outbound  # noqa: E402
+from pbm.mail.outbound import send  # noqa: E402
 from pbm.clock import FixedClock  # noqa: E402
 from pbm.models import OutboxRow  # noqa: E402
 from pbm.worker import Worker  # noqa: E402
@@ -60,7 +61,7 @@ def fill_outbox(factory, count: int, now) -> None:
         s.execute(insert(OutboxRow), [
             {**models[n % len(models)], "created_at": now, "status": "pending", "attempts": 0,
              "next_attempt_at": now, "last_error": "",
-             "message_id": mailer.new_message_id("lupus.test")} for n in range(count)])
+             "message_id": outbound.new_message_id("lupus.test")} for n in range(count)])
 
 
 class _Counting:
@@ -114,14 +115,14 @@ def one_run(messages: int) -> tuple[float, int, dict[str, float]]:
     fill_outbox(factory, messages, clock.now())
     server = start_smtpd(port)
     connections = 0
-    real_connect = sender.connect
+    real_connect = send.connect
 
     def counting_connect(*args, **kwargs):
         nonlocal connections
         connections += 1
         return real_connect(*args, **kwargs)
 
-    sender.connect = counting_connect
+    send.connect = counting_connect
     timers = Timers()
     commits = 0
     real_commit = Session.commit
@@ -134,9 +135,9 @@ def one_run(messages: int) -> tuple[float, int, dict[str, float]]:
     Session.commit = counting_commit
     wrapped = [(owner, name, timers.wrap(owner, name, label)) for owner, name, label in (
         # The sender's own subclass: wrapping Flask-Mail's method would time nothing.
-        (sender._Message, "as_bytes", "build each message (Flask-Mail, email package)"),
+        (send._Message, "as_bytes", "build each message (Flask-Mail, email package)"),
         (smtplib.SMTP, "sendmail", "SMTP exchange (MAIL, RCPT, DATA)"),
-        (Session, "commit", f"database commits (claims; marks, {sender.MARK_EVERY} at a time)"))]
+        (Session, "commit", f"database commits (claims; marks, {send.MARK_EVERY} at a time)"))]
     try:
         worker = Worker(app, clock)
         began = time.perf_counter()
@@ -145,7 +146,7 @@ def one_run(messages: int) -> tuple[float, int, dict[str, float]]:
             sent += done
         seconds = time.perf_counter() - began
     finally:
-        sender.connect = real_connect
+        send.connect = real_connect
         Session.commit = real_commit
         for owner, name, real in wrapped:
             setattr(owner, name, real)
@@ -212,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     record("mail_out", {**side_by_side, "messages": args.messages, "runs": args.runs,
                         "messages_per_second_median": round(rate, 1),
                         "messages_per_connection": round(args.messages / connections, 1),
-                        "mark_every": sender.MARK_EVERY, "load_average_at_start": round(load, 1),
+                        "mark_every": send.MARK_EVERY, "load_average_at_start": round(load, 1),
                         "ms_a_message": {label: round(median([split[label] for _, _, split in results]), 2)
                                          for label in results[0][2]}})
     return 0

@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pbm.mail.parse import parse_message  # noqa: E402
+from pbm.mail.reading.parse import parse_message  # noqa: E402
 
 CORPUS = ROOT / ".." / "shared" / "email-corpus"
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Maria Luisa", "Nicolò"]

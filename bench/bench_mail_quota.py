@@ -1,7 +1,7 @@
 """Mail out under a relay's limit: one boundary of 100 games of 40 players,
 sent through a relay that takes 60 messages a minute (and answers 421 beyond),
 with the service told the limit (MAIL_RATE_PER_MINUTE=60). Reports, for each
-class of mail (pbm/mail_classes.py), how long after the boundary it was all
+class of mail (pbm/mail/outbound/classes.py), how long after the boundary it was all
 sent, and how long the receipts that came in meanwhile waited.
 
 The boundary queues every player's results (private results for those with
@@ -33,7 +33,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 from sqlalchemy import select  # noqa: E402
 
 from bench_boundary_1000 import MONDAY_10, MONDAY_2100, seed  # noqa: E402
-from pbm import mail_classes, mailer, operations  # noqa: E402
+from pbm import operations  # noqa: E402
+from pbm.mail.outbound import classes  # noqa: E402
+from pbm.mail import outbound  # noqa: E402
 from pbm.clock import FixedClock  # noqa: E402
 from pbm.db import transaction  # noqa: E402
 from pbm.models import OutboxRow, User  # noqa: E402
@@ -50,9 +52,9 @@ def queue_receipts(factory, config, now, count: int, offset: int) -> list[str]:
     with transaction(factory) as s:
         users = s.scalars(select(User).where(User.is_admin.is_(False)).order_by(User.id)
                           .offset(offset).limit(count)).all()
-        messages = [mailer.compose(config, to=u.email, template="receipt", lang=u.lang, now=now, kind="receipt",
+        messages = [outbound.compose(config, to=u.email, template="receipt", lang=u.lang, now=now, kind="receipt",
                                    auto_reply=True, context=RECEIPT) for u in users]
-        mailer.queue_all(s, messages)
+        outbound.queue_all(s, messages)
         return [m["message_id"] for m in messages]
 
 
@@ -93,14 +95,14 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"expected each of {len(rows)} mails once: {len(sent)} distinct, "
                          f"{sum(sent.values())} sent")
     when = dict(relay.accepted)
-    names = {mail_classes.URGENT: "receipts", mail_classes.PRIVATE: "private results",
-             mail_classes.BULK: "bulletins and reports"}
+    names = {classes.URGENT: "receipts", classes.PRIVATE: "private results",
+             classes.BULK: "bulletins and reports"}
     print(f"{args.games} games, {len(rows)} mails through a relay of {PER_MINUTE} a minute "
           f"({relay.throttled} refused by the relay); wall time {wall:.1f} s "
           f"(load average {os.getloadavg()[0]:.1f})")
     figures: dict[str, object] = {"games": args.games, "mails": len(rows), "per_minute": PER_MINUTE,
                                   "refused_by_relay": relay.throttled, "wall_seconds": round(wall, 1)}
-    for c in mail_classes.CLASSES:
+    for c in classes.CLASSES:
         mine = [m for m, r in rows.items() if r.priority == c]
         if not mine:
             continue

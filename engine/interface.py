@@ -151,6 +151,9 @@ class Vocabulary:
       ``names``, ``text`` and ``n``.
     - ``extras``: anything else, ruleset-specific, read by the service only through
       documented keys (none today); see docs/rulesets.md.
+    - ``openers``: the words naming a side of the game that players put before a
+      command (``"noi lupi"``, ``"we wolves"``), folded; the service knows the others
+      ("io", "stanotte", "I'll") and reads the line after them.
     """
 
     keywords: list[Keyword] = field(default_factory=list)
@@ -160,6 +163,7 @@ class Vocabulary:
     fillers: tuple[str, ...] = ()
     arguments: dict[str, dict[str, str]] = field(default_factory=dict)
     extras: dict[str, Any] = field(default_factory=dict)
+    openers: tuple[str, ...] = ()
 
     def canonical_values(self, key: str) -> list[str]:
         """The engine's values of a choice key, each once, in the tables' order."""
@@ -208,7 +212,8 @@ class Vocabulary:
                  for key in {*self.takes, *other.takes}}
         return Vocabulary(keywords, choices, names, takes,
                           tuple(dict.fromkeys(self.fillers + other.fillers)),
-                          {**other.arguments, **self.arguments}, {**other.extras, **self.extras})
+                          {**other.arguments, **self.arguments}, {**other.extras, **self.extras},
+                          tuple(dict.fromkeys(self.openers + other.openers)))
 
 
 @dataclass

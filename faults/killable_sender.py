@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sqlalchemy.orm import configure_mappers
 
-from pbm import sender
+from pbm.mail.outbound import send
 from pbm.app import create_service_app
 from pbm.clock import FixedClock
 
@@ -23,7 +23,7 @@ def work(database_url: str, instance: str, port: int, now_iso: str) -> int:
     app = create_service_app({"DATABASE_URL": database_url, "MAIL_PORT": port},
                              instance=Path(instance), clock=FixedClock(now))
     print(f"ready {os.getpid()}", flush=True)
-    while sender.drain(app, app.extensions["pbm_sessions"], now):
+    while send.drain(app, app.extensions["pbm_sessions"], now):
         pass
     return 0
 

@@ -10,8 +10,8 @@ import random
 import time
 from pathlib import Path
 
-from pbm import inbox
-from pbm.mail.parse import parse_message
+from pbm.mail.inbound import identify
+from pbm.mail.reading.parse import parse_message
 
 ROOT = Path(__file__).resolve().parents[1]
 # shared/ sits beside the checkout (one level further up from a worktree).
@@ -81,9 +81,9 @@ def test_mutated_mails_never_crash_the_parser(report):
         began = time.monotonic()
         try:
             parse_message(raw, PLAYERS, {"Anna": "anna@example.org"}, reply_localpart="lupus")
-            inbox._header_token(raw, CONFIG)
-            inbox._failed_dmarc(raw)
-            inbox._sent_to_noreply(raw, {**CONFIG, "NOREPLY_ADDRESS": "noreply@lupus.localhost"})
+            identify.token_in_headers(raw, CONFIG)
+            identify.failed_dmarc(raw)
+            identify.sent_to_noreply(raw, {**CONFIG, "NOREPLY_ADDRESS": "noreply@lupus.localhost"})
         except Exception as exc:  # noqa: BLE001  (counting what escapes is the point)
             if len(crashes) < 20:
                 crashes.append(f"#{n}: {type(exc).__name__}: {exc}"[:300])

@@ -25,7 +25,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from pbm import mail_classes
+from pbm.mail.outbound import classes
 from pbm.models import OutboxRow, Seat
 from pbm.worker import Worker
 from tests.fixtures.quota_relays import DailyQuotaRelay, RateLimitedRelay
@@ -36,8 +36,8 @@ GAMES = int(os.environ.get("FAULTS_QUOTA_GAMES", 5))
 PER_MINUTE = 12
 PER_DAY = 40
 VOTERS = ["Anna", "Carla", "Dario"]
-NAMES = {mail_classes.URGENT: "receipts and links", mail_classes.PRIVATE: "private results",
-         mail_classes.BULK: "bulletins and notices"}
+NAMES = {classes.URGENT: "receipts and links", classes.PRIVATE: "private results",
+         classes.BULK: "bulletins and notices"}
 
 
 def _vote_by_mail(app, factory, worker) -> None:
@@ -76,7 +76,7 @@ def _drain_through(app, clock, relay, step: timedelta, longest: timedelta) -> di
         worker.outbox()
         with factory() as s:
             if not voted:
-                bulk = set(s.scalars(select(OutboxRow.message_id).where(OutboxRow.priority == mail_classes.BULK)))
+                bulk = set(s.scalars(select(OutboxRow.message_id).where(OutboxRow.priority == classes.BULK)))
                 if bulk.intersection(relay.ids):
                     _vote_by_mail(app, factory, worker)
                     note_queued()
@@ -141,7 +141,7 @@ def _check_and_report(report, fault: str, relay, result, limit_told: bool) -> No
     assert _overtaken(result) == []
     # The receipts were queued while bulletins waited, and went before every one of them.
     position = {m: i for i, m in enumerate(order)}
-    waiting_bulletins = [m for m, r in rows.items() if r.priority == mail_classes.BULK
+    waiting_bulletins = [m for m, r in rows.items() if r.priority == classes.BULK
                          and position[m] >= min(result["queued_at"][x] for x in receipts)]
     assert waiting_bulletins, "the receipts must have been queued with bulletins still waiting"
     assert max(position[m] for m in receipts) < min(position[m] for m in waiting_bulletins)

@@ -18,7 +18,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from pbm.models import OutboxRow
-from pbm.sender import LEASE, MARK_EVERY
+from pbm.mail.outbound.send import LEASE, MARK_EVERY
 from tests.support.helpers import make_game
 from tests.support.mail import ROLES
 

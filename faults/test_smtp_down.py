@@ -9,7 +9,7 @@ from datetime import timedelta
 from sqlalchemy import func, select
 
 from pbm.models import OutboxRow
-from pbm.sender import MAX_BACKOFF
+from pbm.mail.outbound.send import MAX_BACKOFF
 from pbm.worker import Worker
 from tests.support.helpers import make_game
 from tests.support.mail import ROLES, TUESDAY_0930_ROME

@@ -67,7 +67,7 @@ def defaults(instance: Path) -> dict[str, Any]:
         # GET /healthz fails when no worker has beaten for this many seconds
         # (a worker beats every 10 s, also during a long boundary).
         "HEALTH_WORKER_MAX_AGE": 60,
-        # The SMTP relay's limits (pbm/relay_limits.py, docs/deploy.md): messages a
+        # The SMTP relay's limits (pbm/mail/outbound/relay_limits.py, docs/deploy.md): messages a
         # minute and a day, 0 for none (the embedded server's default). The quota's
         # day is "rolling" (the last 24 hours) or starts at a time, "00:00", in
         # MAIL_QUOTA_TIMEZONE. Mail over a limit waits; it is never dropped.
@@ -76,7 +76,7 @@ def defaults(instance: Path) -> dict[str, Any]:
         "MAIL_QUOTA_RESET": "rolling",
         "MAIL_QUOTA_TIMEZONE": "UTC",
         # The hour (0-23, in the reader's zone) of the daily digest of bulletins,
-        # for the players who chose it (pbm/digests.py).
+        # for the players who chose it (pbm/mail/outbound/digests.py).
         "DIGEST_HOUR": 8,
         # GET /healthz tells anyone only ok or not ok; its report (schema, worker
         # heartbeat, problems) goes to requests made on this machine straight to
@@ -179,8 +179,11 @@ def check_minimums(config: dict[str, Any]) -> None:
             raise ConfigError(f"{key} (PBM_{key}) = {config[key]!r} is too small: it is the number of {meaning}.")
     if not 0 <= config["DIGEST_HOUR"] <= 23:
         raise ConfigError(f"DIGEST_HOUR (PBM_DIGEST_HOUR) = {config['DIGEST_HOUR']!r} is not an hour of the day (0-23).")
-    from .relay_limits import Limits  # the quota's reset time and zone, read as the sender reads them
-    Limits.from_config(config)
+    from .mail.outbound.relay_limits import Limits, LimitsError  # the quota's reset time and zone, read as the sender reads them
+    try:
+        Limits.from_config(config)
+    except LimitsError as exc:
+        raise ConfigError(str(exc)) from None
     token = config["HEALTHZ_TOKEN"]
     if token and (len(token) < 20 or token != token.strip()):
         # A short word is guessed; a space at either end would never match the header.

@@ -96,7 +96,7 @@ class User(Base):
     lang: Mapped[str] = mapped_column(String(5), default="it")
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
     reminders: Mapped[bool] = mapped_column(Boolean, default=True)
-    # How the bulletins reach this user (pbm/digests.py): "each" phase's mail, one
+    # How the bulletins reach this user (pbm/mail/outbound/digests.py): "each" phase's mail, one
     # "digest" a day, or the "web" page only. Private results always come by mail.
     bulletins: Mapped[str] = mapped_column(String(8), default="each", server_default="each")
     address_failing: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -440,9 +440,9 @@ class OutboxRow(Base):
     headers: Mapped[dict[str, Any]] = mapped_column(default=dict)
     message_id: Mapped[str] = mapped_column(String(300), unique=True)
     # pending | sent | failed; held: a bulletin waiting for its reader's daily
-    # digest, then digested (pbm/digests.py).
+    # digest, then digested (pbm/mail/outbound/digests.py).
     status: Mapped[str] = mapped_column(String(10), default="pending", index=True)
-    # Which mail goes first while the relay makes mail wait (pbm/mail_classes.py).
+    # Which mail goes first while the relay makes mail wait (pbm/mail/outbound/classes.py).
     priority: Mapped[int] = mapped_column(SmallInteger, default=3, server_default="3")
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime())
@@ -507,7 +507,7 @@ class MasterLog(Base):
 
 class RelayState(Base):
     """The SMTP relay's own back-off, shared by every worker: a relay answering
-    "slow down" (421, 450-452) pauses all mail, not one message (pbm/relay_limits.py)."""
+    "slow down" (421, 450-452) pauses all mail, not one message (pbm/mail/outbound/relay_limits.py)."""
 
     __tablename__ = "relay_state"
 

@@ -51,7 +51,7 @@ def _seed_demo(_args: argparse.Namespace) -> int:
 
 
 def _smtpd(_args: argparse.Namespace) -> int:
-    from .smtpd import start
+    from .mail.smtpd import start
     cfg = _config()
     # Blocked before the server's threads start (they inherit the mask), so
     # SIGINT and SIGTERM reach only sigwait below, and the server stops cleanly.

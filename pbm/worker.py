@@ -19,11 +19,13 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
 from sqlalchemy.exc import OperationalError
 
-from . import digests, health, inbox, operations, quota_watch, retention, sender
+from . import health, operations, retention
 from .operations import reminders
 from .db import transaction, write_sessions
 from .clock import Clock
-from .mail.mailbox import MailSourceError, open_source
+from .mail import inbound
+from .mail.inbound import MailSourceError, open_source
+from .mail.outbound import digests, quota_watch, send
 
 log = logging.getLogger(__name__)
 
@@ -82,16 +84,16 @@ class Worker:
             return quota_watch.warn_masters(session, self.config, self.clock.now())
 
     def outbox(self) -> int:
-        return sender.drain(self.app, self.factory, self.clock.now())
+        return send.drain(self.app, self.factory, self.clock.now())
 
     def prune_raw_mail(self) -> retention.Pruned:
         return retention.prune(self.factory, self.config, self.clock.now())
 
     def mail_once(self, source: Any) -> int:
         with self.mail_lock:
-            inbox.process_stored(self.factory, self.config, self.clock.now())
+            inbound.process_stored(self.factory, self.config, self.clock.now())
         # ingest takes the lock itself, around storing and applying only.
-        return inbox.ingest(self.factory, self.config, source, self.clock.now(), lock=self.mail_lock)
+        return inbound.ingest(self.factory, self.config, source, self.clock.now(), lock=self.mail_lock)
 
     def mail_round(self) -> int:
         """Read the mailbox on a connection of its own (the poller's may be idling)."""

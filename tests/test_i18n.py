@@ -6,7 +6,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 from pbm.i18n import TRANSLATIONS
-from pbm.mailer import TEMPLATES, render_body, render_subject
+from pbm.mail.outbound.composer import TEMPLATES, render_body, render_subject
 
 ROOT = TRANSLATIONS.parent.parent
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "_l": None}

@@ -24,7 +24,7 @@ import pytest
 from engine.core import ActionForm, GameState, Rejected
 from engine.interface import Keyword, Vocabulary
 from engine.registry import available, get_ruleset
-from pbm.mail.commands import parse_commands
+from pbm.mail.reading.commands import parse_commands
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ivo", "Luca", "Marta",
          "Nadia", "Oscar", "Paolo", "Rita", "Sara", "Tino", "Ugo", "Vera", "Walter", "Zoe",

@@ -71,6 +71,9 @@ NATURAL_EN = ("EAT", "DEVOUR", "ATTACK", "GUARD", "SAVE", "CHECK", "INSPECT", "K
 # The words the service itself prints to name an action (receipts, forms, the desk:
 # engine/texts.KEYS and ACTIONS, the web's form titles): a player who copies them back
 # is understood (tests/mail/test_natural_forms.py checks every one).
+# The pack named before a command ("Noi lupi sbraniamo Dario", "We wolves: MAUL Dario"):
+# the service reads the line after them (pbm/mail/reading/commands.py).
+OPENERS = ("noi lupi", "lupi", "i lupi", "we wolves", "the wolves")
 PRINTED_VOTE = (("VOTO PER IL ROGO",), ("PYRE VOTE", "VOTE FOR THE PYRE"))
 PRINTED_POWER = (("IL TUO POTERE", "IL MIO POTERE", "USO IL POTERE", "USO IL MIO POTERE"),
                  ("YOUR POWER", "MY POWER", "USE MY POWER", "USE POWER"))
@@ -153,6 +156,7 @@ def vocabulary() -> Vocabulary:
             "become": {"it": "il ruolo", "en": "the role"},
             "n": {"it": "il numero n del rituale", "en": "the ritual's number n"},
         },
+        openers=OPENERS,
     )
 
 

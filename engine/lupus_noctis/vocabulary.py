@@ -11,6 +11,9 @@ from ..interface import Keyword, Vocabulary
 # engine against the writer's own role like any POTERE line.
 VERBS_IT = ("SBRANO", "AZZANNO", "UCCIDO", "GUARDO", "OSSERVO", "INDAGO", "RISVEGLIO", "RESUSCITO")
 VERBS_EN = ("MAUL", "KILL", "WATCH", "INVESTIGATE", "WAKE", "REVIVE")
+# The pack named before a command ("Noi lupi sbraniamo Dario", "We wolves: MAUL Dario"):
+# the service reads the line after them (pbm/mail/reading/commands.py).
+OPENERS = ("noi lupi", "lupi", "i lupi", "we wolves", "the wolves")
 
 
 def vocabulary() -> Vocabulary:
@@ -23,4 +26,5 @@ def vocabulary() -> Vocabulary:
                     slots=("target",), verb=True),
         ],
         arguments={"target": {"it": "il bersaglio", "en": "the target"}},
+        openers=OPENERS,
     )

@@ -56,6 +56,9 @@ NATURAL_EN = ("EAT", "DEVOUR", "ATTACK", "GUARD", "SAVE", "CHECK", "INSPECT", "K
               "PROTECTING", "INVESTIGATING", "EXORCIZE")
 # The words the service prints to name these actions (engine/texts.KEYS and ACTIONS, the
 # web's form titles), understood back (tests/mail/test_natural_forms.py checks every one).
+# The pack named before a command ("Noi lupi sbraniamo Dario", "We wolves: MAUL Dario"):
+# the service reads the line after them (pbm/mail/reading/commands.py).
+OPENERS = ("noi lupi", "lupi", "i lupi", "we wolves", "the wolves")
 PRINTED_POWER = (("IL TUO POTERE", "IL MIO POTERE", "USO IL POTERE", "USO IL MIO POTERE"),
                  ("YOUR POWER", "MY POWER", "USE MY POWER", "USE POWER"))
 
@@ -93,6 +96,7 @@ def vocabulary() -> Vocabulary:
             "target": {"it": "il bersaglio", "en": "the target"},
             "power": {"it": "il potere dello Spettro", "en": "the Spettro's power"},
         },
+        openers=OPENERS,
     )
 
 

@@ -14,8 +14,8 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from .. import mailer
 from . import tokens
+from ..mail import outbound as mailer
 from ..models import AuthAttempt, Game, User
 
 PASSWORD_MIN = 8

@@ -25,7 +25,7 @@ def _split_addresses(value: str) -> dict[str, str]:
 
 
 def cmd_parse(args) -> int:
-    from .parse import parse_message  # imported late: `pbm --help` stays fast
+    from .reading.parse import parse_message  # imported late: `pbm --help` stays fast
 
     try:
         if args.file == "-":

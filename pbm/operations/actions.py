@@ -11,7 +11,8 @@ from sqlalchemy.orm import Session, selectinload
 from engine.core import Action, GameState, Rejected, keep_last
 from engine.registry import get_ruleset
 
-from .. import limits, mailer
+from .. import limits
+from ..mail import outbound as mailer
 from ..render import describe_submission
 from ..models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from .timing import close_if_complete, windowed

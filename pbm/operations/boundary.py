@@ -18,7 +18,9 @@ from engine.core import Event, GameState, Phase, phase_rng
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import archive, digests, mailer, render, visibility
+from .. import archive, render, visibility
+from ..mail import outbound as mailer
+from ..mail.outbound import digests
 from ..models import EventRow, Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, User
 from ..seating import load_seats
 from .actions import engine_actions

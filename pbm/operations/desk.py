@@ -28,7 +28,8 @@ from engine.core import (
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import mailer, render, visibility
+from .. import render, visibility
+from ..mail import outbound as mailer
 from ..models import ActionRow, EventRow, Game, GameStatus, OutboxRow, PhaseRow, PhaseStatus, User
 from .actions import engine_actions
 from .base import (

@@ -17,7 +17,8 @@ from engine.core import Event, GameState, SetupError, UnknownRole, setup_rng
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import calendar, mailer, visibility
+from .. import calendar, visibility
+from ..mail import outbound as mailer
 from ..accounts import create_user, normalize_email, password_link, send_set_password, tokens
 from ..models import Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from .base import OperationError, log, mail_context, store_events

@@ -15,7 +15,8 @@ from engine.core import Event, GameState
 from engine.interface import REPORT_GAME, REPORT_MOMENT, Viewer
 from engine.registry import get_ruleset
 
-from .. import archive, mailer, render, visibility
+from .. import archive, render, visibility
+from ..mail import outbound as mailer
 from ..models import EventRow, Game, PhaseRow
 from .base import mail_context, reader_tz
 from .timing import on_calendar

@@ -10,7 +10,8 @@ from sqlalchemy.orm import Session
 from engine.core import GameState
 from engine.registry import get_ruleset
 
-from .. import mailer, render
+from .. import render
+from ..mail import outbound as mailer
 from ..models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus
 from ..seating import load_seats
 from .base import reader_tz

@@ -19,7 +19,8 @@ from sqlalchemy.orm import Session
 
 from engine.interface import Viewer
 
-from .. import mailer, render, visibility
+from .. import render, visibility
+from ..mail import outbound as mailer
 from ..accounts import find_user, password_link, tokens
 from ..models import (
     Absence, EventRow, Game, GameStatus, PhaseRow, PhaseStatus, Seat, SeatHolder, User, Volunteer,

@@ -14,8 +14,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from .. import accounts, mailer
+from .. import accounts
 from ..accounts import tokens
+from ..mail import outbound as mailer
 from ..models import Game, Seat, Signup, User
 from .base import OperationError, log
 from .games import add_player

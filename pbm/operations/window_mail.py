@@ -24,8 +24,9 @@ from engine.core import ActionForm, Event, GameState
 from engine.interface import MORE_TIME, STANDING, BaseRuleset, Viewer
 from engine.registry import get_ruleset
 
-from .. import mailer, render, visibility
-from ..mail.commands import examples
+from .. import render, visibility
+from ..mail import outbound as mailer
+from ..mail.reading.wording import examples
 from ..models import EventRow, Game, PhaseRow, Seat
 from .base import game_tz
 from .timing import answer_window

@@ -37,7 +37,7 @@ BULLETINS = [("each", _l("Each phase's bulletin, as it comes out")),
 
 class AccountForm(FlaskForm):
     reminders = BooleanField(_l("Mail me a reminder before a deadline when I have not played yet"))
-    # pbm/digests.py; results that concern the player alone always come by mail.
+    # pbm/mail/outbound/digests.py; results that concern the player alone always come by mail.
     bulletins = SelectField(_l("Bulletins by mail"), choices=options(BULLETINS), validate_choice=True)
     lang = SelectField(_l("Language"), choices=options(LANGUAGES))
     tz = SelectField(_l("Time zone of the times in my mail"), choices=[], validate_choice=True)

@@ -19,7 +19,8 @@ from engine.core import MASTER, Event
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import operations, quota_watch, render, visibility
+from .. import operations, render, visibility
+from ..mail.outbound import quota_watch
 from ..models import EventRow, Game, InboundRow, MasterLog, OutboxRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
 from .public import ruleset_name

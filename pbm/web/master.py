@@ -12,9 +12,11 @@ from flask_login import current_user, login_required
 
 from engine.registry import available, get_ruleset
 
-from .. import mailer, operations
-from ..carry_out import Origin, carry_out
-from ..mail.commands import describe_error, parse_commands
+from .. import operations
+from ..mail import outbound as mailer
+from ..mail.inbound.carry_out import Origin, carry_out
+from ..mail.reading.commands import parse_commands
+from ..mail.reading.wording import describe_error
 from ..models import InboundRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
 from ..operations import table

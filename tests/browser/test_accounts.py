@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from pbm import smtpd
+from pbm.mail import smtpd
 from pbm.worker import Worker
 
 from ..fixtures.smtp import free_port

@@ -12,7 +12,7 @@ from engine.complots.cards import CHARACTERS
 from engine.core import Action, Rejected, phase_rng, public, setup_rng
 from engine.interface import Viewer
 from engine.registry import get_ruleset
-from pbm.mail.commands import parse_commands
+from pbm.mail.reading.commands import parse_commands
 
 R = get_ruleset("complots")
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]

@@ -6,7 +6,8 @@ from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import select
 
-from pbm import digests, sender
+from pbm.mail.outbound import digests
+from pbm.mail.outbound import send
 from pbm.db import transaction
 from pbm.models import OutboxRow, User
 from pbm.worker import Worker
@@ -59,7 +60,7 @@ def test_bulletins_held_for_the_digest_or_left_to_the_web_private_results_mailed
 
     with factory() as s:
         ids = {r.message_id: r.to_addr for r in s.scalars(select(OutboxRow).where(OutboxRow.kind == "phase_results"))}
-    sent = sender.drain(app, factory, clock.now())
+    sent = send.drain(app, factory, clock.now())
     wire = {ids[m.message["Message-ID"]] for m in smtp_server.wait_for(sent) if m.message["Message-ID"] in ids}
     assert wire == {"anna@players.test", "bruno@players.test", "carla@players.test"}
     assert results(factory)["dario@players.test"] == digests.HELD  # the sender leaves it
@@ -112,6 +113,6 @@ def test_the_daily_digest_gathers_a_reader_s_held_bulletins(make_app, clock, smt
         assert row.body.strip() in digest.body
     assert digest.body.index(held[0].subject.split(" [lupus:")[0]) < digest.body.index(held[1].subject.split(" [lupus:")[0])
     assert "[lupus:" not in digest.subject and "2" in digest.subject
-    sent = sender.drain(app, factory, clock.now() + timedelta(seconds=1))
+    sent = send.drain(app, factory, clock.now() + timedelta(seconds=1))
     assert any(m.message["Message-ID"] == digest.message_id and m.rcpt_tos == ("dario@players.test",)
                for m in smtp_server.wait_for(sent))

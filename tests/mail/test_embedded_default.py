@@ -8,8 +8,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from pbm import smtpd
-from pbm.mail.mailbox import open_source
+from pbm.mail import smtpd
+from pbm.mail.inbound import open_source
 from pbm.models import ActionRow
 from pbm.worker import Worker
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbm import sender
+from pbm.mail.outbound import send
 from pbm.db import transaction
 from pbm.models import Game, OutboxRow
 from pbm.worker import Worker
@@ -36,7 +36,7 @@ def drain_all(app, clock, smtp_server):
     factory = app.extensions["pbm_sessions"]
     with factory() as s:
         pending = s.query(OutboxRow).filter_by(status="pending").count()
-    sender.drain(app, factory, clock.now())
+    send.drain(app, factory, clock.now())
     return smtp_server.wait_for(pending) if pending else []
 
 
@@ -106,7 +106,7 @@ def test_a_masters_notice_the_relay_refuses_shows_on_the_desk(app, clock, smtp_s
     smtp_server.refuse("master@example.org", "550 5.1.1 Mailbox unavailable")
     declare_absence(app, slug, "Al mare")
     factory = app.extensions["pbm_sessions"]
-    sender.drain(app, factory, clock.now())
+    send.drain(app, factory, clock.now())
     with factory() as s:
         notice = s.query(OutboxRow).filter_by(kind="absence_declared").one()
         assert notice.status == "failed"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from pbm import sender
+from pbm.mail.outbound import send
 from pbm.models import Game, OutboxRow
 
 from tests.support.play import VOTES, played_a_day
@@ -34,7 +34,7 @@ def test_results_mail_is_multipart_alternative_with_the_vote_table(make_app, clo
     assert f"http://lupus.test/g/{slug}/phases/2" in html
     with factory() as s:
         pending = s.query(OutboxRow).filter_by(status="pending").count()
-    assert sender.drain(app, factory, clock.now()) == pending
+    assert send.drain(app, factory, clock.now()) == pending
     message = next(m.message for m in smtp_server.wait_for(pending) if m.message["Message-ID"] == mid)
     assert message.get_content_type() == "multipart/alternative"
     parts = [p.get_content_type() for p in message.iter_parts()]

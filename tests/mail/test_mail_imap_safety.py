@@ -1,12 +1,13 @@
-"""Nothing applied twice, nothing lost: pbm.inbox.ingest against a real Dovecot
+"""Nothing applied twice, nothing lost: pbm.mail.inbound.ingest against a real Dovecot
 through duplicate delivery, crashes at each step of store -> apply -> mark,
 a server restart in the middle of a batch, and UIDVALIDITY changes."""
 from __future__ import annotations
 
 import pytest
 
-from pbm import inbox
-from pbm.mail.mailbox import open_source
+from pbm.mail import inbound
+from pbm.mail.inbound import apply, store
+from pbm.mail.inbound import open_source
 from pbm.models import ActionRow, InboundRow
 
 from tests.support.mail import (  # noqa: F401  (fast_passwords and game are fixtures)
@@ -38,7 +39,7 @@ def ingest(app, factory, clock, source=None):
     own = source is None
     source = source or open_source(app.config["MAIL_SOURCE"])
     try:
-        return inbox.ingest(factory, app.config, source, clock.now())
+        return inbound.ingest(factory, app.config, source, clock.now())
     finally:
         if own:
             source.close()
@@ -76,19 +77,19 @@ def test_same_message_delivered_twice(app, factory, game, clock, imap_account):
 def test_crash_between_store_and_apply(app, factory, game, clock, imap_account, monkeypatch):
     imap_account.deliver(vote_mail(factory, "Dario", "Anna"))
     imap_account.deliver(vote_mail(factory, "Carla", "Bruno"))
-    real_apply = inbox.apply_many
+    real_apply = store.apply_many
 
     def dies(*args, **kwargs):
         raise Crash()
 
-    monkeypatch.setattr(inbox, "apply_many", dies)
+    monkeypatch.setattr(store, "apply_many", dies)
     with pytest.raises(Crash):
         ingest(app, factory, clock)
     # Both raw messages were kept (one commit for the batch), neither applied.
     assert statuses(factory) == ["stored", "stored"] and actions(factory) == []
     assert left_in_mailbox(app) == 2  # nothing marked: it all comes back
 
-    monkeypatch.setattr(inbox, "apply_many", real_apply)
+    monkeypatch.setattr(store, "apply_many", real_apply)
     assert ingest(app, factory, clock) == 2
     assert actions(factory) == [("Carla", "Bruno"), ("Dario", "Anna")]
     assert statuses(factory) == ["processed", "processed"]
@@ -98,12 +99,12 @@ def test_crash_between_store_and_apply(app, factory, game, clock, imap_account, 
 def test_process_stored_picks_up_what_a_crash_left(app, factory, game, clock, imap_account, monkeypatch):
     """The worker's own recovery path: rows stored but never applied."""
     imap_account.deliver(vote_mail(factory, "Dario", "Anna"))
-    real_apply = inbox.apply_many
-    monkeypatch.setattr(inbox, "apply_many", lambda *a, **k: (_ for _ in ()).throw(Crash()))
+    real_apply = store.apply_many
+    monkeypatch.setattr(store, "apply_many", lambda *a, **k: (_ for _ in ()).throw(Crash()))
     with pytest.raises(Crash):
         ingest(app, factory, clock)
-    monkeypatch.setattr(inbox, "apply_many", real_apply)
-    assert inbox.process_stored(factory, app.config, clock.now()) == 1
+    monkeypatch.setattr(store, "apply_many", real_apply)
+    assert inbound.process_stored(factory, app.config, clock.now()) == 1
     assert actions(factory) == [("Dario", "Anna")]
     assert ingest(app, factory, clock) == 0  # the message comes back, already applied
     assert actions(factory) == [("Dario", "Anna")]
@@ -190,7 +191,7 @@ def test_a_message_that_breaks_the_code_does_not_block_the_rest(app, factory, ga
                                                                 imap_account, monkeypatch):
     imap_account.deliver(vote_mail(factory, "Dario", "Anna"))
     imap_account.deliver(vote_mail(factory, "Carla", "Bruno"))
-    real = inbox._process
+    real = apply._process
     calls = []
 
     def first_one_breaks(session, config, row, now):
@@ -199,7 +200,7 @@ def test_a_message_that_breaks_the_code_does_not_block_the_rest(app, factory, ga
             raise RuntimeError("a parser bug")
         return real(session, config, row, now)
 
-    monkeypatch.setattr(inbox, "_process", first_one_breaks)
+    monkeypatch.setattr(apply, "_process", first_one_breaks)
     assert ingest(app, factory, clock) == 2
     assert actions(factory) == [("Carla", "Bruno")]
     with factory() as s:
@@ -215,16 +216,16 @@ def test_a_database_outage_is_retried_not_recorded_as_an_error(app, factory, gam
     from sqlalchemy.exc import OperationalError
 
     imap_account.deliver(vote_mail(factory, "Dario", "Anna"))
-    real = inbox._process
+    real = apply._process
 
     def locked(session, config, row, now):
         raise OperationalError("UPDATE inbound", {}, Exception("database is locked"))
 
-    monkeypatch.setattr(inbox, "_process", locked)
+    monkeypatch.setattr(apply, "_process", locked)
     with pytest.raises(OperationalError):
         ingest(app, factory, clock)
     assert statuses(factory) == ["stored"] and left_in_mailbox(app) == 1
-    monkeypatch.setattr(inbox, "_process", real)
+    monkeypatch.setattr(apply, "_process", real)
     ingest(app, factory, clock)
     assert actions(factory) == [("Dario", "Anna")] and left_in_mailbox(app) == 0
 
@@ -254,7 +255,7 @@ def test_a_batch_that_fails_as_a_whole_is_applied_again_one_by_one(app, factory,
     names = [("Dario", "Anna"), ("Carla", "Bruno"), ("Elena", "Anna")]
     for name, target in names:
         imap_account.deliver(vote_mail(factory, name, target))
-    real = inbox._process
+    real = apply._process
     calls = []
 
     def second_one_deadlocks_once(session, config, row, now):
@@ -263,7 +264,7 @@ def test_a_batch_that_fails_as_a_whole_is_applied_again_one_by_one(app, factory,
             raise OperationalError("SELECT phases", {}, Exception("deadlock detected"))
         return real(session, config, row, now)
 
-    monkeypatch.setattr(inbox, "_process", second_one_deadlocks_once)
+    monkeypatch.setattr(apply, "_process", second_one_deadlocks_once)
     assert ingest(app, factory, clock) == 3
     assert len(calls) == 2 + 3  # two in the batch (rolled back), then each alone
     assert actions(factory) == sorted(names)

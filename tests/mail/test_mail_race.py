@@ -7,8 +7,9 @@ import threading
 
 from sqlalchemy.exc import OperationalError
 
-from pbm import inbox
-from pbm.mail.mailbox import open_source
+from pbm.mail import inbound
+from pbm.mail.inbound import apply, store
+from pbm.mail.inbound import open_source
 from pbm.models import ActionRow, InboundRow, OutboxRow
 
 from tests.support.helpers import first_waits_for_second, run_overlapping
@@ -31,17 +32,17 @@ def dario_votes_anna(app, factory):
 def test_two_workers_applying_one_stored_message_apply_it_once(app, factory, game, clock, monkeypatch):
     _gid, _worker = game
     address, mail = dario_votes_anna(app, factory)
-    (inbound_id,) = inbox.store_many(factory, [mail], clock.now())
+    (inbound_id,) = inbound.store_many(factory, [mail], clock.now())
 
-    slow_process, first_inside = first_waits_for_second(inbox._process)
-    monkeypatch.setattr(inbox, "_process", slow_process)
+    slow_process, first_inside = first_waits_for_second(apply._process)
+    monkeypatch.setattr(apply, "_process", slow_process)
 
     def worker():
-        inbox.process(factory, app.config, inbound_id, clock.now())
+        inbound.process(factory, app.config, inbound_id, clock.now())
 
     # SQLite: the later writer fails, and the next round retries
     run_overlapping(worker, worker, first_inside, tolerate=(OperationalError,))
-    inbox.process(factory, app.config, inbound_id, clock.now())  # the next round, for whoever failed
+    inbound.process(factory, app.config, inbound_id, clock.now())  # the next round, for whoever failed
 
     with factory() as s:
         assert s.get(InboundRow, inbound_id).status == "processed"
@@ -53,7 +54,7 @@ def test_two_workers_storing_the_same_new_message_store_it_once(app, factory, ga
     _address, mail = dario_votes_anna(app, factory)
 
     both_looked = threading.Barrier(2, timeout=5)
-    real_key = inbox.dedupe_key
+    real_key = store.dedupe_key
     calls: list[int] = []
 
     def key_after_both_looked(m):
@@ -62,12 +63,12 @@ def test_two_workers_storing_the_same_new_message_store_it_once(app, factory, ga
             both_looked.wait()
         return real_key(m)
 
-    monkeypatch.setattr(inbox, "dedupe_key", key_after_both_looked)
+    monkeypatch.setattr(store, "dedupe_key", key_after_both_looked)
     results: list[object] = []
 
     def worker():
         try:
-            results.append(inbox.store_many(factory, [mail], clock.now()))
+            results.append(inbound.store_many(factory, [mail], clock.now()))
         except OperationalError:  # SQLite: the later writer fails, and the next round fetches it again
             results.append("retry next round")
 
@@ -86,7 +87,7 @@ def test_two_workers_storing_the_same_new_message_store_it_once(app, factory, ga
 
 
 def test_two_pollers_reading_one_mailbox_apply_each_message_once(app, factory, game, clock, monkeypatch):
-    """The batch path (inbox.ingest: one transaction for the batch, one mark for
+    """The batch path (inbound.ingest: one transaction for the batch, one mark for
     it), with the second poller starting while the first is inside the batch."""
     voters = ["Anna", "Bruno", "Carla", "Dario", "Elena"] * 4
     for n, name in enumerate(voters):
@@ -95,13 +96,13 @@ def test_two_pollers_reading_one_mailbox_apply_each_message_once(app, factory, g
         target = "Bruno" if name != "Bruno" else "Anna"
         deliver(app, message(address, sent.reply_to, f"VOTO {target}\n\n(numero {n})", reply_to_row=sent))
 
-    slow_process, first_inside = first_waits_for_second(inbox._process, patience=2.0)
-    monkeypatch.setattr(inbox, "_process", slow_process)
+    slow_process, first_inside = first_waits_for_second(apply._process, patience=2.0)
+    monkeypatch.setattr(apply, "_process", slow_process)
 
     def poller():
         source = open_source(app.config["MAIL_SOURCE"])
         try:
-            inbox.ingest(factory, app.config, source, clock.now())
+            inbound.ingest(factory, app.config, source, clock.now())
         finally:
             source.close()
 

@@ -9,7 +9,7 @@ from email.utils import make_msgid, parseaddr
 
 import pytest
 
-from pbm import sender
+from pbm.mail.outbound import send
 from pbm.models import ActionRow, InboundRow
 from pbm.worker import Worker
 
@@ -139,8 +139,8 @@ def test_receipt_in_the_players_language(wired, smtp_server):
 
 def test_backoff_constant_is_what_the_docs_say():
     # docs/mail-channel.md promises 15 s doubling to at most an hour.
-    assert [sender.backoff(n).total_seconds() for n in (1, 2, 3)] == [15, 30, 60]
-    assert sender.backoff(50).total_seconds() == 3600
+    assert [send.backoff(n).total_seconds() for n in (1, 2, 3)] == [15, 30, 60]
+    assert send.backoff(50).total_seconds() == 3600
 
 
 def test_a_message_with_no_command_is_told_so_with_what_that_player_can_write_now(wired, smtp_server):

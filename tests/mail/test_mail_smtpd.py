@@ -12,7 +12,7 @@ from email.utils import make_msgid
 
 import pytest
 
-from pbm import smtpd
+from pbm.mail import smtpd
 from pbm.models import ActionRow, OutboxRow
 from pbm.worker import Worker
 from tests.fixtures.smtp import free_port

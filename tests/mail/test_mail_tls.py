@@ -12,9 +12,9 @@ import pytest
 import trustme
 from aiosmtpd.controller import Controller
 
-from pbm import sender
-from pbm.mail.imap import ImapSource
-from pbm.mail.mailbox import MailSourceError
+from pbm.mail.outbound import send
+from pbm.mail.inbound.imap import ImapSource
+from pbm.mail.inbound import MailSourceError
 from pbm.models import OutboxRow
 from tests.fixtures.smtp import free_port
 from tests.mail_infra.messages import make_raw
@@ -78,7 +78,7 @@ def test_a_relay_with_an_unknown_authority_gets_nothing_and_the_error_says_why(m
     app = make_app(**settings)
     factory = app.extensions["pbm_sessions"]
     queued = queue_mail(app, clock)
-    assert sender.drain(app, factory, clock.now()) == 0
+    assert send.drain(app, factory, clock.now()) == 0
     assert recorder.received == []
     with factory() as s:
         rows = s.query(OutboxRow).all()
@@ -91,7 +91,7 @@ def test_the_same_relay_is_accepted_with_its_authority_configured(make_app, cloc
     recorder, settings = tls_relay
     app = make_app(MAIL_CA_FILE=authority[1], **settings)
     queued = queue_mail(app, clock)
-    assert sender.drain(app, app.extensions["pbm_sessions"], clock.now()) == queued
+    assert send.drain(app, app.extensions["pbm_sessions"], clock.now()) == queued
     assert len(recorder.received) == queued
 
 

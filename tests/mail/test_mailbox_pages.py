@@ -9,7 +9,7 @@ from email.utils import make_msgid
 
 import pytest
 
-from pbm import smtpd
+from pbm.mail import smtpd
 from pbm.models import ActionRow, Game, InboundRow, MasterLog, OutboxRow, Seat
 from pbm.worker import Worker
 from tests.conftest import csrf_from

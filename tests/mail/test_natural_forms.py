@@ -16,7 +16,7 @@ import pytest
 from engine import texts
 from engine.core import ActionForm
 from engine.registry import get_ruleset
-from pbm.mail.commands import parse_commands
+from pbm.mail.reading.commands import parse_commands
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena"]
 LUPUS = ("lupus-live-12", "tempo-reale-7")

@@ -4,7 +4,10 @@ import pytest
 from engine.lupus_live_12.rituals import RITUALS
 from engine.registry import available, get_ruleset
 from engine.tempo_reale_7.roles import POWERS as SPECTRE_POWERS
-from pbm.mail.commands import describe_error, grammar, parse_commands, resolve_name
+from pbm.mail.reading.commands import parse_commands
+from pbm.mail.reading.grammar import grammar
+from pbm.mail.reading.names import resolve_name
+from pbm.mail.reading.wording import describe_error
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Maria Luisa", "Maria", "Mario",
            "Élodie", "Nicolò"]
@@ -344,6 +347,19 @@ def test_a_line_longer_than_any_wrap_width_does_not_swallow_the_signature():
 ])
 def test_natural_forms_players_write(ruleset, line, expected):
     assert parse_commands(line, PLAYERS, ruleset) == ([expected], [], [])
+
+
+@pytest.mark.parametrize("ruleset", ["lupus-live-12", "lupus-noctis", "tempo-reale-7"])
+@pytest.mark.parametrize("line", ["I lupi: SBRANO Dario", "lupi SBRANO Dario", "noi lupi SBRANO Dario",
+                                  "We wolves MAUL Dario", "The wolves: KILL Dario"])
+def test_a_side_named_before_a_command_is_read_past_in_the_games_that_have_it(ruleset, line):
+    assert parse_commands(line, PLAYERS, ruleset) == ([{"target": "Dario"}], [], [])
+
+
+def test_the_words_naming_a_side_are_the_rulesets_not_the_services():
+    # Complots has a KILL but no wolves: "the wolves" is prose there, and so is the line.
+    assert parse_commands("The wolves: KILL Dario", PLAYERS, "complots") == ([], [], ["The wolves: KILL Dario"])
+    assert parse_commands("The wolves: KILL Dario", PLAYERS, "lupus-noctis") == ([{"target": "Dario"}], [], [])
 
 
 @pytest.mark.parametrize("line", ["Il voto di ieri era sbagliato", "Carla mi sembra sospetta",

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from pbm.mail.parse import parse_message, strip_reply
+from pbm.mail.reading.parse import parse_message, strip_reply
 
 CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "email-corpus"
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(),

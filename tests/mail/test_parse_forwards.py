@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pbm.cli import main as pbm_main
-from pbm.mail.parse import parse_message
+from pbm.mail.reading.parse import parse_message
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Maria Luisa", "Élodie"]

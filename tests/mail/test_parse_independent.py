@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pbm.mail.parse import parse_message
+from pbm.mail.reading.parse import parse_message
 
 HERE = Path(__file__).resolve().parent / "fixtures" / "independent"
 EXPECTED = json.loads((HERE / "expected.json").read_text(encoding="utf-8"))

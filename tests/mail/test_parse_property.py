@@ -18,8 +18,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pbm.mail.commands import grammar, looks_like_command, parse_line
-from pbm.mail.parse import parse_message
+from pbm.mail.reading.commands import looks_like_command, parse_line
+from pbm.mail.reading.grammar import grammar
+from pbm.mail.reading.parse import parse_message
 
 CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "email-corpus"
 PLAYERS = ["Anna", "Bruno", "Carla", "Maria Luisa", "Nicolò"]

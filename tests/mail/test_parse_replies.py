@@ -4,8 +4,8 @@ import base64
 
 import pytest
 
-from pbm.mail.parse import header_token, parse_message
-from pbm.mail.parse_body import parse_bytes
+from pbm.mail.reading.parse import header_token, parse_message
+from pbm.mail.reading.parse_body import parse_bytes
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Nicolò", "Maria Luisa"]
 
@@ -191,7 +191,7 @@ def test_history_inside_the_quote_does_not_hide_the_text_below_it(older):
 
 def test_html_nested_quote_keeps_its_depth_after_a_line_break():
     # html2text gave the line after a <br> inside nested blockquotes a single '>'.
-    from pbm.mail.parse_body import html_to_text
+    from pbm.mail.reading.parse_body import html_to_text
     text = html_to_text("<blockquote>A<blockquote><div>Giorno 2.<br>VOTO Carla</div></blockquote></blockquote>")
     assert [ln for ln in text.splitlines() if "VOTO" in ln] == [">> VOTO Carla"]
 
@@ -354,7 +354,7 @@ def test_unparsed_delivery_status_text_prefers_original_recipient():
     # A delivery-status part the email package left as text (broken MIME) is read line by line.
     from email.message import Message
 
-    from pbm.mail.parse_classify import _delivery_status_recipients
+    from pbm.mail.reading.parse_classify import _delivery_status_recipients
     part = Message()
     part["Content-Type"] = "message/delivery-status"
     part.set_payload("Reporting-MTA: dns; mx.example\n\n"

@@ -2,7 +2,7 @@
 easy): read only when the body has none, never free-text ones."""
 import pytest
 
-from pbm.mail.parse import parse_message, without_reply_prefix
+from pbm.mail.reading.parse import parse_message, without_reply_prefix
 
 from tests.mail.test_parse_replies import PLAYERS, mail, quoted
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from pbm.mail.parse import parse_message
+from pbm.mail.reading.parse import parse_message
 
 CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "email-corpus"
 CLIENTS = CORPUS / "mailgun-talon" / "tests" / "fixtures" / "standard_replies"

@@ -13,7 +13,9 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import select, text
 
 from pbm import config as config_module
-from pbm import mailer, relay_limits, sender
+from pbm.mail import outbound
+from pbm.mail.outbound import relay_limits
+from pbm.mail.outbound import send
 from pbm.config import ConfigError
 from pbm.db import transaction
 from pbm.models import OutboxRow, RelayState
@@ -38,7 +40,7 @@ def queue(factory, config, now, count: int, template: str) -> list[str]:
         game = s.scalars(select(Game)).first()
         seat = s.scalars(select(Seat)).first()
         for n in range(count):
-            row = mailer.queue(s, config, to=f"p{n}@players.test", template=template, lang="it", now=now,
+            row = outbound.queue(s, config, to=f"p{n}@players.test", template=template, lang="it", now=now,
                                game=game, seat=seat if template == "reminder" else None,
                                context=contexts[template])
             s.flush()
@@ -55,11 +57,11 @@ def test_the_sender_paces_to_the_relay_s_minute_first_class_first(make_app, cloc
         s.commit()
     bulk = queue(factory, app.config, clock.now(), 6, "reminder")  # queued first...
     urgent = queue(factory, app.config, clock.now(), 3, "receipt")  # ...and these go first
-    assert sender.drain(app, factory, clock.now()) == 5
-    assert sender.drain(app, factory, clock.now() + timedelta(seconds=59)) == 0  # the same minute
+    assert send.drain(app, factory, clock.now()) == 5
+    assert send.drain(app, factory, clock.now() + timedelta(seconds=59)) == 0  # the same minute
     wire = [m.message["Message-ID"] for m in smtp_server.wait_for(5)]
     assert wire == urgent + bulk[:2]  # the first class first, the oldest first within it
-    assert sender.drain(app, factory, clock.now() + timedelta(seconds=61)) == 4
+    assert send.drain(app, factory, clock.now() + timedelta(seconds=61)) == 4
     assert [m.message["Message-ID"] for m in smtp_server.wait_for(9)] == urgent + bulk
     assert {r.status for r in rows(factory)} == {"sent"}
 
@@ -71,15 +73,15 @@ def test_mail_over_the_daily_quota_waits_for_the_rolling_day(make_app, clock, sm
     total = len(rows(factory))
     assert total > 8
     start = clock.now()
-    assert sender.drain(app, factory, start) == 4
-    assert sender.drain(app, factory, start + timedelta(hours=23, minutes=59)) == 0
+    assert send.drain(app, factory, start) == 4
+    assert send.drain(app, factory, start + timedelta(hours=23, minutes=59)) == 0
     # A send still counts at exactly 24 hours (the safe side of the relay's count).
-    assert sender.drain(app, factory, start + timedelta(hours=24)) == 0
-    assert sender.drain(app, factory, start + timedelta(hours=24, seconds=1)) == 4
+    assert send.drain(app, factory, start + timedelta(hours=24)) == 0
+    assert send.drain(app, factory, start + timedelta(hours=24, seconds=1)) == 4
     assert len(smtp_server.wait_for(8)) == 8
     waiting = [r for r in rows(factory) if r.status == "pending"]
     assert len(waiting) == total - 8 and all(r.attempts == 0 for r in waiting)  # waiting, not failing
-    assert sender.drain(app, factory, start + timedelta(hours=48, seconds=2)) == min(total - 8, 4)
+    assert send.drain(app, factory, start + timedelta(hours=48, seconds=2)) == min(total - 8, 4)
 
 
 def test_a_quota_day_that_starts_at_midnight_in_a_zone(make_app, clock, smtp_server):
@@ -89,9 +91,9 @@ def test_a_quota_day_that_starts_at_midnight_in_a_zone(make_app, clock, smtp_ser
     make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
     # 23:50 in Los Angeles (07:50 UTC), then ten minutes later: a new day there.
     evening = datetime(2026, 11, 24, 7, 50, tzinfo=timezone.utc)
-    assert sender.drain(app, factory, evening) == 3
-    assert sender.drain(app, factory, evening + timedelta(minutes=9)) == 0
-    assert sender.drain(app, factory, evening + timedelta(minutes=10)) == 3
+    assert send.drain(app, factory, evening) == 3
+    assert send.drain(app, factory, evening + timedelta(minutes=9)) == 0
+    assert send.drain(app, factory, evening + timedelta(minutes=10)) == 3
     limits = relay_limits.Limits.from_config(app.config)
     assert limits.next_reset(evening) == datetime(2026, 11, 24, 8, 0, tzinfo=timezone.utc)
 
@@ -130,12 +132,12 @@ def test_a_throttling_relay_pauses_all_mail_growing_and_logged_once(make_app, cl
         now = clock.now()
         pauses = []
         for _ in range(3):
-            assert sender.drain(app, factory, now) == 0
+            assert send.drain(app, factory, now) == 0
             with factory() as s:
                 state = s.get(RelayState, key)
                 pauses.append(state.paused_until - now)
             # Paused: no connection at all until the pause ends.
-            assert sender.drain(app, factory, state.paused_until - timedelta(seconds=1)) == 0
+            assert send.drain(app, factory, state.paused_until - timedelta(seconds=1)) == 0
             now = state.paused_until
         assert handler.answers == 3  # one answer each time, not one per message
         assert pauses == [relay_limits.pause_for(1), relay_limits.pause_for(2), relay_limits.pause_for(3)]
@@ -146,7 +148,7 @@ def test_a_throttling_relay_pauses_all_mail_growing_and_logged_once(make_app, cl
         assert all((r.status, r.attempts, r.next_attempt_at <= now) == ("pending", 0, True) for r in rows(factory))
 
         handler.refusing = False
-        assert sender.drain(app, factory, now) == total
+        assert send.drain(app, factory, now) == total
         with factory() as s:
             assert s.get(RelayState, key).strikes == 0  # the next run of answers starts short again
         assert sorted(handler.ids) == sorted(r.message_id for r in rows(factory))
@@ -175,7 +177,7 @@ def test_a_5xx_for_one_recipient_still_fails_only_that_message(make_app, clock):
         factory = app.extensions["pbm_sessions"]
         make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
         total = len(rows(factory))
-        assert sender.drain(app, factory, clock.now()) == total - 2
+        assert send.drain(app, factory, clock.now()) == total - 2
     finally:
         controller.stop()
     with factory() as s:

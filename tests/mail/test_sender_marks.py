@@ -1,5 +1,5 @@
 """The sender's marks: they keep up with the wire (a crash re-sends at most
-pbm.sender.MARK_EVERY), their commits do not wait for the disk while every other
+pbm.mail.outbound.send.MARK_EVERY), their commits do not wait for the disk while every other
 transaction's does, and what the server accepted stays marked sent when the
 connection then fails."""
 from __future__ import annotations
@@ -10,9 +10,9 @@ from datetime import timedelta
 from aiosmtpd.controller import Controller
 from sqlalchemy import func, select
 
-from pbm import sender
+from pbm.mail.outbound import send
 from pbm.models import OutboxRow, RelayState
-from pbm.relay_limits import pause_for, relay_key
+from pbm.mail.outbound.relay_limits import pause_for, relay_key
 from tests.fixtures.smtp import free_port
 from tests.support.helpers import make_game
 from tests.support.mail import ROLES, fast_passwords  # noqa: F401  (a fixture)
@@ -48,18 +48,18 @@ def test_the_marks_keep_up_with_the_wire(make_app, clock):
     port = free_port()
     app = make_app(MAIL_PORT=port)
     total = queue_games(app, clock, 4)
-    assert total > 3 * sender.MARK_EVERY
+    assert total > 3 * send.MARK_EVERY
     factory = app.extensions["pbm_sessions"]
     handler = _Watching(factory)
     controller = Controller(handler, hostname="127.0.0.1", port=port)
     controller.start()
     try:
-        assert sender.drain(app, factory, clock.now()) == total
+        assert send.drain(app, factory, clock.now()) == total
     finally:
         controller.stop()
     assert len(handler.lag) == total
     # What a crash at any moment would re-send: never more than MARK_EVERY...
-    assert max(handler.lag) <= sender.MARK_EVERY
+    assert max(handler.lag) <= send.MARK_EVERY
     # ...and the marks are written as the batch goes, not all at its end.
     assert max(handler.lag) < total - 1
     with factory() as s:
@@ -90,7 +90,7 @@ def _message_id(raw: bytes) -> str:
 
 def test_what_the_server_accepted_stays_sent_when_it_then_fails(make_app, clock, monkeypatch):
     # The second batch fails with marks still waiting; no third batch is tried.
-    monkeypatch.setattr(sender, "BATCH", 8)
+    monkeypatch.setattr(send, "BATCH", 8)
     accept = 8 + 5
     port = free_port()
     app = make_app(MAIL_PORT=port)
@@ -101,7 +101,7 @@ def test_what_the_server_accepted_stays_sent_when_it_then_fails(make_app, clock,
     controller = Controller(failing, hostname="127.0.0.1", port=port)
     controller.start()
     try:
-        assert sender.drain(app, factory, clock.now()) == accept
+        assert send.drain(app, factory, clock.now()) == accept
     finally:
         controller.stop()
     with factory() as s:
@@ -113,21 +113,21 @@ def test_what_the_server_accepted_stays_sent_when_it_then_fails(make_app, clock,
     assert len(waiting) == total - accept
     assert {r.status for r in waiting} == {"pending"}
     # A 421 is the relay's "slow down", not this message's failure: the relay as a
-    # whole pauses (pbm/relay_limits.py), and every message waits in its place,
+    # whole pauses (pbm/mail/outbound/relay_limits.py), and every message waits in its place,
     # charged nothing, the failed batch's rest as the batches never tried.
     assert all(r.attempts == 0 and r.next_attempt_at == clock.now() and not r.last_error for r in waiting)
     with factory() as s:
         pause = s.get(RelayState, relay_key(app.config))
     assert pause.last_answer.startswith("421") and pause.strikes == 1
     assert pause.paused_until == clock.now() + pause_for(1)
-    assert sender.drain(app, factory, clock.now() + pause_for(1) - timedelta(seconds=1)) == 0  # still paused
+    assert send.drain(app, factory, clock.now() + pause_for(1) - timedelta(seconds=1)) == 0  # still paused
 
     # The relay back: the rest goes out, and nothing already accepted goes out again.
     again = Controller(_FailingAfter(total), hostname="127.0.0.1", port=port)
     again.start()
     try:
-        clock.advance(seconds=sender.MAX_BACKOFF.total_seconds())
-        assert sender.drain(app, factory, clock.now()) == total - accept
+        clock.advance(seconds=send.MAX_BACKOFF.total_seconds())
+        assert send.drain(app, factory, clock.now()) == total - accept
     finally:
         again.stop()
     wire = Counter(failing.ids + again.handler.ids)
@@ -137,14 +137,14 @@ def test_what_the_server_accepted_stays_sent_when_it_then_fails(make_app, clock,
 
 def test_one_drain_sends_batch_after_batch_while_they_come_full(make_app, clock, smtp_server, monkeypatch):
     """The worker's job runs every few seconds: one batch a run would cap the outbox."""
-    monkeypatch.setattr(sender, "BATCH", 4)
+    monkeypatch.setattr(send, "BATCH", 4)
     app = make_app(MAIL_PORT=smtp_server.port)
     total = queue_games(app, clock, 1)
     assert total > 2 * 4
     connections = []
-    real_connect = sender.connect
-    monkeypatch.setattr(sender, "connect", lambda *a, **k: connections.append(1) or real_connect(*a, **k))
-    assert sender.drain(app, app.extensions["pbm_sessions"], clock.now()) == total
+    real_connect = send.connect
+    monkeypatch.setattr(send, "connect", lambda *a, **k: connections.append(1) or real_connect(*a, **k))
+    assert send.drain(app, app.extensions["pbm_sessions"], clock.now()) == total
     assert len(connections) == -(-total // 4)  # one connection a batch
     wire = Counter(m.message["Message-ID"] for m in smtp_server.wait_for(total))
     assert len(wire) == total and set(wire.values()) == {1}
@@ -174,7 +174,7 @@ def test_only_the_marks_commit_without_waiting_for_the_disk(make_app, clock, smt
 
     event.listen(engine, "before_cursor_execute", level)
     try:
-        assert sender.drain(app, factory, clock.now()) == total
+        assert send.drain(app, factory, clock.now()) == total
         with factory() as s:  # the next transaction on the pooled connection
             assert s.scalar(select(func.count()).select_from(OutboxRow).where(OutboxRow.status == "sent")) == total
     finally:

@@ -7,7 +7,7 @@ from collections import Counter
 
 from sqlalchemy.exc import OperationalError
 
-from pbm import sender
+from pbm.mail.outbound import send
 from pbm.models import OutboxRow
 
 from tests.support.helpers import make_game
@@ -23,19 +23,19 @@ def test_two_workers_draining_at_once_send_each_message_once(make_app, clock, sm
     assert len(queued) >= 10
 
     both_read = threading.Barrier(2, timeout=10)
-    real_due = sender.due
+    real_due = send.due
 
-    def due_then_wait(session, now, limit=sender.BATCH):
+    def due_then_wait(session, now, limit=send.BATCH):
         rows = real_due(session, now, limit)
         both_read.wait()  # each worker has the whole outbox in hand before either sends
         return rows
 
-    monkeypatch.setattr(sender, "due", due_then_wait)
+    monkeypatch.setattr(send, "due", due_then_wait)
     errors: list[BaseException] = []
 
     def worker():
         try:
-            sender.drain(app, factory, clock.now())
+            send.drain(app, factory, clock.now())
         except OperationalError as exc:
             errors.append(exc)
 
@@ -46,8 +46,8 @@ def test_two_workers_draining_at_once_send_each_message_once(make_app, clock, sm
         t.join(60)
     assert errors == []
 
-    monkeypatch.setattr(sender, "due", real_due)
-    sender.drain(app, factory, clock.now())  # whatever is left
+    monkeypatch.setattr(send, "due", real_due)
+    send.drain(app, factory, clock.now())  # whatever is left
     wire = Counter(m.message["Message-ID"] for m in smtp_server.wait_for(len(queued)))
     assert sorted(wire) == sorted(queued)
     assert set(wire.values()) == {1}, [mid for mid, n in wire.items() if n > 1]

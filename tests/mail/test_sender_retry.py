@@ -7,7 +7,8 @@ from datetime import timedelta
 
 from aiosmtpd.controller import Controller
 
-from pbm import mailer, sender
+from pbm.mail import outbound
+from pbm.mail.outbound import send
 from pbm.db import transaction
 from pbm.models import OutboxRow, User
 from tests.fixtures.smtp import free_port
@@ -30,30 +31,30 @@ def test_mail_waits_while_the_server_is_down_and_arrives_once(make_app, clock, s
 
     smtp_server.stop()
     first_try = clock.now()
-    assert sender.drain(app, factory, first_try) == 0
+    assert send.drain(app, factory, first_try) == 0
     after = outbox(factory)
     assert set(after) == set(queued)
     for row in after.values():
         assert (row.status, row.attempts) == ("pending", 1)
-        assert row.next_attempt_at == first_try + sender.backoff(1) > first_try
+        assert row.next_attempt_at == first_try + send.backoff(1) > first_try
         assert row.last_error
 
     # Still down at the next try: the wait doubles.
-    clock.advance(seconds=sender.backoff(1).total_seconds())
-    assert sender.drain(app, factory, clock.now()) == 0
+    clock.advance(seconds=send.backoff(1).total_seconds())
+    assert send.drain(app, factory, clock.now()) == 0
     for row in outbox(factory).values():
         assert (row.status, row.attempts) == ("pending", 2)
-        assert row.next_attempt_at == clock.now() + sender.backoff(2)
-    assert sender.backoff(2) > sender.backoff(1)
+        assert row.next_attempt_at == clock.now() + send.backoff(2)
+    assert send.backoff(2) > send.backoff(1)
 
     smtp_server.start()  # same port
     clock.advance(seconds=1)
-    assert sender.drain(app, factory, clock.now()) == 0  # the back-off is honoured
+    assert send.drain(app, factory, clock.now()) == 0  # the back-off is honoured
     assert smtp_server.messages == []
 
-    clock.set(clock.now() + sender.backoff(2))
-    assert sender.drain(app, factory, clock.now()) == len(queued)
-    assert sender.drain(app, factory, clock.now() + timedelta(hours=2)) == 0
+    clock.set(clock.now() + send.backoff(2))
+    assert send.drain(app, factory, clock.now()) == len(queued)
+    assert send.drain(app, factory, clock.now() + timedelta(hours=2)) == 0
     wire = smtp_server.wait_for(len(queued))
     ids = [m.message["Message-ID"] for m in wire]
     assert sorted(ids) == sorted(queued)  # every message, each exactly once
@@ -92,7 +93,7 @@ def test_refused_recipients_permanent_marks_failing_temporary_waits(make_app, cl
         factory = app.extensions["pbm_sessions"]
         make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
         total = len(outbox(factory))
-        sent = sender.drain(app, factory, clock.now())
+        sent = send.drain(app, factory, clock.now())
     finally:
         controller.stop()
 
@@ -123,7 +124,7 @@ def test_a_message_that_cannot_be_written_does_not_hold_up_the_rest(make_app, cl
         # Registered through some path that accepted a non-ASCII local part.
         s.add(User(email="dàrio@players.test", name="Dario"))
         s.flush()
-        bad = mailer.queue(s, app.config, to="dàrio@players.test", template="receipt", lang="it",
+        bad = outbound.queue(s, app.config, to="dàrio@players.test", template="receipt", lang="it",
                            now=clock.now(), context={"original_subject": "x", "phase_label": None,
                                                      "deadline": None, "applied": [], "errors": [],
                                                      "ignored": []})
@@ -131,7 +132,7 @@ def test_a_message_that_cannot_be_written_does_not_hold_up_the_rest(make_app, cl
         bad_id = bad.id
     make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
     total = len(outbox(factory))
-    assert sender.drain(app, factory, clock.now()) == total - 1
+    assert send.drain(app, factory, clock.now()) == total - 1
     assert len(smtp_server.wait_for(total - 1)) == total - 1
     with factory() as s:
         row = s.get(OutboxRow, bad_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbm import mailer
+from pbm.mail import outbound
 from pbm.models import OutboxRow, User
 
 from tests.conftest import csrf_from
@@ -39,5 +39,5 @@ def test_the_add_player_form_refuses_an_address_with_more_than_an_address(app, f
 
 def test_the_outbox_refuses_an_address_with_a_line_break(app, factory, clock):
     with factory() as s, pytest.raises(ValueError):
-        mailer.queue(s, app.config, to="anna@players.test\r\nBcc: spy@evil.test", template="receipt",
+        outbound.queue(s, app.config, to="anna@players.test\r\nBcc: spy@evil.test", template="receipt",
                      lang="it", now=clock.now(), context={})

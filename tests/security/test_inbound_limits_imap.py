@@ -76,16 +76,17 @@ def test_raising_the_cap_later_still_refuses_a_message_read_as_headers_only(app,
     """A row stored as headers only (the cap was lower when it was read) is
     never handed to the parser, even if the service restarts with a higher cap
     before applying it."""
-    from pbm import inbox
+    from pbm.mail import inbound
+    from pbm.mail.inbound import store
 
     _gid, worker = game
     imap_account.deliver(reply(factory, "Dario", attachment=b"\xff" * (2 * CAP)))
-    monkeypatch.setattr(inbox, "apply_many", _dies)
+    monkeypatch.setattr(store, "apply_many", _dies)
     with pytest.raises(Died):
         run_mail(app, worker)
     monkeypatch.undo()
     app.config["INBOUND_MAX_BYTES"] = 10 * CAP
-    assert inbox.process_stored(factory, app.config, worker.clock.now()) == 1
+    assert inbound.process_stored(factory, app.config, worker.clock.now()) == 1
     assert votes(factory) == []
     with factory() as s:
         (row,) = s.query(InboundRow).all()
@@ -123,7 +124,7 @@ class _SizeOmitted:
 
 def test_a_server_that_leaves_the_size_out_still_never_sends_more_than_the_cap(app, factory, game, imap_account,
                                                                               relay, monkeypatch):
-    from pbm.mail import imap
+    from pbm.mail.inbound import imap
 
     monkeypatch.setattr(imap, "IMAPClient", _SizeOmitted(imap.IMAPClient))
     _gid, worker = game

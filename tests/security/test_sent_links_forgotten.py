@@ -17,7 +17,8 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from pbm import operations, sender
+from pbm import operations
+from pbm.mail.outbound import send
 from pbm.operations import signups
 from pbm.db import transaction
 from pbm.models import Game, OutboxRow, User
@@ -81,7 +82,7 @@ def test_the_links_leave_the_stored_bodies_when_sent_and_still_work(make_app, cl
         queued = {r.to_addr: r.kind for r in s.scalars(select(OutboxRow)) if LOGIN_LINK.search(r.body)}
     assert set(queued) == {"zoe@new.test", "ugo@new.test", "nora@new.test", "vera@new.test", "anna@players.test"}
 
-    sent = sender.drain(app, factory, clock.now())
+    sent = send.drain(app, factory, clock.now())
     received = smtp_server.wait_for(sent)
     with factory() as s:
         rows = list(s.scalars(select(OutboxRow)))
@@ -114,7 +115,7 @@ def test_mail_without_a_link_keeps_its_body(make_app, clock, smtp_server):
         before = {r.id: (r.body, r.body_html) for r in s.scalars(select(OutboxRow))}
         game = s.scalar(select(Game))
         assert before and game is not None
-    sender.drain(app, factory, clock.now())
+    send.drain(app, factory, clock.now())
     with factory() as s:
         after = {r.id: (r.body, r.body_html) for r in s.scalars(select(OutboxRow).where(OutboxRow.id.in_(before)))}
     assert after == before

@@ -18,7 +18,8 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from pbm import accounts, operations, smtpd
+from pbm import accounts, operations
+from pbm.mail import smtpd
 from pbm.operations import signups
 from pbm.db import transaction
 from pbm.models import Game, OutboxRow, Seat

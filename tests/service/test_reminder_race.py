@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 
 from sqlalchemy.exc import OperationalError
 
-from pbm import mailer
+from pbm.mail import outbound
 from pbm.models import OutboxRow
 from pbm.worker import Worker
 
@@ -25,8 +25,8 @@ def test_two_workers_reminding_at_once_remind_each_player_once(app, factory, clo
 
     # Held while writing its first reminder, inside its transaction.
     slow_compose, first_inside = first_waits_for_second(
-        mailer.compose, only=lambda *args, **kwargs: kwargs.get("template") == "reminder")
-    monkeypatch.setattr(mailer, "compose", slow_compose)
+        outbound.compose, only=lambda *args, **kwargs: kwargs.get("template") == "reminder")
+    monkeypatch.setattr(outbound, "compose", slow_compose)
 
     def remind():
         Worker(app, clock).remind()

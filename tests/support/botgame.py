@@ -41,11 +41,12 @@ from engine.core import GameState, Rejected
 from engine.interface import IdentifyTap
 from engine.registry import get_ruleset
 
-from pbm import mailer, operations
+from pbm import operations
+from pbm.mail import outbound
 from pbm.app import create_app
 from pbm.clock import FixedClock
 from pbm.db import transaction
-from pbm.mail.mailbox import open_source
+from pbm.mail.inbound import open_source
 from pbm.migrate import upgrade
 from pbm.operations import desk, table
 from pbm.models import Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User
@@ -352,7 +353,7 @@ class BotGame:
                 command = "\n".join(commands)
                 msg = EmailMessage()
                 msg["From"] = player_email(player)
-                msg["To"] = mailer.player_address(self.app.config, game.seat_by_name(player))
+                msg["To"] = outbound.player_address(self.app.config, game.seat_by_name(player))
                 msg["Subject"] = f"Re: {GAME_NAME}"
                 msg["Message-ID"] = f"<{step}.{player.lower()}@players.test>"
                 msg.set_content(command + "\n")

@@ -17,7 +17,8 @@ from pathlib import Path
 from sqlalchemy.orm import configure_mappers
 
 from engine.registry import get_ruleset
-from pbm import mailer, operations
+from pbm import operations
+from pbm.mail.outbound import composer
 from pbm.app import create_service_app
 from pbm.clock import FixedClock
 
@@ -29,8 +30,8 @@ def warm_up() -> None:
     configure the mappers, load the ruleset, compile the mail templates."""
     configure_mappers()
     get_ruleset("lupus-live-12")
-    for template in mailer._env.list_templates():
-        mailer._env.get_template(template)
+    for template in composer._env.list_templates():
+        composer._env.get_template(template)
 
 
 def work(database_url: str, instance: str, now_iso: str) -> int:

@@ -16,9 +16,9 @@ back-off; nothing is dropped. Only a permanent (5xx) refusal ends a message:
 it is marked failed, and a refused recipient's address is marked failing for
 the Masters to see.
 
-The relay's limits (pbm/relay_limits.py): a batch is no larger than what the
+The relay's limits (relay_limits.py): a batch is no larger than what the
 relay's minute and day still allow, and what waits goes in its class's order
-(pbm/mail_classes.py: receipts and links, then private results, then
+(classes.py: receipts and links, then private results, then
 bulletins), oldest first. A throttling answer (421, 450-452) pauses the relay
 as a whole: the batch stops, its messages wait for the pause to end, in their
 places. Only a throttling answer to one recipient (RCPT) also counts against
@@ -48,9 +48,10 @@ from flask_mail import Mail, Message
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from . import relay_limits, retention, tls
-from .db import unflushed
-from .models import OutboxRow, User
+from ... import retention, tls
+from ...db import unflushed
+from ...models import OutboxRow, User
+from . import relay_limits
 
 log = logging.getLogger(__name__)
 
@@ -159,7 +160,7 @@ def from_header(value: str) -> str:
     """The From field as written on the wire: the display name encoded once, only where
     it is not ASCII (``Lupus =?utf-8?b?4oCT?= Partita``), quoted where it holds a comma
     or a quote, by the standard library's SMTP policy. The outbox keeps it as text
-    (``mailer._from``); a row queued before kept it encoded already, and is decoded first."""
+    (``composer._from``); a row queued before kept it encoded already, and is decoded first."""
     try:
         (mailbox,) = email.policy.default.header_factory("From", value).addresses
         if not mailbox.display_name:

@@ -19,9 +19,11 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from . import mail_classes, mailer, render
-from .models import Game, GameMaster, GameStatus, MasterLog, OutboxRow, PhaseRow, PhaseStatus, Seat
-from .operations.base import game_tz, log, reader_tz
+from ... import render
+from ...models import Game, GameMaster, GameStatus, MasterLog, OutboxRow, PhaseRow, PhaseStatus, Seat
+from ...operations.base import game_tz, log, reader_tz
+from .classes import CLASSES
+from .outbox import queue
 from .relay_limits import DAY, Limits, paused_until, relay_key, used_today
 
 WARNED = "quota_warning"
@@ -43,7 +45,7 @@ def backlog(session: Session) -> dict[int, int]:
     """Mail waiting to be sent, by class (every class present, 0 when empty)."""
     counts = dict(session.execute(select(OutboxRow.priority, func.count()).where(OutboxRow.status == "pending")
                                   .group_by(OutboxRow.priority)).all())
-    return {c: counts.get(c, 0) for c in mail_classes.CLASSES}
+    return {c: counts.get(c, 0) for c in CLASSES}
 
 
 def shortfalls(session: Session, limits: Limits, now: datetime, waiting: int | None = None) -> list[Shortfall]:
@@ -121,7 +123,7 @@ def warn_masters(session: Session, config: dict[str, Any], now: datetime) -> int
             reset = limits.next_reset(now)
             for m in game.masters:
                 lang, tz = m.user.lang, reader_tz(game, m.user)
-                mailer.queue(session, config, to=m.user.email, template="quota_warning", lang=lang, now=now,
+                queue(session, config, to=m.user.email, template="quota_warning", lang=lang, now=now,
                              game=game, context={
                                  "user": m.user, "needed": shortfall.needed, "room": shortfall.room,
                                  "quota": limits.per_day,

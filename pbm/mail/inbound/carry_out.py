@@ -14,11 +14,11 @@ from sqlalchemy.orm import Session
 from engine.core import Rejected
 from engine.interface import MORE_TIME, STANDING
 
-from . import operations, render
-from .i18n import gettext_in
-from .mail.commands import examples
-from .operations import window_mail
-from .models import Game, PhaseRow, Seat, User
+from ... import operations, render
+from ...i18n import gettext_in
+from ...operations import window_mail
+from ...models import Game, PhaseRow, Seat, User
+from ..reading.wording import examples
 
 
 @dataclass
@@ -142,5 +142,5 @@ def abridge(text: str, limit: int = 300) -> str:
 
 
 def abridged(command: dict[str, Any]) -> dict[str, Any]:
-    """The command as an answer quotes it: a 200 KB text is refused, not sent back."""
+    """The command as an answer quotes it: a 200 KB line of free text is refused, not sent back."""
     return {k: abridge(v) if isinstance(v, str) else v for k, v in command.items()}

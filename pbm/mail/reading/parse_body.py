@@ -152,7 +152,7 @@ def part_text(part: email.message.Message) -> str:
 
 
 def unflow(text: str, delsp: bool) -> str:
-    """RFC 3676 format=flowed: join soft-broken lines so a long URLO stays one line."""
+    """RFC 3676 format=flowed: join soft-broken lines so a long line of free text stays one line."""
     out: list[str] = []
     buffer = ""
     for line in text.replace("\r\n", "\n").split("\n"):

@@ -3,7 +3,7 @@ its own back-off when it answers "slow down".
 
 A real relay caps its sender (a personal Gmail account about 500 messages a
 day, Google Workspace about 2,000, many also so many a minute: docs/deploy.md).
-The sender (pbm/sender.py) asks ``allowance`` before each batch and sends no
+The sender (send.py) asks ``allowance`` before each batch and sends no
 more than it says: the count is of the outbox's own rows marked sent in the
 last minute and in the quota's day, so it holds across workers and restarts,
 and reads the injected clock (tests move a fake one instead of sleeping).
@@ -27,8 +27,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from .config import ConfigError
-from .models import OutboxRow, RelayState
+from ...models import OutboxRow, RelayState
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +40,10 @@ ROLLING = "rolling"
 _CLOCK_TIME = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
 
 
-class LimitsError(ConfigError):
-    """A relay limit set to something that is not one: the service refuses to start."""
+class LimitsError(ValueError):
+    """A relay limit set to something that is not one: the service refuses to start
+    (config.py reads the limits with ``Limits.from_config`` and reports this as its own
+    ConfigError; this module imports nothing of the configuration's)."""
 
 
 @dataclass(frozen=True)

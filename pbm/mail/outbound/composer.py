@@ -1,13 +1,13 @@
-"""Writing mail into the outbox, from templates in mail_templates/.
+"""Mail composed from the templates in mail_templates/: its subject, bodies, addresses
+and headers, as an outbox row's column values (outbox.py stores them; send.py delivers).
 
 Each message is a folder holding subject.<lang>.txt and body.<lang>.txt
 (Jinja, plain text), and optionally body.<lang>.html: an HTML alternative with the
-same facts (the bulletin's vote as a table of bars), sent beside the plain text. Mail is only ever queued here, inside the caller's
-transaction; pbm.sender delivers it.
+same facts (the bulletin's vote as a table of bars), sent beside the plain text.
 
 A boundary mails every player of a game at once: it composes each message
 (``compose``), renders what all of them share only once (``render_part``), and
-stores them with one statement (``queue_all``) instead of one INSERT each.
+stores them with one statement (``outbox.queue_all``) instead of one INSERT each.
 """
 from __future__ import annotations
 
@@ -20,13 +20,11 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 from markupsafe import Markup
-from sqlalchemy import insert
-from sqlalchemy.orm import Session
 
-from . import mail_classes
-from .models import Game, GameMaster, OutboxPart, OutboxRow, Seat
+from ...models import Game, GameMaster, Seat
+from .classes import class_of
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "mail_templates"
+TEMPLATES = Path(__file__).resolve().parents[3] / "mail_templates"
 # The templates ship with the code and change only with a new release: no stat() of
 # each file at each of a boundary's forty-odd renders to see whether it changed.
 _env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined,
@@ -162,34 +160,6 @@ def _one_line(address: str) -> bool:
     return not any(c in address for c in "\r\n\x00")
 
 
-def queue(session: Session, config: dict[str, Any], *, to: str, template: str, lang: str,
-          now: datetime, game: Game | None = None, seat: Seat | None = None,
-          kind: str | None = None, auto_reply: bool = False, in_reply_to: str | None = None,
-          references: str | None = None, context: dict[str, Any] | None = None,
-          phase_id: int | None = None) -> OutboxRow:
-    """Queue one message (see ``compose``)."""
-    row = OutboxRow(**compose(config, to=to, template=template, lang=lang, now=now, game=game, seat=seat,
-                              kind=kind, auto_reply=auto_reply, in_reply_to=in_reply_to,
-                              references=references, context=context, phase_id=phase_id))
-    session.add(row)
-    return row
-
-
-def store_part(session: Session, now: datetime, html: str) -> int:
-    """Store the shared end of many messages' HTML alternative (an OutboxPart, to
-    give ``compose`` as ``html_part_id``); its id."""
-    return session.execute(insert(OutboxPart.__table__).values(created_at=now, html=str(html))
-                           .returning(OutboxPart.__table__.c.id)).scalar_one()
-
-
-def queue_all(session: Session, messages: list[dict[str, Any]]) -> None:
-    """Store messages made by ``compose``, in their order, with one INSERT (the
-    table's own statement: nothing needs the rows as objects, and the ORM's bulk
-    path would split it in two at the first mail that is about no phase)."""
-    if messages:
-        session.execute(insert(OutboxRow.__table__), messages)
-
-
 def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
             now: datetime, game: Game | None = None, seat: Seat | None = None,
             kind: str | None = None, auto_reply: bool = False, in_reply_to: str | None = None,
@@ -200,7 +170,7 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
     when many messages share it; ``html_part_id``: the stored end of the HTML
     alternative, which the template's HTML then leaves out; ``private``: whether a
     phase's results carry lines for this reader alone, which decides their place in
-    the queue, pbm/mail_classes.py). Mail to a player carries their
+    the queue, classes.py). Mail to a player carries their
     reply token, so their answer can be tied to them, and so does mail to a Master of
     the game (their own reply address, without a subject tag: a Master forwards mail,
     and a tag would travel with it); receipts come from the no-reply address."""
@@ -234,7 +204,7 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
         headers["References"] = f"{references} {in_reply_to}".strip() if references else in_reply_to
     return {
         "created_at": now, "game_id": game.id if game else None, "phase_id": phase_id,
-        "kind": kind or template, "priority": mail_classes.class_of(kind or template, private), "to_addr": to,
+        "kind": kind or template, "priority": class_of(kind or template, private), "to_addr": to,
         "from_addr": from_addr, "reply_to": reply_to, "subject": subject, "body": body, "body_html": body_html, "html_part_id": html_part_id,
         "headers": headers, "message_id": new_message_id(domain_of(config["MASTER_ADDRESS"])), "status": "pending",
         "attempts": 0, "next_attempt_at": now, "login_link": carries_login_link(context),

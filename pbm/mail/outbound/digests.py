@@ -21,8 +21,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from . import mailer
-from .models import OutboxRow, User
+from ...models import OutboxRow, User
+from .outbox import queue
 
 EACH, DIGEST, WEB = "each", "digest", "web"
 MODES = (EACH, DIGEST, WEB)
@@ -87,7 +87,7 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
         due = last_digest_time(now, hour, _zone(user, config))
         if rows[0].created_at > due:
             continue  # the oldest came after today's digest hour: tomorrow's
-        mailer.queue(session, config, to=address, template="digest", lang=user.lang if user else "it", now=now,
+        queue(session, config, to=address, template="digest", lang=user.lang if user else "it", now=now,
                      context={"name": user.name if user else "", "items": [
                          {"subject": _untagged(r.subject), "body": r.body} for r in rows]})
         done += [r.id for r in rows]

@@ -118,26 +118,3 @@ def header_section(data: bytes) -> bytes:
     ends it (what IMAP's BODY[HEADER] returns); all of ``data`` if it has no end."""
     ends = [i + len(sep) for sep in (b"\r\n\r\n", b"\n\n") if (i := data.find(sep)) >= 0]
     return data[:min(ends)] if ends else data
-
-
-def open_source(config: dict, ca_file: str | None = None) -> MailSource:
-    """Build a source from a config dict.
-
-    IMAP: {"kind": "imap", "host", "port", "username", "password", "ssl": bool,
-    "folder": "INBOX", "processed_folder": None, ...optional tuning keys of
-    ImapSource}.  Maildir: {"kind": "maildir", "path": ...}.  ``ca_file``
-    (the service's MAIL_CA_FILE) is the IMAP source's unless it names its own.
-    """
-    options = dict(config)
-    kind = options.pop("kind", None)
-    if kind == "imap":
-        if ca_file and not options.get("ca_file"):
-            options["ca_file"] = ca_file
-        from pbm.mail.imap import ImapSource
-
-        return ImapSource(**options)
-    if kind == "maildir":
-        from pbm.mail.maildir import MaildirSource
-
-        return MaildirSource(**options)
-    raise ValueError(f"unknown mail source kind {kind!r} (expected 'imap' or 'maildir')")

@@ -20,12 +20,12 @@ from typing import Callable, TypeVar
 from imapclient import IMAPClient
 from imapclient import exceptions as imap_errors
 
-from pbm import tls
-from pbm.mail.mailbox import (
+from ... import tls
+from .mailbox import (
     HEADER_LIMIT, PROCESSED_KEYWORD, IncomingMail, MailSourceError, header_section,
 )
 
-log = logging.getLogger("pbm.mail.imap")
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 

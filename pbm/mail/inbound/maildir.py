@@ -15,7 +15,7 @@ import os
 import time
 from pathlib import Path
 
-from pbm.mail.mailbox import HEADER_LIMIT, IncomingMail, header_section
+from .mailbox import HEADER_LIMIT, IncomingMail, header_section
 
 COLON = mailbox.Maildir.colon
 PROCESSED_FLAG = "S"

@@ -9,7 +9,7 @@ Pure: no game, no database, no clock. The steps, in order:
   5. quoted history and signatures are stripped (mail-parser-reply first, then a safety
      net) BEFORE commands are looked for, so a quoted earlier vote never counts;
   6. command lines are parsed against the players' names and the game's vocabulary
-     (pbm.mail.commands; every ruleset's words while the game is not known);
+     (commands.py; every ruleset's words while the game is not known);
   7. a message that is not ignored and holds neither commands nor errors gets the
      error ``no_command`` (with ``empty: true`` when nothing was written but the quoted
      mail or a signature), so its sender is told.
@@ -28,8 +28,10 @@ import re
 from dataclasses import asdict, dataclass, field
 from email.message import Message
 
-from .commands import (Grammar, VocabularyLike, is_question, describe_error, find_behalf_line, fold, grammar,
-                       looks_like_command, parse_commands, parse_line, read_commands, resolve_name)
+from .commands import find_behalf_line, is_question, looks_like_command, parse_commands, parse_line, read_commands
+from .grammar import Grammar, VocabularyLike, grammar
+from .names import fold, resolve_name
+from .wording import describe_error
 from .author import author_of
 from .parse_body import address_of, body_text, header_all, header_text, parse_bytes
 from .parse_classify import classify
@@ -69,7 +71,7 @@ class ParsedMessage:
     message_id: str | None = None
     in_reply_to: str | None = None
     references: list[str] = field(default_factory=list)
-    from_address: str | None = None         # the bracketed address (pbm.mail.author)
+    from_address: str | None = None         # the bracketed address (pbm.mail.reading.author)
     from_name: str | None = None
     from_doubtful: str | None = None        # None | "named_other" | "several": see Author
     from_named: str | None = None           # the other address the display name shows

@@ -1,0 +1,189 @@
+"""Mail to the Master, kept: a batch fetched from the mailbox, each raw message
+stored, then applied, then marked processed in the mailbox.
+
+Order of work, so nothing is lost and nothing counts twice (docs/mail-channel.md):
+1. store the raw messages of a fetched batch (one commit), each unless its
+   source key is known; a second copy of a Message-ID is kept as 'duplicate';
+2. apply every message's commands and queue its receipt, all in one commit,
+   each message in a savepoint of its own so that one that fails is recorded
+   as an error and the others still count (apply.py);
+3. only then mark the batch processed in the mailbox (one IMAP STORE).
+A message stored but not yet applied (a crash between 1 and 2) is applied
+when it comes back, and by ``process_stored`` on the worker's every round.
+A message over INBOUND_MAX_BYTES is never downloaded: the source hands out
+its headers and size, which are stored, and its sender is told once.
+"""
+from __future__ import annotations
+
+import email.parser
+import email.policy
+import hashlib
+import logging
+from contextlib import AbstractContextManager, nullcontext
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from ...models import InboundRow
+from ..reading.parse_body import body_text, parse_bytes
+from .apply import apply_many
+from .mailbox import HEADER_LIMIT, IncomingMail, MailSource, header_section
+
+log = logging.getLogger(__name__)
+
+
+def dedupe_key(mail: IncomingMail) -> str:
+    """Message-ID, or a hash of the bytes for a message without one (so a
+    UIDVALIDITY change, which renames every message, still finds it)."""
+    if not mail.message_id:
+        return "sha256:" + hashlib.sha256(mail.raw).hexdigest()
+    return fit_key(mail.message_id)
+
+
+def fit_key(key: str, limit: int = 400) -> str:
+    """The key itself, or its hash when it is longer than the column: anyone
+    can send a 1,000-character Message-ID, and a database that refused to
+    store it would stop the mailbox at that message for ever."""
+    if len(key) <= limit:
+        return key
+    return "sha256:" + hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def store_many(factory: sessionmaker[Session], mails: list[IncomingMail],
+               now: datetime) -> list[int | None]:
+    """Keep the raw messages, in one commit (the commit that must reach the disk
+    before anything else happens is paid once per batch, not per message); for
+    each, the id of a row still to be applied, or None if this message was
+    already applied (same source key or same Message-ID). A row stored by a run
+    that died before applying it is returned again, so ingest alone never loses it."""
+    try:
+        return _store_many(factory, mails, now)
+    except IntegrityError:
+        # Another worker reading the same mailbox stored some of these between
+        # our look and our insert: look again, now that they are there.
+        return _store_many(factory, mails, now)
+
+
+def _store_many(factory: sessionmaker[Session], mails: list[IncomingMail],
+                now: datetime) -> list[int | None]:
+    # Two looks for the whole batch (its source keys, then the Message-IDs of
+    # the new ones) and one flush of the new rows, not three statements a message.
+    with factory() as session, session.begin():
+        source_keys = [fit_key(mail.source_key) for mail in mails]
+        known = {key: (row_id, status) for key, row_id, status in session.execute(
+            select(InboundRow.source_key, InboundRow.id, InboundRow.status)
+            .where(InboundRow.source_key.in_(source_keys)))}
+        keys = {i: dedupe_key(mail) for i, mail in enumerate(mails) if source_keys[i] not in known}
+        firsts: dict[str, tuple[int, str]] = {}
+        if keys:
+            for key, row_id, status in session.execute(
+                    select(InboundRow.message_id, InboundRow.id, InboundRow.status)
+                    .where(InboundRow.message_id.in_(set(keys.values()))).order_by(InboundRow.id)):
+                firsts.setdefault(key, (row_id, status))
+        out: list[int | None | InboundRow] = []
+        seen: set[str] = set()
+        for i, mail in enumerate(mails):
+            if i not in keys:
+                row_id, status = known[source_keys[i]]
+                out.append(row_id if status == "stored" else None)
+                continue
+            key = keys[i]
+            first = None if key in seen else firsts.get(key)
+            duplicate = key in seen or first is not None
+            seen.add(key)
+            row = InboundRow(source_key=source_keys[i], message_id=key, raw=mail.raw,
+                             size=mail.full_size, received_at=arrival(mail, now),
+                             status="duplicate" if duplicate else "stored")
+            session.add(row)
+            if not duplicate:
+                out.append(row)  # its id once flushed
+            elif first is not None and first[1] == "stored":
+                # The first copy was stored by a run that died before applying
+                # it, and now comes back renamed (UIDVALIDITY): apply that one.
+                out.append(first[0])
+            else:
+                out.append(None)
+        session.flush()
+        return [entry.id if isinstance(entry, InboundRow) else entry for entry in out]
+
+
+def arrival(mail: IncomingMail, now: datetime) -> datetime:
+    """When the mailbox received the message: what the deadline is compared to.
+    Never later than now (a clock ahead of ours cannot push a vote forward)."""
+    return min(mail.arrived_at, now) if mail.arrived_at is not None else now
+
+
+# Messages fetched, stored and applied together: a mailbox of 10,000 unread
+# messages is read 50 at a time, never all into memory at once.
+FETCH_BATCH = 50
+
+
+def ingest(factory: sessionmaker[Session], config: dict[str, Any], source: MailSource,
+           now: datetime, lock: AbstractContextManager[Any] | None = None) -> int:
+    """Read every new message from the source, a batch at a time; return how
+    many new (not duplicate) messages were processed, whatever their outcome.
+
+    Per batch: fetch it (a message over INBOUND_MAX_BYTES as its headers only)
+    and turn its HTML into text (the slow part, with a time budget) outside
+    ``lock``, the lock a boundary waits on to read the mail first; then,
+    holding it, store every raw message (one commit), apply them (one commit)
+    and only then mark the batch processed in the mailbox.
+    """
+    lock = lock or nullcontext()
+    cap = int(config["INBOUND_MAX_BYTES"])
+    count = 0
+    seen: set[str] = set()
+    while True:
+        fetched = source.fetch_new(limit=FETCH_BATCH, max_bytes=cap)
+        batch = [m for m in fetched if m.source_key not in seen]
+        if not batch:
+            return count  # nothing new (or only what could not be marked: next round)
+        seen.update(m.source_key for m in batch)
+        for mail in batch:
+            if not mail.headers_only:
+                prepare(mail.raw, config)
+        with lock:
+            ids = [i for i in store_many(factory, batch, now) if i is not None]
+            apply_many(factory, config, ids, now)
+            count += len(ids)
+            # Stored and applied, committed: now the mailbox may forget them.
+            source.mark_processed_many(batch)
+        if len(fetched) < FETCH_BATCH:
+            return count
+
+
+def process_stored(factory: sessionmaker[Session], config: dict[str, Any], now: datetime) -> int:
+    """Apply the messages stored but never applied (a run that died between the two
+    commits), a batch at a time: the worker does it on every round."""
+    with factory() as session:
+        ids = list(session.scalars(select(InboundRow.id).where(InboundRow.status == "stored")
+                                   .order_by(InboundRow.id)))
+    for start in range(0, len(ids), FETCH_BATCH):
+        apply_many(factory, config, ids[start:start + FETCH_BATCH], now)
+    return len(ids)
+
+
+def prepare(raw: bytes, config: dict[str, Any]) -> None:
+    """Do the slow part of reading a message (HTML to text, within its time
+    budget) ahead of the parse, which then finds the text converted."""
+    if len(raw) > int(config["INBOUND_MAX_BYTES"]) or not _may_hold_html(raw):
+        return
+    try:
+        msg = parse_bytes(raw)
+        _, attached, _ = body_text(msg)
+        for inner in attached[:2]:
+            body_text(inner)
+    except Exception:  # the parse proper will meet it again, and deal with it
+        log.debug("could not prepare a message", exc_info=True)
+
+
+def _may_hold_html(raw: bytes) -> bool:
+    """False for a message that is one plain-text part (most replies from a
+    mail program): nothing to convert, and no need to parse it twice."""
+    headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(
+        header_section(raw[:HEADER_LIMIT]))
+    kind = headers.get_content_type()
+    return kind != "text/plain"

@@ -1,0 +1,143 @@
+"""A ruleset's vocabulary (``engine.interface.Vocabulary``) compiled for reading lines:
+its keywords as patterns, its choices as tables of what players may write for each.
+
+``vocabulary`` arguments take a ruleset key, a ``Vocabulary``, or None: every
+ruleset's words at once, for mail read before its game is known.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Union
+
+from engine.interface import Keyword, Vocabulary
+from engine.registry import available, get_ruleset
+
+from .names import clean_name, fold, rest_of, words_of
+
+VocabularyLike = Union[Vocabulary, str, None]
+
+# What may stand between a keyword and its argument: "VOTO: Carla", "VOTO - Carla", "VOTO → Carla".
+_AFTER_KEYWORD = r"(?=$|[\s:=.,;!?-])(?:[\s:=]|[-\u2013\u2014]+>?(?=\s)|\u2192)*(.*)$"
+
+
+def vocabulary_of(ruleset: str | None) -> Vocabulary:
+    """The ruleset's vocabulary; None: every registered ruleset's, the first
+    registered winning a word two of them define. Compiled once per key (grammar)."""
+    if ruleset is not None:
+        return get_ruleset(ruleset).vocabulary()
+    merged = Vocabulary()
+    for key in available():
+        merged = merged.merged(get_ruleset(key).vocabulary())
+    return merged
+
+
+def words_pattern(words) -> str:
+    # A longer word first, so that it wins over its own prefix (VICEx over VICE).
+    ordered = sorted({w.upper() for w in words}, key=len, reverse=True)
+    return "|".join(r"\s+".join(map(re.escape, w.split())) for w in ordered)
+
+
+@dataclass
+class Grammar:
+    """A vocabulary compiled for reading lines."""
+
+    vocabulary: Vocabulary
+
+    def __post_init__(self) -> None:
+        self.keywords: dict[str, Keyword] = {}
+        for k in self.vocabulary.keywords:
+            for w in k.words():
+                self.keywords.setdefault(" ".join(w.upper().split()), k)
+        every = [w for w in self.keywords]
+        strict = [w for w, k in self.keywords.items() if not k.verb]
+        self._any = re.compile(rf"^({words_pattern(every)}){_AFTER_KEYWORD}", re.I) if every else None
+        self._strict = re.compile(rf"^({words_pattern(strict)}){_AFTER_KEYWORD}", re.I) if strict else None
+        self.text_keys = {k.key for k in self.vocabulary.keywords if k.value == "text"}
+        self._choices = {key: _choice_table(self.vocabulary.aliases(key))
+                         for key in {*self.vocabulary.choices, *self.vocabulary.names}}
+        self._fillers = sorted({fold(f) for f in self.vocabulary.fillers}, key=len, reverse=True)
+        # The words naming a side that players put before a command (commands.py reads past them).
+        self.openers = tuple(sorted({fold(o) for o in self.vocabulary.openers}))
+        # Each command's own words, folded, but the free-text ones' ("note" is also prose):
+        # "nomino VICE Carla", "Voto Carla COME SINDACO", a second command inside prose.
+        self.words_of_key: dict[str, set[str]] = {}
+        for w, k in self.keywords.items():
+            if k.value != "text":
+                self.words_of_key.setdefault(k.key, set()).add(fold(w))
+
+    def match(self, line: str, strict: bool = False) -> tuple[Keyword, str] | None:
+        pattern = self._strict if strict else self._any
+        m = pattern.match(line) if pattern else None
+        if not m:
+            return None
+        return self.keywords[" ".join(m.group(1).upper().split())], m.group(2).strip()
+
+    def resolve_choice(self, key: str, text: str) -> tuple[str | None, dict | None]:
+        table = self._choices.get(key, {})
+        typed = fold(clean_name(text))
+        if compact(typed) not in table:
+            typed = self._without_fillers(typed)
+        wanted = compact(typed)
+        if not wanted:
+            return None, {"code": "missing_argument", "argument": key}
+        if wanted in table:
+            return table[wanted], None
+        found = sorted({value for alias, value in table.items() if alias.startswith(wanted)})
+        if len(found) == 1:
+            return found[0], None
+        return None, {"code": "unknown_choice", "argument": key, "value": text.strip(),
+                      "candidates": found or list(dict.fromkeys(table.values()))}
+
+    def read_choice(self, key: str, text: str) -> tuple[str | None, dict | None, str]:
+        """A choice at the start of ``text``: (choice, None, the rest) or (None, error, "").
+        The whole text first, as ``resolve_choice``; then its longest leading run of
+        words that names a choice ("DIVENTO Capitano, così comando io")."""
+        choice, error = self.resolve_choice(key, text)
+        if error is None or error["code"] != "unknown_choice":
+            return choice, error, ""
+        table = self._choices.get(key, {})
+        words = words_of(text)
+        for n in range(min(len(words) - 1, 8), 0, -1):  # no choice is named in more words
+            head = fold(clean_name(" ".join(words[:n])))
+            for typed in (head, self._without_fillers(head)):
+                if compact(typed) and compact(typed) in table:
+                    return table[compact(typed)], None, rest_of(words[n:])
+        return None, error, ""
+
+    def _without_fillers(self, typed: str) -> str:
+        changed = True
+        while changed and typed:
+            changed = False
+            for filler in self._fillers:
+                glued = filler.endswith("'")
+                if typed.startswith(filler) and (glued or typed[len(filler):len(filler) + 1] == " "):
+                    typed = typed[len(filler):].strip()
+                    changed = True
+                    break
+        return typed
+
+
+def compact(text: str) -> str:
+    """'\\end{story}' -> 'endstory', 'Meno voto  diretto' -> 'menovotodiretto'."""
+    return re.sub(r"[^0-9a-z]", "", fold(text.replace("\\", " ")))
+
+
+def _choice_table(aliases: dict[str, str]) -> dict[str, str]:
+    table = {compact(value): value for value in aliases.values()}
+    table.update({compact(alias): value for alias, value in aliases.items() if compact(alias)})
+    return table
+
+
+@functools.lru_cache(maxsize=32)
+def _grammar_of(ruleset: str | None) -> Grammar:
+    return Grammar(vocabulary_of(ruleset))
+
+
+def grammar(vocabulary: VocabularyLike = None) -> Grammar:
+    if isinstance(vocabulary, Grammar):
+        return vocabulary
+    if isinstance(vocabulary, Vocabulary):
+        return Grammar(vocabulary)
+    return _grammar_of(vocabulary)
