@@ -7,9 +7,12 @@ Babel's (``pbm.i18n.gettext_in`` outside a request).
 """
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime, timezone
 from functools import lru_cache
 from typing import Any
+
+from babel import Locale
+from babel.dates import format_date, format_datetime
 
 from engine.registry import get_ruleset
 
@@ -78,6 +81,20 @@ def titles(ruleset: str, state: Any, lang: str) -> dict[str, list[str]]:
     return {p.name: found for p in state.players if (found := rules.titles(state, p.name, lang))}
 
 
+def pending_lines(ruleset: str, pending: list[dict[str, Any]] | None, lang: str) -> list[str]:
+    """What a draft waits for, as the Masters read it (the desk's and the mail's):
+    each item worded by the ruleset, never its kind and data."""
+    from engine.core import MASTER, Event
+    from engine.interface import Viewer
+
+    rules = get_ruleset(ruleset)
+    out = []
+    for item in pending or []:
+        text = rules.describe(Event(item["kind"], item.get("data") or {}, MASTER), lang, Viewer(master=True))
+        out.append(text or gettext_in(lang, "A question of the rules for the Masters (see the desk)."))
+    return out
+
+
 def phase_label(phase: PhaseRow, lang: str, tz: str) -> str:
     """'notte di venerdì 2 dicembre' — phases are named by the date they end. A moment
     that is not a calendar phase (an answer window, a narrator's morning at a table
@@ -93,6 +110,35 @@ def phase_label(phase: PhaseRow, lang: str, tz: str) -> str:
         return schedule.phase_label(ph, lang)
     except (KeyError, ValueError, OverflowError):
         return f"{phase.kind} {phase.number}"
+
+
+def when_text(when: datetime, lang: str, tz: str) -> str:
+    """A moment on the reader's clock, as their language writes it: "lun 23 nov 2026,
+    10:00" / "Mon 23 Nov 2026, 10:00" (a log line, a mail's date, a sign-up's end).
+    A naive ``when`` is the database's UTC."""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return format_datetime(when.astimezone(schedule.ZoneInfo(tz)), "EEE d MMM y, HH:mm", locale=_babel(lang))
+
+
+def day_text(day: date | str, lang: str) -> str:
+    """A calendar day as the reader's language writes it: "giovedì 26 novembre 2026" /
+    "Thursday 26 November 2026" (an absence's first and last day). ISO text is read."""
+    if isinstance(day, str):
+        day = date.fromisoformat(day)
+    return format_date(day, "EEEE d MMMM y", locale=_babel(lang))
+
+
+def count_text(n: int, one: str, many: str, lang: str) -> str:
+    """"1 giorno", "3 giorni": ``one`` or ``many`` (each with ``%(n)s``) as the
+    language's plural rule (Babel's) asks for ``n``; for the mail templates, whose
+    words are in the template's own language rather than the catalogue."""
+    form = Locale.parse(_babel(lang)).plural_form(n)
+    return (one if form == "one" else many) % {"n": n}
+
+
+def _babel(lang: str) -> str:
+    return "en" if str(lang).lower().startswith("en") else "it"
 
 
 @lru_cache(maxsize=1024)

@@ -191,7 +191,8 @@ def _resolve_into(session: Session, config: dict[str, Any], game: Game, phase: P
         for m in game.masters:
             mailer.queue(session, config, to=m.user.email, template="draft_ready", lang=m.user.lang,
                          now=now, game=game, context=_mail_context(game, phase, m.user.lang, {
-                             "pending": phase.pending}, reader=m.user))
+                             "pending": render.pending_lines(game.ruleset, phase.pending, m.user.lang)},
+                             reader=m.user))
 
 
 def _needs_masters(game: Game, phase: PhaseRow, result: Any) -> bool:

@@ -108,6 +108,8 @@ class Scenario:
     # Pages (their paths' endings) whose rules keep the secret after the game too (the
     # night's choices in the summary of a game at the table): still compared at the end.
     secret_at_the_end: tuple[str, ...] = ()
+    # Everybody's language: the accounts' (their mail) and the browsers' (the pages).
+    lang: str = "it"
 
 
 
@@ -137,7 +139,8 @@ class BotGame:
 
     def _master(self, email: str, password: str) -> None:
         with transaction(self.factory) as s:
-            user, _ = operations.ensure_user(s, email=email, name="Master " + email.split("@")[0])
+            user, _ = operations.ensure_user(s, email=email, name="Master " + email.split("@")[0],
+                                             lang=self.scenario.lang)
             user.set_password(password)
             user.is_admin = True
 
@@ -151,7 +154,7 @@ class BotGame:
             for name in ("Zeno", "Ugo", "Vera"):
                 email = OUTSIDER[0] if name == "Zeno" else f"{name.lower()}@other.test"
                 operations.add_player(s, self.app.config, game, name=name, email=email, now=now,
-                                      by=master, password=f"pw-{name.lower()}")
+                                      by=master, password=f"pw-{name.lower()}", lang=self.scenario.lang)
             operations.start_game(s, self.app.config, game, now=now, by=master, options={"mayor": "Ugo"},
                                   roles={"Zeno": "Lupo Mannaro", "Ugo": "Contadino", "Vera": "Veggente"})
 
@@ -173,7 +176,8 @@ class BotGame:
             else:
                 for name in self.scenario.players:
                     operations.add_player(s, self.app.config, game, name=name, email=player_email(name),
-                                          now=now, by=master, password=player_password(name))
+                                          now=now, by=master, password=player_password(name),
+                                          lang=self.scenario.lang)
                 operations.start_game(s, self.app.config, game, now=now, by=master,
                                       **self.scenario.setup(self.label))
             return game.id, game.slug
@@ -183,6 +187,7 @@ class BotGame:
         """A browser logged in as ``viewer`` (kept for the whole game)."""
         if viewer not in self.clients:
             self.clients[viewer] = self.app.test_client()
+            self.clients[viewer].environ_base["HTTP_ACCEPT_LANGUAGE"] = self.scenario.lang
             email, password = credentials(viewer)
             if email is not None:
                 c = self.clients[viewer]
