@@ -37,7 +37,7 @@ def test_absence_is_shown_to_the_masters_and_changes_nothing_by_itself(app, cloc
         # in the absence, so nothing is flagged as due.
         (mail,) = s.query(OutboxRow).filter_by(kind="absence_declared").all()
         assert mail.to_addr == "master@example.org"
-        assert "Dario sarà assente dal 2026-11-26 al 2026-11-29." in mail.body
+        assert "Dario sarà assente da giovedì 26 novembre 2026 a domenica 29 novembre 2026." in mail.body
         assert "Al mare, senza rete" in mail.body and "scadenza della fase in corso" not in mail.body
     assert "at-deadline" not in section
     # Another player sees nothing of it.

@@ -118,7 +118,8 @@ class Scenario:
 class BotGame:
     """One service with the scenario's game, another game (for the outsiders), its clock."""
 
-    def __init__(self, label: str, folder: Path, scenario: Scenario) -> None:
+    def __init__(self, label: str, folder: Path, scenario: Scenario, **config: Any) -> None:
+        """``config``: settings of the service beyond the harness's own (a relay's port)."""
         self.label, self.scenario = label, scenario
         folder.mkdir(parents=True)
         url = f"sqlite:///{folder / 'db.sqlite3'}"
@@ -127,7 +128,7 @@ class BotGame:
         self.app = create_app({
             "DATABASE_URL": url, "TESTING": True, "BASE_URL": "http://lupus.test",
             "MAIL_SOURCE": {"kind": "maildir", "path": str(folder / "maildir")},
-            "LOCAL_MAILBOX": str(folder / "sent-mail"),
+            "LOCAL_MAILBOX": str(folder / "sent-mail"), **config,
         }, instance=folder, clock=self.clock)
         self.app.config["PROPAGATE_EXCEPTIONS"] = False  # a crash is a 500 read, not a stop
         self.factory = self.app.extensions["pbm_sessions"]
