@@ -147,8 +147,10 @@ def readable(kind: str, text: str, status: int = 200) -> list[str]:
 URL = re.compile(r"\b(?:https?://|mailto:)\S+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|(?<!\w)/[\w./<>-]*[\w/]")
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 # (``n=5`` in a rule's formula is not a dump: a key has three letters at least.)
+# (A log line's "Mara: ha chiamato Medium, toccati: Gina" is worded: a dump has three
+# pairs or more.)
 DUMP = re.compile(r"[{,]\s*['\"]\w+['\"]\s*:|\b[a-z_]{3,}=\S|"
-                  r"\b[a-z][a-z_]*: [^,;:\n]{1,40}, [a-z][a-z_]*: ")
+                  r"\b[a-z][a-z_]*: [^,;:\n]{1,40}, [a-z][a-z_]*: [^,;:\n]{1,40}, [a-z][a-z_]*: ")
 PYTHON_VALUES = re.compile(r"\b(?:True|False)\b|(?<![\w.!?] )(?<!^)\bNone\b|\bNone(?=[,)\]])|[:=] None\b")
 ISO = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?|"
                  r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} [+-]\d{4}")
@@ -158,15 +160,16 @@ PLACEHOLDER = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|%\(\w+\)[sd]|(?<!\\end)\{\w*\}"
 
 # Words one language writes often and the other never (as a word of its own): a
 # sentence with several of the other language's and none of its reader's is the other
-# language's. Words both share ("a", "in", "come", "no", "per"...) are left out.
+# language's. Words both share ("a", "in", "come", "no", "per"...) are left out, and
+# so are those in names people read in either language ("Ho Chi Minh").
 ENGLISH = frozenset("""the you your yours and is are of to with this that these those for be been has have
 had was were will would can could should must not or on at by from what when who which there their they
 them we our an if any each all more here still now yet going away tell than then into about only already
 before after until while his her its it do does did done get got please first last next new""".split())
 ITALIAN = frozenset("""il lo gli della delle dello degli del dei nel nella nelle negli alla alle allo
-agli al dal dalla dalle dai che non sono è ha hai ho una uno questo questa questi queste tuo tua tuoi
+agli al dal dalla dalle dai che non sono è ha hai una uno questo questa questi queste tuo tua tuoi
 tue suo sua ancora più anche ma se si ci ti mi ne sei già ogni nessun nessuno nessuna sarà fino dopo
-prima quando chi cosa tutti tutte tutto tra fra oppure perché come qui""".split()) - {"come"}
+prima quando cosa tutti tutte tutto tra fra oppure perché come qui""".split()) - {"come"}
 WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?", re.U)
 
 
@@ -259,6 +262,12 @@ def _games():
 GAMES = {s.ruleset: s for s in _games()}
 
 
+# The Masters' view of a player's mail exactly as it arrived (text/plain, its headers
+# and MIME parts included): what the player's mail program wrote, shown so that the
+# Masters can check it, not text of the service.
+RAW_MAIL_PAGE = re.compile(r"/master/inbound/\d+$")
+
+
 @dataclass
 class Found:
     problems: list[tuple[str, str, str, Problem]]  # (viewer, kind, where, problem)
@@ -285,7 +294,7 @@ def scan(scenario, folder, *, quick: bool = True, tamper=None) -> Found:
     service first (a fault planted to show the scan finds it)."""
     from dataclasses import replace as _replace
 
-    from tests.support.botgame import TABLE, BotGame, every_read, reads, viewers_of
+    from tests.support.botgame import BotGame, every_read, reads, viewers_of
 
     found = Found([])
     viewers: set[str] = set()
@@ -294,6 +303,8 @@ def scan(scenario, folder, *, quick: bool = True, tamper=None) -> Found:
         found.read += 1
         found.mails += read.kind == "mail"
         viewers.add(read.viewer)
+        if read.kind == "page" and RAW_MAIL_PAGE.search(read.where):
+            return  # a player's mail as it arrived, headers and all: their words, not ours
         for problem in problems_of(read.kind, read.text, scenario.lang, read.status):
             found.problems.append((read.viewer, read.kind, read.where, problem))
 
@@ -308,10 +319,18 @@ def scan(scenario, folder, *, quick: bool = True, tamper=None) -> Found:
         tamper(game.app)
     every = viewers_of(scenario)
     mails_seen = {v: 0 for v in every}
-    page_readers = [v for v in every if v != TABLE]
+    players = [v for v in scenario.players if v in every]
+    looks = 0
 
     def look(step: int) -> None:
-        plan = [(v, p) for i, v in enumerate(page_readers) for p in game.paths(pick=step + i)]
+        """Each kind of visitor once a look: the public, an outsider or another game's
+        Master in turn, a player in turn (the dead ones among them), the Master; each
+        reading one seat's and one phase's pages, in turn. Every mail is read."""
+        nonlocal looks
+        kinds = ["anonymous", ("outsider", "other_master")[looks % 2], "master"]
+        kinds += [players[looks % len(players)]] if players else []
+        plan = [(v, p) for i, v in enumerate(kinds) for p in game.paths(pick=looks + i)]
+        looks += 1
         for read in reads(game, plan, mails_seen):
             check(read)
 
