@@ -104,12 +104,25 @@ def phase_label(phase: PhaseRow, lang: str, tz: str) -> str:
     from .operations.timing import has_deadline  # operations imports this module
     if phase.kind not in ("day", "night") or not has_deadline(phase):
         return get_ruleset(phase.game.ruleset).describe_moment(phase.kind, phase.number, lang)
-    local_end = phase.ends_at.astimezone(schedule.ZoneInfo(tz))
-    ph = schedule.Phase(phase.kind, phase.starts_at, local_end, phase.long)
+    ends = phase.ends_at if phase.ends_at.tzinfo else phase.ends_at.replace(tzinfo=timezone.utc)
     try:
-        return schedule.phase_label(ph, lang)
+        day = ends.astimezone(schedule.ZoneInfo(tz)).date()
     except (KeyError, ValueError, OverflowError):
-        return f"{phase.kind} {phase.number}"
+        day = ends.date()
+    return numbered_label(phase.kind, phase.number, phase.long, day, lang)
+
+
+def numbered_label(kind: str, number: int, long: bool, day: date, lang: str) -> str:
+    """"giorno 3, venerdì 27 novembre": a calendar phase by its number and the day it
+    ends. The number keeps two phases apart when a Master closes them early on one day,
+    and ties the bulletin that announced a phase to its page in the archive; the day
+    is the one it really ended (a phase closed early takes the day it closed)."""
+    when = format_date(day, "EEEE d MMMM", locale=_babel(lang))
+    if kind == "night":
+        return (gettext_in(lang, "long night %(number)s, %(date)s", number=number, date=when) if long
+                else gettext_in(lang, "night %(number)s, %(date)s", number=number, date=when))
+    return (gettext_in(lang, "long day %(number)s, %(date)s", number=number, date=when) if long
+            else gettext_in(lang, "day %(number)s, %(date)s", number=number, date=when))
 
 
 def when_text(when: datetime, lang: str, tz: str) -> str:
