@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from . import mail_classes
 from .models import Game, GameMaster, OutboxPart, OutboxRow, Seat
+from .render import count_text
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "mail_templates"
 # The templates ship with the code and change only with a new release: no stat() of
@@ -36,6 +37,9 @@ _html_env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=Stric
                         keep_trailing_newline=True, autoescape=True, auto_reload=False)
 # One dictionary of globals for both, which ``_context`` puts in each context once.
 _html_env.globals = _env.globals
+# "1 giorno", "3 giorni": {{ count(days, "%(n)s giorno", "%(n)s giorni", "it") }}, by the
+# language's plural rule (Babel's), in the template's own language.
+_env.globals["count"] = count_text
 _has_html: dict[str, bool] = {}
 
 
