@@ -213,12 +213,13 @@ def test_every_mail_reads_right_in_a_mail_program(tmp_path, smtp_server, monkeyp
                                                                           f"Lupus – {GAME_NAME}"}
         assert [r.kind for r in rows.values() if r.status not in ("sent", "digested")] == []
     received = smtp_server.wait_for(sent)
-    kinds, faults = set(), []
+    kinds, faults, senders = set(), [], set()
     for message in received:
         row = rows[str(message.message["Message-ID"])]
         template = made_by[row.message_id]
         kinds.add(template)
         view = parse_as_client(message.raw)
+        senders.add(view.from_name)
         where = f"{template} to {row.to_addr}"
         faults += [f"{where}: {p}" for p in view.problems]
         if view.from_name not in names:
@@ -231,6 +232,7 @@ def test_every_mail_reads_right_in_a_mail_program(tmp_path, smtp_server, monkeyp
         if "di Lupus" in view.text or "of Lupus" in view.text:
             faults.append(f"{where}: names the game's kind as Lupus, not by its ruleset")
     assert not faults, "\n".join(dict.fromkeys(faults))
+    assert f"Lupus – {GAME}" in senders and f"[{GAME}]" in " ".join(str(m.message["Subject"]) for m in received)
     wanted = {kind for kind, games in DRIVEN.items() if ruleset in games}
     assert wanted <= kinds, f"not sent: {sorted(wanted - kinds)}"
     # The game's kind and its example, where the mail speaks of playing by mail.
