@@ -169,7 +169,7 @@ before after until while his her its it do does did done get got please first la
 ITALIAN = frozenset("""il lo gli della delle dello degli del dei nel nella nelle negli alla alle allo
 agli al dal dalla dalle dai che non sono è ha hai una uno questo questa questi queste tuo tua tuoi
 tue suo sua ancora più anche ma se si ci ti mi ne sei già ogni nessun nessuno nessuna sarà fino dopo
-prima quando cosa tutti tutte tutto tra fra oppure perché come qui""".split()) - {"come"}
+prima quando cosa tutti tutte tutto tra fra oppure perché qui""".split())
 WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?", re.U)
 
 
