@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, g
-from flask_babel import Babel
+from flask_babel import Babel, lazy_gettext
 from flask_login import LoginManager
 from flask_mail import Mail
 from flask_wtf.csrf import CSRFProtect
@@ -20,6 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 login_manager = LoginManager()
 login_manager.login_view = "auth.login"
+# Flask-Login's own flash is English ("Please log in to access this page."): ours, in
+# the reader's language.
+login_manager.login_message = lazy_gettext("Log in to see this page.")
 csrf = CSRFProtect()
 babel = Babel()
 mail = Mail()
@@ -125,6 +128,22 @@ def _register_error_pages(app: Flask) -> None:
             "%(form)s MB, a photo at most %(photo)s MB: go back and send less (a shorter text, a "
             "smaller photo).", form=max(1, int(app.config["MAX_CONTENT_LENGTH"]) // mb),
             photo=MAX_UPLOAD // mb))
+
+    # Werkzeug's own pages for these are English, whatever the reader's language.
+    @app.errorhandler(403)
+    def _forbidden(_exc: HTTPException):  # noqa: ANN202
+        return page(403, _("Not for you"), _("This page is not open to you: it is for the game's players "
+                                             "or its Masters. Log in with the account that plays it."))
+
+    @app.errorhandler(400)
+    def _bad_request(_exc: HTTPException):  # noqa: ANN202
+        return page(400, _("Request not understood"), _(
+            "The page sent something the service cannot read: nothing was recorded. Go back, reload the "
+            "page and try again."))
+
+    @app.errorhandler(405)
+    def _wrong_method(_exc: HTTPException):  # noqa: ANN202
+        return page(405, _("Page not found"), _("There is no page at this address."))
 
     @app.errorhandler(404)
     def _not_found(_exc: HTTPException):  # noqa: ANN202

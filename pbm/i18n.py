@@ -4,6 +4,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
@@ -49,3 +50,11 @@ def gettext_in(lang: str, message: str, **params: object) -> str:
     ``message`` is the English msgid; ``params`` fill its %(name)s placeholders."""
     text = _catalog(lang if lang in ("it", "en") else "it").gettext(message)
     return text % params if params else text
+
+
+def count_text(n: int, one: str, many: str, lang: str) -> str:
+    """"1 giorno", "3 giorni": ``one`` or ``many`` (each with ``%(n)s``) as the
+    language's plural rule (Babel's) asks for ``n``; for the mail templates, whose
+    words are in the template's own language rather than the catalogue."""
+    form = Locale.parse("en" if str(lang).lower().startswith("en") else "it").plural_form(n)
+    return (one if form == "one" else many) % {"n": n}

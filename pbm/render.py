@@ -8,10 +8,12 @@ Babel's (``pbm.i18n.gettext_in`` outside a request); refusals are worded by
 """
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime, timezone
 from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo
+
+from babel.dates import format_date, format_datetime
 
 from engine.core import GameState
 from engine.interface import BaseRuleset
@@ -47,18 +49,66 @@ def titles(ruleset: str, state: Any, lang: str) -> dict[str, list[str]]:
     return {p.name: found for p in state.players if (found := rules.titles(state, p.name, lang))}
 
 
+def pending_lines(ruleset: str, pending: list[dict[str, Any]] | None, lang: str) -> list[str]:
+    """What a draft waits for, as the Masters read it (the desk's and the mail's):
+    each item worded by the ruleset, never its kind and data."""
+    from engine.core import MASTER, Event
+    from engine.interface import Viewer
+
+    rules = get_ruleset(ruleset)
+    out = []
+    for item in pending or []:
+        text = rules.describe(Event(item["kind"], item.get("data") or {}, MASTER), lang, Viewer(master=True))
+        out.append(text or gettext_in(lang, "A question of the rules for the Masters (see the desk)."))
+    return out
+
+
 def phase_label(phase: PhaseRow, lang: str, tz: str) -> str:
-    """'notte di venerdì 2 dicembre' — phases are named by the date they end. A moment
+    """'notte 3, venerdì 2 dicembre': a calendar phase by its number and the day it ends. A moment
     that is not a calendar phase (an answer window, a narrator's morning at a table
     with no deadline to date it by) is named by its ruleset, with its number."""
     if phase.kind not in ("day", "night") or not phase.has_deadline:
         return get_ruleset(phase.game.ruleset).describe_moment(phase.kind, phase.number, lang)
-    local_end = phase.ends_at.astimezone(ZoneInfo(tz))
-    ph = calendar.Phase(phase.kind, phase.starts_at, local_end, phase.long)
+    ends = phase.ends_at if phase.ends_at.tzinfo else phase.ends_at.replace(tzinfo=timezone.utc)
     try:
-        return calendar.phase_label(ph, lang)
+        day = ends.astimezone(ZoneInfo(tz)).date()
     except (KeyError, ValueError, OverflowError):
-        return f"{phase.kind} {phase.number}"
+        day = ends.date()
+    return numbered_label(phase.kind, phase.number, phase.long, day, lang)
+
+
+def numbered_label(kind: str, number: int, long: bool, day: date, lang: str) -> str:
+    """"giorno 3, venerdì 27 novembre": a calendar phase by its number and the day it
+    ends. The number keeps two phases apart when a Master closes them early on one day,
+    and ties the bulletin that announced a phase to its page in the archive; the day
+    is the one it really ended (a phase closed early takes the day it closed)."""
+    when = format_date(day, "EEEE d MMMM", locale=_babel(lang))
+    if kind == "night":
+        return (gettext_in(lang, "long night %(number)s, %(date)s", number=number, date=when) if long
+                else gettext_in(lang, "night %(number)s, %(date)s", number=number, date=when))
+    return (gettext_in(lang, "long day %(number)s, %(date)s", number=number, date=when) if long
+            else gettext_in(lang, "day %(number)s, %(date)s", number=number, date=when))
+
+
+def when_text(when: datetime, lang: str, tz: str) -> str:
+    """A moment on the reader's clock, as their language writes it: "lun 23 nov 2026,
+    10:00" / "Mon 23 Nov 2026, 10:00" (a log line, a mail's date, a sign-up's end).
+    A naive ``when`` is the database's UTC."""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return format_datetime(when.astimezone(ZoneInfo(tz)), "EEE d MMM y, HH:mm", locale=_babel(lang))
+
+
+def day_text(day: date | str, lang: str) -> str:
+    """A calendar day as the reader's language writes it: "giovedì 26 novembre 2026" /
+    "Thursday 26 November 2026" (an absence's first and last day). ISO text is read."""
+    if isinstance(day, str):
+        day = date.fromisoformat(day)
+    return format_date(day, "EEEE d MMMM y", locale=_babel(lang))
+
+
+def _babel(lang: str) -> str:
+    return "en" if str(lang).lower().startswith("en") else "it"
 
 
 @lru_cache(maxsize=1024)

@@ -57,3 +57,31 @@ def test_mail_templates_render_in_each_language():
     it = (render_subject("master_report", "it", **ctx), render_body("master_report", "it", **ctx))
     en = (render_subject("master_report", "en", **ctx), render_body("master_report", "en", **ctx))
     assert "Resoconto" in it[0] and "report" in en[0]
+
+
+def test_counts_in_the_services_words_agree_with_their_number(app):
+    """Issue 21: "1 coperte", "1 coins". The service's own counts take the singular for
+    one, through Babel's plural rules: the mail templates' ``count``, the pages' ngettext."""
+    from flask import render_template_string
+    from flask_babel import force_locale
+
+    class User:
+        name, email = "Anna", "anna@p.test"
+
+    one, many = {}, {}
+    for lang in ("it", "en"):
+        for n, out in ((1, one), (3, many)):
+            ctx = {"user": User, "link": "http://x/l", "base_url": "http://x", "master_of": None}
+            out[lang] = (render_body("set_password", lang, days=n, **ctx)
+                         + render_body("password_reset", lang, hours=n, **ctx))
+    assert "per 1 giorno)" in one["it"] and "per 1 ora)" in one["it"]
+    assert "for 1 day)" in one["en"] and "for 1 hour)" in one["en"]
+    assert "per 3 giorni)" in many["it"] and "per 3 ore)" in many["it"]
+    assert "for 3 days)" in many["en"] and "for 3 hours)" in many["en"]
+    page = ("{{ ngettext('its text was deleted on %(when)s (mail is kept %(num)s day)', "
+            "'its text was deleted on %(when)s (mail is kept %(num)s days)', n, when='x') }}")
+    with app.test_request_context():
+        for lang, n, wanted in (("it", 1, "1 giorno)"), ("it", 2, "2 giorni)"), ("en", 1, "1 day)"),
+                                ("en", 2, "2 days)")):
+            with force_locale(lang):
+                assert render_template_string(page, n=n).endswith(wanted)

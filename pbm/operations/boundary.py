@@ -196,7 +196,8 @@ def resolve_into(session: Session, config: dict[str, Any], game: Game, phase: Ph
         for m in game.masters:
             mailer.queue(session, config, to=m.user.email, template="draft_ready", lang=m.user.lang,
                          now=now, game=game, context=mail_context(game, phase, m.user.lang, {
-                             "pending": phase.pending}, reader=m.user))
+                             "pending": render.pending_lines(game.ruleset, phase.pending, m.user.lang)},
+                             reader=m.user))
 
 
 def close_and_resolve(session: Session, config: dict[str, Any], game: Game, now: datetime) -> PhaseRow:

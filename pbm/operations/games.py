@@ -114,7 +114,7 @@ def add_co_master(session: Session, config: dict[str, Any], game: Game, *, email
     """Make the owner of this address a Master of the game: a new account gets
     a set-password link, an existing one a note with the desk's address."""
     email = normalize_email(email)
-    if any(s.user.email == email for s in game.seats):
+    if any(s.user is not None and s.user.email == email for s in game.seats):  # a table's seats have none
         raise OperationError("master_plays")
     user, created = create_user(session, email=email, name=name or email.split("@")[0], lang=lang)
     if game.is_master(user):

@@ -206,8 +206,8 @@ def declare_absence(session: Session, config: dict[str, Any], game: Game, seat: 
                   and covers_deadline(row, phase, tz))
         mailer.queue(session, config, to=m.user.email, template="absence_declared", lang=lang, now=now,
                      game=game, context={
-                         "player": seat.name, "first_day": first_day.isoformat(),
-                         "last_day": last_day.isoformat(), "note": row.note, "during": during,
+                         "player": seat.name, "first_day": render.day_text(first_day, lang),
+                         "last_day": render.day_text(last_day, lang), "note": row.note, "during": during,
                          "phase_label": render.phase_label(phase, lang, tz) if phase else "",
                          "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase else ""})
     return row

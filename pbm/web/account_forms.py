@@ -23,7 +23,8 @@ def time_zones() -> list[str]:
 
 
 def tz_choices():
-    return options([("", _l("The game's own"))] + [(z, z) for z in time_zones()])
+    # "America/New York", not the database's "America/New_York".
+    return options([("", _l("The game's own"))] + [(z, z.replace("_", " ")) for z in time_zones()])
 
 
 def _password(label):  # noqa: ANN001, ANN202

@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from sqlalchemy import and_, or_, select
 
-from .. import operations
+from .. import operations, render
 from ..models import Game, GameMaster, OutboxRow
 from . import config, db, now
 from .forms import PublishForm
@@ -74,6 +75,28 @@ def _readable_keys(box: mailbox.Maildir, game_ids: set[int]) -> list[tuple[str, 
     return [(key, msg, rows[mid]) for key, msg, mid in parsed if mid in rows][:SHOWN]
 
 
+def _when(header: str) -> str:
+    """A mail's Date header as the reader's language writes it, on their clock (a
+    header the mail program could not read is shown as it came)."""
+    try:
+        sent = email.utils.parsedate_to_datetime(str(header))
+    except (TypeError, ValueError):
+        return str(header)
+    if sent is None:
+        return str(header)
+    tz = current_user.tz or config()["DEFAULT_TIMEZONE"]
+    return render.when_text(sent, str(get_locale() or "it"), tz)
+
+
+def _example(row: OutboxRow) -> str:
+    """The reply's hint: a command of that mail's game, in the reader's language."""
+    game = db().get(Game, row.game_id) if row.game_id else None
+    if game is None:
+        return ""
+    from engine.registry import get_ruleset
+    return get_ruleset(game.ruleset).welcome("en" if str(get_locale()) == "en" else "it")["example"]
+
+
 def _body(msg: email.message.EmailMessage) -> str:
     part = msg.get_body(("plain",))
     return part.get_content() if part is not None else ""
@@ -88,10 +111,10 @@ def index():
     if path.exists():
         box = mailbox.Maildir(str(path), create=False)
         for key, msg, row in _readable_keys(box, game_ids):
-            messages.append({"key": key, "date": msg.get("Date", ""), "to": msg.get("To", ""),
+            messages.append({"key": key, "date": _when(msg.get("Date", "")), "to": msg.get("To", ""),
                              "from": msg.get("From", ""), "subject": msg.get("Subject", ""),
                              "reply_to": msg.get("Reply-To", ""), "seat_mail": row.game_id is not None,
-                             "body": _body(msg)})
+                             "body": _body(msg), "example": _example(row)})
     outbox = db().scalars(select(OutboxRow).where(_visible(game_ids))
                           .order_by(OutboxRow.id.desc()).limit(100)).all()
     return render_template("mailbox.html", messages=messages, outbox=outbox, reply_form=PublishForm())

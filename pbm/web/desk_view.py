@@ -6,9 +6,8 @@ the game and words it for the Masters, and changes nothing.
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from flask import current_app
 from flask_babel import gettext as _
@@ -161,7 +160,6 @@ def _counts(counts: dict[str, int] | None) -> str:
 
 def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, str]]:
     """The Masters' log as (local time, who, what), worded: never a code or a dict."""
-    zone = ZoneInfo(tz)
     phases = {p.index: p for p in session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id))}
 
     def phase(d: dict[str, Any]) -> str:
@@ -173,6 +171,12 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
     def when(iso: str | None) -> str:
         try:
             return render.deadline_text(datetime.fromisoformat(iso), lang, tz)
+        except (TypeError, ValueError):
+            return iso or ""
+
+    def day(iso: str | None) -> str:
+        try:
+            return render.day_text(iso, lang)
         except (TypeError, ValueError):
             return iso or ""
 
@@ -245,10 +249,18 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
         "volunteer": lambda d: _("%(email)s volunteered as substitute", email=d.get("email")),
         "volunteer_withdrawn": lambda d: _("%(email)s left the list of substitutes", email=d.get("email")),
         "absence": lambda d: _("%(name)s will be away from %(first)s to %(last)s", name=d.get("player"),
-                               first=d.get("first_day"), last=d.get("last_day"))
+                               first=day(d.get("first_day")), last=day(d.get("last_day")))
         + (f" («{d['note']}»)" if d.get("note") else ""),
         "absence_withdrawn": lambda d: _("%(name)s withdrew the absence from %(first)s to %(last)s",
-                                         name=d.get("player"), first=d.get("first_day"), last=d.get("last_day")),
+                                         name=d.get("player"), first=day(d.get("first_day")),
+                                         last=day(d.get("last_day"))),
+        # An answer window given more time at a player's request (operations/windows.py).
+        "extend_window": lambda d: _("gave %(name)s more time: %(phase)s now ends %(new)s instead of %(old)s",
+                                     name=d.get("player"), phase=phase(d), old=when(d.get("old")),
+                                     new=when(d.get("new"))),
+        "standing_answers": lambda d: (_("%(name)s changed their standing answers", name=d.get("player"))
+                                       if d.get("standing") else
+                                       _("%(name)s withdrew their standing answers", name=d.get("player"))),
     }
     lines = []
     for entry in logs:
@@ -258,11 +270,9 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
             text = word(details) if word else None
         except (KeyError, TypeError, ValueError):
             text = None
-        if text is None:  # an action this page does not know yet: its code and data, plainly
-            text = entry.action + (" " + ", ".join(f"{k}: {v}" for k, v in details.items()) if details else "")
-        at = entry.at if entry.at.tzinfo else entry.at.replace(tzinfo=timezone.utc)
-        lines.append((f"{at.astimezone(zone):%Y-%m-%d %H:%M}",
-                      entry.user.name if entry.user else _("service"), text))
+        if text is None:  # never a code and its data: tests/web/test_desk_wording.py words every action
+            text = _("did something this version of the service cannot describe")
+        lines.append((render.when_text(entry.at, lang, tz), entry.user.name if entry.user else _("service"), text))
     return lines
 
 

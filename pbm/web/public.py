@@ -17,12 +17,14 @@ bp = Blueprint("public", __name__)
 
 @bp.app_template_filter("local_time")
 def local_time(when, tz: str) -> str:
-    """A stored UTC time as the game's clock shows it."""
-    from datetime import timezone
-    from zoneinfo import ZoneInfo
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return f"{when.astimezone(ZoneInfo(tz)):%Y-%m-%d %H:%M}"
+    """A stored UTC time as the game's clock shows it, in the reader's words."""
+    return render.when_text(when, str(get_locale() or "it"), tz)
+
+
+@bp.app_template_filter("day")
+def day(when) -> str:
+    """A calendar day (an absence's first or last) in the reader's words."""
+    return render.day_text(when, str(get_locale() or "it"))
 
 
 @bp.app_template_filter("ruleset_name")

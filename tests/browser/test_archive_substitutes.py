@@ -99,7 +99,7 @@ def test_absence_is_seen_on_the_desk(app, clock, live_server, sized_page, axe_js
     login(page, live_server, "master@example.org", "master")
     page.goto(f"{live_server}/g/{slug}/master")
     desk = page.locator("#absences-desk").inner_text()
-    assert "Dario" in desk and "2026-11-26" in desk and "In montagna" in desk
+    assert "Dario" in desk and "giovedì 26 novembre 2026" in desk and "In montagna" in desk
     accessible(page, axe_js)
 
 

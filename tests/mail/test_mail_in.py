@@ -78,7 +78,7 @@ def test_a_reply_to_an_older_mail_counts_for_the_phase_open_now(app, factory, ga
     assert votes(factory) == [("Dario", "Anna", "mail")]
     (body,) = receipts(factory, email)
     assert "REGISTRATO\n- Voto: Anna" in body and "chiusa" not in body
-    assert "Fase: giorno di martedì 24 novembre" in body  # the phase it counted for
+    assert "Fase: giorno 1, martedì 24 novembre" in body  # the phase it counted for
 
 
 def test_a_reply_to_an_older_mail_that_does_not_fit_names_the_open_phase_and_the_way(app, factory, game, clock):
@@ -90,10 +90,10 @@ def test_a_reply_to_an_older_mail_that_does_not_fit_names_the_open_phase_and_the
     assert votes(factory) == []
     (body,) = receipts(factory, email)
     assert "NON REGISTRATO" in body
-    assert "Hai risposto a una mail vecchia della partita. La fase aperta adesso: giorno di martedì " \
+    assert "Hai risposto a una mail vecchia della partita. La fase aperta adesso: giorno 1, martedì " \
            "24 novembre, fino al 24/11/2026" in body
     assert "Rispondi alla sua mail più recente, o usa la pagina della partita: " in body and "/g/" in body
-    assert "Fase: giorno di martedì 24 novembre (termina il 24/11/2026" in body
+    assert "Fase: giorno 1, martedì 24 novembre (termina il 24/11/2026" in body
 
 
 def test_a_reply_that_arrived_before_the_open_phase_began_is_not_moved_into_it(app, factory, game, clock):

@@ -78,7 +78,7 @@ def test_receipt_is_threaded_from_noreply_and_says_everything(wired, smtp_server
     recorded, _, rest = text.partition("NON REGISTRATO")
     assert "REGISTRATO\n- Voto: Anna" in recorded
     assert "Test game" in recorded  # names the game
-    assert "giorno di martedì 24 novembre" in recorded and "24/11/2026 alle 21:00" in recorded
+    assert "giorno 1, martedì 24 novembre" in recorded and "24/11/2026 alle 21:00" in recorded
     not_recorded, _, ignored = rest.partition("RIGHE IGNORATE")
     assert "Zorro" in not_recorded and "Bersaglio: Bruno" in not_recorded
     assert "Ci vediamo stasera in piazza" in ignored

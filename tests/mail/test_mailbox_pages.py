@@ -4,6 +4,7 @@ the embedded demo's; a stranger's raw mail is served as inert text."""
 from __future__ import annotations
 
 import mailbox
+import re
 from email.message import EmailMessage
 from email.utils import make_msgid
 
@@ -137,3 +138,21 @@ def test_the_outbox_table_lists_only_the_masters_own_games(two_games):
         b_subjects = {r.subject for r in s.query(OutboxRow).filter_by(game_id=b)}
         a_subjects = {r.subject for r in s.query(OutboxRow).filter_by(game_id=a)}
     assert not any(subject in page for subject in b_subjects - a_subjects)
+
+
+def test_the_mailbox_writes_dates_and_states_in_the_readers_words(two_games):
+    """Issue 21: the local mailbox showed "Tue, 24 Nov 2026 08:30:00 +0000" and raw
+    states ("held", "digested")."""
+    from pbm.db import transaction
+    from tests.support import wording
+    app, factory, _, a, _ = two_games
+    with transaction(factory) as s:
+        rows = s.query(OutboxRow).filter_by(game_id=a).order_by(OutboxRow.id).limit(2).all()
+        rows[0].status, rows[1].status = "held", "digested"
+    page = login(app, MASTER_A, "master").get("/master/mailbox").get_data(as_text=True)
+    assert wording.problems_of("page", page, "it") == []
+    # The Date the sender wrote (its own clock's): as Italian writes it, on Rome's clock.
+    assert re.search(r"<summary>(lun|mar|mer|gio|ven|sab|dom) \d{1,2} \w{3} \d{4}, \d\d:\d\d · ", page)
+    assert "+0000" not in page
+    assert "in attesa del riassunto del giorno" in page and "inviata nel riassunto del giorno" in page
+    assert 'placeholder="es. VOTO Carla"' in page

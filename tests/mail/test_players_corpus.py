@@ -41,8 +41,8 @@ QUOTED = {
                     "CHALLENGE", "BLOCK Countess"],
 }
 SUBJECT = {
-    "it": "[Villaggio] Bollettino: giorno di martedì 24 novembre [lupus:tok3n12345]",
-    "en": "[Village] Bulletin: day of Tuesday 24 November [lupus:tok3n12345]",
+    "it": "[Villaggio] Bollettino: giorno 1, martedì 24 novembre [lupus:tok3n12345]",
+    "en": "[Village] Bulletin: day 1, Tuesday 24 November [lupus:tok3n12345]",
     "complots-it": "[Tavolo 3] Sfidi, blocchi o passi? [lupus:tok3n12345]",
     "complots-en": "[Table 3] Challenge, block or pass? [lupus:tok3n12345]",
 }

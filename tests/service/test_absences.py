@@ -23,12 +23,12 @@ def test_absence_is_shown_to_the_masters_and_changes_nothing_by_itself(app, cloc
         deadline, paused = game.phases[-1].ends_at, game.paused_at
     dario = login(app, "dario@players.test", "pw-dario")
     page = declare(dario, slug, first_day="2026-11-26", last_day="2026-11-29", note="Al mare, senza rete")
-    assert "2026-11-26" in page and "Al mare, senza rete" in page  # the player sees it too
+    assert "giovedì 26 novembre 2026" in page and "Al mare, senza rete" in page  # the player sees it too
     master = login(app, "master@example.org", "master")
     desk = master.get(f"/g/{slug}/master").get_data(as_text=True)
     section = desk[desk.index('id="absences-desk"'):]
     section = section[:section.index("</section>")]
-    assert "Dario" in section and "2026-11-26" in section and "Al mare, senza rete" in section
+    assert "Dario" in section and "giovedì 26 novembre 2026" in section and "Al mare, senza rete" in section
     with factory() as s:
         game = s.query(Game).filter_by(slug=slug).one()
         assert (game.phases[-1].ends_at, game.paused_at) == (deadline, paused)
@@ -37,7 +37,7 @@ def test_absence_is_shown_to_the_masters_and_changes_nothing_by_itself(app, cloc
         # in the absence, so nothing is flagged as due.
         (mail,) = s.query(OutboxRow).filter_by(kind="absence_declared").all()
         assert mail.to_addr == "master@example.org"
-        assert "Dario sarà assente dal 2026-11-26 al 2026-11-29." in mail.body
+        assert "Dario sarà assente da giovedì 26 novembre 2026 a domenica 29 novembre 2026." in mail.body
         assert "Al mare, senza rete" in mail.body and "scadenza della fase in corso" not in mail.body
     assert "at-deadline" not in section
     # Another player sees nothing of it.

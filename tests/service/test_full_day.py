@@ -78,14 +78,14 @@ def test_a_day_by_web_and_mail(make_app, clock, smtp_server, imap_account):
     assert set(receipts) == {"dario@players.test", "elena@players.test"}
     assert "Voto: Carla" in receipts["dario@players.test"].body
     assert "Voto: Anna" not in receipts["dario@players.test"].body
-    assert "giorno di martedì 24 novembre" in receipts["elena@players.test"].body
+    assert "giorno 1, martedì 24 novembre" in receipts["elena@players.test"].body
     assert "24/11/2026 alle 21:00 (Europe/Rome)" in receipts["elena@players.test"].body
 
     clock.set(TUESDAY_2101_ROME)
     assert len(worker.boundaries()) == 1
     worker.outbox()
 
-    bulletins = [m for m in smtp_server.messages if "Bollettino: giorno di martedì 24 novembre" in m.subject]
+    bulletins = [m for m in smtp_server.messages if "Bollettino: giorno 1, martedì 24 novembre" in m.subject]
     assert sorted(m.rcpt_tos[0] for m in bulletins) == sorted(f"{n.lower()}@players.test" for n in ROLES)
     for m in bulletins:
         text = m.message.get_body(("plain",)).get_content()

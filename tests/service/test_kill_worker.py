@@ -111,7 +111,7 @@ def test_killing_the_worker_mid_boundary_never_doubles_or_loses_anything(app, fa
                 assert len(seqs) == len(set(seqs))
                 results = Counter(m.to_addr for m in s.query(OutboxRow).filter(
                     OutboxRow.game_id == game.id, OutboxRow.kind == "phase_results",
-                    OutboxRow.subject.contains("notte di" if p.kind == "night" else "giorno di"))
+                    OutboxRow.subject.contains(f"Bollettino: {'notte' if p.kind == 'night' else 'giorno'} {p.number},"))
                     .filter(OutboxRow.phase_id == phases[p.index + 1].id))
                 assert sorted(results.values()) == [1] * len(PLAYERS)
             # every vote reached the pyre

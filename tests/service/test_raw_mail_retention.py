@@ -9,7 +9,6 @@ import mailbox
 import os
 from datetime import timedelta
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import pytest
 from sqlalchemy import event, func, select, text, update
@@ -165,7 +164,8 @@ def test_the_masters_page_says_the_text_was_deleted_and_when(played, clock):
     clock.set(error.received_at + timedelta(days=DAYS, hours=1))
     worker.prune_raw_mail()
     desk = master.get("/g/test-game/master").get_data(as_text=True)
-    when = f"{clock.now().astimezone(ZoneInfo('Europe/Rome')):%Y-%m-%d %H:%M}"
+    from pbm.render import when_text
+    when = when_text(clock.now(), "it", "Europe/Rome")  # "gio 24 dic 2026, 10:30", as the desk writes it
     # The refused stranger stays on the desk, worded, with no link to a text that is gone.
     assert f"/master/inbound/{stranger.id}" not in desk
     assert "mallory@evil.test" in desk and f"{when} (" in desk and f"{DAYS} giorni" in desk

@@ -109,6 +109,8 @@ class Scenario:
     # Pages (their paths' endings) whose rules keep the secret after the game too (the
     # night's choices in the summary of a game at the table): still compared at the end.
     secret_at_the_end: tuple[str, ...] = ()
+    # Everybody's language: the accounts' (their mail) and the browsers' (the pages).
+    lang: str = "it"
 
 
 
@@ -117,7 +119,8 @@ class Scenario:
 class BotGame:
     """One service with the scenario's game, another game (for the outsiders), its clock."""
 
-    def __init__(self, label: str, folder: Path, scenario: Scenario) -> None:
+    def __init__(self, label: str, folder: Path, scenario: Scenario, **config: Any) -> None:
+        """``config``: settings of the service beyond the harness's own (a relay's port)."""
         self.label, self.scenario = label, scenario
         folder.mkdir(parents=True)
         url = f"sqlite:///{folder / 'db.sqlite3'}"
@@ -126,7 +129,7 @@ class BotGame:
         self.app = create_app({
             "DATABASE_URL": url, "TESTING": True, "BASE_URL": "http://lupus.test",
             "MAIL_SOURCE": {"kind": "maildir", "path": str(folder / "maildir")},
-            "LOCAL_MAILBOX": str(folder / "sent-mail"),
+            "LOCAL_MAILBOX": str(folder / "sent-mail"), **config,
         }, instance=folder, clock=self.clock)
         self.app.config["PROPAGATE_EXCEPTIONS"] = False  # a crash is a 500 read, not a stop
         self.factory = self.app.extensions["pbm_sessions"]
@@ -138,7 +141,8 @@ class BotGame:
 
     def _master(self, email: str, password: str) -> None:
         with transaction(self.factory) as s:
-            user, _ = operations.ensure_user(s, email=email, name="Master " + email.split("@")[0])
+            user, _ = operations.ensure_user(s, email=email, name="Master " + email.split("@")[0],
+                                             lang=self.scenario.lang)
             user.set_password(password)
             user.is_admin = True
 
@@ -152,7 +156,7 @@ class BotGame:
             for name in ("Zeno", "Ugo", "Vera"):
                 email = OUTSIDER[0] if name == "Zeno" else f"{name.lower()}@other.test"
                 operations.add_player(s, self.app.config, game, name=name, email=email, now=now,
-                                      by=master, password=f"pw-{name.lower()}")
+                                      by=master, password=f"pw-{name.lower()}", lang=self.scenario.lang)
             operations.start_game(s, self.app.config, game, now=now, by=master, options={"mayor": "Ugo"},
                                   roles={"Zeno": "Lupo Mannaro", "Ugo": "Contadino", "Vera": "Veggente"})
 
@@ -174,7 +178,8 @@ class BotGame:
             else:
                 for name in self.scenario.players:
                     operations.add_player(s, self.app.config, game, name=name, email=player_email(name),
-                                          now=now, by=master, password=player_password(name))
+                                          now=now, by=master, password=player_password(name),
+                                          lang=self.scenario.lang)
                 operations.start_game(s, self.app.config, game, now=now, by=master,
                                       **self.scenario.setup(self.label))
             return game.id, game.slug
@@ -184,6 +189,7 @@ class BotGame:
         """A browser logged in as ``viewer`` (kept for the whole game)."""
         if viewer not in self.clients:
             self.clients[viewer] = self.app.test_client()
+            self.clients[viewer].environ_base["HTTP_ACCEPT_LANGUAGE"] = self.scenario.lang
             email, password = credentials(viewer)
             if email is not None:
                 c = self.clients[viewer]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from flask_babel import force_locale
 
 from pbm import operations
 from pbm.db import transaction
@@ -29,7 +30,7 @@ def test_desk_log_submissions_and_preview_are_worded_in_local_time(app, factory,
     assert not RAW.search(desk), RAW.search(desk).group(0)
     log = desk.split('<ul class="log">')[1].split("</ul>")[0]
     # The clock says Monday 10:00 in Rome (09:00 UTC): the log keeps the game's time.
-    assert "2026-11-23 10:00" in log and "09:00" not in log
+    assert "lun 23 nov 2026, 10:00" in log and "09:00" not in log and "2026-11-23" not in log
     assert "ha aggiunto Anna (anna@players.test)" in log
     assert re.search(r"ha inserito per Carla \(SMS\): [^<]*Anna", log)
     assert "ha messo in pausa la partita" in log
@@ -123,3 +124,45 @@ def test_every_refusal_of_a_setup_has_its_own_words(app, factory, clock):
                 operations.start_game(s, app.config, game, roles=roles, options={"mayor": mayor} if mayor else None, now=clock.now())
         worded = refusal(refused.value, "it", ruleset=ruleset)
         assert expected in worded, (refused.value.params, worded)
+
+
+def test_every_action_the_service_logs_is_worded_on_the_desk(app):
+    """Each action a ``log(...)`` call of the service writes (and each remedy of every
+    ruleset, which ``desk.intervene`` logs by its key) has its words on the desk: the
+    log never falls back to a code and its data ("extend_window player: Bruno, phase:
+    9, old: 2026-11-27T02:34:11+00:00")."""
+    from datetime import datetime, timezone
+    from pathlib import Path
+
+    from engine import registry
+    from pbm.mail.outbound import quota_watch
+    from pbm.models import Game, MasterLog
+    from pbm.web import desk_view
+
+    root = Path(desk_view.__file__).resolve().parents[1]
+    logged = set()
+    for source in root.rglob("*.py"):
+        logged |= set(re.findall(r"\blog\(\s*session,\s*[^,]+,\s*[^,]+,\s*\"(\w+)\"", source.read_text()))
+    logged.add(quota_watch.WARNED)
+    logged |= {"disqualify"} | {r.key for key in registry.available() for r in registry.get_ruleset(key).remedies()}
+    assert {"extend_window", "standing_answers", "close_phase", "kill"} <= logged  # the search finds them
+
+    game = Game(id=1, name="G", slug="g", ruleset="lupus-live-12")
+    at = datetime(2026, 11, 27, 1, 34, tzinfo=timezone.utc)
+    details = {"player": "Bruno", "phase": 9, "old": "2026-11-27T02:34:11.085422+00:00",
+               "new": "2026-11-28T02:34:11+00:00", "first_day": "2026-11-26", "last_day": "2026-11-29",
+               "players": ["Bruno"], "name": "Bruno", "email": "b@p.test", "standing": ["x"]}
+    fallback = {}
+    for lang in ("it", "en"):
+        with app.test_request_context(), force_locale(lang):
+            entries = [MasterLog(action=action, details=details, at=at, user=None) for action in sorted(logged)]
+            fallback[lang] = desk_view._("did something this version of the service cannot describe")
+            with app.extensions["pbm_sessions"]() as session:
+                lines = desk_view._log_lines(session, game, entries, lang, "Europe/Rome")
+        unworded = [e.action for e, (_, _, text) in zip(entries, lines) if text == fallback[lang]]
+        assert unworded == [], (lang, unworded)
+        dated = {e.action: text for e, (_, _, text) in zip(entries, lines)
+                 if e.action in ("extend", "extend_window", "absence", "absence_withdrawn")}
+        assert len(dated) == 4 and not [t for t in dated.values() if "2026-11-2" in t], (lang, dated)
+        assert "27/11/2026" in dated["extend_window"] and ("giovedì 26 novembre" if lang == "it" else "Thursday 26 November") in dated["absence"]
+        assert {when for when, _, _ in lines} == {"ven 27 nov 2026, 02:34" if lang == "it" else "Fri 27 Nov 2026, 02:34"}

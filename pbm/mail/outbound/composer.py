@@ -22,6 +22,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 from markupsafe import Markup
 
 from ...models import Game, GameMaster, Seat
+from ...i18n import count_text
 from .classes import class_of
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "mail_templates"
@@ -34,6 +35,9 @@ _html_env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=Stric
                         keep_trailing_newline=True, autoescape=True, auto_reload=False)
 # One dictionary of globals for both, which ``_context`` puts in each context once.
 _html_env.globals = _env.globals
+# "1 giorno", "3 giorni": {{ count(days, "%(n)s giorno", "%(n)s giorni", "it") }}, by the
+# language's plural rule (Babel's), in the template's own language.
+_env.globals["count"] = count_text
 _has_html: dict[str, bool] = {}
 
 
@@ -60,6 +64,22 @@ def _context(*parts: dict[str, Any]) -> dict[str, Any]:
     for part in parts:
         out.update(part)
     return out
+
+
+def _game_words(game: Game | None, lang: str) -> dict[str, Any]:
+    """What every mail about a game says of its kind, in the game's own words: the
+    ruleset's name ("Complots", not "Lupus") and its example of a mail command
+    (``BaseRuleset.welcome``: "es. VOTO Carla" in Lupus, "es. REDDITO..." in Complots)."""
+    return {} if game is None else _ruleset_words(game.ruleset, lang)
+
+
+@lru_cache(maxsize=64)
+def _ruleset_words(ruleset: str, lang: str) -> dict[str, Any]:
+    from engine.registry import get_ruleset
+
+    rules = get_ruleset(ruleset)
+    return {"ruleset_name": rules.names.get(lang) or rules.names.get("it") or ruleset,
+            "welcome": rules.welcome(lang)}
 
 
 def render_subject(name: str, lang: str, **context: Any) -> str:
@@ -89,12 +109,14 @@ def render_part(name: str, lang: str, **context: Any) -> Markup:
     """A piece of HTML many messages share (``<message>/<part>.<lang>.html``: the
     vote's table of bars, the same for every player), rendered once and passed to
     each message's own template, which prints it as it is (already escaped)."""
-    return Markup(_render(_html_env.get_template(f"{name}.{_lang(lang)}.html"), _context(context)))
+    return Markup(_render(_html_env.get_template(f"{name}.{_lang(lang)}.html"),
+                          _context(_game_words(context.get("game"), _lang(lang)), context)))
 
 
 def render_text_part(name: str, lang: str, **context: Any) -> str:
     """The plain-text alternative's shared piece (``<message>/<part>.<lang>.txt``)."""
-    return _render(_env.get_template(f"{name}.{_lang(lang)}.txt"), _context(context))
+    return _render(_env.get_template(f"{name}.{_lang(lang)}.txt"),
+                   _context(_game_words(context.get("game"), _lang(lang)), context))
 
 
 def domain_of(address: str) -> str:
@@ -177,8 +199,9 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
     if not _one_line(to):
         # Whatever let it in, an address with a line break would write headers of its own.
         raise ValueError(f"not a mail address: {to!r}")
-    ctx = _context({"game": game, "seat": seat, "base_url": config["BASE_URL"]}, context or {})
     lang = _lang(lang)
+    ctx = _context({"game": game, "seat": seat, "base_url": config["BASE_URL"]},
+                   _game_words((game or (context or {}).get("master_of")), lang), context or {})
     if subject is None:
         subject = _subject(template, lang, ctx)
     body = _render(_env.get_template(f"{template}/body.{lang}.txt"), ctx)
