@@ -69,5 +69,8 @@ def test_the_checks_leave_the_services_own_words_alone():
                        ("Riusciti finora: \\end{story} ancora possibile", "it"),
                        ("The Masters paused the game until Friday 27 November.", "en"),
                        ("Scrivi a lupus+tok_en@lupus.test o apri http://lupus.test/g/a_b/me", "it"),
-                       ("Il Veggente ha visto Anna: ha l'aura nera.", "it")]:
+                       ("Il Veggente ha visto Anna: ha l'aura nera.", "it"),
+                       # reply tags are random tokens (they once read as English, or a key)
+                       ("[Partita] Il tuo ruolo [lupus:At2tRrhP4TZa95TO]", "it"),
+                       ("[Altra partita] Il tuo ruolo [lupus:l_0u-N5QimWupJwE]", "it")]:
         assert wording.problems(text, lang) == [], text

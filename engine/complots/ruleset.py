@@ -32,7 +32,7 @@ from .cards import (
     EXAMINE, FORCED_COUP_AT, TARGETED, VARIANTS, blockers, canonical_action, canonical_card,
     card_name, fold, in_play,
 )
-from .texts import EVENTS, FORMS, REJECTIONS, WELCOME
+from .texts import EVENTS, FORMS, KINDS, MOMENT, REJECTIONS, SELF, WELCOME
 from .vocabulary import PASS_NOT_ME, challenge_key
 
 # The submission kind each window takes.
@@ -390,6 +390,19 @@ class Complots(BaseRuleset):
 
     def describe_rejection(self, code: str, params: dict[str, Any], lang: str) -> str | None:
         return wording.rejection(code, params, lang)
+
+    def describe_moment(self, kind: str, number: int, lang: str) -> str:
+        return word({"m": MOMENT}, "m", lang, {"name": self.describe_choice("moment", kind, lang),
+                                                "number": number}) or kind
+
+    def describe_action(self, kind: str, lang: str) -> str:
+        return word(KINDS, kind, lang) or kind
+
+    def self_facts(self, state: GameState, player: str, lang: str) -> list:
+        return []  # no role, faction or aura: the hand is on the table panel
+
+    def self_status(self, state: GameState, player: str, lang: str) -> str:
+        return word(SELF, "in" if state.player(player).alive else "out", lang) or ""
 
     def moment_heading(self, state: GameState, lang: str) -> str | None:
         return wording.heading(state, lang)

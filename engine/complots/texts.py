@@ -186,6 +186,29 @@ FORMS = {
                          "en": "Give the card back or discard it?"},
 }
 
+# A moment by its name and number (``describe_moment``): the number grows with every
+# window, so two turns never share a title in the mail, the desk or the calendar.
+MOMENT = {"it": "{name}, momento {number}", "en": "{name}, moment {number}"}
+
+# What a player has still to send, by submission kind (``describe_action``: a reminder's
+# "Non hai ancora giocato: la tua azione").
+KINDS = {
+    "turn": {"it": "la tua azione", "en": "your action"},
+    "answer": {"it": "la tua risposta", "en": "your answer"},
+    "choose": {"it": "la carta da tenere", "en": "the card you keep"},
+    "lose": {"it": "la carta da scoprire", "en": "the card you reveal"},
+    "keep": {"it": "le carte da tenere", "en": "the cards you keep"},
+    "show": {"it": "la carta da mostrare", "en": "the card you show"},
+    "discard": {"it": "la decisione sulla carta", "en": "your decision on the card"},
+}
+
+# Whether a player is still in the game, as their own page says it (``self_status``):
+# no role, faction or aura in Complots, and nobody plays on once out.
+SELF = {
+    "in": {"it": "Sei in gioco.", "en": "You are in the game."},
+    "out": {"it": "Sei fuori dal gioco.", "en": "You are out of the game."},
+}
+
 # The events whose sentence has another form when the number it counts is 0
 # (``<kind>_none``); the other numbers pick their form in the template ("{n:# moneta|# monete}").
 COUNTED = {"eliminated": "coins"}  # eliminated_none: no coin to give back
@@ -210,7 +233,7 @@ SUBMISSIONS = {
     "turn:tax": {"it": "Tassa (Duchessa, 3 monete)", "en": "Tax (Duchess, 3 coins)"},
     "turn:assassinate": {"it": "Assassino contro {target}: paga 3 monete e uccide un personaggio",
                          "en": "the Assassin against {target}: pay 3 coins and kill a character"},
-    "turn:steal": {"it": "Furto a {target} (Capitano)", "en": "Steal from {target} (Captain)"},
+    "turn:steal": {"it": "Furto {target:a} (Capitano)", "en": "Steal from {target} (Captain)"},
     "turn:exchange": {"it": "Scambio con la Corte", "en": "Exchange with the court"},
     "turn:exchange_as": {"it": "Scambio con la Corte ({character})", "en": "Exchange with the court ({character})"},
     "turn:examine": {"it": "Esame di {target} (Inquisitore)", "en": "Examination of {target} (Inquisitor)"},

@@ -40,17 +40,20 @@ def _slug(text: str) -> str:
 
 
 def to_ics(phases: Iterable[Phase], game_name: str, url: str | None = None, *,
-           dtstamp: datetime, lang: str = "it", uid_prefix: str | None = None) -> str:
+           dtstamp: datetime, lang: str = "it", uid_prefix: str | None = None,
+           names: dict[int, str] | None = None) -> str:
     """A VCALENDAR with one VEVENT per phase: the event spans the phase and its end
     (DTEND) is the deadline. Times in UTC. UIDs depend on the game and the phase's
-    name, so a re-published feed updates events when deadlines move."""
+    name, so a re-published feed updates events when deadlines move. ``names``: by
+    position, the name of a moment the calendar cannot word (a Complots answer
+    window, worded by its ruleset); the rest are named as nights and days."""
     require_aware(dtstamp, "dtstamp")
     prefix = uid_prefix or _slug(game_name)
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Lupus PBM//calendar//IT",
              "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
              f"X-WR-CALNAME:{_ics_escape(game_name)}"]
-    for ph in phases:
-        summary = f"{game_name}: {phase_label(ph, lang)}"
+    for i, ph in enumerate(phases):
+        summary = f"{game_name}: {(names or {}).get(i) or phase_label(ph, lang)}"
         zone_name = getattr(ph.end.tzinfo, "key", None)
         where = f" ({zone_label(zone_name, ph.end)})" if zone_name else ""
         deadline = ph.end.strftime("%H:%M")

@@ -84,13 +84,19 @@ def calendar_feed(slug: str):
     sched = operations.game_schedule(game)
     rows = db().scalars(select(PhaseRow).where(PhaseRow.game_id == game.id)
                         .order_by(PhaseRow.index)).all()
+    dated = [r for r in rows if r.has_deadline]
     phases = [calendar.Phase(r.kind, r.starts_at.astimezone(sched.zone), r.ends_at.astimezone(sched.zone),
-                             r.long) for r in rows if r.has_deadline]
+                             r.long) for r in dated]
+    lang = str(get_locale() or "it")
+    # A moment that is no night or day (an answer window) is named by its ruleset,
+    # as the desk and the mail name it, never by its kind.
+    names = {i: render.phase_label(r, lang, operations.game_tz(game))
+             for i, r in enumerate(dated) if r.kind not in ("day", "night")}
     if game.status != GameStatus.OVER and timing.on_calendar(game):
         # A boundary belongs to the phase that starts there: the next phase.
         phases += calendar.phases_from(sched, rows[-1].ends_at if rows else now(), 14)
-    lang = str(get_locale() or "it")
     url = f"{config()['BASE_URL']}/g/{game.slug}/"
-    body = calendar.to_ics(phases, game.name, url, dtstamp=now(), lang=lang, uid_prefix=f"{game.slug}-")
+    body = calendar.to_ics(phases, game.name, url, dtstamp=now(), lang=lang, uid_prefix=f"{game.slug}-",
+                           names=names)
     return Response(body, mimetype="text/calendar", headers={
         "Content-Disposition": f'inline; filename="{game.slug}.ics"'})

@@ -145,6 +145,9 @@ def readable(kind: str, text: str, status: int = 200) -> list[str]:
 # --------------------------------------------------------------------------- what is wrong
 
 URL = re.compile(r"\b(?:https?://|mailto:)\S+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|(?<!\w)/[\w./<>-]*[\w/]")
+# A mail's reply tag ("[lupus:At2tRrhP4TZa95TO]"): a random token, not words; read as
+# words it was now and then a snake_case key ("l_0u") or English ("At", "TO").
+REPLY_TAG = re.compile(r"\[[a-z]+:[\w-]{8,}\]")
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 # (``n=5`` in a rule's formula is not a dump: a key has three letters at least.)
 # (A log line's "Mara: ha chiamato Medium, toccati: Gina" is worded: a dump has three
@@ -198,7 +201,7 @@ def problems(text: str, lang: str) -> list[Problem]:
     """What in ``text`` (one piece a person reads) is internal text, for a reader of
     ``lang``."""
     found = []
-    bare = URL.sub(" ", text)
+    bare = URL.sub(" ", REPLY_TAG.sub(" ", text))
     for what, pattern in (("a key from the code", SNAKE), ("a dump of keys and values", DUMP),
                           ("a Python value", PYTHON_VALUES), ("an unworded date", ISO),
                           ("an unfilled placeholder", PLACEHOLDER)):

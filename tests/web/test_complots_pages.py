@@ -186,3 +186,80 @@ def test_a_lupus_welcome_mail_keeps_its_own_words(app, factory, clock):
     with factory() as s:
         body = s.query(OutboxRow).filter_by(kind="welcome", to_addr="anna@players.test").one().body
     assert "Riceverai il tuo ruolo" in body and "VOTO Carla" in body
+
+
+# --------------------------------------------------------------------------- found playing (audit of issue 21)
+
+def test_a_steal_from_a_name_with_a_vowel_reads_ad(app, factory, clock):
+    """The turn's buttons and the receipt say "Furto ad Anna", as Italian writes it
+    (the turn buttons once said "Furto a Anna")."""
+    t0 = clock.now()
+    gid = start(app, factory, t0, hands=HANDS)
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "income"}, t0)
+    bruno = text(page_of(app, factory, gid, "Bruno"))  # Bruno's turn: he may steal from Anna
+    assert "Furto ad Anna (Capitano)" in bruno and "Furto a Anna" not in bruno
+    assert "Furto a Carla (Capitano)" in bruno
+
+
+def test_the_master_viewing_a_complots_seat_sees_no_lupus_facts(app, factory, clock):
+    """The Master's view of a seat shows no empty role, faction and aura (Complots has
+    none) and never says an eliminated player plays on as a ghost."""
+    t0 = clock.now()
+    gid = start(app, factory, t0, hands=HANDS)
+    with factory() as s:
+        slug = s.get(Game, gid).slug
+    master = login(app, "master@example.org", "master")
+    seen = text(master.get(f"/g/{slug}/master/as/Anna").get_data(as_text=True))
+    assert "Ruolo:" not in seen and "Fazione:" not in seen and "Aura:" not in seen
+    assert "Sei in gioco." in seen and "fantasma" not in seen
+
+
+def test_the_calendar_names_complots_moments_in_words_and_apart(app, factory, clock):
+    """The calendar feed named a Complots window by its kind ("answer",
+    "block_challenge"); now by the ruleset's words and its number, each distinct."""
+    t0 = clock.now()
+    gid = start(app, factory, t0, hands=HANDS)
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "steal", "target": "Carla"}, t0)
+    with factory() as s:
+        slug = s.get(Game, gid).slug
+    client = app.test_client()
+    ics = client.get(f"/g/{slug}/calendar.ics", headers={"Accept-Language": "it"}).get_data(as_text=True)
+    summaries = [re.sub(r"\\([,;\\])", r"\1", line.split(":", 1)[1])  # as a calendar program reads it
+                 for line in re.sub(r"\r\n[ \t]", "", ics).splitlines() if line.startswith("SUMMARY:")]
+    assert summaries, ics
+    for summary in summaries:
+        assert not re.search(r"\b(turn|answer|block_challenge|lose)\b", summary), summary
+    assert any("il turno, momento" in s for s in summaries), summaries
+    assert any("le risposte all'azione, momento" in s for s in summaries), summaries
+    assert len(set(summaries)) == len(summaries), summaries
+
+
+def test_a_complots_reminder_reads_right_in_both_languages(app, factory, clock):
+    """The reminder said "la il turno termina ... e non hai ancora giocato (turn)" and
+    "the the turn ends": now the moment in the ruleset's words, what is missing too."""
+    app.config["REMINDER_BEFORE_MINUTES"] = 5
+    t0 = clock.now()
+    gid = start(app, factory, t0, hands=HANDS)
+    with transaction(factory) as s:
+        s.get(Game, gid).seat_by_name("Anna").user.lang = "en"
+    from pbm.operations import reminders
+    with transaction(factory) as s:
+        assert reminders.send_due(s, app.config, t0 + timedelta(minutes=6)) == 1
+    with factory() as s:
+        (mail,) = s.query(OutboxRow).filter_by(kind="reminder").all()
+    assert mail.to_addr == "anna@players.test"
+    assert "the the" not in mail.subject and "the the" not in mail.body, mail.body
+    assert "(turn)" not in mail.body and "You have not played yet: your action." in mail.body
+    assert "Current phase: the turn, moment 1;" in mail.body, mail.body
+    assert "Reminder: deadline soon (the turn, moment 1)" in mail.subject
+
+    gid = start(app, factory, t0, hands=HANDS)  # the same players, Anna reading Italian again
+    with transaction(factory) as s:
+        s.get(Game, gid).seat_by_name("Anna").user.lang = "it"
+    with transaction(factory) as s:
+        assert reminders.send_due(s, app.config, t0 + timedelta(minutes=6)) == 1
+    with factory() as s:
+        mail = s.query(OutboxRow).filter_by(kind="reminder", game_id=gid).one()
+    assert "la il" not in mail.body and "(turn)" not in mail.body, mail.body
+    assert "Fase in corso: il turno, momento 1;" in mail.body
+    assert "Non hai ancora giocato: la tua azione." in mail.body
