@@ -586,6 +586,8 @@ class BaseRuleset:
         for key, value in submission.items():
             if key in ("kind", "moment"):  # how the submission is routed, not what it says
                 continue
+            if value is None or value == "" or value == []:
+                continue  # a field left empty (a ritual with no target) says nothing, not "None"
             if isinstance(value, (list, tuple)):
                 value = ", ".join(str(self.describe_choice(key, v, lang)) for v in value)
             else:

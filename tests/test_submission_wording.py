@@ -43,3 +43,13 @@ def test_the_complots_receipt_lines_of_the_issue():
     assert describe_submission({"kind": "lose", "card": "Assassino"}, "it", "complots") == \
         ["Scopro l'Assassino"]
     assert describe_submission({"answer": "pass"}, "en", "complots") == ["Pass"]
+
+
+def test_a_field_left_empty_is_not_printed_as_none():
+    """A Lupus LIVE! 12 ritual sent from the page with no target: its receipt and the
+    reveal once read "Bersaglio: None" (found playing a whole game, issue 21)."""
+    ritual = {"kind": "ritual", "ritual": "\\end{story}", "with": ["Giulia", "Dario"], "target": None, "n": 1}
+    for lang in LANGS:
+        text = " ".join(describe_submission(ritual, lang, "lupus-live-12"))
+        assert "None" not in text and "Giulia" in text, text
+        assert not any(line.endswith(": ") for line in describe_submission(ritual, lang, "lupus-live-12"))
