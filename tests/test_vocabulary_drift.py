@@ -16,6 +16,7 @@ last test proves it by adding one.
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -321,6 +322,9 @@ def standing_drift(key: str) -> list[str]:
         for lang in LANGS:
             if lang not in label:
                 problems.append(f"{key}: the standing answer {answer!r} has no {lang} label")
+            # The page's own label, copied into a mail, sets what the page's box does.
+            elif not reads_as(label[lang], {"kind": STANDING, "on": True, "standing": answer}):
+                problems.append(f"{key}: the page's label {label[lang]!r} is not read as {answer!r}")
             for on in (True, False):
                 lines = lines_for(answer, on, lang)
                 if not lines:
@@ -333,6 +337,10 @@ def standing_drift(key: str) -> list[str]:
             lines = lines_for(None, False, lang)
             if not any(reads_as(line, {"kind": STANDING, "on": False, "standing": None}) for line in lines):
                 problems.append(f"{key}: no {lang} line takes every standing answer back")
+            listing = [(k.it if lang == "it" else k.en) for k in words if k.fixed.get("list")]
+            if not any(reads_as(w[0], {"kind": STANDING, "on": True, "standing": None, "list": True})
+                       for w in listing if w):
+                problems.append(f"{key}: no {lang} line lists the standing answers")
     return problems
 
 
@@ -354,3 +362,13 @@ def test_a_standing_answer_added_without_its_words_is_caught(monkeypatch):
     problems = standing_drift("complots")
     assert "complots: no it line sets 'block_always'" in problems
     assert "complots: no en line clears 'block_always'" in problems
+    assert "complots: the page's label 'Blocco sempre' is not read as 'block_always'" in problems
+
+
+def test_standing_answers_that_cannot_be_listed_by_mail_are_caught(monkeypatch):
+    rules = get_ruleset("complots")
+    vocab = rules.vocabulary()
+    # The listing words in Italian only: the English reader could not list them.
+    vocab.keywords[:] = [dataclasses.replace(k, en=()) if k.fixed.get("list") else k for k in vocab.keywords]
+    monkeypatch.setattr(type(rules), "vocabulary", lambda self: vocab)
+    assert standing_drift("complots") == ["complots: no en line lists the standing answers"]

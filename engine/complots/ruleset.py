@@ -338,8 +338,9 @@ class Complots(BaseRuleset):
         out = [(PASS_NOT_ME, {"it": "Passo su tutto ciò che non mi prende di mira",
                               "en": "Pass on everything that does not target me"})]
         for c in wording.standing_characters(state):
+            en = card_name(c, "en")
             out.append((challenge_key(c), {"it": f"Sfido sempre chi dichiara {card_name(c, 'it')}",
-                                           "en": f"Always challenge a {card_name(c, 'en')}"}))
+                                           "en": f"Always challenge {'an' if en[:1] in 'AEIOU' else 'a'} {en}"}))
         return out
 
     def standing_answer(self, state: GameState, player: str,

@@ -79,6 +79,13 @@ def _answer(it: tuple[str, ...], en: tuple[str, ...], natural_it: tuple[str, ...
     return [main, _natural(main, natural_it, natural_en)]
 
 
+def _more_time() -> list[Keyword]:
+    main = _kw(MORE_TIME, ("PIÙ TEMPO", "PIU TEMPO"), ("MORE TIME",), "kind")
+    return [main, _natural(main, ("MI SERVE PIÙ TEMPO", "MI SERVE PIU TEMPO", "HO BISOGNO DI PIÙ TEMPO",
+                                  "HO BISOGNO DI PIU TEMPO", "CHIEDO PIÙ TEMPO", "CHIEDO PIU TEMPO"),
+                           ("I NEED MORE TIME", "NEED MORE TIME"))]
+
+
 def vocabulary() -> Vocabulary:
     """The book's names first (the first word of each is what the mails print), then the
     forms players write: "Rubo a Carla", "Assassino Dario", "Blocco con la Contessa",
@@ -99,21 +106,29 @@ def vocabulary() -> Vocabulary:
                ("OMICIDIO", "ASSASSINIO DI", "ASSASSINIO A", "OMICIDIO DI", "OMICIDIO A", "COLPO DI STATO A"),
                ("ASSASSINATION OF", "COUP ON"), "ASSASSINIO Bruno", "ASSASSINATION Bruno"),
         *_turn("tax", ("TASSA", "DUCHESSA"), ("TAX", "DUCHESS"),
-               ("DUCA", "PRENDO LA TASSA", "PRENDO 3 MONETE", "PRENDO TRE MONETE"),
-               ("DUKE", "TAKE 3 COINS", "TAKE THREE COINS")),
+               ("DUCA", "PRENDO LA TASSA", "PRENDO 3 MONETE", "PRENDO TRE MONETE", "USO LA DUCHESSA",
+                "USO IL DUCA"),
+               ("DUKE", "TAKE 3 COINS", "TAKE THREE COINS", "TAKE TAX", "TAKE THE TAX", "USE THE DUCHESS",
+                "USE THE DUKE")),
         # The Assassino's 3-coin power (the Contessa blocks it).
         # ASSASSINATE is the Assassin's power, as in the English game (Coup), whose players
         # write it so; the 7-coin action is the ASSASSINATION, or the COUP they know.
         *_turn("assassinate", ("ASSASSINO",), ("ASSASSIN", "ASSASSINATE"),
-               ("UCCIDO", "UCCIDO CON L'ASSASSINO", "L'ASSASSINO"), ("KILL", "THE ASSASSIN", "I KILL"),
+               ("UCCIDO", "UCCIDO CON L'ASSASSINO", "L'ASSASSINO", "USO L'ASSASSINO", "MANDO L'ASSASSINO"),
+               ("KILL", "THE ASSASSIN", "I KILL", "USE THE ASSASSIN", "SEND THE ASSASSIN"),
                "ASSASSINO Bruno", "ASSASSIN Bruno"),
         *_turn("steal", ("FURTO", "RUBO", "CAPITANO"), ("STEAL", "CAPTAIN"),
-               ("FURTO A", "FURTO AD", "RUBO A", "RUBO AD"), ("STEAL FROM", "I STEAL FROM"),
+               # "Prendo 2 monete a Carla" is a theft, never the foreign aid "PRENDO 2 MONETE" starts.
+               ("FURTO A", "FURTO AD", "RUBO A", "RUBO AD", "USO IL CAPITANO", "RUBO 2 MONETE A",
+                "RUBO DUE MONETE A", "PRENDO 2 MONETE A", "PRENDO DUE MONETE A", "PRENDO 2 MONETE DA",
+                "PRENDO DUE MONETE DA"),
+               ("STEAL FROM", "I STEAL FROM", "USE THE CAPTAIN", "STEAL 2 COINS FROM", "STEAL TWO COINS FROM",
+                "TAKE 2 COINS FROM", "TAKE TWO COINS FROM"),
                "FURTO Bruno", "STEAL Bruno"),
         # No AMBASCIATORE / INQUISITORE keywords: the variant decides what an exchange
         # claims, and the Inquisitore both exchanges and examines.
-        *_turn("exchange", ("SCAMBIO",), ("EXCHANGE",), ("SCAMBIO CON LA CORTE",),
-               ("EXCHANGE WITH THE COURT",)),
+        *_turn("exchange", ("SCAMBIO",), ("EXCHANGE",), ("SCAMBIO CON LA CORTE", "FACCIO LO SCAMBIO"),
+               ("EXCHANGE WITH THE COURT", "I EXCHANGE")),
         *_turn("examine", ("ESAMINO",), ("EXAMINE",),
                ("ESAME", "ESAME DI", "ESAMINO LA CARTA DI"), ("EXAMINATION", "EXAMINATION OF"), "ESAMINO Bruno", "EXAMINE Bruno"),
         *_answer(("SFIDO", "DUBITO"), ("CHALLENGE",),
@@ -144,7 +159,7 @@ def vocabulary() -> Vocabulary:
         Keyword("card", (), ("I CHOOSE",), "choice", "SCELGO Duchessa", "CHOOSE Duchess",
                 {"kind": "choose"}, verb=True),
         # The service's extension of the window (engine/interface.MORE_TIME).
-        _kw(MORE_TIME, ("PIÙ TEMPO", "PIU TEMPO"), ("MORE TIME",), "kind"),
+        *_more_time(),
         # The standing answers (engine/interface.STANDING). Two words each, never one:
         # "Sempre" or "Always" alone starts too many lines of prose. The page's own
         # labels are accepted too ("Passo su tutto ciò che non mi prende di mira").

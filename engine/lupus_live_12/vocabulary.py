@@ -78,8 +78,9 @@ PRINTED_VOTE = (("VOTO PER IL ROGO",), ("PYRE VOTE", "VOTE FOR THE PYRE"))
 PRINTED_POWER = (("IL TUO POTERE", "IL MIO POTERE", "USO IL POTERE", "USO IL MIO POTERE"),
                  ("YOUR POWER", "MY POWER", "USE MY POWER", "USE POWER"))
 # A vote as people say it: "al rogo Carla", "I'm voting for Carla".
-NATURAL_VOTE = (("VOTARE", "VOTIAMO", "AL ROGO", "MANDO AL ROGO", "MANDIAMO AL ROGO", "MANDARE AL ROGO", "ROGO"),
-                ("VOTING", "LYNCH", "BURN"))
+NATURAL_VOTE = (("VOTARE", "VOTIAMO", "AL ROGO", "MANDO AL ROGO", "MANDIAMO AL ROGO", "MANDARE AL ROGO", "ROGO",
+                 "CAMBIO VOTO", "CAMBIO IL VOTO", "CAMBIO IL MIO VOTO"),
+                ("VOTING", "LYNCH", "BURN", "PYRE", "CHANGE MY VOTE", "CHANGE VOTE", "CHANGING MY VOTE"))
 
 
 def _names(table: dict[str, Any], english: dict[str, str]) -> dict[str, dict[str, str]]:

@@ -68,8 +68,10 @@ def vocabulary() -> Vocabulary:
         keywords=[
             Keyword("vote", ("VOTO", "VOTO PER IL ROGO"), ("VOTE", "PYRE VOTE", "VOTE FOR THE PYRE"),
                     "name", "VOTO Carla", "VOTE Carla"),
-            Keyword("vote", ("VOTARE", "VOTIAMO", "AL ROGO", "MANDO AL ROGO", "MANDIAMO AL ROGO", "MANDARE AL ROGO", "ROGO"),
-                    ("VOTING", "LYNCH", "BURN"), "name", "VOTO per Carla", "I vote for Carla", verb=True),
+            Keyword("vote", ("VOTARE", "VOTIAMO", "AL ROGO", "MANDO AL ROGO", "MANDIAMO AL ROGO", "MANDARE AL ROGO", "ROGO",
+                             "CAMBIO VOTO", "CAMBIO IL VOTO", "CAMBIO IL MIO VOTO"),
+                    ("VOTING", "LYNCH", "BURN", "PYRE", "CHANGE MY VOTE", "CHANGE VOTE", "CHANGING MY VOTE"),
+                    "name", "VOTO per Carla", "I vote for Carla", verb=True),
             Keyword("elect", ("ELEGGO", "SINDACO", "ELEZIONE DEL SINDACO", "VOTO PER IL SINDACO",
                               "VOTO SINDACO", "IL SINDACO"),
                     ("ELECT", "MAYOR", "MAYOR ELECTION", "VOTE FOR MAYOR", "MAYOR VOTE",

@@ -262,6 +262,12 @@ def test_standing_answers_by_mail_in_both_languages(make_app, clock, imap_accoun
         assert _standing(factory, gid, "Bruno") == ["challenge:Capitano"]
         assert _standing(factory, gid, italian) == []
         assert "Risposte permanenti: nessuna." in _receipt(factory, italian)
+
+        # Listed in English too (Italian above), changing nothing.
+        _reply_to_last(factory, imap_account, "Bruno", "My standing answers")
+        worker.mail_once(source)
+        assert "Standing answers: Always challenge a Captain." in _receipt(factory, "Bruno")
+        assert _standing(factory, gid, "Bruno") == ["challenge:Capitano"]
     finally:
         source.close()
 

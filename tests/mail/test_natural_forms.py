@@ -108,3 +108,46 @@ def test_the_documented_natural_forms_read_as_their_keyword_forms():
         meant = parse_commands(keyword_form, PLAYERS, ruleset)
         said = parse_commands(natural, PLAYERS, ruleset)
         assert said[1] == [] and said[0] == meant[0] and meant[0], (ruleset, natural, keyword_form, said)
+
+
+def _doc() -> str:
+    return (Path(__file__).resolve().parents[2] / "docs" / "mail-commands.md").read_text()
+
+
+def documented_complots_forms() -> list[tuple[str, str]]:
+    """(language, form) for every natural form docs/mail-commands.md shows Complots players:
+    the Italian table's first column before "Le parole chiave", the English paragraph
+    "Write as you would speak..." before "The keywords"."""
+    doc = _doc()
+    italian = doc[doc.index("**Complots** (`complots`)"):doc.index("Le parole chiave, per chi le preferisce")]
+    english = doc[doc.index("Write as you would speak at the table"):doc.index("The keywords, for those who prefer")]
+    out = [("it", form) for line in italian.splitlines() if line.startswith("| `")
+           for form in re.findall(r"`([^`]+)`", line.split("|")[1])]
+    out += [("en", " ".join(form.split())) for form in re.findall(r"`([^`]+)`", english)]
+    return out
+
+
+def test_every_documented_complots_form_reads_as_one_command():
+    forms = documented_complots_forms()
+    assert len([f for f in forms if f[0] == "it"]) >= 25 and len([f for f in forms if f[0] == "en"]) >= 25
+    wrong = []
+    for lang, form in forms:
+        commands, errors, ignored = parse_commands(form, PLAYERS, "complots")
+        if len(commands) != 1 or errors or ignored:
+            wrong.append((lang, form, commands, errors, ignored))
+    assert wrong == []
+
+
+@pytest.mark.parametrize("natural, keywords", [
+    ("**Lupus LIVE! 12ª edizione** (`lupus-live-12`): come si scrive", "Le parole chiave, che valgono sempre"),
+    ("**Lupus in tempo reale, 7ª edizione** (`tempo-reale-7`): come si scrive", "Le parole chiave, che valgono sempre"),
+    ("Scrivi come parleresti al tavolo", "Le parole chiave, per chi le preferisce"),
+    ("**Lupus LIVE! 12th edition** (`lupus-live-12`): how to write", "The keywords, which always work"),
+    ("**Lupus in tempo reale, 7th edition** (`tempo-reale-7`): how to write", "The keywords, which always work"),
+    ("Write as you would speak at the table", "The keywords, for those who prefer them"),
+])
+def test_the_docs_show_the_natural_forms_first_and_the_keywords_second(natural, keywords):
+    doc = _doc()
+    assert doc.index(natural) < doc.index(keywords, doc.index(natural))
+    # ... and nothing else of that game's keywords sits between them.
+    assert "| comando |" not in doc[doc.index(natural):doc.index(keywords, doc.index(natural))]

@@ -105,7 +105,14 @@ def _read_value(g: Grammar, value: str, key: str, text: str, players: list[str],
         choice, err, rest = g.read_choice(key, text)
         return ({key: choice}, [], rest) if not err else ({}, [err], "")
     if value == "choices":  # several choices: 'TENGO Duchessa Capitano', 'KEEP Duke, Captain'
-        typed = [t for t in re.split(r"\s*[,;]\s*|\s+(?:e|and)\s+|\s+", text.strip()) if t]
+        # Each part between commas and 'e'/'and' is one choice, with its article ("tengo
+        # la Duchessa e il Capitano"); a part that is none is several, one a word.
+        typed = []
+        for chunk in re.split(r"\s*[,;]\s*|\s+(?:e|ed|and)\s+", text.strip()):
+            if g.resolve_choice(key, chunk)[1] is None:
+                typed.append(chunk)
+            else:
+                typed += [t for t in chunk.split() if not g.is_filler(t)]
         if not typed:
             return {}, [{"code": "missing_argument", "argument": key}], ""
         picked, errors = [], []
@@ -198,13 +205,16 @@ _OPENERS = frozenset({
     "we are", "we're", "let's", "lets", "so", "hi", "hello", "tonight", "today", "this night",
     "my", "our", "then", "and", "e", "il", "la", "lo", "the",
     "scelgo", "choose", "i choose", "pick", "i pick", "metto", "propongo", "i propose",
+    # Greetings players open a line with ("Ciao a tutti, voto Carla", "Hi all, I vote Carla").
+    "ciao a tutti", "ciao ragazzi", "ciao master", "buongiorno", "buonasera", "salve", "hey",
+    "hi all", "hi everyone", "hello all", "hello everyone", "good morning", "good evening",
 })
 # Words after the arguments that say nothing: not listed as ignored prose.
 _COURTESY = {"stanotte", "stasera", "questa notte", "oggi", "grazie", "grazie mille", "per favore",
              "please", "thanks", "thank you", "tonight", "today", "ciao", "a presto", "bye", "cheers"}
 # "Voto Carla COME SINDACO", "vote Carla FOR MAYOR": the words after the name say which
 # command of the same kind it is.
-_AS_ROLE = re.compile(r"^(?:(?:come|as|for|a|per|da|to be|is|e|sara|will be)\s+)?"
+_AS_ROLE = re.compile(r"^(?:(?:come|as|for|a|per|da|to be|to|is|e|sara|will be)\s+)?"
                       r"(?:(?:il|la|lo|the|my|mio|mia|a|an|nuovo|new|our|nostro)\s+|l')*(.+?)[\s.!]*$")
 # A sentence ending in '?' before anything else ends: "Sfido o passo? Non ho capito".
 _FIRST_SENTENCE_ASKS = re.compile(r"^[^.!?\u2026]*\?")

@@ -106,6 +106,10 @@ class Grammar:
                     return table[compact(typed)], None, rest_of(words[n:])
         return None, error, ""
 
+    def is_filler(self, word: str) -> bool:
+        """An article or such that names no choice alone ("la", "the")."""
+        return fold(word) in self._fillers
+
     def _without_fillers(self, typed: str) -> str:
         changed = True
         while changed and typed:
