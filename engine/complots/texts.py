@@ -61,6 +61,7 @@ EVENTS = {
     "chose_at_random": {"it": "{player} non ha scelto in tempo: la sua carta è stata presa a caso dal mazzetto.",
                         "en": "{player} did not choose in time: a card of the bundle was drawn at random."},
     "hand": {"it": "Le tue carte coperte: {cards}.", "en": "Your face-down cards: {cards}."},
+    "hand_none": {"it": "Non ti restano carte coperte.", "en": "You have no face-down cards left."},
     "turn": {"it": "Turno {number}: tocca {player:a}.", "en": "Turn {number}: {player} to play."},
     "action": {"it": "{player} annuncia: {action}{on}.", "en": "{player} declares: {action}{on}."},
     # The two actions that kill, as the book words them (the others read "annuncia: ...").
@@ -254,6 +255,7 @@ SUBMISSIONS = {
 TABLE = {
     "title": {"it": "Tavolo", "en": "Table"},
     "hand_title": {"it": "Le tue carte", "en": "Your hand"},
+    "hand_empty": {"it": "Nessuna carta coperta.", "en": "No face-down cards."},
     "coins": {"it": "{n:# moneta|# monete}", "en": "{n:# coin|# coins}"},
     "face_down": {"it": "{n:# coperta|# coperte}", "en": "{n} face down"},
     "face_up": {"it": "scoperte: {cards}", "en": "face up: {cards}"},

@@ -150,6 +150,8 @@ def event(ev: Event, lang: str) -> str | None:
         params["variant"] = choice("variant", params["variant"], lang)
     if kind in COUNTED and params.get(COUNTED[kind]) == 0 and kind + "_none" in EVENTS:
         kind += "_none"
+    if kind == "hand" and not ev.data.get("cards"):  # the last card lost: no "—" to read
+        kind = "hand_none"
     return word(EVENTS, kind, lang, params)
 
 
@@ -195,7 +197,7 @@ def table(state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
     panels = [Panel(word(TABLE, "title", lang) or "", lines)]
     if viewer.player and state.has_player(viewer.player):
         me = state.player(viewer.player)
-        cards = ", ".join(card_name(c, lang) for c in game.hand(me)) or "—"
+        cards = ", ".join(card_name(c, lang) for c in game.hand(me)) or word(TABLE, "hand_empty", lang) or ""
         panels.append(Panel(word(TABLE, "hand_title", lang) or "", [cards]))
     return panels
 

@@ -60,7 +60,7 @@ def test_substitution_mid_game(app, clock, live_server, sized_page, axe_js):
     form.locator("input[name=extend_hours]").fill("2")
     form.locator("button[type=submit]").click()  # confirmed (the page's dialog is accepted)
     assert "Anna" in page.locator(".flash.receipt").inner_text()
-    assert "Vera (fasi 3–)" in page.locator("#substitutes").inner_text()
+    assert "Vera (dalla fase 3)" in page.locator("#substitutes").inner_text()
     logout(page)
 
     # The old player is locked out at once.

@@ -236,3 +236,18 @@ def test_the_heading_names_the_turn():
     state = deal()
     assert R.moment_heading(state, "it") == "Turno 1: tocca ad Anna"
     assert R.moment_heading(state, "en") == "Turn 1: Anna to play"
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_a_player_who_lost_the_last_card_reads_a_sentence_not_a_dash(lang):
+    """The last card lost: the private note and the hand panel say there are none left."""
+    from engine.core import private
+
+    state = deal()
+    out = state.player("Anna")
+    out.data["hand"], out.alive = [], False
+    note = R.describe(private("Anna", "hand", cards=[]), lang, Viewer(player="Anna"))
+    hand = [p for p in R.public_table(state, Viewer(player="Anna"), lang) if len(p.lines) == 1][-1]
+    for text in (note, hand.lines[0]):
+        assert text and "—" not in text and ":  " not in text, text
+    assert note != R.describe(private("Anna", "hand", cards=["Duchessa"]), lang, Viewer(player="Anna"))

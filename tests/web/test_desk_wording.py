@@ -166,3 +166,31 @@ def test_every_action_the_service_logs_is_worded_on_the_desk(app):
         assert len(dated) == 4 and not [t for t in dated.values() if "2026-11-2" in t], (lang, dated)
         assert "27/11/2026" in dated["extend_window"] and ("giovedì 26 novembre" if lang == "it" else "Thursday 26 November") in dated["absence"]
         assert {when for when, _, _ in lines} == {"ven 27 nov 2026, 02:34" if lang == "it" else "Fri 27 Nov 2026, 02:34"}
+
+
+def test_a_players_own_move_says_how_it_came_in_words(app, factory, clock):
+    """Beside a move that did not come from the page, the player reads how it came
+    ("per mail", "tramite le Master"), never the stored code "(mail)"."""
+    gid = make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
+    with transaction(factory) as s:
+        from pbm.models import Game
+        game = s.get(Game, gid)
+        operations.submit(s, app.config, game, game.seat_by_name("Carla"), {"target": "Anna"},
+                          source="mail", now=clock.now())
+    page = login(app, "carla@players.test", "pw-carla").get("/g/test-game/me").get_data(as_text=True)
+    assert "(per mail)" in page and "(mail)" not in page
+
+
+def test_a_desk_shows_a_role_column_only_for_a_game_with_roles(app, factory, clock):
+    from tests.service.test_complots_windows import start
+
+    make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
+    lupus = login(app, "master@example.org", "master").get("/g/test-game/master").get_data(as_text=True)
+    assert "<th>Ruolo</th>" in lupus
+    gid = start(app, factory, clock.now(), hands={"Anna": ["Capitano", "Assassino"], "Bruno": ["Contessa", "Duchessa"],
+                                                  "Carla": ["Ambasciatore", "Duchessa"]})
+    with factory() as s:
+        from pbm.models import Game
+        slug = s.get(Game, gid).slug
+    complots = login(app, "master@example.org", "master").get(f"/g/{slug}/master").get_data(as_text=True)
+    assert "<th>Ruolo</th>" not in complots and "<th>Stato</th>" in complots
