@@ -139,7 +139,7 @@ class Vocabulary:
       and their ``names`` are always accepted too.
     - ``names``: key -> {canonical value -> {"it": ..., "en": ...}}: how each choice
       (a ritual, a power, a role) is called in each language. Every value the engine
-      offers must have both (tests/test_vocabulary_drift.py); pages show the reader's.
+      offers must have both (tests/wording/test_vocabulary_drift.py); pages show the reader's.
     - ``takes``: key -> {canonical choice -> {part or number key -> required}}: what
       each choice takes after it. A ``Part`` or ``number`` not listed for the chosen
       value is refused; a required one that is missing is reported. A key absent
