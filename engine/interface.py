@@ -274,8 +274,9 @@ class Remedy:
 class Checked:
     """A submission as the actions it makes, each validated (``submission_actions``):
     ``accepted`` to record, in order; ``refused``, the refusals of actions the player
-    asked for (any one refuses the submission in the service, and names the player in
-    a scenario's ``rejected``)."""
+    asked for. Any one refuses the whole submission, so that none of ``accepted`` is
+    recorded: in the service (``operations.submit``) and in the scenario runners alike,
+    where it names the player in the step's ``rejected``."""
 
     accepted: list[Action] = field(default_factory=list)
     refused: list[Rejected] = field(default_factory=list)
