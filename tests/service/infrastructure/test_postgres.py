@@ -84,10 +84,10 @@ def test_the_visibility_rule_in_sql_agrees_with_python(factory, ruleset):
 
 
 def test_the_reserved_page_reads_as_much_with_few_or_many_votes_on_postgresql(app, factory, clock):
-    from ..web import test_reserved_page_cost as cost
+    from tests.web import test_reserved_page_cost as cost
     cost.test_the_reserved_page_reads_as_much_with_ten_or_three_hundred_votes_in_the_phase(app, factory, clock)
 
 
 def test_the_reserved_page_loads_only_its_readers_events_on_postgresql(app, factory, clock):
-    from ..web import test_reserved_page_cost as cost
+    from tests.web import test_reserved_page_cost as cost
     cost.test_the_reserved_page_loads_only_the_events_its_reader_may_see_as_the_game_goes_on(app, factory, clock)
