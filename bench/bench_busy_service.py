@@ -3,7 +3,7 @@ worker in processes of their own; the worker resolves 1,000 boundaries as fast a
 can (its heartbeat every 0.2 s) while four people log in, read their page and vote.
 Prints how many requests were answered 503 ("the game is busy": a request that failed
 because the worker held the database), any other 5xx, and what the worker logged
-about a locked database. Target: zero 503s. (tests/service/test_busy_service.py is the
+about a locked database. Target: zero 503s. (tests/service/infrastructure/test_busy_service.py is the
 same at 300 boundaries, in the test suite.)
 
     .venv/bin/python bench/bench_busy_service.py [--boundaries 1000] [--games N]

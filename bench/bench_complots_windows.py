@@ -17,6 +17,7 @@ Throwaway SQLite file (the tests' default engine).
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import secrets
 import statistics
@@ -97,7 +98,7 @@ def seed(factory, games: int, prefix: str, answered: int, answerer_email: str | 
     return slugs
 
 
-def tick(folder: Path, games: int) -> None:
+def tick(folder: Path, games: int) -> dict:
     url = f"sqlite:///{folder / 'tick.sqlite3'}"
     upgrade(url)
     app = create_app({"DATABASE_URL": url}, instance=folder, clock=FixedClock(DUE))
@@ -114,9 +115,10 @@ def tick(folder: Path, games: int) -> None:
     print(f"one worker tick: {games} due windows closed, {mails} mails queued, {elapsed:.1f} s "
           f"({elapsed / games * 1000:.1f} ms a game)")
     app.extensions["pbm_engine"].dispose()
+    return {"games": games, "players": PLAYERS, "mails": mails, "tick_seconds": round(elapsed, 2)}
 
 
-def answers(folder: Path, count: int) -> None:
+def answers(folder: Path, count: int) -> dict:
     url = f"sqlite:///{folder / 'answers.sqlite3'}"
     upgrade(url)
     clock = FixedClock(T0 + timedelta(minutes=1))
@@ -157,6 +159,8 @@ def answers(folder: Path, count: int) -> None:
           f"opened in the request): median {statistics.median(closes) * 1000:.1f} ms over {len(closes)}"
           f" ({turns} games)")
     app.extensions["pbm_engine"].dispose()
+    return {"answers": len(stays), "answer_window_stays_open_ms_median": round(statistics.median(stays) * 1000, 2),
+            "answer_last_resolves_window_ms_median": round(statistics.median(closes) * 1000, 2)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -164,9 +168,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("games", nargs="?", type=int, default=1000)
     parser.add_argument("--answers", type=int, default=200, help="answers timed (default: 200)")
     args = parser.parse_args(argv)
+    load = os.getloadavg()[0]
     folder = Path(tempfile.mkdtemp())
-    tick(folder, args.games)
-    answers(folder, args.answers)
+    figures = {**tick(folder, args.games), **answers(folder, args.answers)}
+    from _support import record
+    record("complots_windows", {**figures, "load_average_at_start": round(load, 1)})
     return 0
 
 

@@ -139,7 +139,7 @@ class Vocabulary:
       and their ``names`` are always accepted too.
     - ``names``: key -> {canonical value -> {"it": ..., "en": ...}}: how each choice
       (a ritual, a power, a role) is called in each language. Every value the engine
-      offers must have both (tests/test_vocabulary_drift.py); pages show the reader's.
+      offers must have both (tests/wording/test_vocabulary_drift.py); pages show the reader's.
     - ``takes``: key -> {canonical choice -> {part or number key -> required}}: what
       each choice takes after it. A ``Part`` or ``number`` not listed for the chosen
       value is refused; a required one that is missing is reported. A key absent
@@ -274,8 +274,9 @@ class Remedy:
 class Checked:
     """A submission as the actions it makes, each validated (``submission_actions``):
     ``accepted`` to record, in order; ``refused``, the refusals of actions the player
-    asked for (any one refuses the submission in the service, and names the player in
-    a scenario's ``rejected``)."""
+    asked for. Any one refuses the whole submission, so that none of ``accepted`` is
+    recorded: in the service (``operations.submit``) and in the scenario runners alike,
+    where it names the player in the step's ``rejected``."""
 
     accepted: list[Action] = field(default_factory=list)
     refused: list[Rejected] = field(default_factory=list)

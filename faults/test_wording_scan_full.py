@@ -1,7 +1,7 @@
 """The wording scanner at full strength (`make faults`): whole bot games of every
 ruleset, in Italian and in English, every viewer reading every page of the URL map and
 every mail at every step (tests/support/botgame.py's ``every_read``), checked for
-internal text by tests/support/wording.py. The quick version is tests/test_wording_scan.py."""
+internal text by tests/support/wording.py. The quick version is tests/wording/test_wording_scan.py."""
 from __future__ import annotations
 
 from dataclasses import replace

@@ -2,7 +2,7 @@
 
 Run after changing user-facing strings: `python scripts/update_translations.py`,
 then translate the new empty entries in pbm/translations/it/LC_MESSAGES/messages.po
-(tests/test_i18n.py fails while any is missing).
+(tests/wording/test_i18n.py fails while any is missing).
 """
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ def clock() -> FixedClock:
 
 @pytest.fixture
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """SQLite by default; tests/service/test_postgres.py runs chosen tests on
+    """SQLite by default; tests/service/infrastructure/test_postgres.py runs chosen tests on
     PostgreSQL, and PBM_TEST_DATABASE=postgresql runs every test there."""
     if os.environ.get("PBM_TEST_DATABASE", "sqlite") == "postgresql":
         return request.getfixturevalue("postgres_url")

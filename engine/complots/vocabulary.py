@@ -17,7 +17,7 @@ Duke`` leave one standing (``on: True``), ``NON PASSO PIÙ`` / ``NO LONGER PASS`
 ``NESSUNA RISPOSTA PERMANENTE`` / ``NO STANDING ANSWERS`` takes them all back
 (``standing: None``), ``RISPOSTE PERMANENTI`` / ``STANDING ANSWERS`` lists them and
 changes nothing (``list: True``). Every key of ``Complots.standing_answers`` has its words here
-(tests/test_vocabulary_drift.py).
+(tests/wording/test_vocabulary_drift.py).
 """
 from __future__ import annotations
 

@@ -1,12 +1,17 @@
-"""Random legal play of Lupus LIVE! 12 games, for the property tests
-(tests/engine/test_lupus_live_12_forms.py, _corruption.py, _replay.py).
+"""Random legal play of Lupus LIVE! 12 games, for tests only. Its users:
+tests/engine/test_lupus_live_12_forms.py, tests/engine/test_lupus_live_12_corruption.py
+and tests/engine/test_lupus_live_12_replay.py (whole games by ``random_game`` and
+``play_phase``), and tests/engine/wording_corpus.py (``ALL_ROLES`` and
+``ritual_actions``, for the corpus the engine's wording test reads).
 
-Each player fills the forms ``forms()`` offers (all but the shout, the notes and the
-ritual) with a random choice among those offered (a fixed question where a form asks
-for text); rituals come from coordinated groups of ghosts, a Satanista sometimes among
-them, drawn from the ritual table so that rituals actually happen. Every action goes
-through ``validate()``: one refused is an AssertionError. The Masters answer every
-yes/no question at random. Pure: all randomness comes from the generators passed in.
+``form_actions``: each player fills the first field of some of the forms ``forms()``
+offers (all but the shout, the notes and the ritual) with a random choice among those
+offered (a fixed question where a form asks for text). ``ritual_actions``: rituals
+come from coordinated groups of ghosts, a Satanista sometimes among them, drawn from
+the ritual table so that rituals actually happen. ``play_phase`` puts every action
+through ``validate()`` (one refused is an AssertionError), and each player's yes/no
+question is answered at random, as a Master would. Pure: all randomness comes from
+the generators passed in.
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ and the words of the reserved area's forms.
 
 The rituals and roles come from their own tables (rituals.RITUALS, roles.ROLES): this
 module adds only what people write for them, so a ritual added to the rules and
-forgotten here is caught by tests/test_vocabulary_drift.py (it has no English name).
+forgotten here is caught by tests/wording/test_vocabulary_drift.py (it has no English name).
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ the words of the power forms.
 
 The powers come from their own table (roles.POWERS): this module adds only what people
 write for them, so a power added to the rules and forgotten here is caught by
-tests/test_vocabulary_drift.py (it has no English name).
+tests/wording/test_vocabulary_drift.py (it has no English name).
 """
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
 """The calendar: when a game's nights and days turn over, exactly, in a time zone.
-Pure: no database, no Flask, no clock (docs/calendar.md).
+Pure: no database, no request, no clock: every instant is passed in (docs/calendar.md);
+only ``pbm calendar`` (``cli``) reads the time, once. Its words are the service's
+catalogue's, read outside any request (``pbm.i18n.gettext_in``).
 
 - ``schedule``: a schedule (a zone and a weekly cycle of turns), read from JSON, and
   the phases it makes: which is in progress, the next ones, the boundaries between;

@@ -1,4 +1,9 @@
-"""Web blueprints: public pages, the player's reserved area, the Masters' pages, auth."""
+"""The web layer: the blueprints (public pages and the archive, the player's reserved
+area and an answer window's page, the Masters' pages and seats, the narrator's
+phone, sign-ups, log-in and accounts, /healthz, and the demo's mailbox), and what every
+view shares here: the request's session, clock and configuration, and the game, seat
+and phase a URL names. A refusal reaches the reader through ``refusals`` (``attempt``,
+the one catalogue of ``pbm.errors``)."""
 from __future__ import annotations
 
 from datetime import datetime

@@ -3,6 +3,7 @@ desktop, with axe-core run on every page they touch and on the main pages."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from pbm.db import transaction
 
@@ -112,8 +113,10 @@ def test_archive_and_the_vote_picture(app, clock, live_server, sized_page, axe_j
     accessible(page, axe_js)
     page.click(f"a[href='/g/{slug}/phases/2']")
     img = page.locator(".votes-picture img")
-    img.wait_for()
-    assert page.evaluate("img => img.complete && img.naturalWidth > 0", img.element_handle())
+    expect(img).to_be_visible()
+    # The element comes with the page, its picture (votes.svg) after it: wait until the
+    # browser has it decoded (it fails after the timeout if it never loads).
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=img.element_handle())
     # The picture fits the screen; the same facts are in the tables beside it.
     box = img.bounding_box()
     assert box["width"] <= page.viewport_size["width"]

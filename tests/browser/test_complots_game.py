@@ -117,7 +117,7 @@ def test_an_answer_window_at_360_by_740(app, factory, clock, live_server, browse
     page offers and their words (a pass names no card, a challenge names the claim, a
     block names each character that may block a steal), each on screen and tappable;
     a tap records the answer it names, and the page says who is still awaited."""
-    from tests.service.test_complots_windows import send, start
+    from tests.service.windows.test_complots_windows import send, start
     hands = {"Anna": ["Capitano", "Assassino"], "Bruno": ["Contessa", "Duchessa"],
              "Carla": ["Ambasciatore", "Duchessa"]}
     t0 = clock.now()

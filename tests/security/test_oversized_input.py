@@ -1,7 +1,7 @@
 """What strangers and Masters can make long: a subject, a Message-ID, an
 address, a game name in accented letters.  SQLite stores any length in any
 column; PostgreSQL refuses what is longer than the column, and a refused row
-would stop the mailbox at that message for ever.  tests/service/test_postgres.py
+would stop the mailbox at that message for ever.  tests/service/infrastructure/test_postgres.py
 runs these on PostgreSQL, where they can fail."""
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.smtp import free_port
-from tests.service.test_run_shutdown import group_members, wait_for_page
+from tests.service.infrastructure.test_run_shutdown import group_members, wait_for_page
 
 ROOT = Path(__file__).resolve().parents[2]
 UNITS = ROOT / "deploy" / "systemd"

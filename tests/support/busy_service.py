@@ -5,7 +5,7 @@ four people who log in, read their page, vote and log out over and over meanwhil
 What counts is how each request was answered: a 503 ("the game is busy") is a
 request that failed because the worker held the database.
 
-Shared by tests/service/test_busy_service.py (a few hundred boundaries, within a
+Shared by tests/service/infrastructure/test_busy_service.py (a few hundred boundaries, within a
 minute) and bench/bench_busy_service.py (1,000 boundaries, the issue's figure).
 
     python -m tests.support.busy_service worker URL INSTANCE BOUNDARIES   (the worker's process)

@@ -1,5 +1,5 @@
 """What a person reads holds no internal text (issue 21): the checks the wording scanner
-(tests/test_wording_scan.py, faults/test_wording_scan_full.py) and the mail test
+(tests/wording/test_wording_scan.py, faults/test_wording_scan_full.py) and the mail test
 (tests/mail/test_every_mail_template.py) run on every page and mail.
 
 ``problems(text, lang)`` lists what in one piece of text a person should never read,

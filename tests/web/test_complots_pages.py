@@ -14,7 +14,7 @@ from pbm.db import transaction
 from pbm.models import Game, OutboxRow, User
 
 from tests.conftest import csrf_from
-from tests.service.test_complots_windows import open_phase, send, start
+from tests.service.windows.test_complots_windows import open_phase, send, start
 from tests.support.helpers import login, make_game, make_master
 
 HANDS = {"Anna": ["Capitano", "Assassino"], "Bruno": ["Contessa", "Duchessa"],

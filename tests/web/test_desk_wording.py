@@ -182,7 +182,7 @@ def test_a_players_own_move_says_how_it_came_in_words(app, factory, clock):
 
 
 def test_a_desk_shows_a_role_column_only_for_a_game_with_roles(app, factory, clock):
-    from tests.service.test_complots_windows import start
+    from tests.service.windows.test_complots_windows import start
 
     make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
     lupus = login(app, "master@example.org", "master").get("/g/test-game/master").get_data(as_text=True)

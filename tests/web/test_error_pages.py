@@ -11,7 +11,7 @@ from pbm.worker import Worker
 
 from tests.conftest import csrf_from
 from tests.support.helpers import login, make_game
-from tests.service.test_full_day import ROLES, TUESDAY_0930_ROME
+from tests.service.boundary.test_full_day import ROLES, TUESDAY_0930_ROME
 
 
 def test_an_unknown_address_is_a_page_in_the_readers_language(app):

@@ -49,7 +49,7 @@ def test_the_living_read_their_power_and_their_question_in_the_rulebooks_words(a
 
 def test_a_refusal_no_catalogue_words_reads_as_a_general_sentence_and_its_code_is_logged(
         app, ghosts, monkeypatch, caplog):
-    """No operation raises an unworded code (tests/test_refusals_worded.py), so one is
+    """No operation raises an unworded code (tests/wording/test_refusals_worded.py), so one is
     made here: the desk's pause is replaced by one that refuses with a new code."""
     from pbm.operations import OperationError, desk
 

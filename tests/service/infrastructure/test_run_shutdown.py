@@ -18,7 +18,7 @@ from sqlalchemy import create_engine, text
 
 from tests.fixtures.smtp import free_port
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def group_members(pgid: int) -> list[str]:

@@ -26,7 +26,7 @@ from pbm.accounts import AccountError
 from pbm.operations import OperationError
 from pbm.accounts.tokens import TokenError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FAMILIES = {"OperationError": OperationError, "AccountError": AccountError, "TokenError": TokenError,
             "Rejected": Rejected}
 # The general sentence of a code worded nowhere (pbm/errors.py).

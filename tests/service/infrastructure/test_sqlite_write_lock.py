@@ -6,7 +6,7 @@ timeout, when another connection had committed in between: the worker's heartbea
 è occupata"). Each test here runs on a SQLite file, whatever PBM_TEST_DATABASE says,
 with a second connection committing as the worker's threads do. The same under load,
 with real processes (gunicorn, a worker resolving boundaries, four clients), is
-tests/service/test_busy_service.py; bench/bench_busy_service.py runs it at 1,000
+tests/service/infrastructure/test_busy_service.py; bench/bench_busy_service.py runs it at 1,000
 boundaries.
 """
 from __future__ import annotations

@@ -237,3 +237,17 @@ def test_complots_rejected_true_when_nothing_was_refused_fails():
     outcome = _complots({"rejected": True, "coins": {"Anna": 4, "Bruno": 0}, "next": "Bruno"},
                         {"lose": {"Bruno": "Contessa"}})
     assert not outcome.passed and "rejected" in outcome.summary()
+
+
+def test_a_submission_with_a_refused_action_counts_none_of_its_actions_as_in_the_service() -> None:
+    """operations.submit refuses the whole submission when any of its actions is refused
+    (as the Complots runner does): the runner too, so a seer who also votes at night
+    learns nothing, and the file must say so."""
+    data = yaml.safe_load(BASE.replace("ANSWER", "yes"))
+    step = data["steps"][0]
+    step["act"]["Dario"] = {"target": "Anna", "vote": "Bruno"}  # no vote at night
+    step["expect"]["rejected"] = ["Dario"]
+    outcome = run_scenario(data)
+    assert not outcome.passed and "results.Dario" in outcome.summary()
+    step["expect"]["results"] = {"Dario": []}
+    assert run_scenario(data).passed

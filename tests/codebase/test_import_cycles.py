@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PBM = Path(__file__).resolve().parents[1] / "pbm"
+PBM = Path(__file__).resolve().parents[2] / "pbm"
 WATCHED = ("pbm.operations", "pbm.accounts", "pbm.calendar", "pbm.render", "pbm.archive", "pbm.seating")
 
 

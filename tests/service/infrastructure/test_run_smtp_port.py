@@ -12,7 +12,7 @@ import time
 from sqlalchemy import create_engine, text
 
 from tests.fixtures.smtp import free_port
-from tests.service.test_run_shutdown import ROOT, group_members, wait_for_page
+from tests.service.infrastructure.test_run_shutdown import ROOT, group_members, wait_for_page
 
 
 def test_pbm_run_smtp_port_moves_the_server_and_the_mail_follows(tmp_path):

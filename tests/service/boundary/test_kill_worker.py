@@ -56,7 +56,7 @@ def build(app, factory, clock) -> dict[int, dict[str, str]]:
 def test_killing_the_worker_mid_boundary_never_doubles_or_loses_anything(app, factory, clock, smtp_server, tmp_path):
     votes = build(app, factory, clock)
     url = app.config["DATABASE_URL"]
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])}
     cmd = [sys.executable, "-m", "tests.support.killable_worker", url, str(tmp_path / "instance"),
            WED_1000.isoformat()]
     server = subprocess.Popen(cmd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)

@@ -12,7 +12,7 @@ from pbm.models import OutboxRow
 from pbm.worker import Worker
 
 from tests.support.helpers import first_waits_for_second, make_game, run_overlapping
-from tests.service.test_desk import ROLES, TUE_0930
+from tests.service.desk.test_desk import ROLES, TUE_0930
 
 TUE_1930_ROME = datetime(2026, 11, 24, 18, 30, tzinfo=timezone.utc)
 

@@ -1,6 +1,6 @@
 """The migrations build exactly the schema the models describe, and unwind.
 
-Run on SQLite here and on PostgreSQL by tests/service/test_postgres.py: a
+Run on SQLite here and on PostgreSQL by tests/service/infrastructure/test_postgres.py: a
 model changed without its migration, or a migration that only one engine
 accepts, fails here before it reaches a real database."""
 from __future__ import annotations

@@ -14,7 +14,7 @@ from pbm.migrate import upgrade
 
 from tests.support.helpers import make_game
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Contadino"}
 COUNTED = ("users", "seats", "phases", "outbox", "alembic_version")
 

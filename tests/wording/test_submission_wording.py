@@ -8,7 +8,7 @@ import pytest
 from engine.registry import available, get_ruleset
 from pbm.operations import describe_submission
 
-from tests.test_vocabulary_drift import LANGS, played
+from tests.wording.test_vocabulary_drift import LANGS, played
 
 
 @pytest.mark.parametrize("key", available())

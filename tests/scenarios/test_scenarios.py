@@ -7,7 +7,7 @@ import pytest
 
 from pbm.scenario_cli import run_file, scenario_files
 
-ROOT = Path(__file__).parent / "scenarios"
+ROOT = Path(__file__).parent
 FILES = scenario_files([str(ROOT)])
 
 
