@@ -274,9 +274,9 @@ class Remedy:
 class Checked:
     """A submission as the actions it makes, each validated (``submission_actions``):
     ``accepted`` to record, in order; ``refused``, the refusals of actions the player
-    asked for. Any one refuses the whole submission, so that none of ``accepted`` is
-    recorded: in the service (``operations.submit``) and in the scenario runners alike,
-    where it names the player in the step's ``rejected``."""
+    asked for (any one refuses that submission in the service, and names the player in
+    a scenario's ``rejected``). A mail's commands are separate submissions, and so are
+    the keys of a scenario's act: a refused one leaves the others standing."""
 
     accepted: list[Action] = field(default_factory=list)
     refused: list[Rejected] = field(default_factory=list)

@@ -4,9 +4,10 @@ Pure: the caller parses the YAML text and hands over the mapping. The runner dri
 ruleset through the same interface as the service. Each act is read exactly as the
 service reads a submission (``ruleset.submission_actions``: split into actions, each
 validated, plus what the ruleset adds, such as lupus-live-12's power beside a ritual),
-so scenarios and the service cannot disagree; a submission with a refused action is
-left out whole, as the service refuses it; then the phase is resolved with the phase's
-seeded random generator (``phase_rng``).
+so scenarios and the service cannot disagree. A step's act stands for what a player
+sends in a phase, a command a line as a mail is read (``mail.inbound.carry_out`` submits
+each command on its own): a refused action is left out and the others of the act stand,
+then the phase is resolved with the phase's seeded random generator (``phase_rng``).
 
 A refusal is never silent (SCENARIOS.md, as amended): a step in which an action was
 refused, when submitted or when the phase closed (``rejected_at_resolution``), fails
@@ -285,13 +286,11 @@ def _run_once(data: dict[str, Any], seed: int, seen: dict[int, set[int]]) -> lis
             name = str(name)
             if not state.has_player(name):
                 raise ScenarioError(f"{label}: unknown player {name!r} in act")
-            # The service's own reading of a submission (BaseRuleset.submission_actions),
-            # and its rule: a submission with a refused action records none of its actions.
+            # The service's own reading of a submission (BaseRuleset.submission_actions).
             checked = ruleset.submission_actions(state, name, submission or {})
+            accepted += checked.accepted
             if checked.refused:
                 refusals[name] = [str(r) for r in checked.refused]
-            else:
-                accepted += checked.accepted
         gm = step.get("gm") or {}
         res = ruleset.resolve(state, accepted, phase_rng(seed, Phase(kind, state.phase.number)), gm)
         state = res.state

@@ -239,15 +239,17 @@ def test_complots_rejected_true_when_nothing_was_refused_fails():
     assert not outcome.passed and "rejected" in outcome.summary()
 
 
-def test_a_submission_with_a_refused_action_counts_none_of_its_actions_as_in_the_service() -> None:
-    """operations.submit refuses the whole submission when any of its actions is refused
-    (as the Complots runner does): the runner too, so a seer who also votes at night
-    learns nothing, and the file must say so."""
+def test_an_act_with_a_refused_action_keeps_its_other_actions_as_a_mail_would() -> None:
+    """A scenario's act is what a player sends in a phase, read as a mail is: each command
+    on its own (a seer who also writes VOTO at night still sees). The refusal is not
+    silent: the file must name the player in ``rejected``."""
     data = yaml.safe_load(BASE.replace("ANSWER", "yes"))
     step = data["steps"][0]
     step["act"]["Dario"] = {"target": "Anna", "vote": "Bruno"}  # no vote at night
+    assert not run_scenario(data).passed  # the refused vote is not silent
     step["expect"]["rejected"] = ["Dario"]
-    outcome = run_scenario(data)
-    assert not outcome.passed and "results.Dario" in outcome.summary()
     step["expect"]["results"] = {"Dario": []}
+    outcome = run_scenario(data)
+    assert not outcome.passed and "results.Dario" in outcome.summary()  # the seer did see
+    step["expect"]["results"] = {"Dario": [{"answer": "yes"}]}
     assert run_scenario(data).passed
