@@ -94,7 +94,7 @@ def test_a_game_in_the_browser(app, factory, clock, live_server, browser):
             assert table.count("Le tue carte") == 1
             mine = page.locator("#table .panel").last
             assert mine.locator("h2").inner_text() == "Le tue carte"
-            assert mine.locator("li").inner_text() == (", ".join(hands[name]) or "—")
+            assert mine.locator("li").inner_text() == (", ".join(hands[name]) or "Nessuna carta coperta.")
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
             if play_once(page, step):
                 acted = True

@@ -160,7 +160,7 @@ def test_volunteers_and_the_desk_form(app, clock):
         assert seats.volunteers(s, game) == []  # off the list once seated
     desk = master.get(f"/g/{slug}/master").get_data(as_text=True)
     assert "<td>vera@vol.test" in desk and "<td>giulia@players.test" not in desk  # the players' table
-    assert "Giulia: Giulia (fasi 1–2); Vera (fasi 3–)" in desk or "Giulia: Giulia (phases 1–2); Vera (phases 3–)" in desk
+    assert "Giulia: Giulia (fasi 1–2); Vera (dalla fase 3)" in desk or "Giulia: Giulia (phases 1–2); Vera (from phase 3)" in desk
 
 
 def test_by_mail_the_old_token_plays_nothing_and_the_newcomers_does(app, factory, game):
