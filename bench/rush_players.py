@@ -98,15 +98,17 @@ class Player(FastHttpUser):
         recorded, refused (and why), or unknown (the answer was lost: it may have been stored)."""
         slug, target = self.plan["slug"], step["target"]
         line = {"vote": self.plan["email"], "slug": slug, "player": self.plan["player"], "label": step["label"],
-                "target": target, "began": time.time(), "sent": None, "answered": None, "outcome": "no form",
+                "target": target, "began": time.time(), "planned": STATE["deadline"] + step["at"], "sent": None, "answered": None, "outcome": "no form",
                 "said": ""}
         try:
             page = self.client.get(f"/g/{slug}/me", name="rush: reserved page").text
             if page is None:
                 line["outcome"] = "no page"
                 return
+            line["paged"] = time.time()
             tokens = [m.group(2) for m in TOKEN_RE.finditer(page) if m.group(1) == "vote-"]
             if not tokens:
+                line["page"] = _what_the_page_was(page)
                 return  # no vote form: the phase had closed before the page was read
             form = page[page.index('name="vote-vote"'):]
             if target not in VOTE_OPTION_RE.findall(form[:form.index("</select>")]):
@@ -144,6 +146,14 @@ class Player(FastHttpUser):
             write(line)
 
 
+def _what_the_page_was(page: str) -> str:
+    """A page without a vote form, in a few words: its title and first heading."""
+    import re
+    title = re.search(r"<title>(.*?)</title>", page, re.S)
+    heading = re.search(r"<h[12][^>]*>(.*?)</h[12]>", page, re.S)
+    return " | ".join(" ".join(m.group(1).split())[:80] for m in (title, heading) if m)
+
+
 def main() -> int:
     env = Environment(user_classes=[Player], events=events, host=HOST)
     runner = env.create_local_runner()
@@ -155,10 +165,12 @@ def main() -> int:
     while not (go.exists() and go.read_text().strip()):
         gevent.sleep(0.05)
     STATE["deadline"] = float(go.read_text())
+    cpu_at_go = time.process_time()
     while STATE["done"] < len(PLAN):
         gevent.sleep(0.2)
     runner.quit()
-    write({"done": STATE["done"], "login_errors": STATE["errors"]})
+    write({"done": STATE["done"], "login_errors": STATE["errors"],
+           "cpu_seconds": round(time.process_time() - cpu_at_go, 1)})
     OUT.close()
     return 0
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from apscheduler.schedulers.blocking import BlockingScheduler
@@ -50,13 +50,20 @@ class Worker:
     # one pass of each job, also used by tests with an injected clock
     def boundaries(self, read_mail: bool = False) -> list[int]:
         """Resolve what is due; with read_mail, first read the mailbox, so a vote
-        that arrived just before the deadline is in the queue when the phase closes."""
+        that arrived just before the deadline is in the queue when the phase closes.
+        Only as far as the mail of the deadline: the round stops at the first batch
+        holding a message that came at or after the latest deadline due (a vote
+        after it is refused anyway), so mail that keeps arriving, and a backlog of
+        it, is the poller's and never holds the boundary back."""
+        now = self.clock.now()
         if read_mail:
             with self.factory() as session:
-                due = bool(operations.due_phase_ids(session, self.clock.now()))
-            if due:
-                self.mail_round()
-        done = operations.resolve_due(self.factory, self.config, self.clock.now())
+                deadline = operations.latest_due_deadline(session, now)
+            if deadline is not None:
+                self.mail_round(until=deadline)
+            # Only what was due when the mail was read: a deadline that passed during
+            # the round has mail the round did not wait for (the next tick's).
+        done = operations.resolve_due(self.factory, self.config, now)
         if done:
             log.info("resolved phases %s", done)
         return done
@@ -89,13 +96,16 @@ class Worker:
     def prune_raw_mail(self) -> retention.Pruned:
         return retention.prune(self.factory, self.config, self.clock.now())
 
-    def mail_once(self, source: Any) -> int:
-        with self.mail_lock:
-            inbound.process_stored(self.factory, self.config, self.clock.now())
-        # ingest takes the lock itself, around storing and applying only.
-        return inbound.ingest(self.factory, self.config, source, self.clock.now(), lock=self.mail_lock)
+    def mail_once(self, source: Any, until: datetime | None = None) -> int:
+        """One round of mail: what a crash left stored, then the mailbox's new mail
+        (``until``: see ``inbound.ingest``). The mail lock is taken around storing a
+        batch and around applying each game's messages, never a whole round, and
+        the clock is read for each batch as it is stored (``inbound.ingest``)."""
+        inbound.process_stored(self.factory, self.config, self.clock.now(), lock=self.mail_lock)
+        return inbound.ingest(self.factory, self.config, source, self.clock.now, lock=self.mail_lock,
+                              until=until)
 
-    def mail_round(self) -> int:
+    def mail_round(self, until: datetime | None = None) -> int:
         """Read the mailbox on a connection of its own (the poller's may be idling)."""
         try:
             source = open_source(self.config["MAIL_SOURCE"], self.config.get("MAIL_CA_FILE"))
@@ -103,7 +113,7 @@ class Worker:
             log.warning("mailbox unavailable before a boundary: %s", exc)
             return 0
         try:
-            return self.mail_once(source)
+            return self.mail_once(source, until=until)
         finally:
             source.close()
 

@@ -53,7 +53,7 @@ from .base import (
     log, reader_tz,
 )
 from .boundary import (
-    LATE_AFTER, close_and_resolve, due_phase_ids, publish, resolve_due, resolve_phase, settle,
+    LATE_AFTER, close_and_resolve, due_phase_ids, latest_due_deadline, publish, resolve_due, resolve_phase, settle,
 )
 from .desk import answer_pending, close_now
 from .games import (
@@ -64,7 +64,7 @@ from .games import (
 __all__ = [
     "LATE_AFTER", "MAIL_SOURCES", "Game", "OperationError", "Opening", "Rejected", "Submitted",
     "add_co_master", "add_player", "answer_pending", "close_and_resolve", "close_now", "create_game",
-    "current_phase", "current_state", "describe_submission", "desk", "draw_roles", "due_phase_ids",
+    "current_phase", "current_state", "describe_submission", "desk", "draw_roles", "due_phase_ids", "latest_due_deadline",
     "edit_prepared", "engine_actions", "ensure_user", "game_options", "game_schedule", "game_tz",
     "latest_actions", "latest_actions_of", "legal_choices", "load_seats", "lock_game", "log",
     "open_phase_for", "opening", "prepare_game", "publish", "reader_tz", "resolve_due",

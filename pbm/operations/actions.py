@@ -228,11 +228,18 @@ def latest_actions_of(session: Session, phase: PhaseRow, seat: Seat) -> list[Act
     """One seat's latest submission of each kind in the phase (what ``latest_actions``
     keeps for it), in the order it first submitted each kind; asked of the database,
     so a page costs the same however many times anyone changed their mind."""
-    mine = (ActionRow.phase_id == phase.id, ActionRow.seat_id == seat.id)
+    return list(session.scalars(_LATEST_OF_SEAT, {"phase_id": phase.id, "seat_id": seat.id}))
+
+
+def _latest_of_seat() -> Any:
+    """The statement of ``latest_actions_of``, built once: every reserved page asks it."""
     per_kind = (select(func.min(ActionRow.id).label("first"), func.max(ActionRow.id).label("last"))
-                .where(*mine).group_by(ActionRow.kind).subquery())
-    return list(session.scalars(select(ActionRow).join(per_kind, ActionRow.id == per_kind.c.last)
-                                .order_by(per_kind.c.first)))
+                .where(ActionRow.phase_id == bindparam("phase_id"), ActionRow.seat_id == bindparam("seat_id"))
+                .group_by(ActionRow.kind).subquery())
+    return select(ActionRow).join(per_kind, ActionRow.id == per_kind.c.last).order_by(per_kind.c.first)
+
+
+_LATEST_OF_SEAT = _latest_of_seat()
 
 
 def engine_actions(session: Session, phase: PhaseRow) -> list[Action]:

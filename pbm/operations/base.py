@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.orm import Session
 
 from engine.core import Event, GameState
@@ -47,8 +47,13 @@ def log(session: Session, game: Game, user: User | None, action: str, now: datet
 
 
 def current_phase(session: Session, game: Game) -> PhaseRow | None:
-    return session.scalar(select(PhaseRow).where(PhaseRow.game_id == game.id)
-                          .order_by(PhaseRow.index.desc()).limit(1))
+    return session.scalar(_CURRENT_PHASE, {"game_id": game.id})
+
+
+# Built once: every page of a game asks it, and building a statement costs more
+# Python than running it.
+_CURRENT_PHASE = (select(PhaseRow).where(PhaseRow.game_id == bindparam("game_id"))
+                  .order_by(PhaseRow.index.desc()).limit(1))
 
 
 def current_state(game: Game) -> GameState | None:

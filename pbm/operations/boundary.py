@@ -43,6 +43,15 @@ def due_phase_ids(session: Session, now: datetime) -> list[int]:
         .order_by(PhaseRow.ends_at, PhaseRow.id)))
 
 
+def latest_due_deadline(session: Session, now: datetime) -> datetime | None:
+    """The latest deadline among the phases ``due_phase_ids`` lists, None if none is due:
+    the mail that reached the mailbox before it is what a boundary must read first."""
+    return session.scalar(
+        select(func.max(PhaseRow.ends_at)).join(Game, Game.id == PhaseRow.game_id)
+        .where(PhaseRow.status == PhaseStatus.OPEN, PhaseRow.ends_at <= now, Game.status == GameStatus.RUNNING,
+               Game.paused_at.is_(None)))
+
+
 def resolve_due(factory: sessionmaker[Session], config: dict[str, Any], now: datetime,
                 max_rounds: int = 100) -> list[int]:
     """Resolve every due phase; the phases a resolution opens may be due too

@@ -53,7 +53,16 @@ def my_seat(game: Game) -> Seat | None:
         return None
     if "seats" in game.__dict__:  # already loaded by this request: no second query
         return next((s for s in game.seats if s.user_id == current_user.id), None)
+    found = g.get("my_seats", {})
+    if game.id in found:  # asked already by this request (the reserved page, then its parts)
+        return found[game.id]
     return db().scalar(select(Seat).where(Seat.game_id == game.id, Seat.user_id == current_user.id))
+
+
+def _remember_my_seat(game: Game, seat: Seat | None) -> None:
+    """What ``my_seat`` answers for this game for the rest of the request: the page's
+    parts (the absences form) ask again what the view has just read."""
+    g.setdefault("my_seats", {})[game.id] = seat
 
 
 # Built once (bound per request): building a statement costs more Python than running it.
@@ -70,6 +79,7 @@ def game_and_my_seat_or_404(slug: str) -> tuple[Game, Seat | None]:
     row = db().execute(_GAME_AND_SEAT, {"slug": slug, "user_id": current_user.id}).first()
     if row is None:
         abort(404)
+    _remember_my_seat(row[0], row[1])
     return row[0], row[1]
 
 

@@ -1,16 +1,20 @@
 """A stored message applied: its commands carried out for the seat it speaks for, and
 its receipt queued, in the transaction that records the outcome on its row.
 
-Messages are applied a batch at a time, in one transaction (``apply_many``), each in a
+Messages are applied a batch at a time, a transaction per game (``apply_many``), each in a
 savepoint of its own, so that one that fails is recorded as an error and the others
 still count; ``process`` applies one alone. Who a message speaks for is identify.py's
 question, what it is answered receipts.py's.
 """
 from __future__ import annotations
 
+import email.parser
+import email.policy
 import logging
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from email.message import Message
 from typing import Any
 
 from sqlalchemy import event, select
@@ -24,6 +28,7 @@ from ..reading.wording import describe_error
 from ..reading.parse import ParsedMessage, header_token, parse_message
 from ..reading.parse_body import parse_bytes
 from .carry_out import Origin, carry_out
+from .mailbox import HEADER_LIMIT, header_section
 from .identify import Ignored, Refused, master_local_part, seat_by_token, speaker
 from .receipts import commands_receipt, master_receipt, newest_mail_hint, oversized, refuse, refuse_oversized
 
@@ -39,9 +44,19 @@ class Outcome:
 
 
 def apply_many(factory: sessionmaker[Session], config: dict[str, Any], ids: list[int],
-               now: datetime) -> dict[int, Outcome]:
-    """Apply stored messages, oldest first, in one transaction: the commit that
-    must reach the disk is paid once for the batch, not once per message.
+               now: datetime, lock: AbstractContextManager[Any] | None = None) -> dict[int, Outcome]:
+    """Apply stored messages, oldest first, a transaction per game: the commit
+    that must reach the disk is paid once for a game's messages, not once per
+    message, and a game's phase row (which recording a vote locks until the
+    commit) is held only while that game's messages are applied, never while
+    another game's are parsed and answered: a web vote of one game does not
+    wait for a batch's mail to other games, and two holders can never hold two
+    games' rows each, the one waiting for the other (a deadlock). The game a
+    message is for is read from the reply token in its headers
+    (``_by_game``); the messages of one game keep their order. ``lock``: taken
+    around each game's transaction, not the whole batch (the worker's mail
+    lock, which a boundary takes to read its mail first: it waits for one
+    game's messages at most).
 
     Each message runs in a savepoint of its own: one that makes the code fail
     is rolled back alone and recorded as an error, and the rest still count.
@@ -56,7 +71,17 @@ def apply_many(factory: sessionmaker[Session], config: dict[str, Any], ids: list
     applying at this moment has none (that worker records it).
     """
     outcomes: dict[int, Outcome] = {}
-    todo = sorted(set(ids))
+    for group in _by_game(factory, config, sorted(set(ids))):
+        with lock or nullcontext():
+            outcomes.update(_apply_group(factory, config, group, now))
+    return outcomes
+
+
+def _apply_group(factory: sessionmaker[Session], config: dict[str, Any], ids: list[int],
+                 now: datetime) -> dict[int, Outcome]:
+    """``apply_many`` for messages of one game (or of none), in one transaction."""
+    outcomes: dict[int, Outcome] = {}
+    todo = list(ids)
     while todo:
         try:
             done, settle_game = _apply_in_one_transaction(factory, config, todo, now)
@@ -74,6 +99,38 @@ def apply_many(factory: sessionmaker[Session], config: dict[str, Any], ids: list
         if settle_game is not None:
             _settle(factory, config, settle_game, now)
     return outcomes
+
+
+def _by_game(factory: sessionmaker[Session], config: dict[str, Any], ids: list[int]) -> list[list[int]]:
+    """The messages grouped by the game their reply token names (a player's seat or
+    a Master's reply address), each group in order, the groups in the order of
+    their first message; the messages with no such token (which record nothing
+    in any game: refused, ignored) make one group of their own. Only the headers
+    are read here; who really speaks is still decided message by message."""
+    if len(ids) <= 1:
+        return [ids] if ids else []
+    local = master_local_part(config)
+    with factory() as session:
+        tokens = {row_id: header_token(_headers(raw), local) for row_id, raw in session.execute(
+            select(InboundRow.id, InboundRow.raw).where(InboundRow.id.in_(ids)))}
+        wanted = {t for t in tokens.values() if t}
+        games: dict[str, int] = {}
+        if wanted:
+            games.update(session.execute(select(Seat.token, Seat.game_id).where(Seat.token.in_(wanted))).all())
+            games.update(session.execute(select(GameMaster.token, GameMaster.game_id)
+                                         .where(GameMaster.token.in_(wanted - set(games)))).all())
+    groups: dict[int | str | None, list[int]] = {}
+    for row_id in ids:
+        token = tokens.get(row_id)
+        # A token matched only without its case (identify.py) is grouped by itself.
+        key = games.get(token, token) if token else None
+        groups.setdefault(key, []).append(row_id)
+    return list(groups.values())
+
+
+def _headers(raw: bytes) -> Message:
+    return email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(
+        header_section(raw[:HEADER_LIMIT]))
 
 
 def _apply_in_one_transaction(factory: sessionmaker[Session], config: dict[str, Any], ids: list[int],

@@ -4,9 +4,10 @@ stored, then applied, then marked processed in the mailbox.
 Order of work, so nothing is lost and nothing counts twice (docs/mail-channel.md):
 1. store the raw messages of a fetched batch (one commit), each unless its
    source key is known; a second copy of a Message-ID is kept as 'duplicate';
-2. apply every message's commands and queue its receipt, all in one commit,
-   each message in a savepoint of its own so that one that fails is recorded
-   as an error and the others still count (apply.py);
+2. apply every message's commands and queue its receipt, a commit per game
+   (its phase row held only while its own messages are applied), each message
+   in a savepoint of its own so that one that fails is recorded as an error and
+   the others still count (apply.py);
 3. only then mark the batch processed in the mailbox (one IMAP STORE).
 A message stored but not yet applied (a crash between 1 and 2) is applied
 when it comes back, and by ``process_stored`` on the worker's every round.
@@ -20,6 +21,7 @@ import email.policy
 import hashlib
 import logging
 from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -122,16 +124,27 @@ FETCH_BATCH = 50
 
 
 def ingest(factory: sessionmaker[Session], config: dict[str, Any], source: MailSource,
-           now: datetime, lock: AbstractContextManager[Any] | None = None) -> int:
+           now: datetime | Callable[[], datetime], lock: AbstractContextManager[Any] | None = None,
+           until: datetime | None = None) -> int:
     """Read every new message from the source, a batch at a time; return how
     many new (not duplicate) messages were processed, whatever their outcome.
 
     Per batch: fetch it (a message over INBOUND_MAX_BYTES as its headers only)
     and turn its HTML into text (the slow part, with a time budget) outside
     ``lock``, the lock a boundary waits on to read the mail first; then,
-    holding it, store every raw message (one commit), apply them (one commit)
-    and only then mark the batch processed in the mailbox.
+    holding it, store every raw message (one commit), apply them (a commit per
+    game, apply.py) and only then mark the batch processed in the mailbox.
+
+    ``now``: the clock (a callable), read afresh for each batch as it is stored,
+    or one fixed time. A round of many batches lasts; a message fetched in a
+    later batch arrived later, and is stored and stamped when it is: never
+    with the time the round began, which could be before a deadline the
+    message itself came after (``arrival`` would then move it back in time).
+    ``until``: stop once a batch holds a message that reached the mailbox at or
+    after this time (a boundary reads the mail of its deadline, not the mail
+    that keeps coming after it: that is the poller's).
     """
+    clock = now if callable(now) else (lambda: now)
     lock = lock or nullcontext()
     cap = int(config["INBOUND_MAX_BYTES"])
     count = 0
@@ -146,23 +159,30 @@ def ingest(factory: sessionmaker[Session], config: dict[str, Any], source: MailS
             if not mail.headers_only:
                 prepare(mail.raw, config)
         with lock:
-            ids = [i for i in store_many(factory, batch, now) if i is not None]
-            apply_many(factory, config, ids, now)
-            count += len(ids)
-            # Stored and applied, committed: now the mailbox may forget them.
-            source.mark_processed_many(batch)
+            stored_at = clock()
+            ids = [i for i in store_many(factory, batch, stored_at) if i is not None]
+        # The lock again around each game's messages, not the batch: a boundary
+        # waiting to read its mail waits for one game's, at most.
+        apply_many(factory, config, ids, stored_at, lock=lock)
+        count += len(ids)
+        # Stored and applied, committed: now the mailbox may forget them.
+        source.mark_processed_many(batch)
         if len(fetched) < FETCH_BATCH:
             return count
+        if until is not None and any(arrival(m, stored_at) >= until for m in batch):
+            return count  # the mail of the deadline is in; what came after is the poller's
 
 
-def process_stored(factory: sessionmaker[Session], config: dict[str, Any], now: datetime) -> int:
+def process_stored(factory: sessionmaker[Session], config: dict[str, Any], now: datetime,
+                   lock: AbstractContextManager[Any] | None = None) -> int:
     """Apply the messages stored but never applied (a run that died between the two
-    commits), a batch at a time: the worker does it on every round."""
+    commits), a batch at a time: the worker does it on every round. ``lock``: as
+    ``apply_many`` takes it, around each game's messages."""
     with factory() as session:
         ids = list(session.scalars(select(InboundRow.id).where(InboundRow.status == "stored")
                                    .order_by(InboundRow.id)))
     for start in range(0, len(ids), FETCH_BATCH):
-        apply_many(factory, config, ids[start:start + FETCH_BATCH], now)
+        apply_many(factory, config, ids[start:start + FETCH_BATCH], now, lock=lock)
     return len(ids)
 
 
