@@ -101,14 +101,19 @@ def players(url: str) -> list[dict[str, Any]]:
              "email": player_address(int(slug[1:]), position)} for slug, name, token, position in rows]
 
 
-def plan(seats: list[dict[str, Any]], rush: float, mails: int, rng: random.Random) -> tuple[list, list]:
-    """Each player's web steps (seconds from the deadline) and the mails (who, when, whom)."""
+def plan(seats: list[dict[str, Any]], rush: float, mails: int, rng: random.Random,
+         arrivals: str = "rising") -> tuple[list, list]:
+    """Each player's web steps (seconds from the deadline) and the mails (who, when, whom).
+    ``arrivals``: "rising", first votes crowd towards the deadline (density rising
+    linearly, twice the mean in the last seconds: how people leave it to the end), or
+    "uniform", spread evenly over the rush (the issue's words read literally)."""
     web, mail = [], []
     mailers = set(rng.sample(range(len(seats)), mails))
     for n, seat in enumerate(seats):
         others = [f"P{i:02d}" for i in range(PLAYERS) if f"P{i:02d}" != seat["player"]]
         targets = rng.sample(others, 4)  # first, change, mail, late: each tells itself apart
-        first = -rush + rush * rng.random() ** 0.5  # density rising towards the deadline
+        draw = rng.random()
+        first = -rush + rush * (draw ** 0.5 if arrivals == "rising" else draw)
         steps = [{"at": first, "target": targets[0], "label": "first"}]
         if n % 2 == 0:
             steps.append({"at": first + (-first) * rng.uniform(0.2, 0.95), "target": targets[1],
@@ -471,6 +476,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rush", type=float, default=120.0, help="seconds of the rush before the deadline")
     parser.add_argument("--mails", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--arrivals", choices=("rising", "uniform"), default="rising",
+                        help="first votes crowding towards the deadline (rising, the default) or spread evenly")
     parser.add_argument("--keep", type=Path, metavar="DIR",
                         help="copy the run's plan, requests, votes and the service's logs into DIR")
     parser.add_argument("--no-record", action="store_true", help="print the figures, leave bench/results.json")
@@ -489,7 +496,7 @@ def main(argv: list[str] | None = None) -> int:
         began = time.perf_counter()
         set_up_database(url, folder, args.games)
         seats = players(url)
-        web_plan, mail_plan = plan(seats, args.rush, min(args.mails, len(seats)), rng)
+        web_plan, mail_plan = plan(seats, args.rush, min(args.mails, len(seats)), rng, args.arrivals)
         username, password = dovecot.fresh_user()
         source = {"kind": "imap", "host": dovecot.host, "port": dovecot.port, "username": username,
                   "password": password, "ssl": False, "folder": "INBOX", "processed_folder": None}
@@ -619,8 +626,8 @@ def main(argv: list[str] | None = None) -> int:
           + f" (web p99 < {TARGETS['web_p99_ms']} ms, mail lag p99 < {TARGETS['mail_lag_p99_s']} s, "
             "none lost, none accepted late)")
     if not args.no_record:
-        record("rush", {
-            "games": args.games, "players": args.games * PLAYERS, "rush_seconds": args.rush, "seed": args.seed,
+        record("rush" if args.arrivals == "rising" else f"rush_{args.arrivals}", {
+            "arrivals": args.arrivals, "games": args.games, "players": args.games * PLAYERS, "rush_seconds": args.rush, "seed": args.seed,
             "set_up": "PostgreSQL (fsync off), pbm web 2x4, pbm worker, Dovecot, Locust",
             "load_average": load, "web": web, "mail_lag": mail, "mails_appended": len(appended),
             "boundary_seconds_after_deadline": {k: round(v, 2) for k, v in boundary.items()},

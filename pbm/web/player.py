@@ -308,7 +308,10 @@ def act(slug: str):
     try:
         if held is None:
             raise Rejected("phase_closed")
-        opened = operations.opening(session, game, now(), held=held, held_state=held_state)
+        # One reading of the clock judges the vote in time and stamps it: read twice, a
+        # vote judged a moment before the deadline could be stored a moment after it.
+        at = now()
+        opened = operations.opening(session, game, at, held=held, held_state=held_state)
         phase, state = opened.phase, opened.state
         groups = {group_key(g): g for g in page_groups(get_ruleset(game.ruleset).forms(state, seat.name),
                                                         game.ruleset)}
@@ -324,7 +327,7 @@ def act(slug: str):
             raise Rejected("empty_submission")
         if len(group) == 1:  # what tells this form's kind apart, if the ruleset needs it
             submission = get_ruleset(game.ruleset).form_submission(group[0], submission)
-        operations.submit(session, config(), game, seat, submission, source="web", now=now(),
+        operations.submit(session, config(), game, seat, submission, source="web", now=at,
                           opened=opened)
         session.commit()
         flash(_("Recorded: %(what)s. You can change it until %(deadline)s.",
