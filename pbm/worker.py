@@ -23,6 +23,7 @@ from . import health, operations, retention
 from .operations import reminders
 from .db import transaction, write_sessions
 from .clock import Clock
+from .handoff_lock import HandoffLock
 from .mail import inbound
 from .mail.inbound import MailSourceError, open_source
 from .mail.outbound import digests, quota_watch, send
@@ -42,8 +43,9 @@ class Worker:
         self.factory = write_sessions(app.extensions)
         self.clock = clock or app.extensions["pbm_clock"]
         self.stopping = threading.Event()
-        # One mail round at a time: the poller thread's and the one before a boundary.
-        self.mail_lock = threading.Lock()
+        # One mail round at a time: the poller thread's and the one before a boundary,
+        # handed over in turn so the boundary's waits for one game's mail at most.
+        self.mail_lock = HandoffLock()
         self.name = health.worker_name()
         self.started_at = self.clock.now()
 

@@ -153,6 +153,10 @@ def test_a_boundary_waiting_for_the_mail_lock_gets_it_between_two_games_mail(app
         if b"anna@" in row.raw:
             threading.Thread(target=boundary_waits).start()
             waiting.wait(5)
+            for _ in range(100):  # the boundary queued for the lock before this game's mail ends
+                if worker.mail_lock.waiting:
+                    break
+                threading.Event().wait(0.01)
         order.append("fabio" if b"fabio@" in row.raw else "anna")
         return real_process(session, config, row, now)
 
