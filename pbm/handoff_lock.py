@@ -42,6 +42,11 @@ class HandoffLock:
             else:
                 self._held = False
 
+    def locked(self) -> bool:
+        """Whether some thread holds it (as ``threading.Lock.locked``)."""
+        with self._mutex:
+            return self._held
+
     @property
     def waiting(self) -> int:
         """How many threads wait for it (for tests that must know one is queued)."""

@@ -37,3 +37,11 @@ def test_a_waiter_that_times_out_leaves_the_queue_and_the_lock_still_works():
     lock.release()
     assert lock.acquire(timeout=0.05) is True
     lock.release()
+
+
+def test_it_says_whether_it_is_held_as_a_plain_lock_does():
+    lock = HandoffLock()
+    assert not lock.locked()
+    with lock:
+        assert lock.locked()
+    assert not lock.locked()
