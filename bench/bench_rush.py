@@ -9,7 +9,7 @@ player logged in (bench/rush_players.py: Locust users, one per player).
 
 The rush: the 50 deadlines are set RUSH seconds ahead (whole second). In those
 seconds every player votes once on the web (the moments crowd towards the
-deadline: their density rises linearly), half of them change their vote later,
+deadline: their density rises linearly; ``--arrivals uniform`` spreads them evenly), half of them change their vote later,
 and LATE_SHARE of them try once more in the seconds after the deadline. Each vote
 is what a browser does: the reserved page, the form posted, the redirect followed
 to "Registrato" or "Non registrato". Meanwhile MAILS replies with a vote
@@ -31,6 +31,7 @@ none lost, none accepted late. The exit status is 1 when the accounting fails.
 
     .venv/bin/pip install -e '.[bench]'      # Locust
     .venv/bin/python bench/bench_rush.py [--games 50] [--rush 120] [--mails 1000] [--seed 1]
+                                         [--arrivals rising|uniform]
 """
 from __future__ import annotations
 

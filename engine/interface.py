@@ -394,6 +394,12 @@ class BaseRuleset:
 
     key: str = ""
     names: dict[str, str] = {}  # {"it": "Lupus LIVE!, 12ª edizione", "en": ...}
+
+    def name_in(self, lang: str) -> str:
+        """The game as people call it in ``lang`` (Italian if it has no such name): the
+        pages', the mails' and the welcome's one answer."""
+        return self.names.get("en" if str(lang).lower().startswith("en") else "it") \
+            or self.names.get("it") or self.key
     factions: tuple[str, ...] = ()
     min_players: int = 3
     max_players: int = 100

@@ -52,9 +52,14 @@ def gettext_in(lang: str, message: str, **params: object) -> str:
     return text % params if params else text
 
 
+def lang_of(code: str) -> str:
+    """"en", "en_GB" -> English; anything else Italian (the service's first language)."""
+    return "en" if str(code).lower().startswith("en") else "it"
+
+
 def count_text(n: int, one: str, many: str, lang: str) -> str:
     """"1 giorno", "3 giorni": ``one`` or ``many`` (each with ``%(n)s``) as the
     language's plural rule (Babel's) asks for ``n``; for the mail templates, whose
     words are in the template's own language rather than the catalogue."""
-    form = Locale.parse("en" if str(lang).lower().startswith("en") else "it").plural_form(n)
+    form = Locale.parse(lang_of(lang)).plural_form(n)
     return (one if form == "one" else many) % {"n": n}

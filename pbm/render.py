@@ -20,7 +20,7 @@ from engine.interface import BaseRuleset
 from engine.registry import get_ruleset
 
 from . import calendar, errors
-from .i18n import gettext_in
+from .i18n import gettext_in, lang_of
 from .models import PhaseRow
 
 
@@ -82,7 +82,7 @@ def numbered_label(kind: str, number: int, long: bool, day: date, lang: str) -> 
     ends. The number keeps two phases apart when a Master closes them early on one day,
     and ties the bulletin that announced a phase to its page in the archive; the day
     is the one it really ended (a phase closed early takes the day it closed)."""
-    when = format_date(day, "EEEE d MMMM", locale=_babel(lang))
+    when = format_date(day, "EEEE d MMMM", locale=lang_of(lang))
     if kind == "night":
         return (gettext_in(lang, "long night %(number)s, %(date)s", number=number, date=when) if long
                 else gettext_in(lang, "night %(number)s, %(date)s", number=number, date=when))
@@ -96,7 +96,7 @@ def when_text(when: datetime, lang: str, tz: str) -> str:
     A naive ``when`` is the database's UTC."""
     if when.tzinfo is None:
         when = when.replace(tzinfo=timezone.utc)
-    return format_datetime(when.astimezone(ZoneInfo(tz)), "EEE d MMM y, HH:mm", locale=_babel(lang))
+    return format_datetime(when.astimezone(ZoneInfo(tz)), "EEE d MMM y, HH:mm", locale=lang_of(lang))
 
 
 def day_text(day: date | str, lang: str) -> str:
@@ -104,11 +104,7 @@ def day_text(day: date | str, lang: str) -> str:
     "Thursday 26 November 2026" (an absence's first and last day). ISO text is read."""
     if isinstance(day, str):
         day = date.fromisoformat(day)
-    return format_date(day, "EEEE d MMMM y", locale=_babel(lang))
-
-
-def _babel(lang: str) -> str:
-    return "en" if str(lang).lower().startswith("en") else "it"
+    return format_date(day, "EEEE d MMMM y", locale=lang_of(lang))
 
 
 @lru_cache(maxsize=1024)

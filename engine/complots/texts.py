@@ -212,7 +212,9 @@ SELF = {
 
 # The events whose sentence has another form when the number it counts is 0
 # (``<kind>_none``); the other numbers pick their form in the template ("{n:# moneta|# monete}").
-COUNTED = {"eliminated": "coins"}  # eliminated_none: no coin to give back
+# An event whose count or list is empty reads as its "_none" text: eliminated_none (no
+# coin to give back), hand_none (the last card lost: no "—" to read).
+COUNTED = {"eliminated": "coins", "hand": "cards"}
 
 # The cards with their article, as a sentence names them ("Blocco con la Contessa").
 THE_CARD = {

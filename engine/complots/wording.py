@@ -148,10 +148,8 @@ def event(ev: Event, lang: str) -> str | None:
         params["coins"] = ", ".join(f"{name} {n}" for name, n in params["coins"].items())
     if "variant" in params:
         params["variant"] = choice("variant", params["variant"], lang)
-    if kind in COUNTED and params.get(COUNTED[kind]) == 0 and kind + "_none" in EVENTS:
+    if kind in COUNTED and not ev.data.get(COUNTED[kind]) and kind + "_none" in EVENTS:
         kind += "_none"
-    if kind == "hand" and not ev.data.get("cards"):  # the last card lost: no "—" to read
-        kind = "hand_none"
     return word(EVENTS, kind, lang, params)
 
 

@@ -6,8 +6,8 @@ import re
 from datetime import datetime
 from typing import Iterable
 
-from ..i18n import gettext_in
-from .labels import lang_of, phase_label, zone_label
+from ..i18n import gettext_in, lang_of
+from .labels import phase_label, zone_label
 from .schedule import UTC, Phase, require_aware
 
 

@@ -14,13 +14,8 @@ from datetime import date, datetime
 
 from babel.dates import format_date
 
-from ..i18n import gettext_in
+from ..i18n import gettext_in, lang_of
 from .schedule import Phase, PhaseName, require_aware, zone_info
-
-
-def lang_of(code: str) -> str:
-    """"en", "en_GB" -> English; anything else Italian (the service's first language)."""
-    return "en" if code.lower().startswith("en") else "it"
 
 
 def _phase_words(kind: str, long: bool, when: str, lang: str) -> str:

@@ -97,14 +97,11 @@ def add_player(session: Session, config: dict[str, Any], game: Game, *, name: st
     game.seats.append(seat)
     session.flush()
     link = None if user.password_hash else password_link(config, user, now, "set")
-    rules = get_ruleset(game.ruleset)  # the game's own words: what a player gets, a command
-    lang_ = "en" if user.lang == "en" else "it"
+    # The game's own words (its name, what a player gets, a command) are the composer's
+    # for every mail of a game (mail.outbound.composer._game_words).
     mailer.queue(session, config, to=user.email, template="welcome", lang=user.lang, now=now,
                  game=game, seat=seat, context={"user": user, "password_link": link,
-                                                   "days": tokens.MAX_AGE["set"] // 86400,
-                                                   "welcome": rules.welcome(lang_),
-                                                   "ruleset_name": rules.names.get(lang_)
-                                                   or rules.names.get("it") or game.ruleset})
+                                                   "days": tokens.MAX_AGE["set"] // 86400})
     log(session, game, by, "add_player", now, name=name, email=user.email)
     return seat
 

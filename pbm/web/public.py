@@ -31,10 +31,9 @@ def day(when) -> str:
 def ruleset_name(key: str) -> str:
     """A ruleset as people call it, in the reader's language, not its key."""
     try:
-        names = get_ruleset(key).names
+        return get_ruleset(key).name_in(str(get_locale() or "it")) or key
     except KeyError:
         return key
-    return names.get(str(get_locale() or "it")) or names.get("it") or key
 
 
 @bp.route("/")

@@ -78,7 +78,7 @@ def _ruleset_words(ruleset: str, lang: str) -> dict[str, Any]:
     from engine.registry import get_ruleset
 
     rules = get_ruleset(ruleset)
-    return {"ruleset_name": rules.names.get(lang) or rules.names.get("it") or ruleset,
+    return {"ruleset_name": rules.name_in(lang),
             "welcome": rules.welcome(lang)}
 
 
