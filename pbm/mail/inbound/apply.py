@@ -8,13 +8,10 @@ question, what it is answered receipts.py's.
 """
 from __future__ import annotations
 
-import email.parser
-import email.policy
 import logging
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from email.message import Message
 from typing import Any
 
 from sqlalchemy import event, select
@@ -28,7 +25,7 @@ from ..reading.wording import describe_error
 from ..reading.parse import ParsedMessage, header_token, parse_message
 from ..reading.parse_body import parse_bytes
 from .carry_out import Origin, carry_out
-from .mailbox import HEADER_LIMIT, header_section
+from .mailbox import headers_of
 from .identify import Ignored, Refused, master_local_part, seat_by_token, speaker
 from .receipts import commands_receipt, master_receipt, newest_mail_hint, oversized, refuse, refuse_oversized
 
@@ -111,7 +108,7 @@ def _by_game(factory: sessionmaker[Session], config: dict[str, Any], ids: list[i
         return [ids] if ids else []
     local = master_local_part(config)
     with factory() as session:
-        tokens = {row_id: header_token(_headers(raw), local) for row_id, raw in session.execute(
+        tokens = {row_id: header_token(headers_of(raw), local) for row_id, raw in session.execute(
             select(InboundRow.id, InboundRow.raw).where(InboundRow.id.in_(ids)))}
         wanted = {t for t in tokens.values() if t}
         games: dict[str, int] = {}
@@ -126,11 +123,6 @@ def _by_game(factory: sessionmaker[Session], config: dict[str, Any], ids: list[i
         key = games.get(token, token) if token else None
         groups.setdefault(key, []).append(row_id)
     return list(groups.values())
-
-
-def _headers(raw: bytes) -> Message:
-    return email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(
-        header_section(raw[:HEADER_LIMIT]))
 
 
 def _apply_in_one_transaction(factory: sessionmaker[Session], config: dict[str, Any], ids: list[int],

@@ -10,8 +10,6 @@ still say it is forged (DMARC), and a display name may show another address
 """
 from __future__ import annotations
 
-import email.parser
-import email.policy
 import email.utils
 import re
 from dataclasses import dataclass
@@ -25,6 +23,7 @@ from sqlalchemy.orm import Session, selectinload
 from ... import operations
 from ...models import GameMaster, GameStatus, InboundRow, OutboxRow, Seat, User
 from ..reading.parse import ParsedMessage, header_token
+from .mailbox import headers_of
 
 
 @dataclass(frozen=True)
@@ -100,9 +99,7 @@ _ENVELOPE_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope
 
 def _headers(raw: bytes | Message) -> Message:
     """A message's headers, parsed (or as given, already parsed)."""
-    if isinstance(raw, Message):
-        return raw
-    return email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+    return raw if isinstance(raw, Message) else headers_of(raw)
 
 
 def sent_to_noreply(raw: bytes | Message, config: dict[str, Any]) -> bool:
@@ -216,7 +213,7 @@ def _mark_bounced(session: Session, raw: bytes, now: datetime) -> list[str]:
     lists are not believed on their own: anyone can write a delivery report,
     and one naming a player would mark their address as failing.
     """
-    top = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw).get("Message-ID")
+    top = headers_of(raw).get("Message-ID")
     returned = {m.decode("ascii", "replace") for m in _INNER_MESSAGE_ID.findall(raw)}
     returned.discard(" ".join(str(top).split()) if top else "")
     addresses: set[str] = set()

@@ -27,6 +27,7 @@ This module knows nothing of Flask or of the database.
 """
 from __future__ import annotations
 
+import email.message
 import email.parser
 import email.policy
 from dataclasses import dataclass, field
@@ -82,8 +83,7 @@ class IncomingMail:
     @cached_property
     def message_id(self) -> str | None:
         """The Message-ID header as written (angle brackets kept), or None."""
-        headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(self.raw)
-        value = headers.get("Message-ID")
+        value = headers_of(self.raw).get("Message-ID")
         if value is None:
             return None
         value = " ".join(str(value).split())
@@ -111,6 +111,14 @@ class MailSource(Protocol):
 
     def close(self) -> None:
         ...
+
+
+def headers_of(raw: bytes) -> email.message.Message:
+    """The headers at the start of a raw message (no more than HEADER_LIMIT bytes
+    read), parsed as written: what a step needs that reads a header or two, never
+    the body."""
+    return email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(
+        header_section(raw[:HEADER_LIMIT]))
 
 
 def header_section(data: bytes) -> bytes:

@@ -5,8 +5,6 @@ address are capped a day (ERROR_REPLIES_PER_DAY).
 """
 from __future__ import annotations
 
-import email.parser
-import email.policy
 import logging
 from datetime import datetime, timedelta
 from typing import Any
@@ -25,6 +23,7 @@ from ..reading.author import author_of
 from ..reading.wording import examples
 from ..reading.parse import ParsedMessage, without_reply_prefix
 from .carry_out import abridge
+from .mailbox import headers_of
 from .identify import (
     Refused, is_master_address, same_address, seat_by_token, token_in_headers, user_by_address,
 )
@@ -94,11 +93,10 @@ def refuse_oversized(session: Session, config: dict[str, Any], row: InboundRow, 
     """A message over INBOUND_MAX_BYTES is never downloaded nor parsed (a 67 MB
     message took 630 MB to parse): its headers and size are kept, the message
     itself stays in the mailbox, and its sender, if registered, is told once."""
-    head = row.raw[:64 * 1024].split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
-    headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(head)
+    headers = headers_of(row.raw)
     author = author_of(headers)
     row.from_addr = author.address[:254]
-    seat = seat_by_token(session, token_in_headers(head, config))
+    seat = seat_by_token(session, token_in_headers(headers, config))
     if seat is not None:
         row.game_id = seat.game_id
     size, cap = size_of(row), int(config["INBOUND_MAX_BYTES"])

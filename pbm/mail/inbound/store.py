@@ -16,8 +16,6 @@ its headers and size, which are stored, and its sender is told once.
 """
 from __future__ import annotations
 
-import email.parser
-import email.policy
 import hashlib
 import logging
 from contextlib import AbstractContextManager, nullcontext
@@ -32,7 +30,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ...models import InboundRow
 from ..reading.parse_body import body_text, parse_bytes
 from .apply import apply_many
-from .mailbox import HEADER_LIMIT, IncomingMail, MailSource, header_section
+from .mailbox import IncomingMail, MailSource, headers_of
 
 log = logging.getLogger(__name__)
 
@@ -203,7 +201,5 @@ def prepare(raw: bytes, config: dict[str, Any]) -> None:
 def _may_hold_html(raw: bytes) -> bool:
     """False for a message that is one plain-text part (most replies from a
     mail program): nothing to convert, and no need to parse it twice."""
-    headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(
-        header_section(raw[:HEADER_LIMIT]))
-    kind = headers.get_content_type()
+    kind = headers_of(raw).get_content_type()
     return kind != "text/plain"
