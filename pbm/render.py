@@ -49,6 +49,16 @@ def titles(ruleset: str, state: Any, lang: str) -> dict[str, list[str]]:
     return {p.name: found for p in state.players if (found := rules.titles(state, p.name, lang))}
 
 
+def how_it_came(source: str | None, lang: str) -> str:
+    """Beside a player's own move, how it reached the service when not by the page
+    they read it on: in words, never the stored code ("mail", "master"); "" for the web."""
+    if source == "mail":
+        return gettext_in(lang, "by mail")
+    if source == "master":
+        return gettext_in(lang, "entered by the Masters")
+    return gettext_in(lang, "standing answer") if source == "standing" else ""
+
+
 def pending_lines(ruleset: str, pending: list[dict[str, Any]] | None, lang: str) -> list[str]:
     """What a draft waits for, as the Masters read it (the desk's and the mail's):
     each item worded by the ruleset, never its kind and data."""

@@ -78,13 +78,6 @@ def group_key(group: list[ActionForm]) -> str:
 
 # --------------------------------------------------------------------------- building
 
-def _how_it_came(source: str | None) -> str:
-    """Beside a player's own move, how it reached the service when not by this page:
-    in words, never the stored code ("mail", "master")."""
-    return {"mail": _("by mail"), "master": _("entered by the Masters"),
-            "standing": _("standing answer")}.get(source or "", "")
-
-
 def build_form(specs: ActionForm | list[ActionForm], formdata: Any = None, *,
                ruleset: str = "", state: GameState | None = None,
                current: dict[str, dict[str, Any]] | None = None, shown: bool = True) -> ActionFormBase:
@@ -266,7 +259,7 @@ def reserved_context(game: Game, seat: Seat, state: GameState | None = None) -> 
             form = build_form(group, ruleset=game.ruleset, state=open_state, current=submitted)
             forms.append((group[0], form, " · ".join(form_title(s, game.ruleset) for s in group)))
         current = [(r.kind, operations.describe_submission(r.args, lang, game.ruleset, open_state),
-                    _how_it_came(r.source), r.submitted_at) for r in latest]
+                    render.how_it_came(r.source, lang), r.submitted_at) for r in latest]
     rules = get_ruleset(game.ruleset)
     # What the rules show this player of their own state at a glance (a power they hold...).
     table = rules.public_table(state, viewer, lang) if state else []

@@ -109,7 +109,7 @@ def page_context(game: Game, seat: Seat | None) -> dict[str, Any]:
     if seat is not None and phase is not None and ctx["phase_id"]:
         mine = [r for r in operations.latest_actions(session, phase) if r.seat_id == seat.id]
         ctx["my_answer"] = [("; ".join(operations.describe_submission(r.args, lang, game.ruleset, state)),
-                             r.source) for r in mine]
+                             render.how_it_came(r.source, lang)) for r in mine]
     offered = ruleset.standing_answers(GameState.from_dict(game.state) if game.state else None)
     return {**ctx, "game": game, "seat": seat, "phase": phase,
             "log": _log(session, game, ruleset, Viewer(player=seat.name if seat else None), lang),
