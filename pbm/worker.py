@@ -26,7 +26,8 @@ from .clock import Clock
 from .handoff_lock import HandoffLock
 from .mail import inbound
 from .mail.inbound import MailSourceError, open_source
-from .mail.outbound import digests, quota_watch, send
+from .mail.outbound import digests, send
+from .telling import quota_warning
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +91,7 @@ class Worker:
 
     def watch_quota(self) -> int:
         with transaction(self.factory) as session:
-            return quota_watch.warn_masters(session, self.config, self.clock.now())
+            return quota_warning.warn_masters(session, self.config, self.clock.now())
 
     def outbox(self) -> int:
         return send.drain(self.app, self.factory, self.clock.now())

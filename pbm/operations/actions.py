@@ -12,11 +12,10 @@ from engine.core import Action, GameState, Rejected, keep_last
 from engine.registry import get_ruleset
 
 from .. import limits
-from ..mail import outbound as mailer
-from ..render import describe_submission
-from ..models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus, Seat, User
-from .timing import close_if_complete, windowed
-from .base import MAIL_SOURCES, OperationError, mail_context, current_phase, log
+from .. import hooks
+from ..models import ActionRow, Game, PhaseRow, PhaseStatus, Seat, User
+from .timing import moments, taking_answers
+from .base import MAIL_SOURCES, OperationError, current_phase, log
 
 
 @dataclass
@@ -45,11 +44,7 @@ def open_phase_for(session: Session, game: Game, now: datetime, correcting: bool
         phase = _held_current_phase(session, game) if held else current_phase(session, game)
     if correcting and phase is not None and phase.status == PhaseStatus.DRAFT:
         return phase
-    if game.status != GameStatus.RUNNING or phase is None or phase.status != PhaseStatus.OPEN:
-        raise Rejected("phase_closed")
-    in_time = now < phase.ends_at or (
-        arrived_at is not None and phase.starts_at <= arrived_at < phase.ends_at)
-    if not in_time:
+    if not taking_answers(game, phase, now, arrived_at):
         raise Rejected("phase_closed")
     return phase
 
@@ -156,7 +151,7 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     except Rejected:
         # An answer window's answer that comes after it closed (or closed early: all
         # had answered) is never applied to whatever is open now.
-        raise Rejected("moment_passed" if windowed(game) else "phase_closed") from None
+        raise Rejected(moments(game).late) from None
     if expected_phase_id is not None and expected_phase_id != phase.id:
         raise Rejected("moment_passed")
     if opened is None:  # an opening holds its phase already
@@ -185,17 +180,13 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
              "args": action.args, "submitted_at": now, "source": source, "source_detail": source_detail,
              "by_user_id": by_user.id if by_user else None, "inbound_id": inbound_id}
             for action in checked])
-    close_if_complete(game, phase, state, lambda: engine_actions(session, phase), now)
+    moments(game, state).close_if_complete(game, phase, state, lambda: engine_actions(session, phase), now)
     if source == "master" and by_user is not None:
         log(session, game, by_user, "submit_on_behalf", now, player=seat.name,
             submission=submission, source=source_detail)
-        if notify_player and seat.mailable:
-            mailer.queue(session, config, to=seat.user.email, template="on_behalf_copy",
-                         lang=seat.user.lang, now=now, game=game, seat=seat,
-                         context=mail_context(game, phase, seat.user.lang, {
-                             "master": by_user.name, "source": source_detail,
-                             "lines": describe_submission(submission, seat.user.lang, game.ruleset),
-                         }, reader=seat.user))
+    hooks.announce(hooks.submission_recorded, moments(game, state), hooks.SubmissionRecorded(
+        session, config, game, now, seat=seat, phase=phase, submission=submission, source=source,
+        source_detail=source_detail, by=by_user, tell_player=notify_player))
     return done
 
 

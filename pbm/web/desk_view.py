@@ -20,6 +20,7 @@ from engine.registry import get_ruleset
 
 from .. import operations, render, visibility
 from ..mail.outbound import quota_watch
+from ..mail.outbound.relay_limits import Limits, paused_until, relay_key, used_today
 from ..models import EventRow, Game, InboundRow, MasterLog, OutboxRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
 from .public import ruleset_name
@@ -96,7 +97,7 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
         PhaseRow.game_id == game.id, PhaseRow.status == PhaseStatus.PUBLISHED).limit(1)) is not None
     return {
         "can_roll_back": can_roll_back,
-        "mail_out": quota_watch.desk_panel(session, current_app.config, game, lang, now),
+        "mail_out": mail_panel(session, current_app.config, game, lang, now),
         "troubled_mail": troubled_mail,
         "preview_lines": preview_lines, "pending_items": pending_items,
         "prepared": prepared, "all_roles": all_roles, "composition": composition,
@@ -332,3 +333,21 @@ def panels(session: Session, game: Game, lang: str) -> list[Any]:
                            .order_by(EventRow.phase_id.is_not(None), EventRow.phase_id, EventRow.seq)).all()
     events = [Event(r.kind, r.data or {}, r.visibility, list(r.recipients or [])) for r in rows]
     return get_ruleset(game.ruleset).panels(state, events, lang)
+
+
+def mail_panel(session: Session, config: dict[str, Any], game: Game, lang: str, now: datetime) -> dict[str, Any]:
+    """The desk's mail panel: the relay's backlog and quota, and this game's warning."""
+    limits = Limits.from_config(config)
+    waiting = quota_watch.backlog(session)
+    shortfall = next((s for s in quota_watch.shortfalls(session, limits, now, sum(waiting.values()))
+                      if s.game_id == game.id), None)
+    tz = operations.game_tz(game)
+    reset = limits.next_reset(now)
+    return {
+        "backlog": waiting, "per_day": limits.per_day, "per_minute": limits.per_minute,
+        "used_today": used_today(session, limits, now),
+        "rolling": limits.reset_at is None,
+        "reset": render.deadline_text(reset, lang, tz) if reset else None,
+        "paused_until": paused_until(session, relay_key(config), now),
+        "shortfall": shortfall,
+    }

@@ -283,7 +283,7 @@ def reserved(slug: str):
     if seat is None:
         abort(403)
     state = operations.current_state(game)
-    if operations.timing.windowed(game, state):  # a game in answer windows has its own page
+    if operations.timing.moments(game, state).page == operations.timing.WINDOW_PAGE:  # its own page
         from .window_page import render_page
         return render_page(game, seat)
     return render_template("reserved.html", **reserved_context(game, seat, state))

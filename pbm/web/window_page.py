@@ -27,7 +27,8 @@ from engine.registry import get_ruleset
 
 from .. import operations, render
 from ..models import EventRow, Game, PhaseRow, PhaseStatus, Seat
-from ..operations import window_mail, windows
+from ..operations import windows
+from ..views import window as window_view
 from . import config, db, game_or_404, my_seat, now
 from .forms import PublishForm
 
@@ -85,11 +86,11 @@ def _log(session: Any, game: Game, ruleset: Any, viewer: Viewer, lang: str) -> l
     by_phase: dict[int | None, list[EventRow]] = {}
     for r in rows:
         by_phase.setdefault(r.phase_id, []).append(r)
-    rounds: list[list[str]] = [window_mail.lines_for(by_phase.get(None, []), game.ruleset, viewer, lang)]
+    rounds: list[list[str]] = [window_view.lines_for(by_phase.get(None, []), game.ruleset, viewer, lang)]
     for ph in phases:
         if ruleset.reports_to_all(GameState.from_dict(ph.state_before)) and rounds[-1]:
             rounds.append([])
-        rounds[-1] += window_mail.lines_for(by_phase.get(ph.id, []), game.ruleset, viewer, lang)
+        rounds[-1] += window_view.lines_for(by_phase.get(ph.id, []), game.ruleset, viewer, lang)
     return [r for r in reversed(rounds) if r]
 
 
@@ -97,7 +98,7 @@ def page_context(game: Game, seat: Seat | None) -> dict[str, Any]:
     session, lang = db(), _lang()
     ruleset = get_ruleset(game.ruleset)
     phase = operations.current_phase(session, game)
-    ctx = window_mail.window_context(session, game, phase, seat, lang, now())
+    ctx = window_view.window_context(session, game, phase, seat, lang, now())
     ctx["choices"] = []
     state = ctx["open_state"]
     for form in ctx["forms"]:
@@ -200,8 +201,7 @@ def _player_post(slug: str, change, done: str, settle: bool = False):
 def more_time(slug: str):
     def extend(session, game, seat):
         operations.lock_game(session, game)
-        phase = operations.windows.extend(session, game, seat, now(), expected_phase_id=_phase_id())
-        window_mail.mail_extension(session, config(), game, phase, seat, now())
+        operations.windows.extend(session, config(), game, seat, now(), expected_phase_id=_phase_id())
     return _player_post(slug, extend, _("You have one more answer window."))
 
 

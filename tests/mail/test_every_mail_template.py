@@ -32,7 +32,8 @@ from engine.registry import get_ruleset
 
 from pbm import accounts, operations
 from pbm.mail import outbound as mailer
-from pbm.mail.outbound import digests, outbox, quota_watch
+from pbm.mail.outbound import digests, outbox
+from pbm.telling import quota_warning
 from pbm.mail.outbound import send as sender
 from pbm.operations import signups
 from pbm.db import transaction
@@ -175,7 +176,7 @@ def _quota_warning(game: BotGame) -> None:
     config = {**game.app.config, "MAIL_DAILY_QUOTA": 10_000}
     with transaction(game.factory) as s:
         used = used_today(s, Limits.from_config(config), game.clock.now())
-        quota_watch.warn_masters(s, {**config, "MAIL_DAILY_QUOTA": used + 5}, game.clock.now())
+        quota_warning.warn_masters(s, {**config, "MAIL_DAILY_QUOTA": used + 5}, game.clock.now())
 
 
 @pytest.mark.parametrize("lang", ["it", "en"])

@@ -184,7 +184,7 @@ def _hold_what_is_loaded(session: Session) -> None:
 
 def _opens_windows(session: Session, game_id: int) -> bool:
     game = session.get(Game, game_id)
-    return game is not None and operations.timing.windowed(game)
+    return game is not None and operations.timing.moments(game).closes_early
 
 
 def _record_error(row: InboundRow, inbound_id: int, exc: Exception) -> Outcome:
@@ -353,7 +353,7 @@ def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: Pa
     # answer the next challenge); a calendar game's reply to any of its mails counts for
     # the phase open when it arrived, if its commands fit that phase (issue 22), never for
     # a phase that opened after it arrived (a mail read late).
-    windowed = stale and operations.timing.windowed(game)
+    windowed = stale and not operations.timing.moments(game).replies_carry_over
     arrived_before = (stale and row.received_at is not None
                       and _aware(row.received_at) < _aware(phase.starts_at))
     done = carry_out(session, config, game, seat, parsed.commands, lang=lang, now=now, phase=phase,

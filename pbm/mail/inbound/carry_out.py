@@ -16,7 +16,6 @@ from engine.interface import MORE_TIME, STANDING
 
 from ... import operations, render
 from ...i18n import gettext_in
-from ...operations import window_mail
 from ...models import Game, PhaseRow, Seat, User
 from ..reading.wording import examples
 
@@ -58,7 +57,7 @@ def carry_out(session: Session, config: dict[str, Any], game: Game, seat: Seat,
         what = "; ".join(operations.describe_submission(abridged(command), lang, game.ruleset))
         if too_late:
             done.errors.append(f"{what}: " + render.rejection(
-                "moment_passed" if operations.timing.windowed(game) else "phase_closed", {}, game.ruleset, lang))
+                operations.timing.moments(game).late, {}, game.ruleset, lang))
             continue
         if kind == MORE_TIME:
             _more_time(session, config, game, seat, phase, lang, now, done)
@@ -100,9 +99,8 @@ def _more_time(session: Session, config: dict[str, Any], game: Game, seat: Seat,
                phase: PhaseRow | None, lang: str, now: datetime, done: Carried) -> None:
     try:
         with session.begin_nested():
-            extended = operations.windows.extend(session, game, seat, now,
+            extended = operations.windows.extend(session, config, game, seat, now,
                                                  expected_phase_id=phase.id if phase else None)
-            window_mail.mail_extension(session, config, game, extended, seat, now)
         done.applied.append(gettext_in(
             lang, "More time: you may answer until %(deadline)s",
             deadline=render.deadline_text(extended.ends_at, lang, operations.game_tz(game))))

@@ -71,7 +71,7 @@ def commands_receipt(session: Session, config: dict[str, Any], row: InboundRow, 
     open_now = phase is not None and phase.status == PhaseStatus.OPEN
     # The deadline as it stands now that the mail is applied (an extension moved it; an
     # answer that completed a window closed it, and then there is no time left to give).
-    settled = open_now and not late and operations.timing.windowed(game) and phase.ends_at <= now
+    settled = open_now and not late and operations.timing.moments(game).closes_early and phase.ends_at <= now
     _receipt(session, config, row, parsed, to=to, lang=lang, now=now,
              game=game, seat=seat if by is None else None, context={
                  "phase_label": render.phase_label(shown, lang, tz) if shown else None,
