@@ -24,8 +24,8 @@ from .operations import reminders
 from .db import transaction, write_sessions
 from .clock import Clock
 from .handoff_lock import HandoffLock
-from .mail import inbound
-from .mail.inbound import MailSourceError, open_source
+from . import inbox
+from .mail.sources import MailSourceError, open_source
 from .mail.outbound import digests, send
 from .telling import quota_warning
 
@@ -101,11 +101,11 @@ class Worker:
 
     def mail_once(self, source: Any, until: datetime | None = None) -> int:
         """One round of mail: what a crash left stored, then the mailbox's new mail
-        (``until``: see ``inbound.ingest``). The mail lock is taken around storing a
+        (``until``: see ``inbox.ingest``). The mail lock is taken around storing a
         batch and around applying each game's messages, never a whole round, and
-        the clock is read for each batch as it is stored (``inbound.ingest``)."""
-        inbound.process_stored(self.factory, self.config, self.clock.now(), lock=self.mail_lock)
-        return inbound.ingest(self.factory, self.config, source, self.clock.now, lock=self.mail_lock,
+        the clock is read for each batch as it is stored (``inbox.ingest``)."""
+        inbox.process_stored(self.factory, self.config, self.clock.now(), lock=self.mail_lock)
+        return inbox.ingest(self.factory, self.config, source, self.clock.now, lock=self.mail_lock,
                               until=until)
 
     def mail_round(self, until: datetime | None = None) -> int:

@@ -14,7 +14,7 @@ from engine.registry import available, get_ruleset
 
 from .. import operations
 from ..mail import outbound as mailer
-from ..mail.inbound.carry_out import Origin, carry_out
+from ..operations.carry_out import Origin, carry_out
 from ..mail.reading.commands import parse_commands
 from ..mail.reading.wording import describe_error
 from ..models import InboundRow, PhaseRow, PhaseStatus

@@ -72,6 +72,7 @@ DRIVEN: dict[str, tuple[str, ...]] = {
     "substitute_welcome": WITH_ACCOUNTS,  # a seat handed over
     "substitute_announced": WITH_ACCOUNTS,
     "absence_declared": WITH_ACCOUNTS,    # a player will be away
+    "deadline_changed": WITH_ACCOUNTS,    # a Master moves the deadline, pauses, resumes
     "master_added": EVERY,                # a co-Master with an account
     "set_password": EVERY,                # a co-Master without one
     "signup_confirm": WITH_ACCOUNTS,      # a sign-up asked for
@@ -149,6 +150,11 @@ def _the_extra_mails(game: BotGame, lang: str) -> None:
                               lang=lang, announced_as="Zoe")
         if any(r.key == "kill" for r in game.ruleset.remedies()):
             desk.intervene(s, config, g, "kill", [seats[2].name], now(), by=master, reason="Assente")
+        if phase is not None and phase.has_deadline and phase.status == "open":
+            desk.extend(s, config, g, phase.ends_at + timedelta(hours=1), now(), master)
+            desk.extend(s, config, g, phase.ends_at - timedelta(minutes=1), now(), master)
+            desk.pause(s, config, g, now(), master)
+            desk.resume(s, config, g, now(), master)
 
 
 def _late_boundary(game: BotGame) -> None:

@@ -20,10 +20,10 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
-from ... import operations
-from ...models import GameMaster, GameStatus, InboundRow, OutboxRow, Seat, User
-from ..reading.parse import ParsedMessage, header_token
-from .mailbox import headers_of
+from .. import operations
+from ..models import GameMaster, GameStatus, InboundRow, OutboxRow, Seat, User
+from ..mail.reading.parse import ParsedMessage, header_token
+from ..mail.sources.mailbox import headers_of
 
 
 @dataclass(frozen=True)

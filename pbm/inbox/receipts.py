@@ -15,15 +15,15 @@ from sqlalchemy.orm import Session
 from engine.core import GameState
 from engine.registry import get_ruleset
 
-from ... import operations, render
-from ...i18n import gettext_in
-from ...models import Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User
-from ..outbound import master_address, queue
-from ..reading.author import author_of
-from ..reading.wording import examples
-from ..reading.parse import ParsedMessage, without_reply_prefix
-from .carry_out import abridge
-from .mailbox import headers_of
+from .. import operations, render
+from ..i18n import gettext_in
+from ..models import Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User
+from ..mail.outbound import master_address, queue
+from ..mail.reading.author import author_of
+from ..mail.reading.wording import examples
+from ..mail.reading.parse import ParsedMessage, without_reply_prefix
+from ..operations.carry_out import abridge
+from ..mail.sources.mailbox import headers_of
 from .identify import (
     Refused, is_master_address, same_address, seat_by_token, token_in_headers, user_by_address,
 )
