@@ -226,8 +226,7 @@ class Rooms(Ability):
         """The rooms this game has at ``state``: the piazza, the table and the ghosts' room
         always (the ghosts' may be empty yet); a group once at least two players are in it
         by the rules (a group of one knows nobody)."""
-        return tuple(s for s in self.specs()
-                     if s.kind != GROUP or len(self.rules_members(state, s.key)) >= 2)
+        return tuple(s for s in self.specs() if _exists(s, self.rules_members(state, s.key)))
 
     def chosen(self, settings: Mapping[str, Any] | None) -> dict[str, bool]:
         """The Masters' choices for every declared setting, the default where they made
@@ -240,11 +239,12 @@ class Rooms(Ability):
         """Who reads (READ) and who writes (WRITE) in ``room`` now, the Masters' settings
         applied; nobody else. A room the game does not have now has no members."""
         spec = self.spec(room)
-        if spec is None or spec not in self.rooms_in(state):
+        by_rules = self.rules_members(state, room) if spec is not None else {}
+        if spec is None or not _exists(spec, by_rules):
             return {}
         chosen = self.chosen(settings)
         out = {}
-        for player, level in self.rules_members(state, room).items():
+        for player, level in by_rules.items():
             level = min(level, self._allowed(state, spec, player, chosen)[0])
             if level > Access.NONE:
                 out[player] = level
@@ -259,9 +259,10 @@ class Rooms(Ability):
                       settings: Mapping[str, Any] | None) -> Refusal | None:
         """Why ``player`` may not post in ``room`` now, or None (they may)."""
         spec = self.spec(room)
-        if spec is None or spec not in self.rooms_in(state):
+        by_rules = self.rules_members(state, room) if spec is not None else {}
+        if spec is None or not _exists(spec, by_rules):
             return Refusal("room_unknown", {"room": room})
-        level = self.rules_members(state, room).get(player, Access.NONE)
+        level = by_rules.get(player, Access.NONE)
         if level == Access.NONE:
             return Refusal("room_not_member", {"room": room})
         if level == Access.READ:
@@ -315,6 +316,12 @@ class Rooms(Ability):
         if spec.kind != GHOSTS and chosen.get(DEAD_READ_ONLY) and self.is_dead(state, player):
             return Access.READ, "room_dead_read_only"
         return Access.WRITE, ""
+
+
+def _exists(spec: RoomSpec, by_rules: Mapping[str, Access]) -> bool:
+    """A group exists once two players are in it (a group of one knows nobody); the other
+    rooms always do (the ghosts' may be empty yet)."""
+    return spec.kind != GROUP or len(by_rules) >= 2
 
 
 def everyone(state: GameState, level: Access = Access.WRITE) -> dict[str, Access]:

@@ -1,5 +1,5 @@
 """The rooms of a Lupus in tempo reale game (issue 30; rulings in
-docs/rulings-tempo-reale-7.md, R21-R23).
+docs/rulings-tempo-reale-7.md, R21).
 
 - The piazza: every player. §2.3: "I giocatori possono comunicare tra di loro con
   qualsiasi mezzo. Possono dirsi qualsiasi cosa", and "Anche i morti possono parlare con
@@ -9,12 +9,13 @@ docs/rulings-tempo-reale-7.md, R21-R23).
   partita") that the deal put at least two players in: by the role dealt, not a role
   taken later (FAQ 21: "Trasformista e Necrofilo non ottengono le informazioni iniziali
   del personaggio di cui assumono il ruolo"); the dead stay (§3.5: they "possono comunque
-  continuare a giocare e aiutare la propria fazione"), the exiled only read. The
-  Negromanti's room also takes a Fantasma once it wakes as a Spettro (§3.7 Fantasma: "Gli
-  viene inoltre comunicata l'identità dei Negromanti, e ai Negromanti viene comunicata
-  l'identità del Fantasma").
+  continuare a giocare e aiutare la propria fazione"), the exiled only read.
 
-No ghosts' room: the Spettri each use their own power, they do nothing together.
+Who learns of others later is told only of some (a Fantasma woken as a Spettro learns the
+Negromanti and they learn it, §3.7, but two such Fantasmi never learn each other; a Spettro
+learns only the Negromanti who woke it; a corrupted Negromante only its Spettro): a room
+would tell them more than that, so they talk by whisper. No ghosts' room: the Spettri each
+use their own power, they do nothing together.
 """
 from __future__ import annotations
 
@@ -40,8 +41,7 @@ _GROUPS: dict[str, tuple[Say, Say]] = {
     "maghi_neri": (Say("Maghi neri", "Dark magicians"),
                    Say("Diavoli, Fattucchiere e Stregoni", "the Diavoli, Fattucchiere and Stregoni")),
     "negromanti": (Say("Congrega dei Negromanti", "The Necromancers' coven"),
-                   Say("i Negromanti, e il Fantasma quando si risveglia Spettro (§3.7)",
-                       "the Negromanti, and the Fantasma once it wakes as a Spettro (§3.7)")),
+                   Say("i Negromanti", "the Negromanti")),
     "setta": (Say("Setta", "The sect"),
               Say("Ipnotisti, Medium e Scrutatori", "the Ipnotisti, Medium and Scrutatori")),
 }
@@ -95,20 +95,13 @@ class TempoRealeRooms(Rooms):
         roles = GROUP_ROLES.get(room)
         if roles is None:
             return {}
-        return {p.name: self._level(state, p) for p in state.players
-                if dealt(p) in roles or (room == "negromanti" and _woken_fantasma(p))}
+        return {p.name: self._level(state, p) for p in state.players if dealt(p) in roles}
 
     @staticmethod
     def _level(state: GameState, p: Player) -> Access:
         """§3.1: the exiled stop playing; they read what they were in, and write again
         only once the game is over."""
         return Access.READ if p.data.get("exiled") and not state.over else Access.WRITE
-
-
-def _woken_fantasma(p: Player) -> bool:
-    # deaths.awaken_fantasmi: a Fantasma who died and got a power; told the Negromanti and
-    # told to them. One left without a power (FAQ 12) is told nothing and stays out.
-    return dealt(p) == "Fantasma" and bool(p.data.get("spettro"))
 
 
 ROOMS = TempoRealeRooms()
