@@ -267,8 +267,7 @@ class Rooms(Ability):
             return Refusal("room_not_member", {"room": room})
         if level == Access.READ:
             return Refusal("room_read_only", {"room": room})
-        allowed, why = self._allowed(state, spec, player, self.chosen(settings))
-        return None if allowed == Access.WRITE else Refusal(why, {"room": room})
+        return self._allowed(state, spec, player, self.chosen(settings))[1]
 
     def may_whisper(self, state: GameState, sender: str, recipients: Iterable[str],
                     settings: Mapping[str, Any] | None) -> Refusal | None:
@@ -304,18 +303,18 @@ class Rooms(Ability):
 
     # -- the settings, applied the same way in every game -------------------------------
     def _allowed(self, state: GameState, spec: RoomSpec, player: str,
-                 chosen: Mapping[str, bool]) -> tuple[Access, str]:
-        """The most the Masters' settings leave ``player`` in the room now, and the refusal
-        code when that is less than WRITE. The settings only ever take away: never a room
+                 chosen: Mapping[str, bool]) -> tuple[Access, Refusal | None]:
+        """The most the Masters' settings leave ``player`` in the room now, and why when
+        that is less than WRITE. The settings only ever take away: never a room
         the rules do not give. Once the game is over they lapse (no nights, no dead to
         keep quiet: the talk after the reveal)."""
         if state.over:
-            return Access.WRITE, ""
+            return Access.WRITE, None
         if spec.kind == PIAZZA and chosen.get(NIGHT_SILENCE) and self.is_night(state):
-            return Access.READ, "room_night_silence"
+            return Access.READ, Refusal("room_night_silence", {"room": spec.key})
         if spec.kind != GHOSTS and chosen.get(DEAD_READ_ONLY) and self.is_dead(state, player):
-            return Access.READ, "room_dead_read_only"
-        return Access.WRITE, ""
+            return Access.READ, Refusal("room_dead_read_only", {"room": spec.key})
+        return Access.WRITE, None
 
 
 def _exists(spec: RoomSpec, by_rules: Mapping[str, Access]) -> bool:
