@@ -1,4 +1,4 @@
-"""The rooms of a Lupus LIVE! 12 game (issue 30; rulings in docs/rulings.md, "Rooms").
+"""The rooms of a Lupus LIVE! 12 game (issue 30; ruling 26 in docs/rulings.md).
 
 - The piazza: every player, the ghosts too. Principale §3.4: "La discussione plenaria via
   chat avverrà in un apposito gruppo Telegram creato e gestito dalle Master"; §1.11: the

@@ -43,11 +43,6 @@ def keys(state):
     return [s.key for s in ROOMS.rooms_in(state)]
 
 
-def test_lupus_noctis_has_no_rooms():
-    """Lupus Noctis is played at a table, its players without accounts (docs/rulings-lupus-noctis.md)."""
-    assert get_ruleset("lupus-noctis").ability(Rooms) is None
-
-
 def test_at_the_start_the_piazza_the_den_and_an_empty_ghosts_room():
     state = start()
     assert keys(state) == ["piazza", "lupi", "ghosts"]

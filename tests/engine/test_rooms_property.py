@@ -25,6 +25,14 @@ TR7 = get_ruleset("tempo-reale-7")
 COMPLOTS = get_ruleset("complots")
 
 
+def test_which_games_have_rooms():
+    """Lupus Noctis is played at a table, its players without accounts
+    (docs/rulings-lupus-noctis.md, N14); the others talk in rooms."""
+    assert get_ruleset("lupus-noctis").ability(Rooms) is None
+    for rules in (LIVE, TR7, COMPLOTS):
+        assert isinstance(rules.ability(Rooms), Rooms)
+
+
 def settings_to_try(rooms: Rooms):
     """The defaults, none, all, and each setting alone: the settings act one by one
     (engine/rooms.py), so these meet every way one of them can take access away."""
