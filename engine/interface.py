@@ -293,7 +293,8 @@ def ranked(counts: dict[str, Any]) -> tuple[tuple[str, float], ...]:
 class Ability:
     """Something only some games do, declared as a value of its own type in the ruleset's
     ``abilities`` and asked for by that type (``BaseRuleset.ability``): the service
-    never guesses a game's powers from the names of its methods."""
+    never guesses a game's powers from the names of its methods. ``TableScript`` is
+    below; ``Rooms`` (where the players talk) in engine/rooms.py."""
 
 
 # --------------------------------------------------------------------------- a game at the table

@@ -434,3 +434,50 @@ def field_label(field: str, lang: str) -> str | None:
 
 def field_help(field: str, lang: str) -> str | None:
     return word(FIELD_HELP, field, lang)
+
+# A post to a room or a whisper refused (engine/rooms.py: ``Refusal``), as the service
+# tells the sender; a ruleset words them in its own terms where they differ (Complots'
+# eliminated are not "the dead").
+REJECTIONS.update({
+    "room_unknown": {
+        "it": "Questa stanza non c'è in questa partita: il messaggio non è stato pubblicato.",
+        "en": "This game has no such room: the post was not published."},
+    "room_not_member": {
+        "it": "Non fai parte di questa stanza: il messaggio non è stato pubblicato.",
+        "en": "You are not in this room: the post was not published."},
+    "room_read_only": {
+        "it": "In questa stanza ora puoi soltanto leggere: il messaggio non è stato pubblicato.",
+        "en": "You may only read this room now: the post was not published."},
+    "room_night_silence": {
+        "it": "Di notte la piazza tace (scelta delle Master): il messaggio non è stato "
+              "pubblicato. Potrai scriverlo di giorno.",
+        "en": "At night the piazza is silent (the Masters' choice): the post was not published. "
+              "You may post it by day."},
+    "room_dead_read_only": {
+        "it": "In questa partita i morti leggono ma non scrivono nelle stanze (scelta delle "
+              "Master): il messaggio non è stato pubblicato.",
+        "en": "In this game the dead read the rooms but do not post in them (the Masters' "
+              "choice): the post was not published."},
+    "whispers_off": {
+        "it": "In questa partita non si aprono conversazioni private: si parla nelle stanze.",
+        "en": "This game has no private conversations: all talk is in the rooms."},
+    "whisper_not_in_game": {
+        "it": "Solo chi gioca questa partita può scrivere in privato ai suoi giocatori.",
+        "en": "Only the players of this game may write privately to its players."},
+    "whisper_nobody": {
+        "it": "Una conversazione privata va aperta con almeno un altro giocatore.",
+        "en": "A private conversation is opened with at least one other player."},
+    "whisper_recipients": {
+        "it": "Una conversazione privata va aperta con altri giocatori di questa partita; "
+              "«{player}» non lo è.",
+        "en": "A private conversation is opened with other players of this game; "
+              "“{player}” is not one."},
+    "whisper_out": {
+        "it": "{player} non gioca più in questa partita: niente conversazioni private.",
+        "en": "{player} no longer plays in this game: no private conversations."},
+    "whisper_dead_to_living": {
+        "it": "In questa partita i morti non scrivono in privato ai vivi (scelta delle Master): "
+              "{players}.",
+        "en": "In this game the dead do not write privately to the living (the Masters' "
+              "choice): {players}."},
+})

@@ -32,6 +32,7 @@ from .cards import (
     EXAMINE, FORCED_COUP_AT, TARGETED, VARIANTS, blockers, canonical_action, canonical_card,
     card_name, fold, in_play,
 )
+from .rooms import ROOMS
 from .texts import EVENTS, FORMS, KINDS, MOMENT, REJECTIONS, SELF, WELCOME
 from .vocabulary import PASS_NOT_ME, challenge_key
 
@@ -59,6 +60,8 @@ class Complots(BaseRuleset):
     max_players = 8
     EVENTS = EVENTS
     REJECTIONS = REJECTIONS
+    # The table's open talk (rooms.py; docs/rulesets.md, "Rooms").
+    abilities = (ROOMS,)
 
     # -- set-up ----------------------------------------------------------------------
     def options(self) -> list[Any]:

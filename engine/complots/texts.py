@@ -118,6 +118,17 @@ EVENTS = {
 }
 
 REJECTIONS = {**texts.REJECTIONS, **{
+    # -- the table's talk (rooms.py): the eliminated, not "the dead" --
+    "room_dead_read_only": {
+        "it": "In questa partita chi è fuori dal gioco legge il tavolo ma non vi scrive (scelta "
+              "delle Master): il messaggio non è stato pubblicato.",
+        "en": "In this game whoever is out of the game reads the table but does not post "
+              "(the Masters' choice): the post was not published."},
+    "whisper_dead_to_living": {
+        "it": "In questa partita chi è fuori dal gioco non scrive in privato a chi gioca ancora "
+              "(scelta delle Master): {players}.",
+        "en": "In this game whoever is out of the game does not write privately to those still "
+              "playing (the Masters' choice): {players}."},
     # -- set-up (the desk shows these after "the rules refuse this set-up:") --
     "duplicate_player": {"it": "Due giocatori hanno lo stesso nome.",
                          "en": "Two players share a name."},

@@ -1,7 +1,8 @@
 """Random legal play of Lupus LIVE! 12 games, for tests only. Its users:
 tests/engine/test_lupus_live_12_forms.py, tests/engine/test_lupus_live_12_corruption.py
 and tests/engine/test_lupus_live_12_replay.py (whole games by ``random_game`` and
-``play_phase``), and tests/engine/wording_corpus.py (``ALL_ROLES`` and
+``play_phase``), tests/engine/test_rooms_property.py (the same, for who is in which
+room at every moment), and tests/engine/wording_corpus.py (``ALL_ROLES`` and
 ``ritual_actions``, for the corpus the engine's wording test reads).
 
 ``form_actions``: each player fills the first field of some of the forms ``forms()``

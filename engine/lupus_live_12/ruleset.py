@@ -22,6 +22,7 @@ from .night import resolve_night
 from .panels import panels as _panels
 from .ritual_night import ritual_state
 from .rituals import RITUALS, canonical_ritual
+from .rooms import ROOMS
 from .roles import EREDE_CHOICES, LUPI, ROLES, USURPATORE_CHOICES, VILLAGGIO, canonical
 from .validation import power_beside_ritual
 from .validation import validate as _validate
@@ -39,6 +40,8 @@ class LupusLive12(BaseRuleset):
     schedule_spec = {"day_start": "09:00", "day_end": "21:00", "long_day": {"from": "fri", "to": "sun"}}
     # Anyone may shout, write notes or name a deputy; nobody must.
     OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
+    # Where the players talk (rooms.py; docs/rulesets.md, "Rooms").
+    abilities = (ROOMS,)
 
     def tally(self, event: Event, lang: str) -> Tally | None:
         """The pyre's count, for the archive and the vote picture (engine/pyre.py)."""

@@ -18,6 +18,7 @@ from . import vocabulary as _vocabulary
 from .day import resolve_day
 from .night import resolve_night
 from .panels import panels as _panels
+from .rooms import ROOMS
 from .roles import FACTIONS, POWERS, ROLES, SPETTRO_ROLE, canonical, canonical_power
 from .setup import KEY, setup_game
 
@@ -32,6 +33,8 @@ class TempoReale7(BaseRuleset):
     schedule_spec = {"day_start": "08:00", "day_end": "22:00", "long_day": {"from": "fri", "to": "sun"}}
     # Anyone may shout, write notes or name a deputy; nobody must.
     OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
+    # Where the players talk (rooms.py; docs/rulesets.md, "Rooms").
+    abilities = (ROOMS,)
 
     def tally(self, event: Event, lang: str) -> Tally | None:
         """The pyre's count, for the archive and the vote picture (engine/pyre.py)."""

@@ -22,8 +22,10 @@ def deal(seating: list[tuple[str, str]]) -> list[Player]:
         if role is None:
             raise SetupError("not_dealt_at_start", f"{role_name!r} cannot be dealt at the start of a game",
                              role=role_name)
+        # "dealt": the groups of §3.8 know each other by the role dealt, whatever role a
+        # player takes later (FAQ 21); the rooms read it (rooms.py).
         players.append(Player(name=name, role=role.name, faction=role.faction, aura=role.aura,
-                              data={"mystic": role.mystic}))
+                              data={"mystic": role.mystic, "dealt": role.name}))
     missing = [f for f in FACTIONS if not any(p.faction == f for p in players)]
     if missing:
         raise SetupError("factions_missing", "a game of Lupus in tempo reale needs all three factions "

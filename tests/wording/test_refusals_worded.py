@@ -34,6 +34,9 @@ GENERAL = {"it": "Questo non si può fare.", "en": "This cannot be done."}
 # Engine codes that never reach a user as they are: the desk turns an unknown remedy
 # into OperationError("unknown_action") (pbm/operations/desk.py), which is checked.
 CONVERTED = {"unknown_remedy"}
+# The rules' refusals: a Rejected raised, and a Refusal returned (a post to a room or a
+# whisper refused, engine/rooms.py), both worded by the ruleset's REJECTIONS.
+ENGINE_FAMILIES = {"Rejected", "Refusal"}
 
 
 def _raised(path: Path, families: object = FAMILIES) -> list[tuple[str, ast.expr]]:
@@ -118,7 +121,7 @@ def engine_codes(key: str) -> set[str]:
     """The codes the rules of ``key`` may refuse with: its package's and the shared modules'."""
     folder = Path(ruleset_module(key).__file__).parent
     paths = [*folder.glob("*.py"), *(ROOT / "engine").glob("*.py")]
-    codes = {code for path in paths for fam, arg in _raised(path) if fam == "Rejected"
+    codes = {code for path in paths for _fam, arg in _raised(path, ENGINE_FAMILIES)
              for code in _literal(arg) or ()}
     return codes - CONVERTED
 
@@ -156,6 +159,7 @@ def test_the_search_finds_the_codes():
     assert ("AccountError", "login_blocked") in codes and ("TokenError", "used") in codes
     assert len(codes) >= 70
     assert {"not_a_player", "game_over"} <= engine_codes("complots")
+    assert {"room_night_silence", "whisper_out"} <= engine_codes("tempo-reale-7")
 
 
 @pytest.mark.parametrize("family,code", sorted(service_codes()))
