@@ -46,6 +46,17 @@ GENERAL = N_("This cannot be done.")
 CATALOGUE: dict[str, str] = {
     # ----------------------------------------------------------- a game and its desk
     "game_started": N_("The game has already started."),
+    "post_empty": N_("The message is empty: nothing was posted."),
+    "post_too_long": N_("The message is too long (%(length)s characters, at most %(limit)s): it was not "
+                        "posted. Split it in two."),
+    "room_locked": N_("The Master has closed this room: it can be read, not written."),
+    "room_silenced": N_("The Master has muted you in this room for a while: your message was not posted."),
+    "whisper_too_many": N_("A private conversation takes at most %(limit)s players."),
+    "bad_delivery": N_("Choose every message, a digest or the web only."),
+    "digest_hours": N_("Choose at least one hour for the digest."),
+    "bad_moderation": N_("Hold, release or remove: nothing else can be done to a message."),
+    "bad_archive": N_("The archive keeps all the rooms, only the one everyone shares, or none."),
+    "no_account": N_("This player has no account."),
     "game_over": N_("The game is over."),
     "not_running": N_("The game is not running."),
     "not_paused": N_("The game is not paused."),

@@ -6,8 +6,8 @@ blinker's, which Flask already brings.
 A listener runs inside the operation's transaction: whatever it queues (mail in the
 outbox, a post in a room) commits with the change or not at all, and a listener that
 fails undoes the change rather than leave it untold. Each announcement is sent by the
-game's moments (``pbm.operations.timing.moments``): a listener that serves one kind of
-timing connects for that sender only (the results of a calendar phase and of an answer
+game's moments (``pbm.operations.timing.moments``; a post, by its room): a listener that
+serves one kind of timing connects for that sender only (the results of a calendar phase and of an answer
 window are different mails), one that serves all connects for any sender.
 
 This module sits below operations (it imports nothing of the service), so that the
@@ -36,6 +36,7 @@ phase_published = _signals.signal("phase-published", doc="A resolved moment is p
 phase_held = _signals.signal("phase-held", doc="A resolved moment waits for the Masters (PhaseHeld).")
 submission_recorded = _signals.signal("submission-recorded", doc="A seat's submission is stored (SubmissionRecorded).")
 deadline_changed = _signals.signal("deadline-changed", doc="A moment's deadline moved, or the game paused (DeadlineChanged).")
+post_made = _signals.signal("post-made", doc="A post is stored in a room (PostMade); sent by the room.")
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,13 @@ class DeadlineChanged(News):
     why: str  # EXTENDED | PAUSED | RESUMED | ABSENCE | MORE_TIME
     by: User | None = None
     seats: list[Seat] = field(default_factory=list)  # for whom, if not everyone (more time in a window)
+
+
+@dataclass(frozen=True)
+class PostMade(News):
+    room: Any  # talk_models.RoomRow
+    post: Any  # talk_models.PostRow
+    author: User | None  # None: a post the rules made (the night shout)
 
 
 # Why a deadline changed (DeadlineChanged.why): a Master moved it, paused or resumed

@@ -160,6 +160,9 @@ class Game(Base):
     # While set, no boundary fires; on resume the open phase keeps the time it had left.
     paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # The Masters' choices about the players' talk (pbm/talk_models.py): {"settings":
+    # {key: bool} of the ruleset's RoomSettings, "archive": "all" | "plenary" | "none"}.
+    talk: Mapped[dict[str, Any]] = mapped_column(default=dict)
 
     seats: Mapped[list["Seat"]] = relationship(back_populates="game", order_by="Seat.position")
     masters: Mapped[list["GameMaster"]] = relationship(back_populates="game")
