@@ -96,7 +96,7 @@ class DeadlineChanged(News):
 class PostMade(News):
     room: Any  # talk_models.RoomRow
     post: Any  # talk_models.PostRow
-    author: User | None  # None: a post the rules made (the night shout)
+    author: User | None  # None: a post the rules made (anonymous, at dawn)
 
 
 # Why a deadline changed (DeadlineChanged.why): a Master moved it, paused or resumed

@@ -58,8 +58,8 @@ class WhisperMember(Base):
 
 class PostRow(Base):
     """One post (append-only but for the Masters' moderation): by a seat's player, by a
-    Master (``seat_id`` None, ``author_id`` the Master), or by the rules (both None: the
-    night shout, ``heading`` standing where an author's name would)."""
+    Master (``seat_id`` None, ``author_id`` the Master), or by the rules (both None: an
+    anonymous post at dawn, ``heading`` standing where an author's name would)."""
 
     __tablename__ = "posts"
     # A room's page and its polling endpoint read the newest posts, or those after one,

@@ -2,7 +2,8 @@
 
 Jobs: resolve every phase whose deadline has passed (oldest first, so a worker
 that was down catches up in order), drain the outbox, empty raw mail older
-than RAW_MAIL_DAYS (hourly), the daily digests of bulletins and the Masters'
+than RAW_MAIL_DAYS (hourly), the daily digests of bulletins, the rooms' digests (every five
+minutes, at each reader's hours) and the Masters'
 warnings of a relay quota too small for their next boundary (every ten
 minutes), and a poller thread that waits on the Master's mailbox (IMAP IDLE or
 Maildir polling) and ingests mail.
@@ -27,7 +28,7 @@ from .handoff_lock import HandoffLock
 from . import inbox
 from .mail.sources import MailSourceError, open_source
 from .mail.outbound import digests, send
-from .telling import quota_warning
+from .telling import quota_warning, room_digests
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +90,10 @@ class Worker:
         with transaction(self.factory) as session:
             return digests.send_due(session, self.config, self.clock.now())
 
+    def send_room_digests(self) -> int:
+        with transaction(self.factory) as session:
+            return room_digests.send_due(session, self.config, self.clock.now())
+
     def watch_quota(self) -> int:
         with transaction(self.factory) as session:
             return quota_warning.warn_masters(session, self.config, self.clock.now())
@@ -149,6 +154,8 @@ class Worker:
         scheduler.add_job(self.remind, "interval", seconds=60, id="reminders",
                           max_instances=1, coalesce=True)
         scheduler.add_job(self.send_digests, "interval", minutes=10, id="digests",
+                          max_instances=1, coalesce=True)
+        scheduler.add_job(self.send_room_digests, "interval", minutes=5, id="room-digests",
                           max_instances=1, coalesce=True)
         scheduler.add_job(self.watch_quota, "interval", minutes=10, id="quota-watch",
                           max_instances=1, coalesce=True)

@@ -129,6 +129,14 @@ def master_receipt(session: Session, config: dict[str, Any], row: InboundRow, pa
              is_error=True, proven=proven)
 
 
+def talk_receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
+                 user: User, game: Game, errors: list[str], now: datetime, proven: bool = True) -> None:
+    """The answer to a reply to a room's mail that was not posted as it stood: why."""
+    _receipt(session, config, row, parsed, to=user.email, lang=user.lang, now=now, game=game, seat=None,
+             context={"phase_label": None, "deadline": None, "applied": [], "errors": errors, "ignored": []},
+             is_error=True, proven=proven)
+
+
 def _refuse_master_without_token(session: Session, config: dict[str, Any], row: InboundRow,
                                  parsed: ParsedMessage, master: User, now: datetime) -> list[str]:
     """From a Master's address but not through their reply address: refused,

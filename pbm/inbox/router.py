@@ -1,6 +1,7 @@
 """Mail in by the address it was sent to, as Mailman routes a message by its list's
 address: the reply token in the address (lupus+TOKEN@) names a seat (a player's
-commands, players.py) or a Master's place in a game (a Master's commands, masters.py);
+commands, players.py), a Master's place in a game (a Master's commands, masters.py) or
+a reader's place in a room (a post, rooms.py);
 mail to the no-reply address, bounces and our own mail are ignored; a message with no
 token is answered, if at all, at a registered address (receipts.py).
 
@@ -24,6 +25,7 @@ from .identify import Ignored, Refused, master_local_part, seat_by_token, speake
 from .outcome import Outcome
 from .players import carry_out_for
 from .receipts import oversized, refuse, refuse_oversized
+from .rooms import post_by_mail, reader_by_token
 
 
 def route(session: Session, config: dict[str, Any], row: InboundRow, now: datetime) -> Outcome:
@@ -34,6 +36,9 @@ def route(session: Session, config: dict[str, Any], row: InboundRow, now: dateti
     # (a player's reply) is parsed once, with that game's names.
     headers = parse_bytes(row.raw)  # read once: asked four questions below, then parsed
     token = header_token(headers, master_local_part(config))
+    reader = reader_by_token(session, token)
+    if reader is not None:  # a room's reply address: a post, never a command
+        return post_by_mail(session, config, row, headers, reader, token, now)
     hinted = seat_by_token(session, token)
     names, addresses = names_of(session, hinted.game) if hinted is not None else ([], None)
     first = parse_message(headers, names, addresses, reply_localpart=master_local_part(config),

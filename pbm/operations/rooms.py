@@ -262,8 +262,8 @@ def _clean(body: str) -> str:
 
 
 def rules_posts(session: Session, config: dict[str, Any], game: Game, events: list[Event], now: datetime) -> int:
-    """The posts a published moment makes by the rules (the night shout, anonymous, in
-    the piazza at dawn): one pipe with the players' own posts. How many were made."""
+    """The posts a published moment makes by the rules (anonymous, at dawn, where the
+    ruleset's rooms put them): one pipe with the players' own posts. How many were made."""
     rooms = rooms_of(game)
     if rooms is None:
         return 0

@@ -9,7 +9,10 @@ them to the announcements, by the kind of timing each serves, once per process
 - ``results_mail``: a calendar phase's results (the digests' choices applied);
 - ``masters_mail``: the Masters' report as the ruleset asks;
 - ``copies``: a copy to the player of what a Master recorded in their name;
-- ``deadlines``: a moved deadline, a pause and a resume told to the players.
+- ``deadlines``: a moved deadline, a pause and a resume told to the players;
+- ``room_mail``: each post of a room to its readers who chose every post, and the posts
+  a published moment makes by the rules (anonymous, at dawn); ``room_digests`` the
+  worker's digests of the rooms.
 
 The modules import their siblings, never this package.
 """
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 from .. import hooks
 from ..operations.timing import AT_THE_TABLE, IN_WINDOWS, ON_CALENDAR
-from . import copies, deadlines, masters_mail, results_mail, start_mail, window_mail
+from . import copies, deadlines, masters_mail, results_mail, room_mail, start_mail, window_mail
 
 _connected = False
 
@@ -37,4 +40,6 @@ def connect() -> None:
     hooks.deadline_changed.connect(window_mail.more_time, sender=IN_WINDOWS)
     hooks.submission_recorded.connect(copies.on_behalf_copy)
     hooks.deadline_changed.connect(deadlines.deadline_moved)
+    hooks.phase_published.connect(room_mail.posts_by_the_rules)
+    hooks.post_made.connect(room_mail.post_by_mail)
     _connected = True

@@ -6,14 +6,17 @@ so the sender's query orders by a column and an index instead of by a list.
    window, links to sign up, reset or choose a password);
 2. PRIVATE: what only one reader learns (their results, role letter, the
    Masters' reports);
-3. BULK: what everyone gets or what can wait (bulletins, reminders, notices).
+3. BULK: what everyone gets or what can wait (bulletins, reminders, notices);
+4. TALK: the players' own talk (a room's posts, their digests): the lowest, since it
+   is all on the web as well, and a digest catches up what the relay's day could not
+   carry.
 
 Within a class the oldest goes first (the sender orders by class, then id).
 """
 from __future__ import annotations
 
-URGENT, PRIVATE, BULK = 1, 2, 3
-CLASSES = (URGENT, PRIVATE, BULK)
+URGENT, PRIVATE, BULK, TALK = 1, 2, 3, 4
+CLASSES = (URGENT, PRIVATE, BULK, TALK)
 
 # A new kind of mail must be placed here: tests/mail/test_mail_classes.py reads
 # every ``kind``/``template`` the service queues and fails on one missing.
@@ -42,6 +45,8 @@ CLASS_OF_KIND: dict[str, int] = {
     "reminder": BULK,
     "deadline_changed": BULK,  # later, paused or resumed: nobody misses a deadline for it
     "digest": BULK,
+    "room_post": TALK,
+    "room_digest": TALK,
 }
 
 

@@ -140,6 +140,13 @@ def master_address(config: dict[str, Any], master: GameMaster) -> str:
     return f"{local}+{master.token}@{domain}"
 
 
+def reply_address(config: dict[str, Any], token: str) -> str:
+    """The service's address plus-addressed with a reply token (a seat's, a Master's, a
+    room reader's): whatever comes back through it is routed by the token."""
+    local, domain = config["MASTER_ADDRESS"].split("@", 1)
+    return f"{local}+{token}@{domain}"
+
+
 def master_of(game: Game | None, address: str) -> GameMaster | None:
     """The game's Master whose registered address this is, if any."""
     if game is None:
@@ -187,7 +194,8 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
             kind: str | None = None, auto_reply: bool = False, in_reply_to: str | None = None,
             references: str | None = None, context: dict[str, Any] | None = None,
             phase_id: int | None = None, subject: str | None = None,
-            html_part_id: int | None = None, private: bool | None = None) -> dict[str, Any]:
+            html_part_id: int | None = None, private: bool | None = None,
+            talk: tuple[str, str, str] | None = None) -> dict[str, Any]:
     """One message's outbox row, as column values (``subject``: already rendered,
     when many messages share it; ``html_part_id``: the stored end of the HTML
     alternative, which the template's HTML then leaves out; ``private``: whether a
@@ -195,7 +203,10 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
     the queue, classes.py). Mail to a player carries their
     reply token, so their answer can be tied to them, and so does mail to a Master of
     the game (their own reply address, without a subject tag: a Master forwards mail,
-    and a tag would travel with it); receipts come from the no-reply address."""
+    and a tag would travel with it); receipts come from the no-reply address. ``talk``:
+    a room's post, (the name it is shown from, the reader's reply token in that room,
+    the message's own Message-ID): from the service's address under that name, and a
+    reply goes back into the room as that reader."""
     if not _one_line(to):
         # Whatever let it in, an address with a line break would write headers of its own.
         raise ValueError(f"not a mail address: {to!r}")
@@ -209,7 +220,12 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
     # Exchange and Outlook send no out-of-office answers to mail carrying this:
     # fewer automatic messages coming back into the Master's inbox.
     headers: dict[str, str] = {"X-Auto-Response-Suppress": "OOF, AutoReply"}
-    if seat is not None:
+    message_id = new_message_id(domain_of(config["MASTER_ADDRESS"]))
+    if talk is not None:
+        shown_as, token, message_id = talk
+        from_addr = reply_to = reply_address(config, token)
+        from_addr = _from(shown_as, from_addr)
+    elif seat is not None:
         subject = f"{subject} {token_tag(seat)}"
         from_addr = _from(f"Lupus – {game.name}" if game else "Lupus", player_address(config, seat))
         reply_to = player_address(config, seat)
@@ -229,6 +245,6 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
         "created_at": now, "game_id": game.id if game else None, "phase_id": phase_id,
         "kind": kind or template, "priority": class_of(kind or template, private), "to_addr": to,
         "from_addr": from_addr, "reply_to": reply_to, "subject": subject, "body": body, "body_html": body_html, "html_part_id": html_part_id,
-        "headers": headers, "message_id": new_message_id(domain_of(config["MASTER_ADDRESS"])), "status": "pending",
+        "headers": headers, "message_id": message_id, "status": "pending",
         "attempts": 0, "next_attempt_at": now, "login_link": carries_login_link(context),
     }
