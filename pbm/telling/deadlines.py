@@ -10,9 +10,6 @@ from .. import hooks, render
 from ..mail import outbound as mailer
 from ..operations.base import reader_tz
 
-EARLIER, LATER = "deadline_earlier", "deadline_changed"
-
-
 def deadline_moved(_moments: object, news: hooks.DeadlineChanged) -> None:
     if news.why == hooks.MORE_TIME:
         return
@@ -26,7 +23,8 @@ def deadline_moved(_moments: object, news: hooks.DeadlineChanged) -> None:
             continue
         lang, tz = seat.user.lang, reader_tz(game, seat.user)
         messages.append(mailer.compose(
-            news.config, to=seat.user.email, template="deadline_changed", kind=EARLIER if earlier else LATER,
+            news.config, to=seat.user.email, template="deadline_changed",
+            kind="deadline_earlier" if earlier else "deadline_changed",
             lang=lang, now=news.now, game=game, seat=seat, phase_id=phase.id, context={
                 "why": news.why, "earlier": earlier, "master": news.by.name if news.by else None,
                 "phase_label": render.phase_label(phase, lang, tz),
