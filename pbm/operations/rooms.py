@@ -24,7 +24,8 @@ from engine.registry import get_ruleset
 from engine.rooms import Access, RoomSpec, Rooms
 
 from .. import hooks
-from ..models import Game, GameStatus, Seat, User
+from ..models import Game, GameMaster, GameStatus, Seat, User, new_reply_token
+from ..seating import load_seats
 from ..talk_models import (
     DELIVERIES, HELD, REMOVED, RULES, SHOWN, WHISPER, PostReport, PostRow, RoomReader, RoomRow, WhisperMember,
 )
@@ -163,12 +164,14 @@ def readers(session: Session, game: Game, room: RoomRow) -> list[tuple[User, Sea
     else:
         by_name = rooms.members(state, room.key, settings)
         masters_read = True
-    for s in game.seats:
+    for s in load_seats(session, game):  # each seat's user in the one query
         if s.name in by_name and s.user is not None and not s.disqualified:
             out.append((s.user, s, by_name[s.name]))
     if masters_read:
         seen = {u.id for u, _, _ in out}
-        out += [(m.user, None, Access.WRITE) for m in game.masters if m.user_id not in seen]
+        out += [(user, None, Access.WRITE) for user in session.scalars(
+            select(User).join(GameMaster, GameMaster.user_id == User.id).where(GameMaster.game_id == game.id))
+            if user.id not in seen]
     return out
 
 
@@ -184,22 +187,32 @@ def room_row(session: Session, game: Game, key: str, now: datetime) -> RoomRow:
     return row
 
 
-def reader_of(session: Session, room: RoomRow, user: User, *, default: str | None = None) -> RoomReader:
+def reader_of(session: Session, room: RoomRow, user: User) -> RoomReader:
     """A reader's place in a room, made the first time they read it or are mailed it."""
-    reader = session.scalar(select(RoomReader).where(RoomReader.room_id == room.id,
-                                                     RoomReader.user_id == user.id))
-    if reader is None:
-        reader = RoomReader(room_id=room.id, user_id=user.id, delivery=default or _default_delivery(room, user),
-                            digest_hours=[8, 20], last_read_id=0, mailed_through_id=0, muted=False)
-        session.add(reader)
+    return readers_in(session, room, [user])[user.id]
+
+
+def readers_in(session: Session, room: RoomRow, users: list[User]) -> dict[int, RoomReader]:
+    """Each user's place in ``room`` by user id, those missing made, in two statements
+    whatever the count (a post is mailed to every reader at once)."""
+    found = {r.user_id: r for r in session.scalars(select(RoomReader).where(
+        RoomReader.room_id == room.id, RoomReader.user_id.in_([u.id for u in users])))}
+    missing = [u for u in users if u.id not in found]
+    if missing:
+        masters = set(session.scalars(select(GameMaster.user_id).where(GameMaster.game_id == room.game_id)))
+        for user in missing:
+            found[user.id] = RoomReader(room_id=room.id, user_id=user.id, token=new_reply_token(),
+                                        delivery=_default_delivery(room, user.id in masters),
+                                        digest_hours=[8, 20], last_read_id=0, mailed_through_id=0, muted=False)
+        session.add_all([found[u.id] for u in missing])
         session.flush()
-    return reader
+    return found
 
 
-def _default_delivery(room: RoomRow, user: User) -> str:
+def _default_delivery(room: RoomRow, master: bool) -> str:
     """Every post as it comes for a player (the game's own choice may say otherwise); the
     web only for a Master, who reads every room on the desk."""
-    if any(m.user_id == user.id for m in room.game.masters):
+    if master:
         return DELIVERIES[2]
     return (room.game.talk or {}).get("delivery") or DELIVERIES[0]
 

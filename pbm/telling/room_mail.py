@@ -17,16 +17,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from .. import hooks
 from ..mail import outbound as mailer
-from ..mail.outbound.composer import domain_of
+from ..mail.outbound.composer import domain_of, reply_address
 from ..mail.outbound.relay_limits import Limits, used_today
 from ..models import Game, OutboxRow, Seat
 from ..operations import rooms
-from ..talk_models import EVERY_POST, WHISPER, PostRow, RoomRow, WhisperMember
+from ..talk_models import EVERY_POST, WHISPER, PostRow, RoomReader, RoomRow, WhisperMember
 from .results_mail import resolution_events
 
 # A share of the day's quota the talk never takes: what the game's own mail needs
@@ -56,35 +56,41 @@ def shown_as(post: PostRow, game: Game, lang: str) -> str:
 
 def post_by_mail(room: RoomRow, news: hooks.PostMade) -> None:
     session, config, game, post, now = news.session, news.config, news.game, news.post, news.now
-    wanted = []
-    for user, seat, _access in rooms.readers(session, game, room):
-        if news.author is not None and user.id == news.author.id:
-            continue
-        reader = rooms.reader_of(session, room, user)
-        if reader.muted or reader.delivery != EVERY_POST:
-            continue
-        wanted.append((user, seat, reader))
+    members = [(user, seat) for user, seat, _access in rooms.readers(session, game, room)
+               if news.author is None or user.id != news.author.id]
+    places = rooms.readers_in(session, room, [user for user, _ in members])
+    wanted = [(user, seat, places[user.id]) for user, seat in members
+              if not places[user.id].muted and places[user.id].delivery == EVERY_POST]
     if not wanted:
         return
     left = talk_room_left(session, config, now)
     if left is not None and left < len(wanted):
         return  # the day is full: on the web now, in the readers' next digest
     title = _titles(session, game, room)
+    room_url = f"{config['BASE_URL'].rstrip('/')}/g/{game.slug}/rooms/{room.key}"
+    list_id = f"<{room.key}.{game.slug}.{domain_of(config['MASTER_ADDRESS'])}>"
+    by_lang: dict[str, dict[str, Any]] = {}  # the message as every reader in a language reads it
     messages = []
-    for user, seat, reader in wanted:
+    for user, _seat, reader in wanted:
         lang = user.lang
-        parent = (post_message_id(config, post.parent_id, reader.id) if post.parent_id else None)
-        message = mailer.compose(
-            config, to=user.email, template="room_post", lang=lang, now=now, game=game,
-            in_reply_to=parent, references=parent, talk=(shown_as(post, game, lang), reader.token,
-                                                          post_message_id(config, post.id, reader.id)),
-            context={"room": title.get(lang) or title.get("it"), "post": post, "reader_seat": seat,
-                     "room_url": f"{config['BASE_URL'].rstrip('/')}/g/{game.slug}/rooms/{room.key}"})
-        message["headers"]["List-Id"] = f"<{room.key}.{game.slug}.{domain_of(config['MASTER_ADDRESS'])}>"
+        if lang not in by_lang:
+            by_lang[lang] = mailer.compose(
+                config, to=user.email, template="room_post", lang=lang, now=now, game=game,
+                talk=(shown_as(post, game, lang), reader.token, ""),
+                context={"room": title.get(lang) or title.get("it"), "post": post, "room_url": room_url})
+        message = dict(by_lang[lang])
+        address = reply_address(config, reader.token)
+        parent = post_message_id(config, post.parent_id, reader.id) if post.parent_id else None
+        message.update(to_addr=user.email, reply_to=address, message_id=post_message_id(config, post.id, reader.id),
+                       from_addr=f"{message['from_addr'].rsplit('<', 1)[0]}<{address}>",
+                       headers={**message["headers"], "List-Id": list_id,
+                                **({"In-Reply-To": parent, "References": parent} if parent else {})})
         messages.append(message)
-        reader.mailed_through_id = max(reader.mailed_through_id, post.id)
     mailer.queue_all(session, messages)
-
+    # Where each reader's mail has got to, in one statement (post ids only grow).
+    session.execute(update(RoomReader).where(RoomReader.id.in_([r.id for _, _, r in wanted]),
+                                             RoomReader.mailed_through_id < post.id)
+                    .values(mailed_through_id=post.id).execution_options(synchronize_session=False))
 
 def _titles(session: Session, game: Game, room: RoomRow) -> dict[str, str]:
     """The room's name in each language: the rules' name, or a whisper's members."""
