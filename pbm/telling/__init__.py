@@ -9,7 +9,8 @@ them to the announcements, by the kind of timing each serves, once per process
 - ``results_mail``: a calendar phase's results (the digests' choices applied);
 - ``masters_mail``: the Masters' report as the ruleset asks;
 - ``copies``: a copy to the player of what a Master recorded in their name;
-- ``deadlines``: a moved deadline, a pause and a resume told to the players.
+- ``deadlines``: a moved deadline, a pause and a resume told to the players;
+- ``seat_mail``: a seat handed to a substitute (the newcomer, the others, who left).
 
 The modules import their siblings, never this package.
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from .. import hooks
 from ..operations.timing import AT_THE_TABLE, IN_WINDOWS, ON_CALENDAR
-from . import copies, deadlines, masters_mail, results_mail, start_mail, window_mail
+from . import copies, deadlines, masters_mail, results_mail, seat_mail, start_mail, window_mail
 
 _connected = False
 
@@ -37,4 +38,6 @@ def connect() -> None:
     hooks.deadline_changed.connect(window_mail.more_time, sender=IN_WINDOWS)
     hooks.submission_recorded.connect(copies.on_behalf_copy)
     hooks.deadline_changed.connect(deadlines.deadline_moved)
+    for told in (seat_mail.newcomer, seat_mail.announced, seat_mail.left):
+        hooks.seat_taken.connect(told)
     _connected = True

@@ -71,6 +71,7 @@ DRIVEN: dict[str, tuple[str, ...]] = {
     "on_behalf_copy": WITH_ACCOUNTS,      # a Master enters a player's move
     "substitute_welcome": WITH_ACCOUNTS,  # a seat handed over
     "substitute_announced": WITH_ACCOUNTS,
+    "seat_left": WITH_ACCOUNTS,           # ... and the player who left
     "absence_declared": WITH_ACCOUNTS,    # a player will be away
     "deadline_changed": WITH_ACCOUNTS,    # a Master moves the deadline, pauses, resumes
     "master_added": EVERY,                # a co-Master with an account

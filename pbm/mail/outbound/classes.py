@@ -37,6 +37,7 @@ CLASS_OF_KIND: dict[str, int] = {
     "master_added": BULK,
     "announcement": BULK,
     "substitute_announced": BULK,
+    "seat_left": PRIVATE,  # the player who left learns it before the game mails them nothing more
     "absence_declared": BULK,
     "late_boundary": BULK,
     "reminder": BULK,
