@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from pbm.mail.inbound import IncomingMail, MailSource, open_source  # noqa: E402
-from pbm.mail.inbound.maildir import deliver_to_maildir  # noqa: E402
+from pbm.mail.sources import IncomingMail, MailSource, open_source  # noqa: E402
+from pbm.mail.sources.maildir import deliver_to_maildir  # noqa: E402
 from tests.fixtures.dovecot import DovecotServer  # noqa: E402
 
 OnMessage = Callable[[IncomingMail], None]

@@ -4,9 +4,9 @@ A Lupus LIVE! 12 game of 40 players is set up and opened on day 1; a burst of
 N vote replies (each a real reply to the player's bulletin: their token in the
 plus-address, threaded, the bulletin quoted below the vote) is appended to a
 private Dovecot (tests/fixtures/dovecot.py); the clock runs from the first
-fetch until pbm.mail.inbound.ingest has stored each raw message, identified the
+fetch until pbm.inbox.ingest has stored each raw message, identified the
 player, applied the vote through operations.submit, queued the receipt and
-marked the message processed in the mailbox (per batch of inbound.FETCH_BATCH:
+marked the message processed in the mailbox (per batch of inbox.FETCH_BATCH:
 one commit to store, one to apply, one IMAP STORE to mark).  Prints messages
 per second per run, the median, and where the time went.
 
@@ -26,11 +26,11 @@ from pathlib import Path
 from _support import MONDAY_10_ROME, NAMES, Timers, fast_passwords, open_day_one, record, service_app  # noqa: E402 (sets the path)
 
 from pbm import operations  # noqa: E402
-from pbm.mail import inbound  # noqa: E402
-from pbm.mail.inbound import apply, store  # noqa: E402
-from pbm.mail.inbound import receipts as answers  # noqa: E402 (a count below is called receipts)
+from pbm import inbox  # noqa: E402
+from pbm.inbox import apply, store  # noqa: E402
+from pbm.inbox import receipts as answers  # noqa: E402 (a count below is called receipts)
 from pbm.clock import FixedClock  # noqa: E402
-from pbm.mail.inbound import open_source  # noqa: E402
+from pbm.mail.sources import open_source  # noqa: E402
 from pbm.models import ActionRow, InboundRow, OutboxRow, Seat  # noqa: E402
 from tests.fixtures.dovecot import DovecotServer  # noqa: E402
 
@@ -87,9 +87,9 @@ def one_run(server: DovecotServer, messages: int, out) -> tuple[float, dict[str,
         source = open_source(imap_config)
         batched = hasattr(store, "apply_many")  # (run against older code too, for a side-by-side)
         apply_name = "apply_many" if batched else "process"
-        real_store = timers.wrap(store, "store_many", f"store raw (one commit per {inbound.FETCH_BATCH})")
+        real_store = timers.wrap(store, "store_many", f"store raw (one commit per {inbox.FETCH_BATCH})")
         real_apply = timers.wrap(store, apply_name, "identify + parse + submit + receipt (one commit per "
-                                 + (f"{inbound.FETCH_BATCH})" if batched else "message)"))
+                                 + (f"{inbox.FETCH_BATCH})" if batched else "message)"))
         # Inside the step above: the parser (run twice: to identify, then with the names).
         real_parse = timers.wrap(apply, "parse_message", "  of which: parse_message")
         real_submit = timers.wrap(operations, "submit", "  of which: operations.submit (engine validation)")
@@ -103,7 +103,7 @@ def one_run(server: DovecotServer, messages: int, out) -> tuple[float, dict[str,
             began, cpu_began = time.perf_counter(), time.process_time()
             applied = 0
             while True:
-                done = inbound.ingest(factory, app.config, source, clock.now())
+                done = inbox.ingest(factory, app.config, source, clock.now())
                 applied += done
                 if done == 0:
                     break
@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> float:
             continue
         value = statistics.median(s.get(label, 0.0) for s in splits)
         print(f"  {label:48s} {value:6.2f}s  {100 * value / total:5.1f}%", file=out)
-    record("mail_in_dovecot", {"messages": args.messages, "runs": args.runs, "batch": inbound.FETCH_BATCH,
+    record("mail_in_dovecot", {"messages": args.messages, "runs": args.runs, "batch": inbox.FETCH_BATCH,
                                "messages_per_second_median": round(median, 1),
                                "runs_messages_per_second": [round(r, 1) for r in rates],
                                "cpu_ms_a_message_median": round(

@@ -11,10 +11,10 @@ from pathlib import Path
 
 from sqlalchemy.orm import configure_mappers
 
-from pbm.mail import inbound
+from pbm import inbox
 from pbm.app import create_service_app
 from pbm.clock import FixedClock
-from pbm.mail.inbound import open_source
+from pbm.mail.sources import open_source
 
 from tests.support.fork_server import serve_forks
 
@@ -25,10 +25,10 @@ def work(database_url: str, instance: str, maildir: str, now_iso: str) -> int:
                              instance=Path(instance), clock=FixedClock(now))
     factory = app.extensions["pbm_sessions"]
     print(f"ready {os.getpid()}", flush=True)
-    inbound.process_stored(factory, app.config, now)
+    inbox.process_stored(factory, app.config, now)
     source = open_source(app.config["MAIL_SOURCE"])
     try:
-        inbound.ingest(factory, app.config, source, now)
+        inbox.ingest(factory, app.config, source, now)
     finally:
         source.close()
     return 0

@@ -7,9 +7,9 @@ import threading
 from email.message import EmailMessage
 from email.utils import make_msgid
 
-from pbm.mail import inbound
-from pbm.mail.inbound import imap
-from pbm.mail.inbound import MailSourceError, open_source
+from pbm import inbox
+from pbm.mail.sources import imap
+from pbm.mail.sources import MailSourceError, open_source
 from pbm.models import ActionRow, InboundRow, OutboxRow, Seat
 from pbm.worker import Worker
 from tests.support.helpers import make_game
@@ -60,7 +60,7 @@ def test_imap_restarted_mid_fetch(make_app, clock, imap_account, report):
         for _ in range(20):
             source = open_source(app.config["MAIL_SOURCE"])
             try:
-                inbound.ingest(factory, app.config, source, clock.now())
+                inbox.ingest(factory, app.config, source, clock.now())
             except MailSourceError:
                 failures += 1
             finally:

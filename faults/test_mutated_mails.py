@@ -10,7 +10,7 @@ import random
 import time
 from pathlib import Path
 
-from pbm.mail.inbound import identify
+from pbm.inbox import identify
 from pbm.mail.reading.parse import parse_message
 
 ROOT = Path(__file__).resolve().parents[1]

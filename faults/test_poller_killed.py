@@ -68,7 +68,7 @@ def test_the_poller_killed_at_random_while_it_reads(app, factory, clock, tmp_pat
     finally:
         server.stdin.close()
         server.wait(30)
-    from pbm.mail.inbound.maildir import MaildirSource
+    from pbm.mail.sources.maildir import MaildirSource
     left = len(MaildirSource(path=maildir).fetch_new())
     with factory() as s:
         rows = s.query(InboundRow).all()

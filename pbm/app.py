@@ -44,6 +44,8 @@ def create_service_app(overrides: dict[str, Any] | None = None, instance: Path |
     app.extensions["pbm_sessions"] = make_sessionmaker(engine)
     app.extensions["pbm_clock"] = clock or Clock()
     mail.init_app(app)
+    from . import telling
+    telling.connect()  # the mail each operation's announcement makes (pbm/hooks.py)
     return app
 
 

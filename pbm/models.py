@@ -21,6 +21,7 @@ from sqlalchemy import (
     JSON, BigInteger, Boolean, Date, DateTime, ForeignKey, Index, Integer, LargeBinary, SmallInteger, String,
     Text,
     TypeDecorator,
+    Select, select,
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -355,6 +356,16 @@ class PhaseRow(Base):
     def has_deadline(self) -> bool:
         """Whether the phase ends at a time (not NO_DEADLINE: a narrator's moment)."""
         return self.ends_at < NO_DEADLINE
+
+
+def running_phases(*columns: Any) -> Select[Any]:
+    """``select(*columns)`` over the open phases whose deadline runs (their game running,
+    not paused): the one query behind every question of what is due or soon due (the
+    boundaries, an answer window settled at once, the reminders, the quota's forecast);
+    each adds its own window of ``ends_at``."""
+    return (select(*columns).select_from(PhaseRow).join(Game, Game.id == PhaseRow.game_id)
+            .where(PhaseRow.status == PhaseStatus.OPEN, Game.status == GameStatus.RUNNING,
+                   Game.paused_at.is_(None)))
 
 
 class ActionRow(Base):

@@ -24,9 +24,10 @@ from .operations import reminders
 from .db import transaction, write_sessions
 from .clock import Clock
 from .handoff_lock import HandoffLock
-from .mail import inbound
-from .mail.inbound import MailSourceError, open_source
-from .mail.outbound import digests, quota_watch, send
+from . import inbox
+from .mail.sources import MailSourceError, open_source
+from .mail.outbound import digests, send
+from .telling import quota_warning
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +91,7 @@ class Worker:
 
     def watch_quota(self) -> int:
         with transaction(self.factory) as session:
-            return quota_watch.warn_masters(session, self.config, self.clock.now())
+            return quota_warning.warn_masters(session, self.config, self.clock.now())
 
     def outbox(self) -> int:
         return send.drain(self.app, self.factory, self.clock.now())
@@ -100,11 +101,11 @@ class Worker:
 
     def mail_once(self, source: Any, until: datetime | None = None) -> int:
         """One round of mail: what a crash left stored, then the mailbox's new mail
-        (``until``: see ``inbound.ingest``). The mail lock is taken around storing a
+        (``until``: see ``inbox.ingest``). The mail lock is taken around storing a
         batch and around applying each game's messages, never a whole round, and
-        the clock is read for each batch as it is stored (``inbound.ingest``)."""
-        inbound.process_stored(self.factory, self.config, self.clock.now(), lock=self.mail_lock)
-        return inbound.ingest(self.factory, self.config, source, self.clock.now, lock=self.mail_lock,
+        the clock is read for each batch as it is stored (``inbox.ingest``)."""
+        inbox.process_stored(self.factory, self.config, self.clock.now(), lock=self.mail_lock)
+        return inbox.ingest(self.factory, self.config, source, self.clock.now, lock=self.mail_lock,
                               until=until)
 
     def mail_round(self, until: datetime | None = None) -> int:

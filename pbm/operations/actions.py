@@ -12,11 +12,10 @@ from engine.core import Action, GameState, Rejected, keep_last
 from engine.registry import get_ruleset
 
 from .. import limits
-from ..mail import outbound as mailer
-from ..render import describe_submission
-from ..models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus, Seat, User
-from .timing import close_if_complete, windowed
-from .base import MAIL_SOURCES, OperationError, mail_context, current_phase, log
+from .. import hooks
+from ..models import ActionRow, Game, PhaseRow, PhaseStatus, Seat, User
+from .timing import moments, taking_answers
+from .base import SUBMISSION_SOURCES, OperationError, current_phase, log
 
 
 @dataclass
@@ -42,14 +41,10 @@ def open_phase_for(session: Session, game: Game, now: datetime, correcting: bool
     read it afresh (see ``_hold_phase``). ``phase``: the game's current phase,
     if the caller has read it in this transaction (held, if ``held``)."""
     if phase is None:
-        phase = _held_current_phase(session, game) if held else current_phase(session, game)
+        phase = current_phase(session, game, lock=held)
     if correcting and phase is not None and phase.status == PhaseStatus.DRAFT:
         return phase
-    if game.status != GameStatus.RUNNING or phase is None or phase.status != PhaseStatus.OPEN:
-        raise Rejected("phase_closed")
-    in_time = now < phase.ends_at or (
-        arrived_at is not None and phase.starts_at <= arrived_at < phase.ends_at)
-    if not in_time:
+    if not taking_answers(game, phase, now, arrived_at):
         raise Rejected("phase_closed")
     return phase
 
@@ -69,7 +64,7 @@ def opening(session: Session, game: Game, now: datetime, *, arrived_at: datetime
     """``open_phase_for`` a player's own submission, with the state parsed. The
     phase row is held from here on, as ``_hold_phase`` would hold it, so that
     ``submit`` given this opening has nothing to read or lock again. ``held``: the
-    game's current phase, already read in this transaction as ``_held_current_phase``
+    game's current phase, already read in this transaction as ``current_phase(lock=True)``
     reads it (locked and afresh), e.g. together with the game (a web vote).
     ``held_state``: ``held.state_before`` read with it as a value of its own, the
     caller's to give away (see ``GameState.from_dict``): the state is made of it
@@ -85,18 +80,6 @@ def opening(session: Session, game: Game, now: datetime, *, arrived_at: datetime
         if held_state is not None:
             return Opening(phase, GameState.from_dict(held_state, owned=True))
     return Opening(phase, GameState.from_dict(phase.state_before))
-
-
-def _held_current_phase(session: Session, game: Game) -> PhaseRow | None:
-    """``current_phase``, locked (FOR UPDATE) until the transaction ends and read
-    afresh even if the session already holds the row (it keeps objects across
-    commits). On PostgreSQL a resolver holding the row makes this wait, then see
-    the phase resolved; SQLite ignores FOR UPDATE, but this read (or an earlier
-    one) fixes the transaction's snapshot, and a resolver committing after it
-    makes this transaction's first write fail instead."""
-    return session.scalar(select(PhaseRow).where(PhaseRow.game_id == game.id)
-                          .order_by(PhaseRow.index.desc()).limit(1).with_for_update()
-                          .execution_options(populate_existing=True))
 
 
 def lock_game(session: Session, game: Game) -> None:
@@ -143,7 +126,7 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     and holds it, so it is neither read nor locked twice; a mail's ``opening`` is
     given the same ``arrived_at``.
     """
-    if source not in MAIL_SOURCES:
+    if source not in SUBMISSION_SOURCES:
         raise ValueError(source)
     if seat.disqualified:
         raise Rejected("disqualified")
@@ -156,7 +139,7 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     except Rejected:
         # An answer window's answer that comes after it closed (or closed early: all
         # had answered) is never applied to whatever is open now.
-        raise Rejected("moment_passed" if windowed(game) else "phase_closed") from None
+        raise Rejected(moments(game).late) from None
     if expected_phase_id is not None and expected_phase_id != phase.id:
         raise Rejected("moment_passed")
     if opened is None:  # an opening holds its phase already
@@ -185,17 +168,13 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
              "args": action.args, "submitted_at": now, "source": source, "source_detail": source_detail,
              "by_user_id": by_user.id if by_user else None, "inbound_id": inbound_id}
             for action in checked])
-    close_if_complete(game, phase, state, lambda: engine_actions(session, phase), now)
+    moments(game, state).close_if_complete(game, phase, state, lambda: engine_actions(session, phase), now)
     if source == "master" and by_user is not None:
         log(session, game, by_user, "submit_on_behalf", now, player=seat.name,
             submission=submission, source=source_detail)
-        if notify_player and seat.mailable:
-            mailer.queue(session, config, to=seat.user.email, template="on_behalf_copy",
-                         lang=seat.user.lang, now=now, game=game, seat=seat,
-                         context=mail_context(game, phase, seat.user.lang, {
-                             "master": by_user.name, "source": source_detail,
-                             "lines": describe_submission(submission, seat.user.lang, game.ruleset),
-                         }, reader=seat.user))
+    hooks.announce(hooks.submission_recorded, moments(game, state), hooks.SubmissionRecorded(
+        session, config, game, now, seat=seat, phase=phase, submission=submission, source=source,
+        source_detail=source_detail, by=by_user, tell_player=notify_player))
     return done
 
 

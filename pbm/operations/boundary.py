@@ -5,7 +5,6 @@ waits for the Masters as a draft)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -15,13 +14,11 @@ from sqlalchemy.orm import Session, joinedload, sessionmaker
 from sqlalchemy.orm.attributes import set_committed_value
 
 from engine.core import Event, GameState, Phase, phase_rng
-from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import archive, render, visibility
+from .. import hooks, render
 from ..mail import outbound as mailer
-from ..mail.outbound import digests
-from ..models import EventRow, Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, User
+from ..models import EventRow, Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, User, running_phases
 from ..seating import load_seats
 from .actions import engine_actions
 from .base import (
@@ -29,27 +26,19 @@ from .base import (
     reader_tz,
 )
 from .games import open_phase
-from .masters_mail import mail_masters
-from .timing import windowed
-from .window_mail import mail_window
+from .timing import moments
 
 
 def due_phase_ids(session: Session, now: datetime) -> list[int]:
     """Open phases whose deadline has passed, oldest first (paused games wait)."""
-    return list(session.scalars(
-        select(PhaseRow.id).join(Game, Game.id == PhaseRow.game_id)
-        .where(PhaseRow.status == PhaseStatus.OPEN, PhaseRow.ends_at <= now, Game.status == GameStatus.RUNNING,
-               Game.paused_at.is_(None))
-        .order_by(PhaseRow.ends_at, PhaseRow.id)))
+    return list(session.scalars(running_phases(PhaseRow.id).where(PhaseRow.ends_at <= now)
+                                .order_by(PhaseRow.ends_at, PhaseRow.id)))
 
 
 def latest_due_deadline(session: Session, now: datetime) -> datetime | None:
     """The latest deadline among the phases ``due_phase_ids`` lists, None if none is due:
     the mail that reached the mailbox before it is what a boundary must read first."""
-    return session.scalar(
-        select(func.max(PhaseRow.ends_at)).join(Game, Game.id == PhaseRow.game_id)
-        .where(PhaseRow.status == PhaseStatus.OPEN, PhaseRow.ends_at <= now, Game.status == GameStatus.RUNNING,
-               Game.paused_at.is_(None)))
+    return session.scalar(running_phases(func.max(PhaseRow.ends_at)).where(PhaseRow.ends_at <= now))
 
 
 def resolve_due(factory: sessionmaker[Session], config: dict[str, Any], now: datetime,
@@ -272,105 +261,11 @@ def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRo
         next_phase = open_phase(session, game, state, index=phase.index + 1,
                                  after=phase.ends_at, now=now, config=config, saved=phase.state_after)
     session.flush()
-    _mail_results(session, config, game, phase, state, next_phase, now, events)
+    hooks.announce(hooks.phase_published, moments(game, state), hooks.PhasePublished(
+        session, config, game, now, phase=phase, state=state, next_phase=next_phase, events=events))
     if by is not None:
         log(session, game, by, "publish", now, phase=phase.index)
     return next_phase
-
-
-def _mail_results(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
-                  state: GameState, next_phase: PhaseRow | None, now: datetime,
-                  events: list[Event] | None = None) -> None:
-    if windowed(game, state):
-        # One mail per window to those it asks, a round's log to all (window_mail.py);
-        # the Masters follow a game of minutes-long windows on the desk.
-        mail_window(session, config, game, phase, next_phase, now)
-        return
-    # The resolution's events: the Masters' interventions were announced when made.
-    rows: Sequence[EventRow | Event] = events if events is not None else session.scalars(
-        select(EventRow).where(EventRow.phase_id == phase.id, EventRow.seq >= 0).order_by(EventRow.seq)).all()
-    reading = visibility.Reading(rows, game.ruleset)
-    shared = _SharedResults(session, config, game, phase, next_phase, reading, now)
-    messages = []
-    for seat in game.seats:
-        if not seat.mailable:  # a table player hears the results from the narrator
-            continue
-        lang = seat.user.lang
-        private_lines = [s.text for s in reading.private(Viewer(player=seat.name), lang) if s.text]
-        delivery = digests.delivery(seat.user, bool(private_lines))  # the reader's choice for bulletins
-        if delivery == digests.WEB_ONLY:
-            continue
-        common = shared.for_reader(lang, reader_tz(game, seat.user))
-        messages.append(digests.mark(delivery, mailer.compose(
-            config, to=seat.user.email, template="phase_results", lang=lang, now=now, game=game, seat=seat,
-            phase_id=next_phase.id if next_phase else None, subject=common["subject"],
-            html_part_id=common["html_part_id"], private=bool(private_lines),
-            context={**common, "private_lines": private_lines})))
-    mailer.queue_all(session, messages)
-    mail_masters(session, config, game, phase, rows, now, state)  # as the ruleset asks
-
-
-class _SharedResults:
-    """What the results mail of a boundary says alike to every player reading it in
-    one language and time zone (its subject, the bulletin, the vote, the footer):
-    worked out and rendered once for the whole game, not once a seat; each seat's
-    message adds only its greeting and its private lines. The HTML alternative's
-    shared end is stored once too (an OutboxPart), after each message's own start."""
-
-    def __init__(self, session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
-                 next_phase: PhaseRow | None, reading: visibility.Reading, now: datetime) -> None:
-        self.session, self.game, self.phase, self.next_phase, self.now = session, game, phase, next_phase, now
-        self.reading, self.base_url = reading, config["BASE_URL"]
-        self.phase_url = f"{config['BASE_URL'].rstrip('/')}/g/{game.slug}/phases/{archive.number_of(phase)}"
-        self.correction = bool((phase.gm_input or {}).get("correction"))
-        self._by_lang: dict[str, dict[str, Any]] = {}
-        self._by_reader: dict[tuple[str, str], dict[str, Any]] = {}
-        self._arrivals: list[Any] | None = None
-        self._substitutes: dict[str, list[str]] = {}
-
-    def _language(self, lang: str) -> dict[str, Any]:
-        if lang not in self._by_lang:
-            # The vote as the public sees it, for the HTML alternative's table of bars
-            # (Italian's for a language the templates do not have).
-            tally_lang = lang if lang in ("it", "en") else "it"
-            t = archive.tally_in(self.reading.seen(archive.PUBLIC, tally_lang), self.game.ruleset, tally_lang)
-            bars = archive.bars(t, tally_lang) if t else []
-            self._by_lang[lang] = {
-                "public_lines": [s.text for s in self.reading.public(lang) if s.text] + self.substitutes(lang),
-                "tally_html": mailer.render_part("phase_results/tally", lang, tally=t, bars=bars),
-                "votes_text": mailer.render_text_part("phase_results/votes", lang,
-                                                      vote_lines=archive.vote_lines(t)),
-            }
-        return self._by_lang[lang]
-
-    def for_reader(self, lang: str, tz: str) -> dict[str, Any]:
-        """The context, subject and bulletin every seat reading in ``lang`` and ``tz`` shares."""
-        key = (lang, tz)
-        if key not in self._by_reader:
-            nxt = self.next_phase
-            ctx = {
-                "game": self.game, "base_url": self.base_url,
-                "phase": self.phase, "phase_label": render.phase_label(self.phase, lang, tz),
-                "deadline": render.deadline_text(self.phase.ends_at, lang, tz),
-                "correction": self.correction, **self._language(lang), "phase_url": self.phase_url,
-                "next_phase": nxt,
-                "next_label": render.phase_label(nxt, lang, tz) if nxt else None,
-                "next_deadline": render.deadline_text(nxt.ends_at, lang, tz) if nxt else None,
-            }
-            ctx["subject"] = mailer.render_subject("phase_results", lang, **ctx)
-            ctx["bulletin_text"] = mailer.render_text_part("phase_results/bulletin", lang, **ctx)
-            ctx["html_part_id"] = mailer.store_part(self.session, self.now, mailer.render_part(
-                "phase_results/bulletin", lang, **ctx))
-            self._by_reader[key] = ctx
-        return self._by_reader[key]
-
-    def substitutes(self, lang: str) -> list[str]:
-        """The bulletin's lines for the substitutes who arrived in this phase."""
-        if lang not in self._substitutes:
-            if self._arrivals is None:
-                self._arrivals = archive.substitutes_of(self.session, self.game, self.phase)
-            self._substitutes[lang] = [archive.substitute_line(h, lang) for h in self._arrivals]
-        return self._substitutes[lang]
 
 
 def settle(factory: sessionmaker[Session], config: dict[str, Any], game_id: int,
@@ -382,14 +277,10 @@ def settle(factory: sessionmaker[Session], config: dict[str, Any], game_id: int,
     for _ in range(max_rounds):
         with factory() as session:
             game = session.get(Game, game_id)
-            if game is None or not windowed(game):
+            if game is None or not moments(game).closes_early:
                 break
-            phase_id = session.scalar(
-                select(PhaseRow.id).join(Game, Game.id == PhaseRow.game_id)
-                .where(PhaseRow.game_id == game_id, PhaseRow.status == PhaseStatus.OPEN,
-                       PhaseRow.ends_at <= now, Game.status == GameStatus.RUNNING,
-                       Game.paused_at.is_(None))
-                .order_by(PhaseRow.index).limit(1))
+            phase_id = session.scalar(running_phases(PhaseRow.id).where(
+                PhaseRow.game_id == game_id, PhaseRow.ends_at <= now).order_by(PhaseRow.index).limit(1))
         if phase_id is None or not resolve_phase(factory, config, phase_id, now):
             break
         done.append(phase_id)

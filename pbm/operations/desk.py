@@ -28,7 +28,7 @@ from engine.core import (
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import render, visibility
+from .. import hooks, render, visibility
 from ..mail import outbound as mailer
 from ..models import ActionRow, EventRow, Game, GameStatus, OutboxRow, PhaseRow, PhaseStatus, User
 from .actions import engine_actions
@@ -36,6 +36,7 @@ from .base import (
     OperationError, current_phase, current_state, log, reader_tz,
 )
 from .boundary import resolve_into, resolve_phase
+from .timing import moments
 
 # The record of an intervention, and where its events sit in the phase: before
 # anything the resolution writes (sequence numbers from 0), in the order made.
@@ -82,34 +83,52 @@ def close_now(factory: sessionmaker[Session], config: dict[str, Any], game_id: i
     return resolve_phase(factory, config, phase_id, now)
 
 
-def pause(session: Session, game: Game, now: datetime, by: User) -> None:
+def pause(session: Session, config: dict[str, Any], game: Game, now: datetime, by: User) -> None:
+    """Stop the clock: no deadline runs until ``resume`` (the players are told)."""
     if game.status != GameStatus.RUNNING or game.paused_at is not None:
         raise OperationError("not_running")
     game.paused_at = now
     log(session, game, by, "pause", now)
+    _announce_deadline(session, config, game, now, by, hooks.PAUSED, new=None)
 
 
-def resume(session: Session, game: Game, now: datetime, by: User) -> None:
+def resume(session: Session, config: dict[str, Any], game: Game, now: datetime, by: User) -> None:
     """The phase in progress keeps the time it had left when the game was paused."""
     if game.paused_at is None:
         raise OperationError("not_paused")
     phase = current_phase(session, game)
+    old = phase.ends_at if phase is not None else None
     if (phase is not None and phase.status == PhaseStatus.OPEN and phase.ends_at > game.paused_at
             and phase.has_deadline):
         phase.ends_at = phase.ends_at + (now - game.paused_at)
     log(session, game, by, "resume", now, paused_at=game.paused_at.isoformat())
     game.paused_at = None
+    _announce_deadline(session, config, game, now, by, hooks.RESUMED, old=old)
 
 
-def extend(session: Session, game: Game, new_end: datetime, now: datetime, by: User) -> None:
+def extend(session: Session, config: dict[str, Any], game: Game, new_end: datetime, now: datetime,
+           by: User) -> None:
+    """Move the open phase's deadline, earlier or later (the players are told)."""
     phase = current_phase(session, game)
     if phase is None or phase.status != PhaseStatus.OPEN:
         raise OperationError("no_open_phase")
     if new_end <= now:
         raise OperationError("deadline_in_past")
-    log(session, game, by, "extend", now, phase=phase.index, old=phase.ends_at.isoformat(),
-        new=new_end.isoformat())
+    old = phase.ends_at
+    log(session, game, by, "extend", now, phase=phase.index, old=old.isoformat(), new=new_end.isoformat())
     phase.ends_at = new_end
+    _announce_deadline(session, config, game, now, by, hooks.EXTENDED, old=old)
+
+
+def _announce_deadline(session: Session, config: dict[str, Any], game: Game, now: datetime, by: User,
+                       why: str, *, old: datetime | None = None, new: datetime | None | bool = True) -> None:
+    """``new`` True: the open phase's deadline as it now stands."""
+    phase = current_phase(session, game)
+    if phase is None or phase.status != PhaseStatus.OPEN or not phase.has_deadline:
+        return  # nothing to tell: no moment runs, or a narrator's, which has no deadline
+    hooks.announce(hooks.deadline_changed, moments(game), hooks.DeadlineChanged(
+        session, config, game, now, phase=phase, old=old, new=phase.ends_at if new is True else new,
+        why=why, by=by))
 
 
 # --------------------------------------------------------------------------- preview

@@ -14,16 +14,14 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.core import Event, GameState, SetupError, UnknownRole, setup_rng
-from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import calendar, visibility
+from .. import calendar, hooks
 from ..mail import outbound as mailer
 from ..accounts import create_user, normalize_email, password_link, send_set_password, tokens
 from ..models import Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
-from .base import OperationError, log, mail_context, store_events
-from .timing import checked_window, span, windowed
-from .window_mail import mail_start
+from .base import OperationError, log, store_events
+from .timing import checked_window, moments
 from .windows import apply_standing, checked_extensions
 
 
@@ -215,19 +213,8 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
     game.prepared = None
     store_events(session, game, None, events, published=True)
     phase = open_phase(session, game, state, index=0, after=now, now=now, config=config)
-    if windowed(game, state):
-        mail_start(session, config, game, phase, events, now)
-        log(session, game, by, "start_game", now, composition=game.composition)
-        return phase
-    for seat in game.seats:
-        if not seat.mailable:  # a table player learns the role from a paper card
-            continue
-        lang = seat.user.lang
-        mailer.queue(session, config, to=seat.user.email, template="role_letter",
-                     lang=lang, now=now, game=game, seat=seat, phase_id=phase.id,
-                     context=mail_context(game, phase, lang, {
-                         "lines": visibility.lines(events, Viewer(player=seat.name), game.ruleset, lang),
-                     }, reader=seat.user))
+    hooks.announce(hooks.game_started, moments(game, state), hooks.GameStarted(
+        session, config, game, now, phase=phase, events=events))
     log(session, game, by, "start_game", now, composition=game.composition)
     return phase
 
@@ -235,10 +222,10 @@ def start_game(session: Session, config: dict[str, Any], game: Game, *, now: dat
 def open_phase(session: Session, game: Game, state: GameState, *, index: int,
                 after: datetime, now: datetime, config: dict[str, Any] | None = None,
                 saved: dict[str, Any] | None = None) -> PhaseRow:
-    """Open the engine's next moment, with its deadline as its timing says (timing.span);
+    """Open the engine's next moment, with its deadline as its timing says (its moments' ``span``);
     an answer window gets the players' standing answers at once (``windows.apply_standing``).
     ``saved``: ``state.to_dict()`` already made (the previous phase's state after)."""
-    when = span(game, state, first=index == 0, after=after, now=now)
+    when = moments(game, state).span(game, state, first=index == 0, after=after, now=now)
     row = PhaseRow(game_id=game.id, index=index, kind=state.phase.kind, number=state.phase.number,
                    starts_at=when.starts_at, ends_at=when.ends_at, long=when.long, status=PhaseStatus.OPEN,
                    state_before=state.to_dict() if saved is None else saved, pending=[], gm_input={},

@@ -12,10 +12,10 @@ from engine.registry import get_ruleset
 
 from .. import render
 from ..mail import outbound as mailer
-from ..models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus
+from ..models import ActionRow, Game, PhaseRow, running_phases
 from ..seating import load_seats
 from .base import reader_tz
-from .timing import windowed
+from .timing import moments
 
 def who_must_act(state: GameState, ruleset_key: str, player: str) -> set[str]:
     """The kinds of action this player is expected to send this moment (the
@@ -30,17 +30,15 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
     before = timedelta(minutes=int(config["REMINDER_BEFORE_MINUTES"]))
     # Locked, and read as they are now: a second worker sending reminders at
     # the same moment waits, then sees who was reminded instead of mailing them again.
-    phases = session.scalars(select(PhaseRow).join(Game, Game.id == PhaseRow.game_id).where(
-        PhaseRow.status == PhaseStatus.OPEN, PhaseRow.ends_at > now, PhaseRow.ends_at <= now + before,
-        Game.status == GameStatus.RUNNING, Game.paused_at.is_(None))
-        .with_for_update(of=PhaseRow).execution_options(populate_existing=True)).all()
+    phases = session.scalars(running_phases(PhaseRow).where(PhaseRow.ends_at > now, PhaseRow.ends_at <= now + before)
+                             .with_for_update(of=PhaseRow).execution_options(populate_existing=True)).all()
     sent = 0
     messages = []
     for phase in phases:
         game = session.get(Game, phase.game_id)
         state = GameState.from_dict(phase.state_before)
-        if windowed(game, state) and phase.ends_at - phase.starts_at <= before:
-            continue  # a window no longer than the notice: the opening mail is the reminder
+        if not moments(game, state).reminder_due(phase, before):
+            continue
         acted = {(seat_id, kind) for seat_id, kind in session.execute(
             select(ActionRow.seat_id, ActionRow.kind).where(ActionRow.phase_id == phase.id))}
         reminded = set(phase.reminded or [])

@@ -67,12 +67,6 @@ def table_of(ruleset_key: str) -> TableScript | None:
     return get_ruleset(ruleset_key).ability(TableScript)
 
 
-def narrated(ruleset_key: str) -> bool:
-    """Whether the game is run at a table from the narrator's phone: its ruleset
-    gives the narrator a script of the night."""
-    return table_of(ruleset_key) is not None
-
-
 def _table(game: Game) -> TableScript:
     table = table_of(game.ruleset)
     if table is None:

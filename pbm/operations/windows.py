@@ -26,9 +26,9 @@ from sqlalchemy.orm import Session
 from engine.core import GameState, Rejected
 from engine.registry import get_ruleset
 
-from .. import calendar
+from .. import calendar, hooks
 from ..models import Game, GameStatus, PhaseRow, PhaseStatus, Seat
-from .timing import answer_window, windowed
+from .timing import IN_WINDOWS, answer_window, moments, taking_answers
 from .actions import latest_actions, submit
 from .base import OperationError, current_phase, log
 
@@ -61,12 +61,12 @@ def waiting_for(session: Session, game: Game, phase: PhaseRow) -> list[str]:
     return [n for n in asked(game, phase) if n not in answered]
 
 
-def extend(session: Session, game: Game, seat: Seat, now: datetime,
+def extend(session: Session, config: dict[str, Any], game: Game, seat: Seat, now: datetime,
            expected_phase_id: int | None = None) -> PhaseRow:
-    """One more window's length for the open window, asked by one of its answerers."""
+    """One more window's length for the open window, asked by one of its answerers;
+    announced (``hooks.deadline_changed``), so the others hear of the new deadline."""
     phase = current_phase(session, game)
-    if (game.status != GameStatus.RUNNING or phase is None or phase.status != PhaseStatus.OPEN
-            or now >= phase.ends_at):
+    if not taking_answers(game, phase, now):
         raise Rejected("moment_passed")
     if expected_phase_id is not None and expected_phase_id != phase.id:
         raise Rejected("moment_passed")
@@ -79,6 +79,9 @@ def extend(session: Session, game: Game, seat: Seat, now: datetime,
     seat.extensions_used += 1
     log(session, game, None, "extend_window", now, player=seat.name, phase=phase.index,
         old=old.isoformat(), new=phase.ends_at.isoformat())
+    hooks.announce(hooks.deadline_changed, IN_WINDOWS, hooks.DeadlineChanged(
+        session, config, game, now, phase=phase, old=old, new=phase.ends_at, why=hooks.MORE_TIME,
+        seats=[seat]))
     return phase
 
 
@@ -138,7 +141,7 @@ def apply_standing(session: Session, config: dict[str, Any], game: Game, phase: 
     """Submit, for each asked player without an answer yet, what their standing
     answers make in this window. Returns the names answered for."""
     state = GameState.from_dict(phase.state_before)
-    if not windowed(game, state) or now >= phase.ends_at:
+    if not moments(game, state).takes_standing_answers or not taking_answers(game, phase, now):
         return []
     ruleset = get_ruleset(game.ruleset)
     answered = {r.seat_id for r in latest_actions(session, phase)}

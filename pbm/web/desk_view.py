@@ -20,6 +20,8 @@ from engine.registry import get_ruleset
 
 from .. import operations, render, visibility
 from ..mail.outbound import quota_watch
+from ..mail.outbound.relay_limits import Limits, paused_until, relay_key, used_today
+from ..seating import load_seats
 from ..models import EventRow, Game, InboundRow, MasterLog, OutboxRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
 from .public import ruleset_name
@@ -56,7 +58,7 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
          typed: dict[str, int] | None = None) -> dict[str, Any]:
     """Everything the desk page shows; ``typed``: the composition the Master typed
     last (kept when the rules refused it)."""
-    operations.load_seats(session, game)  # the desk shows every seat's user
+    load_seats(session, game)  # the desk shows every seat's user
     tz = operations.game_tz(game)
     phase = operations.current_phase(session, game)
     state = operations.current_state(game)
@@ -74,7 +76,7 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
                             "pending": [_pending_view(game, x, lang) for x in d.pending or []]})
     actions = []
     if phase is not None:
-        actions = [(r.seat.name, operations.describe_submission(r.args, lang, game.ruleset), _how(r))
+        actions = [(r.seat.name, render.describe_submission(r.args, lang, game.ruleset), _how(r))
                    for r in operations.latest_actions(session, phase)]
     logs = session.scalars(select(MasterLog).where(MasterLog.game_id == game.id)
                            .order_by(MasterLog.id.desc()).limit(50)).all()
@@ -96,7 +98,7 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
         PhaseRow.game_id == game.id, PhaseRow.status == PhaseStatus.PUBLISHED).limit(1)) is not None
     return {
         "can_roll_back": can_roll_back,
-        "mail_out": quota_watch.desk_panel(session, current_app.config, game, lang, now),
+        "mail_out": mail_panel(session, current_app.config, game, lang, now),
         "troubled_mail": troubled_mail,
         "preview_lines": preview_lines, "pending_items": pending_items,
         "prepared": prepared, "all_roles": all_roles, "composition": composition,
@@ -187,7 +189,7 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
         return _(" (reason: %(reason)s)", reason=d["reason"]) if d.get("reason") else ""
 
     def submissions(items: list[dict[str, Any]]) -> str:
-        return "; ".join(f"{x.get('player')}: " + ", ".join(operations.describe_submission(x.get("args") or {}, lang, game.ruleset))
+        return "; ".join(f"{x.get('player')}: " + ", ".join(render.describe_submission(x.get("args") or {}, lang, game.ruleset))
                          for x in items)
 
     words = {
@@ -206,7 +208,7 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
                                  if _counts(d.get("composition")) else _("started the game")),
         "submit_on_behalf": lambda d: _("entered for %(name)s (%(source)s): %(what)s", name=d.get("player"),
                                         source=_source_label(d.get("source")),
-                                        what="; ".join(operations.describe_submission(d.get("submission") or {}, lang, game.ruleset))),
+                                        what="; ".join(render.describe_submission(d.get("submission") or {}, lang, game.ruleset))),
         "close_phase": lambda d: _("closed %(phase)s ahead of time", phase=phase(d)),
         "publish": lambda d: _("published %(phase)s", phase=phase(d)),
         "answer_pending": lambda d: _("answered the pending items of %(phase)s", phase=phase(d)),
@@ -332,3 +334,21 @@ def panels(session: Session, game: Game, lang: str) -> list[Any]:
                            .order_by(EventRow.phase_id.is_not(None), EventRow.phase_id, EventRow.seq)).all()
     events = [Event(r.kind, r.data or {}, r.visibility, list(r.recipients or [])) for r in rows]
     return get_ruleset(game.ruleset).panels(state, events, lang)
+
+
+def mail_panel(session: Session, config: dict[str, Any], game: Game, lang: str, now: datetime) -> dict[str, Any]:
+    """The desk's mail panel: the relay's backlog and quota, and this game's warning."""
+    limits = Limits.from_config(config)
+    waiting = quota_watch.backlog(session)
+    shortfall = next((s for s in quota_watch.shortfalls(session, limits, now, sum(waiting.values()))
+                      if s.game_id == game.id), None)
+    tz = operations.game_tz(game)
+    reset = limits.next_reset(now)
+    return {
+        "backlog": waiting, "per_day": limits.per_day, "per_minute": limits.per_minute,
+        "used_today": used_today(session, limits, now),
+        "rolling": limits.reset_at is None,
+        "reset": render.deadline_text(reset, lang, tz) if reset else None,
+        "paused_until": paused_until(session, relay_key(config), now),
+        "shortfall": shortfall,
+    }

@@ -14,12 +14,11 @@ from engine.registry import available, get_ruleset
 
 from .. import operations
 from ..mail import outbound as mailer
-from ..mail.inbound.carry_out import Origin, carry_out
+from ..operations.carry_out import Origin, carry_out
 from ..mail.reading.commands import parse_commands
 from ..mail.reading.wording import describe_error
 from ..models import InboundRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
-from ..operations import table
 from . import config, db, desk_view, game_or_404, now, require_master
 from .forms import AddPlayerForm, NewGameForm, OnBehalfForm, PublishForm, StartGameForm, options
 from .public import ruleset_name
@@ -48,7 +47,7 @@ def new_game():
                                       if form.answer_window.data else None,
                                       extensions=form.extensions.data)
         db().commit()
-        if table.narrated(game.ruleset):  # a game at the table: the narrator's phone runs it
+        if operations.timing.moments(game).page == operations.timing.TABLE_PAGE:  # the narrator's phone runs it
             return redirect(url_for("narrator.page", slug=game.slug))
         return redirect(url_for("master.desk", slug=game.slug))
     return render_template("master_new.html", form=form)
@@ -63,7 +62,7 @@ def _desk_context(game) -> dict[str, Any]:
     return {**view,
             "add_form": AddPlayerForm(), "start_form": start_form, "behalf_form": behalf,
             "setup_options": setup_option_fields(game, _lang()),
-            "publish_form": PublishForm(), "narrated": table.narrated(game.ruleset),
+            "publish_form": PublishForm(), "narrated": operations.timing.moments(game).page == operations.timing.TABLE_PAGE,
             "my_mail_address": _my_mail_address(game)}
 
 
@@ -285,9 +284,9 @@ def _desk_post(slug: str):
 def pause(slug: str):
     game = _desk_post(slug)
     if game.paused_at is None:
-        return attempt(game, lambda: desk_ops.pause(db(), game, now(), current_user), back=_desk(slug),
+        return attempt(game, lambda: desk_ops.pause(db(), config(), game, now(), current_user), back=_desk(slug),
                        success=_("The game is paused: no deadline passes until you resume it."))
-    return attempt(game, lambda: desk_ops.resume(db(), game, now(), current_user), back=_desk(slug),
+    return attempt(game, lambda: desk_ops.resume(db(), config(), game, now(), current_user), back=_desk(slug),
                    success=_("The game goes on; the phase keeps the time it had left."))
 
 
@@ -304,7 +303,7 @@ def extend(slug: str):
         return redirect(url_for("master.desk", slug=slug))
     from ..calendar import localize
     new_end = localize(local.replace(tzinfo=None), ZoneInfo(operations.game_tz(game)))
-    return attempt(game, lambda: desk_ops.extend(db(), game, new_end, now(), current_user),
+    return attempt(game, lambda: desk_ops.extend(db(), config(), game, new_end, now(), current_user),
                    back=_desk(slug), success=_("Deadline moved."))
 
 

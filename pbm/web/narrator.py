@@ -19,7 +19,7 @@ from engine.registry import get_ruleset
 
 from .. import photos
 from ..models import GameStatus
-from ..operations import table
+from ..operations import table, timing
 from . import config, db, game_or_404, now, request_size, require_master
 from .narrator_view import screen, summary
 from .refusals import REFUSALS, attempt, refusal
@@ -34,7 +34,7 @@ def _lang() -> str:
 def _game(slug: str):  # noqa: ANN202
     game = game_or_404(slug)
     require_master(game)
-    if not table.narrated(game.ruleset):
+    if timing.moments(game).page != timing.TABLE_PAGE:
         abort(404)
     return game
 
@@ -178,6 +178,6 @@ def photo(slug: str, seat_id: int):
 def game_summary(slug: str):
     """The whole game for everyone at the table, once it is over (roles included)."""
     game = game_or_404(slug)
-    if game.status != GameStatus.OVER or not table.narrated(game.ruleset):
+    if game.status != GameStatus.OVER or timing.moments(game).page != timing.TABLE_PAGE:
         abort(404)
     return render_template("table_summary.html", s=summary(db(), game, _lang()))

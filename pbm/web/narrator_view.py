@@ -29,7 +29,7 @@ from ..operations import current_phase
 from ..operations import table
 
 PUBLIC_READER = Viewer()
-NARRATOR = Viewer(master=True)
+AS_NARRATOR = Viewer(master=True)
 
 
 @dataclass
@@ -68,7 +68,7 @@ def faces(session: Session, game: Game, state: GameState | None) -> dict[str, Fa
 def worded(game: Game, rows: list[EventRow], lang: str) -> tuple[list[str], list[str]]:
     """A resolved phase's events: (what everybody may hear, the narrator's notes)."""
     public = visibility.lines(rows, PUBLIC_READER, game.ruleset, lang)
-    notes = [s.text for s in visibility.seen(rows, NARRATOR, game.ruleset, lang)
+    notes = [s.text for s in visibility.seen(rows, AS_NARRATOR, game.ruleset, lang)
              if s.visibility == MASTER and s.text]
     return public, notes
 

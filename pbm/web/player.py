@@ -258,7 +258,7 @@ def reserved_context(game: Game, seat: Seat, state: GameState | None = None) -> 
         for group in page_groups(specs, game.ruleset):
             form = build_form(group, ruleset=game.ruleset, state=open_state, current=submitted)
             forms.append((group[0], form, " · ".join(form_title(s, game.ruleset) for s in group)))
-        current = [(r.kind, operations.describe_submission(r.args, lang, game.ruleset, open_state),
+        current = [(r.kind, render.describe_submission(r.args, lang, game.ruleset, open_state),
                     render.how_it_came(r.source, lang), r.submitted_at) for r in latest]
     rules = get_ruleset(game.ruleset)
     # What the rules show this player of their own state at a glance (a power they hold...).
@@ -283,7 +283,7 @@ def reserved(slug: str):
     if seat is None:
         abort(403)
     state = operations.current_state(game)
-    if operations.timing.windowed(game, state):  # a game in answer windows has its own page
+    if operations.timing.moments(game, state).page == operations.timing.WINDOW_PAGE:  # its own page
         from .window_page import render_page
         return render_page(game, seat)
     return render_template("reserved.html", **reserved_context(game, seat, state))
@@ -324,7 +324,7 @@ def act(slug: str):
                           opened=opened)
         session.commit()
         flash(_("Recorded: %(what)s. You can change it until %(deadline)s.",
-                what="; ".join(operations.describe_submission(submission, lang, game.ruleset)),
+                what="; ".join(render.describe_submission(submission, lang, game.ruleset)),
                 deadline=render.deadline_text(phase.ends_at, lang, operations.game_tz(game))),
               "receipt")
     except Rejected as exc:

@@ -9,7 +9,6 @@ from engine.registry import get_ruleset
 
 from .. import archive, operations, render
 from ..models import Game, GameStatus, PhaseRow
-from ..operations.table import narrated
 from . import config, db, game_or_404, my_seat, now
 
 bp = Blueprint("public", __name__)
@@ -46,7 +45,8 @@ def index():
 def game_home(slug: str):
     game = game_or_404(slug)
     state = operations.current_state(game)
-    if operations.timing.windowed(game, state):  # the table and the log, without anyone's hand
+    timing = operations.timing.moments(game, state)
+    if timing.page == operations.timing.WINDOW_PAGE:  # the table and the log, without anyone's hand
         from .window_page import render_page
         return render_page(game, None)
     lang = str(get_locale() or "it")
@@ -64,7 +64,7 @@ def game_home(slug: str):
         deadline=(render.deadline_text(phase.ends_at, lang, tz)
                   if phase and phase.has_deadline else None),
         now=now(), seat=my_seat(game), is_master=game.is_master(_user()),
-        narrated=narrated(game.ruleset),
+        narrated=timing.page == operations.timing.TABLE_PAGE,
     )
 
 
@@ -78,7 +78,6 @@ def calendar_feed(slug: str):
     """The game's deadlines as an iCalendar feed: past phases as they were,
     the coming ones as the calendar schedules them."""
     from .. import calendar
-    from ..operations import timing
     game = game_or_404(slug)
     sched = operations.game_schedule(game)
     rows = db().scalars(select(PhaseRow).where(PhaseRow.game_id == game.id)
@@ -91,7 +90,7 @@ def calendar_feed(slug: str):
     # as the desk and the mail name it, never by its kind.
     names = {i: render.phase_label(r, lang, operations.game_tz(game))
              for i, r in enumerate(dated) if r.kind not in ("day", "night")}
-    if game.status != GameStatus.OVER and timing.on_calendar(game):
+    if game.status != GameStatus.OVER and operations.timing.moments(game).scheduled:
         # A boundary belongs to the phase that starts there: the next phase.
         phases += calendar.phases_from(sched, rows[-1].ends_at if rows else now(), 14)
     url = f"{config()['BASE_URL']}/g/{game.slug}/"

@@ -27,7 +27,8 @@ from engine.registry import get_ruleset
 
 from .. import operations, render
 from ..models import EventRow, Game, PhaseRow, PhaseStatus, Seat
-from ..operations import window_mail, windows
+from ..operations import windows
+from ..views import window as window_view
 from . import config, db, game_or_404, my_seat, now
 from .forms import PublishForm
 
@@ -85,11 +86,11 @@ def _log(session: Any, game: Game, ruleset: Any, viewer: Viewer, lang: str) -> l
     by_phase: dict[int | None, list[EventRow]] = {}
     for r in rows:
         by_phase.setdefault(r.phase_id, []).append(r)
-    rounds: list[list[str]] = [window_mail.lines_for(by_phase.get(None, []), game.ruleset, viewer, lang)]
+    rounds: list[list[str]] = [window_view.lines_for(by_phase.get(None, []), game.ruleset, viewer, lang)]
     for ph in phases:
         if ruleset.reports_to_all(GameState.from_dict(ph.state_before)) and rounds[-1]:
             rounds.append([])
-        rounds[-1] += window_mail.lines_for(by_phase.get(ph.id, []), game.ruleset, viewer, lang)
+        rounds[-1] += window_view.lines_for(by_phase.get(ph.id, []), game.ruleset, viewer, lang)
     return [r for r in reversed(rounds) if r]
 
 
@@ -97,7 +98,7 @@ def page_context(game: Game, seat: Seat | None) -> dict[str, Any]:
     session, lang = db(), _lang()
     ruleset = get_ruleset(game.ruleset)
     phase = operations.current_phase(session, game)
-    ctx = window_mail.window_context(session, game, phase, seat, lang, now())
+    ctx = window_view.window_context(session, game, phase, seat, lang, now())
     ctx["choices"] = []
     state = ctx["open_state"]
     for form in ctx["forms"]:
@@ -108,7 +109,7 @@ def page_context(game: Game, seat: Seat | None) -> dict[str, Any]:
                                                        for c in f.choices]} for f in form.fields]})
     if seat is not None and phase is not None and ctx["phase_id"]:
         mine = [r for r in operations.latest_actions(session, phase) if r.seat_id == seat.id]
-        ctx["my_answer"] = [("; ".join(operations.describe_submission(r.args, lang, game.ruleset, state)),
+        ctx["my_answer"] = [("; ".join(render.describe_submission(r.args, lang, game.ruleset, state)),
                              render.how_it_came(r.source, lang)) for r in mine]
     offered = ruleset.standing_answers(GameState.from_dict(game.state) if game.state else None)
     return {**ctx, "game": game, "seat": seat, "phase": phase,
@@ -166,7 +167,7 @@ def answer(slug: str):
                           expected_phase_id=phase.id)
         session.commit()
         flash(_("Recorded: %(what)s.", what="; ".join(
-            operations.describe_submission(submission, lang, game.ruleset, state))), "receipt")
+            render.describe_submission(submission, lang, game.ruleset, state))), "receipt")
     except Rejected as exc:
         session.rollback()
         flash(_("Not recorded: %(why)s", why=render.rejection(exc.code, exc.params, game.ruleset, lang)),
@@ -200,8 +201,7 @@ def _player_post(slug: str, change, done: str, settle: bool = False):
 def more_time(slug: str):
     def extend(session, game, seat):
         operations.lock_game(session, game)
-        phase = operations.windows.extend(session, game, seat, now(), expected_phase_id=_phase_id())
-        window_mail.mail_extension(session, config(), game, phase, seat, now())
+        operations.windows.extend(session, config(), game, seat, now(), expected_phase_id=_phase_id())
     return _player_post(slug, extend, _("You have one more answer window."))
 
 

@@ -9,7 +9,7 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 
 from pbm.db import transaction
-from pbm.mail.inbound import open_source
+from pbm.mail.sources import open_source
 from pbm.models import ActionRow, Game, OutboxRow, User
 from pbm.worker import Worker
 

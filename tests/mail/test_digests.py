@@ -68,20 +68,22 @@ def test_bulletins_held_for_the_digest_or_left_to_the_web_private_results_mailed
 
 
 def _game_with_choices(app, factory, clock) -> int:
-    """The game of test_mail_classes, with the choices made before its boundary."""
-    import pbm.operations.boundary as boundary
-    real = boundary._mail_results
+    """The game of test_mail_classes, with the choices made before its boundary (by a
+    listener of the publication connected ahead of the results mail's)."""
+    from pbm import hooks
 
-    def choosing_first(session, *args, **kwargs):
+    def choosing_first(_moments, news):
         for email, mode in CHOICES.items():
-            session.scalars(select(User).where(User.email == email)).one().bulletins = mode
-        return real(session, *args, **kwargs)
+            news.session.scalars(select(User).where(User.email == email)).one().bulletins = mode
 
-    boundary._mail_results = choosing_first
+    receivers = dict(hooks.phase_published.receivers)
+    hooks.phase_published.receivers.clear()  # blinker calls receivers in the order connected
+    hooks.phase_published.connect(choosing_first)
+    hooks.phase_published.receivers.update(receivers)
     try:
         return seer_looks_then_day_comes(app, factory, clock)
     finally:
-        boundary._mail_results = real
+        hooks.phase_published.disconnect(choosing_first)
 
 
 def test_the_daily_digest_gathers_a_reader_s_held_bulletins(make_app, clock, smtp_server):

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 import pytest
 
 from pbm.mail import smtpd
-from pbm.mail.inbound import open_source
+from pbm.mail.sources import open_source
 from pbm.models import ActionRow
 from pbm.worker import Worker
 

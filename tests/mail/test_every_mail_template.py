@@ -32,7 +32,8 @@ from engine.registry import get_ruleset
 
 from pbm import accounts, operations
 from pbm.mail import outbound as mailer
-from pbm.mail.outbound import digests, outbox, quota_watch
+from pbm.mail.outbound import digests, outbox
+from pbm.telling import quota_warning
 from pbm.mail.outbound import send as sender
 from pbm.operations import signups
 from pbm.db import transaction
@@ -70,7 +71,9 @@ DRIVEN: dict[str, tuple[str, ...]] = {
     "on_behalf_copy": WITH_ACCOUNTS,      # a Master enters a player's move
     "substitute_welcome": WITH_ACCOUNTS,  # a seat handed over
     "substitute_announced": WITH_ACCOUNTS,
+    "seat_left": WITH_ACCOUNTS,           # ... and the player who left
     "absence_declared": WITH_ACCOUNTS,    # a player will be away
+    "deadline_changed": WITH_ACCOUNTS,    # a Master moves the deadline, pauses, resumes
     "master_added": EVERY,                # a co-Master with an account
     "set_password": EVERY,                # a co-Master without one
     "signup_confirm": WITH_ACCOUNTS,      # a sign-up asked for
@@ -148,6 +151,11 @@ def _the_extra_mails(game: BotGame, lang: str) -> None:
                               lang=lang, announced_as="Zoe")
         if any(r.key == "kill" for r in game.ruleset.remedies()):
             desk.intervene(s, config, g, "kill", [seats[2].name], now(), by=master, reason="Assente")
+        if phase is not None and phase.has_deadline and phase.status == "open":
+            desk.extend(s, config, g, phase.ends_at + timedelta(hours=1), now(), master)
+            desk.extend(s, config, g, phase.ends_at - timedelta(minutes=1), now(), master)
+            desk.pause(s, config, g, now(), master)
+            desk.resume(s, config, g, now(), master)
 
 
 def _late_boundary(game: BotGame) -> None:
@@ -175,7 +183,7 @@ def _quota_warning(game: BotGame) -> None:
     config = {**game.app.config, "MAIL_DAILY_QUOTA": 10_000}
     with transaction(game.factory) as s:
         used = used_today(s, Limits.from_config(config), game.clock.now())
-        quota_watch.warn_masters(s, {**config, "MAIL_DAILY_QUOTA": used + 5}, game.clock.now())
+        quota_warning.warn_masters(s, {**config, "MAIL_DAILY_QUOTA": used + 5}, game.clock.now())
 
 
 @pytest.mark.parametrize("lang", ["it", "en"])

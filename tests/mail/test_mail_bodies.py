@@ -9,8 +9,8 @@ from email.utils import make_msgid
 
 import pytest
 
-from pbm.mail import inbound
-from pbm.mail.inbound import open_source
+from pbm import inbox
+from pbm.mail.sources import open_source
 from pbm.models import ActionRow
 
 from tests.support.mail import (  # noqa: F401  (fast_passwords and game are fixtures)
@@ -49,7 +49,7 @@ def quoted_bulletin(bulletin):
 def ingest_and_votes(app, factory, clock):
     source = open_source(app.config["MAIL_SOURCE"])
     try:
-        inbound.ingest(factory, app.config, source, clock.now())
+        inbox.ingest(factory, app.config, source, clock.now())
     finally:
         source.close()
     with factory() as s:

@@ -17,7 +17,8 @@ from datetime import timedelta
 
 import pytest
 
-from pbm.mail.inbound import apply, open_source, store
+from pbm.inbox import apply, store
+from pbm.mail.sources import open_source
 from pbm.models import ActionRow, InboundRow, PhaseRow
 from pbm.worker import Worker
 

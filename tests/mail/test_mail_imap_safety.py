@@ -1,13 +1,13 @@
-"""Nothing applied twice, nothing lost: pbm.mail.inbound.ingest against a real Dovecot
+"""Nothing applied twice, nothing lost: pbm.inbox.ingest against a real Dovecot
 through duplicate delivery, crashes at each step of store -> apply -> mark,
 a server restart in the middle of a batch, and UIDVALIDITY changes."""
 from __future__ import annotations
 
 import pytest
 
-from pbm.mail import inbound
-from pbm.mail.inbound import apply, store
-from pbm.mail.inbound import open_source
+from pbm import inbox
+from pbm.inbox import apply, store
+from pbm.mail.sources import open_source
 from pbm.models import ActionRow, InboundRow
 
 from tests.support.mail import (  # noqa: F401  (fast_passwords and game are fixtures)
@@ -39,7 +39,7 @@ def ingest(app, factory, clock, source=None):
     own = source is None
     source = source or open_source(app.config["MAIL_SOURCE"])
     try:
-        return inbound.ingest(factory, app.config, source, clock.now())
+        return inbox.ingest(factory, app.config, source, clock.now())
     finally:
         if own:
             source.close()
@@ -104,7 +104,7 @@ def test_process_stored_picks_up_what_a_crash_left(app, factory, game, clock, im
     with pytest.raises(Crash):
         ingest(app, factory, clock)
     monkeypatch.setattr(store, "apply_many", real_apply)
-    assert inbound.process_stored(factory, app.config, clock.now()) == 1
+    assert inbox.process_stored(factory, app.config, clock.now()) == 1
     assert actions(factory) == [("Dario", "Anna")]
     assert ingest(app, factory, clock) == 0  # the message comes back, already applied
     assert actions(factory) == [("Dario", "Anna")]

@@ -10,8 +10,8 @@ from email.utils import make_msgid
 
 import pytest
 
-from pbm.mail import inbound
-from pbm.mail.inbound import open_source
+from pbm import inbox
+from pbm.mail.sources import open_source
 from pbm.models import ActionRow, OutboxRow
 
 from tests.support.mail import (  # noqa: F401  (fast_passwords and game are fixtures)
@@ -71,7 +71,7 @@ def from_master(factory, subject, body, to=None):
 def ingest(app, factory, clock):
     source = open_source(app.config["MAIL_SOURCE"])
     try:
-        return inbound.ingest(factory, app.config, source, clock.now())
+        return inbox.ingest(factory, app.config, source, clock.now())
     finally:
         source.close()
 

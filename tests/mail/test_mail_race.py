@@ -7,9 +7,9 @@ import threading
 
 from sqlalchemy.exc import OperationalError
 
-from pbm.mail import inbound
-from pbm.mail.inbound import apply, store
-from pbm.mail.inbound import open_source
+from pbm import inbox
+from pbm.inbox import apply, store
+from pbm.mail.sources import open_source
 from pbm.models import ActionRow, InboundRow, OutboxRow
 
 from tests.support.helpers import first_waits_for_second, run_overlapping
@@ -32,17 +32,17 @@ def dario_votes_anna(app, factory):
 def test_two_workers_applying_one_stored_message_apply_it_once(app, factory, game, clock, monkeypatch):
     _gid, _worker = game
     address, mail = dario_votes_anna(app, factory)
-    (inbound_id,) = inbound.store_many(factory, [mail], clock.now())
+    (inbound_id,) = inbox.store_many(factory, [mail], clock.now())
 
     slow_process, first_inside = first_waits_for_second(apply._process)
     monkeypatch.setattr(apply, "_process", slow_process)
 
     def worker():
-        inbound.process(factory, app.config, inbound_id, clock.now())
+        inbox.process(factory, app.config, inbound_id, clock.now())
 
     # SQLite: the later writer fails, and the next round retries
     run_overlapping(worker, worker, first_inside, tolerate=(OperationalError,))
-    inbound.process(factory, app.config, inbound_id, clock.now())  # the next round, for whoever failed
+    inbox.process(factory, app.config, inbound_id, clock.now())  # the next round, for whoever failed
 
     with factory() as s:
         assert s.get(InboundRow, inbound_id).status == "processed"
@@ -68,7 +68,7 @@ def test_two_workers_storing_the_same_new_message_store_it_once(app, factory, ga
 
     def worker():
         try:
-            results.append(inbound.store_many(factory, [mail], clock.now()))
+            results.append(inbox.store_many(factory, [mail], clock.now()))
         except OperationalError:  # SQLite: the later writer fails, and the next round fetches it again
             results.append("retry next round")
 
@@ -87,7 +87,7 @@ def test_two_workers_storing_the_same_new_message_store_it_once(app, factory, ga
 
 
 def test_two_pollers_reading_one_mailbox_apply_each_message_once(app, factory, game, clock, monkeypatch):
-    """The batch path (inbound.ingest: one transaction for the batch, one mark for
+    """The batch path (inbox.ingest: one transaction for the batch, one mark for
     it), with the second poller starting while the first is inside the batch."""
     voters = ["Anna", "Bruno", "Carla", "Dario", "Elena"] * 4
     for n, name in enumerate(voters):
@@ -102,7 +102,7 @@ def test_two_pollers_reading_one_mailbox_apply_each_message_once(app, factory, g
     def poller():
         source = open_source(app.config["MAIL_SOURCE"])
         try:
-            inbound.ingest(factory, app.config, source, clock.now())
+            inbox.ingest(factory, app.config, source, clock.now())
         finally:
             source.close()
 

@@ -13,8 +13,8 @@ import trustme
 from aiosmtpd.controller import Controller
 
 from pbm.mail.outbound import send
-from pbm.mail.inbound.imap import ImapSource
-from pbm.mail.inbound import MailSourceError
+from pbm.mail.sources.imap import ImapSource
+from pbm.mail.sources import MailSourceError
 from pbm.models import OutboxRow
 from tests.fixtures.smtp import free_port
 from tests.mail_infra.messages import make_raw

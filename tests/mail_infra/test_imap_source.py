@@ -7,8 +7,8 @@ import time
 import pytest
 from imapclient import exceptions as imap_errors
 
-from pbm.mail.inbound.imap import ImapSource
-from pbm.mail.inbound import MailSource, MailSourceError, open_source
+from pbm.mail.sources.imap import ImapSource
+from pbm.mail.sources import MailSource, MailSourceError, open_source
 
 from tests.fixtures.metered_relay import MeteredRelay
 
@@ -177,7 +177,7 @@ def test_without_a_cap_every_message_is_fetched_whole(imap_account, source_for):
 
 
 def test_a_message_of_headers_alone_over_the_cap_is_cut_short(imap_account, source_for):
-    from pbm.mail.inbound.mailbox import HEADER_LIMIT
+    from pbm.mail.sources.mailbox import HEADER_LIMIT
 
     raw = make_raw("intestazioni").replace(b"MIME-Version", b"X-Filler: " + b"x" * 998 + b"\r\n"
                                            + (b"X-Filler: " + b"y" * 998 + b"\r\n") * 200
@@ -368,7 +368,7 @@ def test_a_login_refused_by_a_server_shutting_down_is_retried_a_wrong_password_i
     LOGIN with "Shutting down" while it restarts; that passes, a bad password does not."""
     from imapclient.exceptions import LoginError
 
-    from pbm.mail.inbound.imap import _is_connection_error
+    from pbm.mail.sources.imap import _is_connection_error
     assert _is_connection_error(LoginError("command: LOGIN => Shutting down"))
     assert _is_connection_error(LoginError("command: LOGIN => [UNAVAILABLE] Temporary failure"))
     assert not _is_connection_error(LoginError("command: LOGIN => [AUTHENTICATIONFAILED] Authentication failed."))

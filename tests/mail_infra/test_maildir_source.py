@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from pbm.mail.inbound import MailSource, open_source
-from pbm.mail.inbound.maildir import MaildirSource, deliver_to_maildir
+from pbm.mail.sources import MailSource, open_source
+from pbm.mail.sources.maildir import MaildirSource, deliver_to_maildir
 
 from .messages import make_raw, subject_of
 

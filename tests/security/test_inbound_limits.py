@@ -9,8 +9,8 @@ from email.utils import make_msgid
 
 import pytest
 
-from pbm.mail import inbound
-from pbm.mail.inbound import apply
+from pbm import inbox
+from pbm.inbox import apply
 from pbm.mail.reading import html_budget
 from pbm.models import InboundRow, OutboxRow
 from pbm.worker import Worker
@@ -90,9 +90,9 @@ def test_a_message_under_the_cap_is_played(app, factory, worker):
 
 
 def test_mail_is_fetched_in_batches(app, factory, worker, monkeypatch):
-    for _ in range(2 * inbound.FETCH_BATCH + 7):
+    for _ in range(2 * inbox.FETCH_BATCH + 7):
         deliver(app, reply(factory, "Carla", "VOTO Bruno"))
-    from pbm.mail.inbound.maildir import MaildirSource
+    from pbm.mail.sources.maildir import MaildirSource
     handed_out = []
     real_fetch = MaildirSource.fetch_new
 
@@ -102,9 +102,9 @@ def test_mail_is_fetched_in_batches(app, factory, worker, monkeypatch):
         assert max_bytes == CAP  # a message above it would come as its headers only
         return mails
     monkeypatch.setattr(MaildirSource, "fetch_new", fetch_new)
-    assert run_mail(app, worker) == 2 * inbound.FETCH_BATCH + 7
-    assert all(limit == inbound.FETCH_BATCH and n <= limit for limit, n in handed_out)
-    assert [n for _, n in handed_out][:3] == [inbound.FETCH_BATCH, inbound.FETCH_BATCH, 7]
+    assert run_mail(app, worker) == 2 * inbox.FETCH_BATCH + 7
+    assert all(limit == inbox.FETCH_BATCH and n <= limit for limit, n in handed_out)
+    assert [n for _, n in handed_out][:3] == [inbox.FETCH_BATCH, inbox.FETCH_BATCH, 7]
 
 
 def big_html(vote: str) -> str:

@@ -76,8 +76,8 @@ def test_raising_the_cap_later_still_refuses_a_message_read_as_headers_only(app,
     """A row stored as headers only (the cap was lower when it was read) is
     never handed to the parser, even if the service restarts with a higher cap
     before applying it."""
-    from pbm.mail import inbound
-    from pbm.mail.inbound import store
+    from pbm import inbox
+    from pbm.inbox import store
 
     _gid, worker = game
     imap_account.deliver(reply(factory, "Dario", attachment=b"\xff" * (2 * CAP)))
@@ -86,7 +86,7 @@ def test_raising_the_cap_later_still_refuses_a_message_read_as_headers_only(app,
         run_mail(app, worker)
     monkeypatch.undo()
     app.config["INBOUND_MAX_BYTES"] = 10 * CAP
-    assert inbound.process_stored(factory, app.config, worker.clock.now()) == 1
+    assert inbox.process_stored(factory, app.config, worker.clock.now()) == 1
     assert votes(factory) == []
     with factory() as s:
         (row,) = s.query(InboundRow).all()
@@ -124,7 +124,7 @@ class _SizeOmitted:
 
 def test_a_server_that_leaves_the_size_out_still_never_sends_more_than_the_cap(app, factory, game, imap_account,
                                                                               relay, monkeypatch):
-    from pbm.mail.inbound import imap
+    from pbm.mail.sources import imap
 
     monkeypatch.setattr(imap, "IMAPClient", _SizeOmitted(imap.IMAPClient))
     _gid, worker = game

@@ -306,7 +306,7 @@ def test_live_mail_receipt_is_the_same_whether_the_name_is_the_satanista(app, cl
     from email.message import EmailMessage
     from email.utils import make_msgid
 
-    from pbm.mail.inbound import open_source
+    from pbm.mail.sources import open_source
 
     receipts = []
     for bruno in ("Satanista", "Contadino"):

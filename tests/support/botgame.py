@@ -46,7 +46,7 @@ from pbm.mail import outbound
 from pbm.app import create_app
 from pbm.clock import FixedClock
 from pbm.db import transaction
-from pbm.mail.inbound import open_source
+from pbm.mail.sources import open_source
 from pbm.migrate import upgrade
 from pbm.operations import desk, table
 from pbm.models import Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User

@@ -11,7 +11,7 @@ import pytest
 from werkzeug.security import generate_password_hash
 
 from pbm import models
-from pbm.mail.inbound import open_source
+from pbm.mail.sources import open_source
 from pbm.models import ActionRow, OutboxRow, Seat
 from pbm.worker import Worker
 

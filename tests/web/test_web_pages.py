@@ -80,7 +80,7 @@ def test_desk_shows_refused_mail_as_it_arrived_and_clears_a_bounce(app, factory,
     import mailbox
     from email.message import EmailMessage
 
-    from pbm.mail.inbound import open_source
+    from pbm.mail.sources import open_source
     from pbm.models import Seat, User
     make_game(factory, app.config, clock.now(), {"Anna": "Lupo Mannaro", "Bruno": "Contadino",
                                                         "Carla": "Veggente"}, mayor="Bruno")

@@ -54,6 +54,23 @@ def _returned_strings(path: Path, function: str) -> set[str]:
             if isinstance(n, ast.Return) and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)}
 
 
+def _class_strings(path: Path, name: str) -> set[str]:
+    """Every string a class in ``path`` gives its attribute ``name`` (``late = "..."``, or
+    ``kind, page, late = ..., ..., "..."``)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, (ast.Assign, ast.AnnAssign)):
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            pairs = (list(zip(target.elts, node.value.elts))
+                     if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple)
+                     else [(target, node.value)])
+            found |= {v.value for t, v in pairs if isinstance(t, ast.Name) and t.id == name
+                      and isinstance(v, ast.Constant) and isinstance(v.value, str)}
+    return found
+
+
 def _constructed(path: Path, family: str) -> set[str]:
     return {code for _fam, arg in _raised(path, {family}) for code in _literal(arg) or ()}
 
@@ -67,6 +84,8 @@ def _built(path: Path, family: str, arg: ast.expr) -> set[tuple[str, str]]:
         return {(family, f"photo_{code}") for code in _constructed(ROOT / "pbm" / "photos.py", "PhotoError")}
     if source == "pbm/operations/desk.py: OperationError(exc.code)":
         return set()  # a remedy's refusal, passed on: the engine's codes, checked below
+    if source == "pbm/operations/actions.py: Rejected(moments(game).late)":
+        return {(family, code) for code in _class_strings(ROOT / "pbm" / "operations" / "timing.py", "late")}
     if source == "pbm/limits.py: Rejected(code)":
         return {(family, f"{key}_too_long") for key in _text_keys()} | {(family, "text_too_long")}
     raise AssertionError(f"a refusal with a code built at run time: teach this test its codes ({source})")

@@ -27,7 +27,8 @@ CLASS_OF_KIND: dict[str, int] = {
     "welcome": URGENT,  # carries the link to choose a password
     "substitute_welcome": URGENT,  # the newcomer's link into the seat
     "on_behalf_copy": URGENT,  # a receipt of what a Master entered for the player
-    "quota_warning": URGENT,  # pointless behind the backlog it warns of
+    "quota_warning": URGENT,
+    "deadline_earlier": URGENT,  # may now come before a player meant to act  # pointless behind the backlog it warns of
     "role_letter": PRIVATE,
     "phase_results": PRIVATE,  # a bulletin when it carries no private lines: see class_of
     "master_report": PRIVATE,
@@ -36,9 +37,11 @@ CLASS_OF_KIND: dict[str, int] = {
     "master_added": BULK,
     "announcement": BULK,
     "substitute_announced": BULK,
+    "seat_left": PRIVATE,  # the player who left learns it before the game mails them nothing more
     "absence_declared": BULK,
     "late_boundary": BULK,
     "reminder": BULK,
+    "deadline_changed": BULK,  # later, paused or resumed: nobody misses a deadline for it
     "digest": BULK,
 }
 

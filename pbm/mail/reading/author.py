@@ -7,7 +7,7 @@ reader that takes the first address it sees reads Anna; so does Outlook's
 ``Anna [mailto:anna@example.com] <mallory@attacker.test>``. Here the address is the
 bracketed one, and a display name naming another address (or a From naming several
 senders) makes the message's author ``doubtful``: the service refuses it
-(pbm/mail/inbound/identify.py), whoever the bracketed address belongs to.
+(pbm/inbox/identify.py), whoever the bracketed address belongs to.
 
 ``email.headerregistry`` (the standard library's RFC 5322 parser) reads a well-formed
 field; for a malformed one, where it recovers by taking the first address-like text

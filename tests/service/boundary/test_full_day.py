@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from email.message import EmailMessage
 from email.utils import make_msgid
 
-from pbm.mail.inbound import open_source
+from pbm.mail.sources import open_source
 from pbm.models import OutboxRow, Seat
 from pbm.worker import Worker
 

@@ -84,11 +84,11 @@ def test_a_paused_game_keeps_the_time_it_had_left(app, factory, clock, gid):
     m = master(factory)
     paused_at = clock.advance(hours=2)  # Monday 12:00 in Rome; night 1 ends Tuesday 9:00 (21 h left)
     with transaction(factory) as s:
-        desk.pause(s, s.get(Game, gid), paused_at, m)
+        desk.pause(s, app.config, s.get(Game, gid), paused_at, m)
     clock.set(WED_1000)
     assert Worker(app, clock).boundaries() == []
     with transaction(factory) as s:
-        desk.resume(s, s.get(Game, gid), clock.now(), m)
+        desk.resume(s, app.config, s.get(Game, gid), clock.now(), m)
     (night,) = phases(factory, gid)
     assert night[3] == WED_1000 + timedelta(hours=21)
 
@@ -97,7 +97,7 @@ def test_extending_the_deadline_moves_the_boundary(app, factory, clock, gid):
     m = master(factory)
     new_end = datetime(2026, 11, 24, 10, tzinfo=UTC)
     with transaction(factory) as s:
-        desk.extend(s, s.get(Game, gid), new_end, clock.now(), m)
+        desk.extend(s, app.config, s.get(Game, gid), new_end, clock.now(), m)
     clock.set(TUE_0930)
     assert Worker(app, clock).boundaries() == []
     clock.set(new_end)

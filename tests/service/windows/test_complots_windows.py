@@ -153,13 +153,13 @@ def test_an_extension_adds_one_window_a_limited_number_of_times(app, factory, cl
     with transaction(factory) as s:
         game = s.get(Game, gid)
         with pytest.raises(operations.Rejected) as not_asked:
-            operations.windows.extend(s, game, game.seat_by_name("Bruno"), t0)
+            operations.windows.extend(s, app.config, game, game.seat_by_name("Bruno"), t0)
         assert not_asked.value.code == "extension_not_asked"
-        operations.windows.extend(s, game, game.seat_by_name("Anna"), t0)
+        operations.windows.extend(s, app.config, game, game.seat_by_name("Anna"), t0)
     assert open_phase(factory, gid).ends_at == turn.ends_at + WINDOW
     with transaction(factory) as s, pytest.raises(operations.Rejected) as used:
         game = s.get(Game, gid)
-        operations.windows.extend(s, game, game.seat_by_name("Anna"), t0)
+        operations.windows.extend(s, app.config, game, game.seat_by_name("Anna"), t0)
     assert used.value.code == "no_extensions_left"
 
 

@@ -100,24 +100,24 @@ def test_the_answer_window_is_a_setting_of_one_minute_to_two_days(app, factory, 
         assert timing.answer_window(s.get(Game, gid)) == timedelta(days=2)
 
 
-def test_one_answer_to_whether_a_moment_is_an_answer_window(app, factory, clock):
-    """``timing.windowed`` is the service's one answer (the boundary, the reminders, the
-    pages and the mail ingest ask it): the same ruleset's moments are windows or not as
-    its set-up says, asked of the open moment or of a phase's state; a calendar game's
-    phases never are, and a game before the deal has no moment to ask about."""
+def test_one_owner_answers_for_a_games_moments(app, factory, clock):
+    """``timing.moments`` is the service's one answer (the boundary, the reminders, the
+    pages and the mail ingest ask it): the same ruleset's moments are windows or a
+    narrator's as its set-up says, asked of the open moment or of a phase's state; a
+    calendar game's phases are on the calendar, and so is a game before the deal."""
     t0 = clock.now()
-    cases = {start(app, factory, t0): True, start(app, factory, t0, narrator=True): False,
+    cases = {start(app, factory, t0): timing.IN_WINDOWS, start(app, factory, t0, narrator=True): timing.AT_THE_TABLE,
              make_game(factory, app.config, t0, {"Anna": "Lupo Mannaro", "Bruno": "Contadino",
                                                 "Carla": "Veggente", "Dario": "Guardia del corpo",
-                                                "Elena": "Contadino"}): False}
+                                                "Elena": "Contadino"}): timing.ON_CALENDAR}
     with factory() as s:
         for gid, expected in cases.items():
             game = s.get(Game, gid)
             (phase,) = s.query(PhaseRow).filter_by(game_id=gid).all()
-            assert timing.windowed(game) is expected
-            assert timing.windowed(game, GameState.from_dict(phase.state_before)) is expected
+            assert timing.moments(game) is expected
+            assert timing.moments(game, GameState.from_dict(phase.state_before)) is expected
         game.state = None  # as before the deal
-        assert timing.windowed(game) is False and timing.on_calendar(game) is True
+        assert timing.moments(game) is timing.ON_CALENDAR
 
 
 def test_a_narrators_moment_waits_for_the_narrator(app, factory, clock):

@@ -1,7 +1,9 @@
 """What the Masters are mailed as a moment is published, as the ruleset asks
 (``masters_report``): the full report of the moment (a Lupus phase by mail, read on
 the morning it is published), the whole game so far (a narrator at a table, who needs
-no mail while playing, gets the record once the game is over), or nothing."""
+no mail while playing, gets the record once the game is over), or nothing. A listener
+of ``hooks.phase_published`` for the moments that are not answer windows (the Masters
+follow a game of minutes-long windows on the desk)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -15,11 +17,12 @@ from engine.core import Event, GameState
 from engine.interface import REPORT_GAME, REPORT_MOMENT, Viewer
 from engine.registry import get_ruleset
 
-from .. import archive, render, visibility
+from .. import archive, hooks, visibility
 from ..mail import outbound as mailer
 from ..models import EventRow, Game, PhaseRow
-from .base import mail_context, reader_tz
-from .timing import on_calendar
+from ..operations.base import mail_context, reader_tz
+from ..operations.timing import moments
+from .results_mail import resolution_events
 
 MASTERS = Viewer(master=True)
 
@@ -31,19 +34,17 @@ def report_lines(rows: Sequence[EventRow | Event], ruleset: str, lang: str) -> l
             for s in visibility.seen(rows, MASTERS, ruleset, lang)]
 
 
-def mail_masters(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
-                 rows: Sequence[EventRow | Event], now: datetime, state: GameState | None = None) -> None:
-    """After ``phase`` (whose events are ``rows``; ``state``: its resolved state, if
-    the caller has it) was published."""
-    if state is None:
-        state = GameState.from_dict(phase.state_after)
-    wanted = get_ruleset(game.ruleset).masters_report(state)
+def masters_report(_moments: object, news: hooks.PhasePublished) -> None:
+    """After a phase was published, the Masters' report the ruleset asks for."""
+    session, config, game, phase, now = news.session, news.config, news.game, news.phase, news.now
+    wanted = get_ruleset(game.ruleset).masters_report(news.state)
     if wanted == REPORT_MOMENT:
         for m in game.masters:
             lang = m.user.lang
             mailer.queue(session, config, to=m.user.email, template="master_report", lang=lang,
                          now=now, game=game, context=mail_context(game, phase, lang, {
-                             "lines": report_lines(rows, game.ruleset, lang)}, reader=m.user))
+                             "lines": report_lines(resolution_events(news), game.ruleset, lang)},
+                             reader=m.user))
     elif wanted == REPORT_GAME:
         _mail_game(session, config, game, phase, now)
 
@@ -57,20 +58,14 @@ def _mail_game(session: Session, config: dict[str, Any], game: Game, phase: Phas
         rows.setdefault(row.phase_id, []).append(row)
     for m in game.masters:
         lang, tz = m.user.lang, reader_tz(game, m.user)
-        moments = [{"label": _label(game, p, lang, tz),
-                    "lines": report_lines(rows.get(p.id, []), game.ruleset, lang)} for p in phases]
+        told = [{"label": _label(game, p, lang, tz),
+                 "lines": report_lines(rows.get(p.id, []), game.ruleset, lang)} for p in phases]
         mailer.queue(session, config, to=m.user.email, template="master_game_report", lang=lang,
                      now=now, game=game, context=mail_context(game, phase, lang, {
                          "setup_lines": report_lines(rows[None], game.ruleset, lang),
-                         "moments": moments, "over": game.state is not None
+                         "moments": told, "over": game.state is not None
                          and GameState.from_dict(game.state).over}, reader=m.user))
 
 
 def _label(game: Game, phase: PhaseRow, lang: str, tz: str) -> str:
-    """A calendar phase as the pages name it (by the date it ended); any other moment
-    by the ruleset's name and its number ("night 2"), since moments a narrator closes
-    share their dates and a record must tell one night from the next."""
-    ruleset = get_ruleset(game.ruleset)
-    if on_calendar(game, GameState.from_dict(phase.state_before)):
-        return render.phase_label(phase, lang, tz)
-    return f"{ruleset.describe_choice('moment', phase.kind, lang)} {phase.number}"
+    return moments(game, GameState.from_dict(phase.state_before)).record_label(game, phase, lang, tz)

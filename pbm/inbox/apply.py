@@ -1,43 +1,32 @@
-"""A stored message applied: its commands carried out for the seat it speaks for, and
-its receipt queued, in the transaction that records the outcome on its row.
+"""Stored messages applied, as Mailman's runners work through their queue: each handed
+to its handler by the router (router.py), in the transaction that records the outcome
+on its row.
 
 Messages are applied a batch at a time, a transaction per game (``apply_many``), each in a
 savepoint of its own, so that one that fails is recorded as an error and the others
-still count; ``process`` applies one alone. Who a message speaks for is identify.py's
-question, what it is answered receipts.py's.
+still count; ``process`` applies one alone. Where a message goes is router.py's
+question, who it speaks for identify.py's, what it is answered receipts.py's.
 """
 from __future__ import annotations
 
 import logging
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import event, select
 from sqlalchemy.exc import InterfaceError, OperationalError
-from sqlalchemy.orm import Session, object_session, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
-from ... import operations
-from ...i18n import gettext_in
-from ...models import Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, Seat, User
-from ..reading.wording import describe_error
-from ..reading.parse import ParsedMessage, header_token, parse_message
-from ..reading.parse_body import parse_bytes
-from .carry_out import Origin, carry_out
-from .mailbox import headers_of
-from .identify import Ignored, Refused, master_local_part, seat_by_token, speaker
-from .receipts import commands_receipt, master_receipt, newest_mail_hint, oversized, refuse, refuse_oversized
+from .. import operations
+from ..models import Game, GameMaster, InboundRow, Seat
+from ..mail.reading.parse import header_token
+from ..mail.sources.mailbox import headers_of
+from .identify import master_local_part
+from .outcome import Outcome
+from .router import route
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Outcome:
-    """What became of a message, as its row records it."""
-    status: str  # processed | ignored | refused | duplicate | error
-    applied: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
 
 
 def apply_many(factory: sessionmaker[Session], config: dict[str, Any], ids: list[int],
@@ -152,7 +141,7 @@ def _apply_in_one_transaction(factory: sessionmaker[Session], config: dict[str, 
                 continue
             try:
                 with session.begin_nested():
-                    outcome = _process(session, config, row, now)
+                    outcome = route(session, config, row, now)
                     row.status = outcome.status
                     row.result = {"applied": outcome.applied, "errors": outcome.errors}
             except (OperationalError, InterfaceError):
@@ -184,7 +173,7 @@ def _hold_what_is_loaded(session: Session) -> None:
 
 def _opens_windows(session: Session, game_id: int) -> bool:
     game = session.get(Game, game_id)
-    return game is not None and operations.timing.windowed(game)
+    return game is not None and operations.timing.moments(game).closes_early
 
 
 def _record_error(row: InboundRow, inbound_id: int, exc: Exception) -> Outcome:
@@ -215,7 +204,7 @@ def process(factory: sessionmaker[Session], config: dict[str, Any], inbound_id: 
             row = session.get(InboundRow, inbound_id, with_for_update=True)
             if row.status != "stored":
                 return Outcome(row.status)
-            outcome = _process(session, config, row, now)
+            outcome = route(session, config, row, now)
             row.status = outcome.status
             row.result = {"applied": outcome.applied, "errors": outcome.errors}
             game_id = row.game_id
@@ -229,149 +218,3 @@ def process(factory: sessionmaker[Session], config: dict[str, Any], inbound_id: 
     if outcome.applied and game_id is not None:
         _settle(factory, config, game_id, now)
     return outcome
-
-
-# --------------------------------------------------------------------------- one message
-
-def _process(session: Session, config: dict[str, Any], row: InboundRow, now: datetime) -> Outcome:
-    if oversized(row, config):
-        return Outcome("refused", errors=refuse_oversized(session, config, row, now))
-    # The token in the headers names the game before the parse, so the
-    # common case (a player's reply) is parsed once, with that game's names.
-    headers = parse_bytes(row.raw)  # read once: asked four questions below, then parsed
-    token = header_token(headers, master_local_part(config))
-    hinted = seat_by_token(session, token)
-    names, addresses = _names_of(session, hinted.game) if hinted is not None else ([], None)
-    first = parse_message(headers, names, addresses, reply_localpart=master_local_part(config),
-                          vocabulary=hinted.game.ruleset if hinted is not None else None, token=token)
-    # No real address is longer than 254 characters (RFC 5321), and none of
-    # that length is registered: keep what fits, for the Masters to read.
-    sender = (first.from_address or "").strip().lower()[:254]
-    who = speaker(session, config, row, headers, first, hinted, sender, now)
-    if isinstance(who, Ignored):
-        return Outcome("ignored", errors=who.errors)
-    if isinstance(who, Refused):
-        return Outcome("refused", errors=refuse(session, config, row, first, who, now))
-    if isinstance(who, GameMaster):
-        return _from_master(session, config, row, who, now)
-    seat = who
-    game = seat.game
-    parsed = first if seat is hinted else _parse_for(row, game)
-    outcome = _apply(session, config, row, parsed, game, seat, now, by=None)
-    # Written with the outcome, in the one UPDATE of the row at the end of
-    # its savepoint: set before the commands, they cost a flush of their own.
-    row.from_addr, row.game_id = sender, game.id
-    return outcome
-
-
-def _from_master(session: Session, config: dict[str, Any], row: InboundRow, gm: GameMaster,
-                 now: datetime) -> Outcome:
-    """A Master's mail through their own reply address: a forwarded player's
-    mail or an SMS under 'PER: Nome', recorded in the Master's name."""
-    master, game = gm.user, gm.game
-    lang = master.lang
-    row.game_id = game.id
-    parsed = _parse_for(row, game)
-    if game.status != GameStatus.RUNNING:
-        errors = [gettext_in(lang, "The game is not running: no command was recorded.")]
-        master_receipt(session, config, row, parsed, master, game, errors, now)
-        return Outcome("refused", errors=errors)
-    target = game.seat_by_name(parsed.on_behalf_of) if parsed.on_behalf_of else None
-    if target is None:
-        errors = [gettext_in(lang, "I cannot find which player this is for: forward the player's mail "
-                                 "or write FOR: Name above the SMS.")]
-        master_receipt(session, config, row, parsed, master, game, errors, now)
-        return Outcome("refused", errors=errors)
-    return _apply(session, config, row, parsed, game, target, now, by=master,
-                  reply_to_addr=master.email, reply_lang=lang)
-
-
-def _names_of(session: Session, game: Game) -> tuple[list[str], dict[str, str]]:
-    # One query for every seat's address (loading each seat's user lazily
-    # cost 40 queries per message in a game of 40), once per batch.
-    known = session.info.setdefault("names_of", {})
-    if game.id not in known:
-        pairs = session.execute(select(Seat.name, User.email).join(User, User.id == Seat.user_id)
-                                .where(Seat.game_id == game.id).order_by(Seat.position)).all()
-        known[game.id] = ([name for name, _ in pairs], dict(pairs))
-    names, addresses = known[game.id]
-    return list(names), dict(addresses)
-
-
-def _parse_for(row: InboundRow, game: Game) -> ParsedMessage:
-    names, addresses = _names_of(object_session(game), game)
-    return parse_message(row.raw, names, addresses, vocabulary=game.ruleset)
-
-
-# --------------------------------------------------------------------------- its commands
-
-def _aimed_phase(session: Session, parsed: ParsedMessage, game: Game) -> PhaseRow | None:
-    """The phase the message answers: the one the mail it replies to invited."""
-    # Which game and phase a mail was sent for never changes, and a batch holds
-    # forty replies to the same few bulletins: each asked once a batch.
-    sent_for = session.info.setdefault("sent_for", {})
-    for ref in [parsed.in_reply_to, *reversed(parsed.references or [])]:
-        if not ref:
-            continue
-        if ref not in sent_for:
-            sent_for[ref] = session.execute(select(OutboxRow.game_id, OutboxRow.phase_id)
-                                            .where(OutboxRow.message_id == ref).limit(1)).first()
-        sent = sent_for[ref]
-        if sent is not None and sent.game_id == game.id and sent.phase_id is not None:
-            return session.get(PhaseRow, sent.phase_id)
-    return None
-
-
-def _current_phase(session: Session, game: Game) -> PhaseRow | None:
-    """``operations.current_phase``, which phase asked afresh for every message (one
-    may open between two), the row itself taken from those the session holds
-    (``_hold_what_is_loaded``): a query for the full row would build it, states and
-    all, only for the session to hand back the object it already has. Whether the
-    phase still takes actions is checked under its lock by ``submit``."""
-    phase_id = session.scalar(select(PhaseRow.id).where(PhaseRow.game_id == game.id)
-                              .order_by(PhaseRow.index.desc()).limit(1))
-    return None if phase_id is None else session.get(PhaseRow, phase_id)
-
-
-def _apply(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
-           game: Game, seat: Seat, now: datetime, by: User | None,
-           reply_to_addr: str | None = None, reply_lang: str | None = None) -> Outcome:
-    lang = reply_lang or seat.user.lang
-    outcome = Outcome("processed")
-    phase = _current_phase(session, game)
-    for error in parsed.errors:
-        key = error.get("command")
-        if error.get("code") == "unknown_name" and key in ("vote", "target", "appoint", "elect"):
-            # The parser knows every name; the reply lists only those valid now.
-            valid = operations.legal_choices(game, phase, seat, key)
-            if valid is not None:
-                error = {**error, "candidates": valid}
-        outcome.errors.append(describe_error(error, lang, game.ruleset))
-    aimed = _aimed_phase(session, parsed, game)
-    stale = aimed is not None and phase is not None and aimed.id != phase.id
-    # An answer window's answer counts only for its own window (a stale "pass" must not
-    # answer the next challenge); a calendar game's reply to any of its mails counts for
-    # the phase open when it arrived, if its commands fit that phase (issue 22), never for
-    # a phase that opened after it arrived (a mail read late).
-    windowed = stale and operations.timing.windowed(game)
-    arrived_before = (stale and row.received_at is not None
-                      and _aware(row.received_at) < _aware(phase.starts_at))
-    done = carry_out(session, config, game, seat, parsed.commands, lang=lang, now=now, phase=phase,
-                     too_late=windowed or arrived_before, origin=Origin(
-                         by=by, source="master" if by else "mail",
-                         detail=(parsed.source or "email") if by else "",
-                         inbound_id=row.id, arrived_at=row.received_at))
-    outcome.applied += done.applied
-    outcome.errors += done.errors
-    tz = operations.game_tz(game)
-    late = windowed or arrived_before
-    if stale and not late and done.errors:
-        outcome.errors.append(newest_mail_hint(config, game, phase, lang, tz))
-    commands_receipt(session, config, row, parsed, to=reply_to_addr or seat.user.email, lang=lang, now=now,
-                     game=game, seat=seat, by=by, phase=phase, shown=aimed if late else phase, late=late,
-                     tz=tz, applied=outcome.applied, errors=outcome.errors)
-    return outcome
-
-
-def _aware(when: datetime) -> datetime:
-    return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)

@@ -1,11 +1,6 @@
-"""What a game of answer windows tells each player, on its page and by mail.
-
-Mail volume (docs/service.md, "Answer windows by mail"): after each resolved window,
-one mail to each player the new window asks something of (their hand, the table,
-who still has to answer, what they may answer and until when, the round so far);
-when a round ends (``BaseRuleset.reports_to_all``: e.g. a whole turn of every player) everyone
-gets the round's log, the asked ones in the same mail. A window that asks nobody new
-sends nothing.
+"""What a game of answer windows shows one player (or the public), as its page and
+its mail (pbm/telling/window_mail.py) both show it: the table, the open window and the
+round so far.
 
 Everything is worded by the ruleset (``public_table``, ``describe``, ``form_title``,
 ``describe_choice``, ``vocabulary``) and filtered by ``visible``: a player's mail and
@@ -20,17 +15,16 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from engine.core import ActionForm, Event, GameState
+from engine.core import ActionForm, GameState
 from engine.interface import MORE_TIME, STANDING, BaseRuleset, Viewer
 from engine.registry import get_ruleset
 
 from .. import render, visibility
-from ..mail import outbound as mailer
 from ..mail.reading.wording import examples
 from ..models import EventRow, Game, PhaseRow, Seat
-from .base import game_tz
-from .timing import answer_window
-from .windows import asked, extensions_allowed, standing_labels, waiting_for
+from ..operations.base import game_tz
+from ..operations.timing import answer_window
+from ..operations.windows import asked, extensions_allowed, standing_labels, waiting_for
 
 
 def round_phases(session: Session, game: Game, upto: PhaseRow) -> list[PhaseRow]:
@@ -101,7 +95,7 @@ def answer_lines(ruleset: BaseRuleset, form: ActionForm, lang: str) -> list[str]
 
 
 @dataclass
-class _Window:
+class SharedWindow:
     """What every seat's view of one window shares, read once per window."""
 
     state: GameState | None
@@ -111,8 +105,8 @@ class _Window:
     round_rows: list[EventRow] = field(default_factory=list)
 
 
-def _window(session: Session, game: Game, phase: PhaseRow | None, now: datetime) -> _Window:
-    shared = _Window(GameState.from_dict(game.state) if game.state else None)
+def shared_window(session: Session, game: Game, phase: PhaseRow | None, now: datetime) -> SharedWindow:
+    shared = SharedWindow(GameState.from_dict(game.state) if game.state else None)
     if phase is None:
         return shared
     shared.round_rows = round_events(session, round_phases(session, game, phase))
@@ -124,12 +118,12 @@ def _window(session: Session, game: Game, phase: PhaseRow | None, now: datetime)
 
 
 def window_context(session: Session, game: Game, phase: PhaseRow | None, seat: Seat | None,
-                   lang: str, now: datetime, shared: _Window | None = None) -> dict[str, Any]:
+                   lang: str, now: datetime, shared: SharedWindow | None = None) -> dict[str, Any]:
     """The table, the open window and the round so far, as one seat may see them
     (``seat`` None: a reader of the public page)."""
     ruleset = get_ruleset(game.ruleset)
     viewer = Viewer(player=seat.name if seat else None)
-    shared = shared or _window(session, game, phase, now)
+    shared = shared or shared_window(session, game, phase, now)
     ctx: dict[str, Any] = {"table": [], "forms": [], "waiting": [], "asked": [], "deadline": None,
                            "round_lines": [], "window_title": None, "phase_id": None,
                            "answer_lines": [], "standing": [], "standing_words": [], "more_time": None,
@@ -160,66 +154,3 @@ def window_context(session: Session, game: Game, phase: PhaseRow | None, seat: S
             ctx["answer_lines"] = [line for f in forms for line in answer_lines(ruleset, f, lang)]
             ctx["window_title"] = next((ruleset.form_title(f, lang) for f in forms), None)
     return ctx
-
-
-def mail_window(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
-                next_phase: PhaseRow | None, now: datetime) -> None:
-    """After ``phase`` was published: the round's log to everyone when a round ended,
-    and to each player ``next_phase`` asks something of, what they may answer (those
-    a standing answer answered for, or a window already complete, ask nobody)."""
-    ruleset = get_ruleset(game.ruleset)
-    state = GameState.from_dict(phase.state_after)
-    everyone = ruleset.reports_to_all(state)
-    shared = _window(session, game, next_phase, now)
-    asked_now = set(shared.waiting)
-    ended = round_events(session, round_phases(session, game, phase)) if everyone else []
-    for seat in game.seats:
-        if not everyone and seat.name not in asked_now:
-            continue
-        lang = seat.user.lang
-        ctx = window_context(session, game, next_phase, seat, lang, now, shared)
-        if everyone:  # the round that just ended, not the one the next window opens
-            ctx["round_lines"] = lines_for(ended, game.ruleset, Viewer(player=seat.name), lang)
-        mailer.queue(session, config, to=seat.user.email, template="window", lang=lang, now=now,
-                     game=game, seat=seat, phase_id=next_phase.id if next_phase else None,
-                     context={**ctx, "summary": everyone, "is_asked": seat.name in asked_now,
-                              "winner": state.winner if state.over else None})
-
-
-def mail_start(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
-               events: list[Event], now: datetime) -> None:
-    """The first mail of a game of windows: each player's deal (their own hand), the
-    table, and the first window to those it asks."""
-    shared = _window(session, game, phase, now)
-    asked_now = set(shared.waiting)
-    for seat in game.seats:
-        lang = seat.user.lang
-        viewer = Viewer(player=seat.name)
-        ctx = window_context(session, game, phase, seat, lang, now, shared)
-        dealt = lines_for(events, game.ruleset, viewer, lang)
-        mailer.queue(session, config, to=seat.user.email, template="window", lang=lang, now=now,
-                     game=game, seat=seat, phase_id=phase.id,
-                     context={**ctx, "round_lines": [x for x in dealt if x], "summary": True,
-                              "is_asked": seat.name in asked_now, "winner": None})
-
-
-def mail_extension(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
-                   by: Seat, now: datetime) -> None:
-    """``by`` had the open window extended: every other player still in the game is
-    told the new deadline (with the table and, to those asked, what they may answer),
-    so nobody answers against the old one. The mail answers that window (``phase_id``)."""
-    shared = _window(session, game, phase, now)
-    if shared.open_state is None:
-        return
-    state = shared.state
-    for seat in game.seats:
-        if seat is by or not seat.mailable or seat.disqualified:
-            continue
-        if state is not None and state.has_player(seat.name) and not state.player(seat.name).alive:
-            continue
-        lang = seat.user.lang
-        ctx = window_context(session, game, phase, seat, lang, now, shared)
-        mailer.queue(session, config, to=seat.user.email, template="window", lang=lang, now=now,
-                     game=game, seat=seat, phase_id=phase.id,
-                     context={**ctx, "extended_by": by.name, "summary": False,
-                              "is_asked": seat.name in shared.waiting, "winner": None})

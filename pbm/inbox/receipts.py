@@ -15,15 +15,15 @@ from sqlalchemy.orm import Session
 from engine.core import GameState
 from engine.registry import get_ruleset
 
-from ... import operations, render
-from ...i18n import gettext_in
-from ...models import Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User
-from ..outbound import master_address, queue
-from ..reading.author import author_of
-from ..reading.wording import examples
-from ..reading.parse import ParsedMessage, without_reply_prefix
-from .carry_out import abridge
-from .mailbox import headers_of
+from .. import operations, render
+from ..i18n import gettext_in
+from ..models import Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User
+from ..mail.outbound import master_address, queue
+from ..mail.reading.author import author_of
+from ..mail.reading.wording import examples
+from ..mail.reading.parse import ParsedMessage, without_reply_prefix
+from ..operations.carry_out import abridge
+from ..mail.sources.mailbox import headers_of
 from .identify import (
     Refused, is_master_address, same_address, seat_by_token, token_in_headers, user_by_address,
 )
@@ -71,7 +71,7 @@ def commands_receipt(session: Session, config: dict[str, Any], row: InboundRow, 
     open_now = phase is not None and phase.status == PhaseStatus.OPEN
     # The deadline as it stands now that the mail is applied (an extension moved it; an
     # answer that completed a window closed it, and then there is no time left to give).
-    settled = open_now and not late and operations.timing.windowed(game) and phase.ends_at <= now
+    settled = open_now and not late and operations.timing.moments(game).closes_early and phase.ends_at <= now
     _receipt(session, config, row, parsed, to=to, lang=lang, now=now,
              game=game, seat=seat if by is None else None, context={
                  "phase_label": render.phase_label(shown, lang, tz) if shown else None,

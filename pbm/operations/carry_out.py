@@ -14,11 +14,14 @@ from sqlalchemy.orm import Session
 from engine.core import Rejected
 from engine.interface import MORE_TIME, STANDING
 
-from ... import operations, render
-from ...i18n import gettext_in
-from ...operations import window_mail
-from ...models import Game, PhaseRow, Seat, User
-from ..reading.wording import examples
+from .. import render
+from ..i18n import gettext_in
+from ..mail.reading.wording import examples
+from ..models import Game, PhaseRow, Seat, User
+from . import windows
+from .actions import Opening, legal_choices, opening, submit
+from .base import current_phase, game_tz
+from .timing import moments
 
 
 @dataclass
@@ -46,8 +49,8 @@ def carry_out(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     only standing answers, which belong to the seat and not to a moment, still count."""
     done = Carried()
     if phase is None:
-        phase = operations.current_phase(session, game)
-    opened: operations.Opening | None = None  # read at the first submission, for them all
+        phase = current_phase(session, game)
+    opened: Opening | None = None  # read at the first submission, for them all
     standing = None  # the seat's standing answers once these commands are kept
     for command in commands:
         kind = command.get("kind")
@@ -55,10 +58,10 @@ def carry_out(session: Session, config: dict[str, Any], game: Game, seat: Seat,
             kept = _standing(session, config, game, seat, command, lang, now, done)
             standing = standing if kept is None else kept
             continue
-        what = "; ".join(operations.describe_submission(abridged(command), lang, game.ruleset))
+        what = "; ".join(render.describe_submission(abridged(command), lang, game.ruleset))
         if too_late:
             done.errors.append(f"{what}: " + render.rejection(
-                "moment_passed" if operations.timing.windowed(game) else "phase_closed", {}, game.ruleset, lang))
+                moments(game).late, {}, game.ruleset, lang))
             continue
         if kind == MORE_TIME:
             _more_time(session, config, game, seat, phase, lang, now, done)
@@ -67,7 +70,7 @@ def carry_out(session: Session, config: dict[str, Any], game: Game, seat: Seat,
             opened = _opening(session, game, phase, now, origin)
         try:
             with session.begin_nested():
-                operations.submit(session, config, game, seat, command, source=origin.source, now=now,
+                submit(session, config, game, seat, command, source=origin.source, now=now,
                                   by_user=origin.by, source_detail=origin.detail,
                                   inbound_id=origin.inbound_id, arrived_at=origin.arrived_at,
                                   opened=opened)
@@ -78,20 +81,20 @@ def carry_out(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     if standing is not None:  # one line for all of them: what stands now
         done.applied.append(gettext_in(
             lang, "Standing answers: %(answers)s.",
-            answers="; ".join(operations.windows.standing_labels(game, standing, lang))
+            answers="; ".join(windows.standing_labels(game, standing, lang))
             or gettext_in(lang, "none")))
     return done
 
 
 def _opening(session: Session, game: Game, phase: PhaseRow | None, now: datetime,
-             origin: Origin) -> operations.Opening | None:
+             origin: Origin) -> Opening | None:
     """The phase taking a player's own commands and its state, read once for all of them
     from the phase just looked up, which ``opening`` locks and checks is still open. None for a Master's (``submit`` looks for a draft too) and when no phase takes
     them now: ``submit`` then looks again and refuses in its own words."""
     if origin.by is not None or phase is None:
         return None
     try:
-        return operations.opening(session, game, now, arrived_at=origin.arrived_at, current=phase)
+        return opening(session, game, now, arrived_at=origin.arrived_at, current=phase)
     except Rejected:
         return None
 
@@ -100,12 +103,11 @@ def _more_time(session: Session, config: dict[str, Any], game: Game, seat: Seat,
                phase: PhaseRow | None, lang: str, now: datetime, done: Carried) -> None:
     try:
         with session.begin_nested():
-            extended = operations.windows.extend(session, game, seat, now,
+            extended = windows.extend(session, config, game, seat, now,
                                                  expected_phase_id=phase.id if phase else None)
-            window_mail.mail_extension(session, config, game, extended, seat, now)
         done.applied.append(gettext_in(
             lang, "More time: you may answer until %(deadline)s",
-            deadline=render.deadline_text(extended.ends_at, lang, operations.game_tz(game))))
+            deadline=render.deadline_text(extended.ends_at, lang, game_tz(game))))
     except Rejected as exc:
         done.errors.append(render.rejection(exc.code, exc.params, game.ruleset, lang))
 
@@ -116,7 +118,7 @@ def _standing(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     the standing answers now, or None (refused, and the answer says why)."""
     try:
         with session.begin_nested():
-            return operations.windows.change_standing(session, config, game, seat, command, now)
+            return windows.change_standing(session, config, game, seat, command, now)
     except Rejected as exc:
         done.errors.append(render.rejection(exc.code, exc.params, game.ruleset, lang) + " " + gettext_in(
             lang, "For example: %(examples)s.",
@@ -128,7 +130,7 @@ def valid_hint(game: Game, phase: PhaseRow | None, seat: Seat, command: dict[str
                lang: str) -> str:
     """The choices valid now for a refused command, so the next try can succeed."""
     for key in command:
-        valid = operations.legal_choices(game, phase, seat, key)
+        valid = legal_choices(game, phase, seat, key)
         if valid is None:
             continue
         if not valid:

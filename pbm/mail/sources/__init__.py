@@ -1,11 +1,15 @@
-"""The mailbox the configuration names (MAIL_SOURCE), opened: a real IMAP account or the
-Maildir the embedded SMTP server writes to, both a ``MailSource`` (mailbox.py).
+"""The Master's mailbox, where mail in comes from (pbm/inbox reads it): a real IMAP
+account (imap.py) or the Maildir the embedded SMTP server writes to (maildir.py),
+both a ``MailSource`` (mailbox.py); ``open_source`` opens the one the configuration
+names (MAIL_SOURCE). Below the operations: nothing here knows a game.
 """
 from __future__ import annotations
 
 from .imap import ImapSource
-from .mailbox import MailSource
+from .mailbox import IncomingMail, MailSource, MailSourceError
 from .maildir import MaildirSource
+
+__all__ = ["ImapSource", "IncomingMail", "MailSource", "MailSourceError", "MaildirSource", "open_source"]
 
 
 def open_source(config: dict, ca_file: str | None = None) -> MailSource:

@@ -27,10 +27,10 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from ...models import InboundRow
-from ..reading.parse_body import body_text, parse_bytes
+from ..models import InboundRow
+from ..mail.reading.parse_body import body_text, parse_bytes
 from .apply import apply_many
-from .mailbox import IncomingMail, MailSource, headers_of
+from ..mail.sources.mailbox import IncomingMail, MailSource, headers_of
 
 log = logging.getLogger(__name__)
 
