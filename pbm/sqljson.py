@@ -14,7 +14,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.sql.functions import FunctionElement
 
 
-class list_contains(FunctionElement[bool]):  # noqa: N801 (reads as a function, like func.*)
+class list_contains(FunctionElement[bool]):  # reads as a function, like func.*
     """``value`` is an element of the JSON list in ``column``."""
 
     type = Boolean()

@@ -95,7 +95,7 @@ def play_phase(state: GameState, rng: random.Random, seed: int,
         try:
             accepted.append(RULESET.validate(state, a))
         except Rejected as exc:
-            raise AssertionError(f"a choice the forms offered was refused: {a} -> {exc}")
+            raise AssertionError(f"a choice the forms offered was refused: {a} -> {exc}") from exc
     answers = {p.name: rng.choice(["yes", "no"]) for p in state.players}
     res = RULESET.resolve(state, accepted, phase_rng(seed, state.phase), {"answers": answers})
     return res, accepted

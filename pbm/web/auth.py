@@ -77,7 +77,7 @@ def _safe_next(target: str) -> str:
     return target
 
 
-def _blocked(until) -> str:  # noqa: ANN001
+def _blocked(until) -> str:
     """Logins refused until ``until``: said as the catalogue says ``login_blocked``."""
     minutes = max(1, math.ceil((until - now()).total_seconds() / 60))
     return refusal(accounts.AccountError("login_blocked", minutes=minutes))

@@ -105,7 +105,7 @@ class ActionFormBase(FlaskForm):
     """Fields are added per request from the engine's ActionForm (legal choices only)."""
 
     class Meta:
-        def get_translations(self, form):  # noqa: ANN001, ANN202
+        def get_translations(self, form):
             # WTForms' own messages in the reader's language, as Flask-WTF gives them,
             # but read from disk once per language: Flask-WTF loads the catalogue anew
             # for every request, a good part of a vote's time.

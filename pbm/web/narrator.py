@@ -31,7 +31,7 @@ def _lang() -> str:
     return str(get_locale() or "it")
 
 
-def _game(slug: str):  # noqa: ANN202
+def _game(slug: str):
     game = game_or_404(slug)
     require_master(game)
     if not table.narrated(game.ruleset):
@@ -43,7 +43,7 @@ def _back(slug: str) -> Response:
     return redirect(url_for("narrator.page", slug=slug))
 
 
-def _attempt(game, work) -> Response:  # noqa: ANN001
+def _attempt(game, work) -> Response:
     """One tap. The table's calls and votes lock the game themselves (``operations.table``);
     a refusal says that nothing was recorded."""
     return attempt(game, work, back=url_for("narrator.page", slug=game.slug), page="table", lock=False,

@@ -50,7 +50,7 @@ class Grammar:
         for k in self.vocabulary.keywords:
             for w in k.words():
                 self.keywords.setdefault(" ".join(w.upper().split()), k)
-        every = [w for w in self.keywords]
+        every = list(self.keywords)
         strict = [w for w, k in self.keywords.items() if not k.verb]
         self._any = re.compile(rf"^({words_pattern(every)}){_AFTER_KEYWORD}", re.I) if every else None
         self._strict = re.compile(rf"^({words_pattern(strict)}){_AFTER_KEYWORD}", re.I) if strict else None

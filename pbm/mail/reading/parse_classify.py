@@ -76,14 +76,14 @@ def _delivery_status_recipients(msg: email.message.Message) -> tuple[bool, list[
             text = part_text(part)
             blocks_text = re.split(r"\n\s*\n", text)
             for block in blocks_text:
-                addr = _recipient(lambda name: " ".join(re.findall(
+                addr = _recipient(lambda name, block=block: " ".join(re.findall(
                     rf"^{name}:\s*(.*)$", block, re.I | re.M)[:1]))
                 act = re.search(r"^Action:\s*(\S+)", block, re.I | re.M)
                 if addr:
                     (failed if not act or act.group(1).lower() == "failed" else others).append(addr)
             continue
         for block in blocks:
-            addr = _recipient(lambda name: header_text(block, name))
+            addr = _recipient(lambda name, block=block: header_text(block, name))
             if not addr:
                 continue
             action = header_text(block, "Action").lower()
