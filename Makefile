@@ -21,8 +21,10 @@ run: venv
 system-deps:
 	scripts/install-system-deps.sh
 
+# The linter, the type checker ([tool.ruff] and [tool.mypy] in pyproject.toml), the tests.
 test: venv system-deps
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/pytest
 
 # The fault suite (minutes, not part of `make test`): prints what each fault did.

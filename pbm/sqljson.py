@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy import Boolean, bindparam
 from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.orm import QueryableAttribute
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.sql.functions import FunctionElement
 
@@ -21,7 +22,7 @@ class list_contains(FunctionElement[bool]):  # reads as a function, like func.*
     name = "json_list_contains"
     inherit_cache = True
 
-    def __init__(self, column: ColumnElement[Any], value: str) -> None:
+    def __init__(self, column: ColumnElement[Any] | QueryableAttribute[Any], value: str) -> None:
         super().__init__(column, bindparam(None, value, unique=True))
 
 

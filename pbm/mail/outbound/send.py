@@ -222,6 +222,7 @@ def connect(mail: Mail, timeout: float = SMTP_TIMEOUT, ca_file: str | None = Non
     """An SMTP connection with Flask-Mail's settings and a timeout; TLS (SMTPS
     or STARTTLS) verified against the system's authorities or ``ca_file``."""
     context = tls.client_context(ca_file)
+    host: smtplib.SMTP
     try:
         if mail.use_ssl:
             host = smtplib.SMTP_SSL(mail.server, mail.port, timeout=timeout, context=context)
@@ -329,8 +330,9 @@ def _drain_batch(app: Flask, factory: sessionmaker[Session], now: datetime) -> t
             _throttled(session, marks, relay, rows, handled, now, exc)
             return marks.sent, False
         except (OSError, smtplib.SMTPException, _ServerGone) as exc:
-            if relay_limits.is_throttling(getattr(exc, "smtp_code", None)):  # at the greeting or login
-                _throttled(session, marks, relay, rows, handled, now, _Throttled(exc.smtp_code, exc.smtp_error))
+            code = getattr(exc, "smtp_code", None)
+            if relay_limits.is_throttling(code):  # at the greeting or login
+                _throttled(session, marks, relay, rows, handled, now, _Throttled(code, getattr(exc, "smtp_error", b"")))
                 return marks.sent, False
             marks.write()  # what the server accepted before it failed stays sent
             _retry_later(session, [r for r in rows if r.id not in handled], now, exc)

@@ -16,7 +16,7 @@ from engine.registry import available, get_ruleset
 
 from .names import clean_name, fold, rest_of, words_of
 
-VocabularyLike = Union[Vocabulary, str, None]
+VocabularyLike = Union[Vocabulary, "Grammar", str, None]
 
 # What may stand between a keyword and its argument: "VOTO: Carla", "VOTO - Carla", "VOTO → Carla".
 _AFTER_KEYWORD = r"(?=$|[\s:=.,;!?-])(?:[\s:=]|[-\u2013\u2014]+>?(?=\s)|\u2192)*(.*)$"

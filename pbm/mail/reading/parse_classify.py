@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import email.message
 import re
+from email.utils import collapse_rfc2231_value
 
 from .author import author_of
 from .parse_body import content_type, header_all, header_text, part_text, subparts
@@ -35,7 +36,7 @@ _ADDRESS = re.compile(r"[\w.+'=-]+@[\w-]+(?:\.[\w-]+)+")
 
 def _report_type(msg: email.message.Message) -> str:
     try:
-        return (msg.get_param("report-type") or "").lower().strip('"')
+        return collapse_rfc2231_value(msg.get_param("report-type") or "").lower().strip('"')
     except Exception:
         return ""
 
