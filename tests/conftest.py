@@ -1,6 +1,6 @@
-"""Shared fixtures: a real app on a temporary SQLite file (or a PostgreSQL
-database, where a test asks), an injected clock, and (from tests/fixtures) a
-real Dovecot, a real aiosmtpd server and a real PostgreSQL cluster."""
+"""Shared fixtures: a real app on a temporary SQLite file (a copy of one file migrated
+once per session) or a PostgreSQL database (where a test asks), an injected clock, and
+(from tests/fixtures) a real Dovecot, a real aiosmtpd server and a real PostgreSQL cluster."""
 from __future__ import annotations
 
 import os
@@ -12,7 +12,8 @@ import pytest
 
 from pbm.app import create_app
 from pbm.clock import FixedClock
-from pbm.migrate import upgrade
+
+from tests.support.database import bring_to_head, migrated_template
 
 pytest_plugins = ["tests.fixtures.dovecot", "tests.fixtures.smtp", "tests.fixtures.postgres"]
 
@@ -43,9 +44,19 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return f"sqlite:///{instance / 'test.sqlite3'}"
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One SQLite file migrated once for the whole session; each test's SQLite
+    database starts as a copy of it (tests/support/database.py)."""
+    return migrated_template(tmp_path_factory.mktemp("migrated"))
+
+
 @pytest.fixture
-def make_app(tmp_path: Path, clock: FixedClock, database_url: str):
+def make_app(request: pytest.FixtureRequest, tmp_path: Path, clock: FixedClock, database_url: str):
     """Build an app on its own instance folder; overrides go to the config."""
+    # PostgreSQL's databases are migrated one by one: no template to start.
+    template = request.getfixturevalue("migrated_sqlite") if database_url.startswith("sqlite") else None
+
     def build(**overrides):
         instance = tmp_path / "instance"
         instance.mkdir(exist_ok=True)
@@ -57,7 +68,7 @@ def make_app(tmp_path: Path, clock: FixedClock, database_url: str):
             "TESTING": True,
             **overrides,
         }
-        upgrade(config["DATABASE_URL"])
+        bring_to_head(config["DATABASE_URL"], template)
         return create_app(config, instance=instance, clock=clock)
     return build
 
@@ -79,3 +90,4 @@ def csrf_from(html: str) -> str:
     match = CSRF_RE.search(html)
     assert match, "no CSRF token in the page"
     return match.group(1) or match.group(2)
+
