@@ -1,6 +1,7 @@
 """A hundred thousand mutated mails through the parser (and the inbox's own
-header reading): none may raise. Seeds are the test fixtures and the shared
-corpus of real mail; each mutation flips, cuts, repeats or splices bytes
+header reading): none may raise. Seeds are the project's own mail (the parser's
+fixtures and tests/data/mail) and, when it is beside the checkout, the shared corpus
+of real mail (tests/support/external.py); each mutation flips, cuts, repeats or splices bytes
 where mail is fragile (headers, boundaries, encoded words, charsets)."""
 from __future__ import annotations
 
@@ -13,10 +14,9 @@ from pathlib import Path
 from pbm.mail.inbound import identify
 from pbm.mail.reading.parse import parse_message
 
+from tests.support.external import EMAIL_CORPUS as CORPUS
+
 ROOT = Path(__file__).resolve().parents[1]
-# shared/ sits beside the checkout (one level further up from a worktree).
-CORPUS = next((p / "shared" / "email-corpus" for p in (ROOT.parent, ROOT.parent.parent)
-               if (p / "shared" / "email-corpus").is_dir()), ROOT.parent / "shared" / "email-corpus")
 COUNT = int(os.environ.get("FAULTS_MUTATIONS", 100_000))
 PLAYERS = ["Anna", "Bruno", "Carla", "Maria Luisa", "Nicolò"]
 CONFIG = {"MASTER_ADDRESS": "lupus@lupus.localhost"}
@@ -33,7 +33,7 @@ SPLICES = [
 
 
 def seeds() -> list[bytes]:
-    found = [p.read_bytes() for p in (ROOT / "tests" / "mail" / "fixtures").rglob("*.eml")]
+    found = [p.read_bytes() for folder in ("mail/fixtures", "data/mail") for p in (ROOT / "tests" / folder).rglob("*.eml")]
     manifest = CORPUS / "manifest.json"
     if manifest.is_file():
         for entry in json.loads(manifest.read_text()):

@@ -1,6 +1,7 @@
 """Shared fixtures: a real app on a temporary SQLite file (a copy of one file migrated
 once per session) or a PostgreSQL database (where a test asks), an injected clock, and
-(from tests/fixtures) a real Dovecot, a real aiosmtpd server and a real PostgreSQL cluster."""
+(from tests/fixtures) a real Dovecot, a real aiosmtpd server and a real PostgreSQL cluster;
+and the hooks of the extra checks (tests/support/external.py)."""
 from __future__ import annotations
 
 import os
@@ -13,6 +14,7 @@ import pytest
 from pbm.app import create_app
 from pbm.clock import FixedClock
 
+from tests.support import external
 from tests.support.database import bring_to_head, migrated_template
 
 pytest_plugins = ["tests.fixtures.dovecot", "tests.fixtures.smtp", "tests.fixtures.postgres"]
@@ -91,3 +93,37 @@ def csrf_from(html: str) -> str:
     assert match, "no CSRF token in the page"
     return match.group(1) or match.group(2)
 
+
+# --------------------------------------------------------------------------- extra checks
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "extra_check(folder): checks against data outside the repository "
+                                       "(tests/support/external.py); skipped, and said so, when it is absent")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for mark in item.iter_markers("extra_check"):
+        reason = external.missing(mark.kwargs["folder"])
+        if reason:
+            pytest.skip(reason)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """The extra checks that could not run, counted in a section of their own: a clone
+    without ../shared passes, and says what it did not check."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if external.SKIPPED in str(r.longrepr)]
+    if not skipped:
+        return
+    by_module: dict[str, int] = {}
+    for report in skipped:
+        module = report.nodeid.split("::", 1)[0]
+        by_module[module] = by_module.get(module, 0) + 1
+    reasons = sorted({str(r.longrepr[2]).removeprefix("Skipped: ") if isinstance(r.longrepr, tuple)
+                      else str(r.longrepr) for r in skipped})
+    terminalreporter.section("extra checks skipped", sep="=", yellow=True, bold=True)
+    for reason in reasons:
+        terminalreporter.write_line(reason, yellow=True, bold=True)
+    terminalreporter.write_line(f"{len(skipped)} tests check the service against data outside the repository "
+                                "and did not run; the repository's own data (tests/data/) covers what they check:")
+    for module, count in sorted(by_module.items()):
+        terminalreporter.write_line(f"  {module}: {count}")
