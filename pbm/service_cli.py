@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import cast
 
 from . import config as config_module
 
@@ -132,7 +133,7 @@ Press Ctrl-C to stop.
     # Each child stops cleanly on SIGTERM (exit 0), or dies of it while still
     # starting up, before it could install its handler; anything else (a crash,
     # the SIGKILL of _stop_all) is worth a look.
-    failed = [f"{' '.join(child.args[3:4])} ({child.returncode})" for child in children
+    failed = [f"{' '.join(cast(list[str], child.args)[3:4])} ({child.returncode})" for child in children
               if child.returncode not in (0, -signal.SIGTERM)]
     if failed:
         print(f"stopped; not cleanly: {', '.join(failed)}", file=sys.stderr, flush=True)

@@ -117,7 +117,7 @@ EVENTS = {
                                "en": "Your answer was no longer valid: {why}"},
 }
 
-REJECTIONS = {**texts.REJECTIONS, **{
+REJECTIONS = {**texts.REJECTIONS,
     # -- set-up (the desk shows these after "the rules refuse this set-up:") --
     "duplicate_player": {"it": "Due giocatori hanno lo stesso nome.",
                          "en": "Two players share a name."},
@@ -167,8 +167,8 @@ REJECTIONS = {**texts.REJECTIONS, **{
     "unknown_card": {"it": "Carta sconosciuta: {card}.", "en": "Unknown card: {card}."},
     "not_in_hand": {"it": "Non hai {card} tra le carte coperte.", "en": "You hold no face-down {card}."},
     "keep_count": {"it": "Devi tenere {count:# carta|# carte}.", "en": "You must keep {count:# card|# cards}."},
-    "bad_choice": {"it": "Scelta non valida: {value}.", "en": "Invalid choice: {value}."},
-}}
+    "bad_choice": {"it": "Scelta non valida: {value}.", "en": "Invalid choice: {value}."}
+}
 
 # The labels of the forms (ActionForm.label), for the web pages and the mail's reminders.
 FORMS = {

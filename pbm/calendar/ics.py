@@ -19,7 +19,9 @@ def _ics_escape(text: str) -> str:
 def _ics_fold(line: str) -> str:
     """RFC 5545 §3.1: lines of at most 75 octets, continued with CRLF + space,
     never splitting a UTF-8 character."""
-    out, chunk, size, limit = [], [], 0, 75
+    out: list[str] = []
+    chunk: list[str] = []
+    size, limit = 0, 75
     for ch in line:
         n = len(ch.encode("utf-8"))
         if size + n > limit:

@@ -102,7 +102,7 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
         "troubled_mail": troubled_mail,
         "preview_lines": preview_lines, "pending_items": pending_items,
         "prepared": prepared, "all_roles": all_roles, "composition": composition,
-        "seat_roles": dict((n, r) for n, r in prepared["seating"]) if prepared else {},
+        "seat_roles": dict(prepared["seating"]) if prepared else {},
         "prepared_parts": _prepared_parts(game, prepared, lang),
         **_remedies(game, lang),
         "remaining": _remaining(phase.ends_at - now) if phase is not None and phase.status == PhaseStatus.OPEN

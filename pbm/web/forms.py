@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from babel.support import Translations
+from babel.support import NullTranslations, Translations
 from flask import current_app
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
@@ -97,7 +97,7 @@ class OnBehalfForm(FlaskForm):
 
 
 @lru_cache(maxsize=None)
-def _wtforms_catalog(locale: str) -> Translations:
+def _wtforms_catalog(locale: str) -> NullTranslations:
     return Translations.load(messages_path(), [locale], domain="wtforms")
 
 
@@ -105,7 +105,7 @@ class ActionFormBase(FlaskForm):
     """Fields are added per request from the engine's ActionForm (legal choices only)."""
 
     class Meta:
-        def get_translations(self, form):  # noqa: ANN001, ANN202
+        def get_translations(self, form):
             # WTForms' own messages in the reader's language, as Flask-WTF gives them,
             # but read from disk once per language: Flask-WTF loads the catalogue anew
             # for every request, a good part of a vote's time.

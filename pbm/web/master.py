@@ -94,7 +94,7 @@ def add_player(slug: str):
         now=now(), by=current_user), back=_desk(slug), success=_("Player added; a welcome mail is on its way."))
 
 
-def _field_errors(form) -> list[str]:  # noqa: ANN001
+def _field_errors(form) -> list[str]:
     """What is wrong with each field, under the field's own label."""
     return [f"{form[name].label.text}: {' '.join(map(str, errors))}"
             for name, errors in form.errors.items() if name != "csrf_token"]
@@ -140,7 +140,7 @@ def draw(slug: str):
         by=current_user), back=_desk(slug), success=_("Roles drawn: check them, then start the game."))
 
 
-def _options_from(game, form) -> dict[str, Any]:  # noqa: ANN001
+def _options_from(game, form) -> dict[str, Any]:
     """The ruleset's set-up options (``options()``, e.g. a variant) chosen on the desk;
     only offered values, the engine judging the rest."""
     chosen = {}
@@ -151,12 +151,12 @@ def _options_from(game, form) -> dict[str, Any]:  # noqa: ANN001
     return chosen
 
 
-def _offered(game, field) -> list[str]:  # noqa: ANN001
+def _offered(game, field) -> list[str]:
     """The values a set-up option offers: the players for a "player" option."""
     return [s.name for s in game.seats] if field.type == "player" else list(field.choices)
 
 
-def setup_option_fields(game, lang: str) -> list[dict[str, Any]]:  # noqa: ANN001
+def setup_option_fields(game, lang: str) -> list[dict[str, Any]]:
     """The set-up options as the desk's draw form shows them, worded by the ruleset."""
     ruleset = get_ruleset(game.ruleset)
     current = ((game.prepared or {}).get("options") or {})

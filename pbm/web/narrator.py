@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
@@ -31,7 +32,7 @@ def _lang() -> str:
     return str(get_locale() or "it")
 
 
-def _game(slug: str):  # noqa: ANN202
+def _game(slug: str):
     game = game_or_404(slug)
     require_master(game)
     if timing.moments(game).page != timing.TABLE_PAGE:
@@ -39,11 +40,11 @@ def _game(slug: str):  # noqa: ANN202
     return game
 
 
-def _back(slug: str) -> Response:
+def _back(slug: str) -> BaseResponse:
     return redirect(url_for("narrator.page", slug=slug))
 
 
-def _attempt(game, work) -> Response:  # noqa: ANN001
+def _attempt(game, work) -> BaseResponse:
     """One tap. The table's calls and votes lock the game themselves (``operations.table``);
     a refusal says that nothing was recorded."""
     return attempt(game, work, back=url_for("narrator.page", slug=game.slug), page="table", lock=False,

@@ -244,7 +244,8 @@ def reserved_context(game: Game, seat: Seat, state: GameState | None = None) -> 
                                                   EventRow.visibility == PRIVATE,
                                                   visibility.readable_by(viewer))
                            .order_by(EventRow.phase_id, EventRow.seq)).all()
-    known, results = [], []
+    known: list[Any] = []
+    results: list[Any] = []
     for seen in visibility.seen(rows, viewer, game.ruleset, lang):
         if seen.visibility == PRIVATE:
             (known if seen.phase_id is None else results).append(

@@ -33,7 +33,7 @@ def _view_limit() -> None:
         request.max_content_length = limit
 
 
-def _refused_by_the_proxy():  # noqa: ANN202
+def _refused_by_the_proxy():
     """Where nginx sends its own 413 (``error_page 413 /request-too-large``), so
     the reader gets the service's page, in their language, not nginx's."""
     abort(413)

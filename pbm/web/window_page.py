@@ -51,7 +51,7 @@ def buttons(ruleset: Any, form: ActionForm, lang: str,
     choices listed for it: nothing at all for a value not listed (a pass names no
     card; only a block names the characters that may block). Each button says the
     whole answer it gives, as the game words it (``describe_submission``)."""
-    fields = [f for f in form.fields]
+    fields = list(form.fields)
     if any(f.type not in ("choice", "player") for f in fields):
         return None
     first, rest = fields[0], fields[1:]

@@ -44,7 +44,7 @@ class CountingBody(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer) -> int:  # noqa: ANN001
+    def readinto(self, buffer) -> int:
         n = min(len(buffer), self.size - self.read_so_far)
         if n <= 0:
             return 0

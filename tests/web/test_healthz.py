@@ -90,7 +90,7 @@ THROUGH_NGINX = {"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "203.0.113.
 TOKEN = "monitoring-" + "k" * 24
 
 
-def _short(r) -> None:  # noqa: ANN001
+def _short(r) -> None:
     assert set(r.get_json()) == {"status"}, r.get_json()
     body = r.get_data(as_text=True)
     assert "schema" not in body and "worker" not in body and "beat" not in body

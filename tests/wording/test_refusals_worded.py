@@ -135,7 +135,7 @@ def _placeholders() -> set[str]:
     return names
 
 
-PARAMS = {name: "7" for name in _placeholders()}
+PARAMS = dict.fromkeys(_placeholders(), "7")
 
 
 def _check(worded: dict[str, str], what: str) -> None:

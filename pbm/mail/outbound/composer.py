@@ -54,7 +54,7 @@ def _render(template: Template, context: dict[str, Any]) -> str:
     globals, which ``_context`` has put in already, and ``render`` itself joins what
     ``root_render_func`` yields. A context is only read, so a body and its HTML
     share one."""
-    return template.environment.concat(template.root_render_func(template.new_context(context, shared=True)))  # type: ignore[attr-defined]
+    return template.environment.concat(template.root_render_func(template.new_context(context, shared=True)))
 
 
 def _context(*parts: dict[str, Any]) -> dict[str, Any]:

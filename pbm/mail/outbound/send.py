@@ -86,7 +86,7 @@ class _Message(Message):
     multipart/alternative (Flask-Mail wraps it in a multipart/mixed of one part,
     which some clients show as an attachment)."""
 
-    def _message(self):  # noqa: ANN202 (Flask-Mail's own signature)
+    def _message(self):  # Flask-Mail's own signature
         msg = super()._message()
         # Flask-Mail leaves its message with the SMTP policy, under which every header
         # read or written is parsed and decoded: the headers copied below would lose
@@ -116,7 +116,7 @@ class _Message(Message):
 SMTP_LINES = email.policy.compat32.clone(linesep="\r\n")
 
 
-def _quoted_printable(part):  # noqa: ANN001, ANN202 (email.mime parts)
+def _quoted_printable(part):  # email.mime parts
     return MIMEText(part.get_payload(decode=True).decode("utf-8"), "html", _qp_utf8())
 
 
@@ -131,7 +131,7 @@ def _qp_utf8() -> Charset:
 MAX_LINE_OCTETS = 998
 
 
-def _fit_lines(msg) -> None:  # noqa: ANN001 (an email.message.Message)
+def _fit_lines(msg) -> None:  # an email.message.Message
     """A text part written as it is (8bit) with a line too long for SMTP, such as a
     1,000-character note in a Masters' notice, goes as quoted-printable instead,
     whose lines are short and which every mail program reads back unchanged."""
@@ -222,6 +222,7 @@ def connect(mail: Mail, timeout: float = SMTP_TIMEOUT, ca_file: str | None = Non
     """An SMTP connection with Flask-Mail's settings and a timeout; TLS (SMTPS
     or STARTTLS) verified against the system's authorities or ``ca_file``."""
     context = tls.client_context(ca_file)
+    host: smtplib.SMTP
     try:
         if mail.use_ssl:
             host = smtplib.SMTP_SSL(mail.server, mail.port, timeout=timeout, context=context)
@@ -329,8 +330,9 @@ def _drain_batch(app: Flask, factory: sessionmaker[Session], now: datetime) -> t
             _throttled(session, marks, relay, rows, handled, now, exc)
             return marks.sent, False
         except (OSError, smtplib.SMTPException, _ServerGone) as exc:
-            if relay_limits.is_throttling(getattr(exc, "smtp_code", None)):  # at the greeting or login
-                _throttled(session, marks, relay, rows, handled, now, _Throttled(exc.smtp_code, exc.smtp_error))
+            code = getattr(exc, "smtp_code", None)
+            if relay_limits.is_throttling(code):  # at the greeting or login
+                _throttled(session, marks, relay, rows, handled, now, _Throttled(code, getattr(exc, "smtp_error", b"")))
                 return marks.sent, False
             marks.write()  # what the server accepted before it failed stays sent
             _retry_later(session, [r for r in rows if r.id not in handled], now, exc)
