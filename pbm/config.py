@@ -75,6 +75,10 @@ def defaults(instance: Path) -> dict[str, Any]:
         "MAIL_DAILY_QUOTA": 0,
         "MAIL_QUOTA_RESET": "rolling",
         "MAIL_QUOTA_TIMEZONE": "UTC",
+        # Whether the relay offers SMTPUTF8 (RFC 6531): only then are addresses with
+        # letters outside ASCII before the @ accepted (pbm/addresses.py); without it
+        # they are refused when typed. Domains in any script go in their IDNA form.
+        "MAIL_SMTPUTF8": False,
         # The hour (0-23, in the reader's zone) of the daily digest of bulletins,
         # for the players who chose it (pbm/mail/outbound/digests.py).
         "DIGEST_HOUR": 8,

@@ -15,6 +15,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from . import tokens
+from .. import addresses
 from ..mail import outbound as mailer
 from ..models import AuthAttempt, Game, User
 
@@ -43,25 +44,12 @@ def _setting(config: dict[str, Any], key: str) -> int:
     return int(config.get(key, THROTTLE_DEFAULTS[key]))
 
 
-# What separates, quotes or comments addresses (``a@x.it, b@y.it``, ``Anna <a@x.it>``):
-# one of these in a field means more than one plain address.
-_NOT_IN_AN_ADDRESS = frozenset('<>,;:"()[]\\')
-
-
-def is_plain_address(value: str) -> bool:
+def address_problem(config: dict[str, Any], value: str) -> str | None:
     """The one address check of the service (every form, the sign-ups, the command
-    line): one plain address, nothing else. No whitespace (a CR or LF would write
-    headers of its own into every mail to it), no control character, no name,
-    list or comment; one @, dotted parts that are not empty on either side.
-    Not email_validator: it refuses the special-use domains (.localhost, .test)
-    that the embedded set-up and the tests use."""
-    local, _, domain = value.rpartition("@")
-    if not local or not domain or value.count("@") != 1 or len(value) > 254:
-        return False
-    if any(c.isspace() or ord(c) < 32 or ord(c) == 127 or c in _NOT_IN_AN_ADDRESS for c in value):
-        return False
-    labels = domain.split(".")
-    return len(labels) >= 2 and all(labels) and all(local.split("."))
+    line): why this typed address is refused (a code of ``addresses.PROBLEMS``,
+    worded by pbm/errors.py), or None. Letters outside ASCII before the @ pass only
+    where the relay offers SMTPUTF8 (MAIL_SMTPUTF8)."""
+    return addresses.problem(value, bool(config.get("MAIL_SMTPUTF8")))
 
 
 def normalize_email(email: str) -> str:

@@ -104,8 +104,9 @@ def request_seat(session: Session, config: dict[str, Any], signup: Signup, *, na
     game = signup.game
     name = _check_name(game, name)
     email = accounts.normalize_email(email)
-    if not accounts.is_plain_address(email):
-        raise OperationError("bad_address")
+    problem = accounts.address_problem(config, email)
+    if problem is not None:
+        raise OperationError(problem)
     if not accounts.mail_request_allowed(session, config, "signup", email, client, now):
         return
     if any(s.user.email == email for s in game.seats) or any(m.user.email == email for m in game.masters):

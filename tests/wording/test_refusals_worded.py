@@ -67,6 +67,9 @@ def _built(path: Path, family: str, arg: ast.expr) -> set[tuple[str, str]]:
         return {(family, f"photo_{code}") for code in _constructed(ROOT / "pbm" / "photos.py", "PhotoError")}
     if source == "pbm/operations/desk.py: OperationError(exc.code)":
         return set()  # a remedy's refusal, passed on: the engine's codes, checked below
+    if source == "pbm/operations/signups.py: OperationError(problem)":
+        from pbm import addresses  # why a typed address is refused (accounts.address_problem)
+        return {(family, code) for code in addresses.PROBLEMS}
     if source == "pbm/limits.py: Rejected(code)":
         return {(family, f"{key}_too_long") for key in _text_keys()} | {(family, "text_too_long")}
     raise AssertionError(f"a refusal with a code built at run time: teach this test its codes ({source})")
