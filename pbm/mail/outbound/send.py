@@ -58,7 +58,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ... import addresses, retention, tls
 from ...db import unflushed
 from ...models import OutboxRow, User
-from . import relay_limits
+from . import classes, relay_limits
 
 log = logging.getLogger(__name__)
 
@@ -210,11 +210,18 @@ def to_message(row: OutboxRow, to: str | None = None) -> Message:
     return msg
 
 
-def due(session: Session, now: datetime, limit: int | None = None) -> list[OutboxRow]:
-    """What may go now: the first class first, the oldest first within it."""
-    return list(session.scalars(select(OutboxRow).where(
-        OutboxRow.status == "pending", OutboxRow.next_attempt_at <= now)
-        .order_by(OutboxRow.priority, OutboxRow.id).limit(limit or BATCH)))
+def due(session: Session, now: datetime, limit: int | None = None, general: int | None = None) -> list[OutboxRow]:
+    """What may go now: the first class first, the oldest first within it; of the
+    kinds outside the quota's reserve (classes.RESERVED_KINDS), at most ``general``."""
+    limit = limit or BATCH
+    waiting = select(OutboxRow).where(OutboxRow.status == "pending", OutboxRow.next_attempt_at <= now) \
+        .order_by(OutboxRow.priority, OutboxRow.id)
+    if general is None or general >= limit:
+        return list(session.scalars(waiting.limit(limit)))
+    found = list(session.scalars(waiting.where(OutboxRow.kind.in_(classes.RESERVED_KINDS)).limit(limit)))
+    if general:
+        found += session.scalars(waiting.where(OutboxRow.kind.not_in(classes.RESERVED_KINDS)).limit(general))
+    return sorted(found, key=lambda r: (r.priority, r.id))[:limit]
 
 
 def claim(session: Session, rows: list[OutboxRow], now: datetime) -> list[OutboxRow]:
@@ -336,11 +343,11 @@ def _drain_batch(app: Flask, factory: sessionmaker[Session], now: datetime) -> t
         pause = relay_limits.state(session, relay)
         if pause is not None and pause.paused_until is not None and pause.paused_until > now:
             return 0, False
-        limit = relay_limits.allowance(session, relay_limits.Limits.from_config(app.config), now)
+        limit, general = relay_limits.rooms(session, relay_limits.Limits.from_config(app.config), now)
         if limit == 0:
             return 0, False
         limit = BATCH if limit is None else min(limit, BATCH)
-        found = due(session, now, limit)
+        found = due(session, now, limit, general)
         more = len(found) == limit
         rows = claim(session, found, now)
         if not rows:
