@@ -15,15 +15,15 @@ line: ``problem``), and one way to write it for the relay (``for_relay``):
   extension: where the relay does not offer it (MAIL_SMTPUTF8 = False, the
   default) such an address is refused when it is typed, never queued.
 
-This module imports nothing of the service's: the accounts (entry) and the
-sender (mail out) both ask it.
+This module imports nothing of the service's but typed_text: the accounts
+(entry) and the sender (mail out) both ask it.
 """
 from __future__ import annotations
 
-import unicodedata
-
 import idna
 from confusable_homoglyphs import categories
+
+from . import typed_text
 
 # What separates, quotes or comments addresses (``a@x.it, b@y.it``, ``Anna <a@x.it>``):
 # one of these in a field means more than one plain address.
@@ -73,8 +73,8 @@ def is_plain(value: str) -> bool:
 def invisible(text: str) -> bool:
     """Holds a character that shows nothing or moves what follows: controls, format
     characters (zero-width spaces and joiners, bidirectional marks and overrides,
-    the soft hyphen), line and paragraph separators."""
-    return any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in text)
+    the soft hyphen), line and paragraph separators (``typed_text.hidden``)."""
+    return typed_text.hidden(text)
 
 
 def mixes_scripts(label: str) -> bool:

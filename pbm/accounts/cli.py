@@ -16,6 +16,10 @@ def _create(args: argparse.Namespace) -> int:
     from ..db import transaction
 
     email = accounts.normalize_email(args.email)
+    from .. import typed_text
+    if typed_text.name_problem(args.name):
+        print(f"the name holds a line break, a tab or an invisible character: {args.name!r}")
+        return 2
     app = create_service_app(instance=config_module.instance_path())
     problem = accounts.address_problem(app.config, email)
     if problem is not None:

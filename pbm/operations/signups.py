@@ -18,7 +18,7 @@ from .. import accounts
 from ..accounts import tokens
 from ..mail import outbound as mailer
 from ..models import Game, Seat, Signup, User
-from .base import OperationError, log
+from .base import OperationError, check_typed_name, log
 from .games import add_player
 
 NAME_MAX = 80
@@ -83,6 +83,7 @@ def why_closed(signup: Signup, now: datetime) -> str | None:
 
 
 def _check_name(game: Game, name: str) -> str:
+    check_typed_name(name)
     name = " ".join((name or "").split())
     if not name:
         raise OperationError("name_required")
