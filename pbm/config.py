@@ -244,6 +244,10 @@ def load(instance: Path, overrides: dict[str, Any] | None = None) -> dict[str, A
     private_files.protect(instance, config)
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = secret_key(instance)
+    if "MAIL_USERNAME" not in given and "MAIL_PASSWORD" not in given:
+        from .mail.smtpd import is_embedded_relay, service_credentials
+        if is_embedded_relay(config):  # the embedded server keeps only what the service sends
+            config["MAIL_USERNAME"], config["MAIL_PASSWORD"] = service_credentials(config)
     return config
 
 
