@@ -25,7 +25,7 @@ from ..outbound import master_address, queue
 from ..reading.author import author_of
 from ..reading.wording import examples
 from ..reading.parse import ParsedMessage, without_reply_prefix
-from . import receipt_budget
+from .receipt_budget import check as check_budget
 from .carry_out import abridge
 from .mailbox import headers_of
 from .identify import (
@@ -290,7 +290,7 @@ def _receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: 
     if is_error and _error_replies_today(session, to, now) >= int(config["ERROR_REPLIES_PER_DAY"]):
         log.info("error replies to %s capped for today", to)
         return
-    budget = receipt_budget.check(session, config, to, game, now, master)
+    budget = check_budget(session, config, to, game, now, master)
     if budget.verdict == "none":
         log.info("receipts to %s (game %s) capped for today", to, game.id if game else "-")
         return
