@@ -31,9 +31,8 @@ def check_typed_name(*names: str | None) -> None:
     """Refuse a name someone typed that holds a hidden character (typed_text.py):
     a line break in a game's name broke every mail of the game."""
     for name in names:
-        problem = typed_text.name_problem(name)
-        if problem is not None:
-            raise OperationError(typed_text.NAME_CONTROL)
+        if typed_text.name_problem(name) is not None:
+            raise OperationError("name_control")  # typed_text.NAME_CONTROL
 
 
 def game_schedule(game: Game) -> calendar.Schedule:
