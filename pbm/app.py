@@ -124,6 +124,8 @@ def _register_error_pages(app: Flask) -> None:
     @app.errorhandler(413)
     def _too_large(_exc: HTTPException):
         from .photos import MAX_UPLOAD
+        from .web.request_size import close_connection
+        close_connection()  # the body is left unread: say so, and close
         mb = 2 ** 20
         return page(413, _("Too large"), _(
             "What you sent is too large for the service: nothing was recorded. A form takes at most "

@@ -431,7 +431,10 @@ class OutboxRow(Base):
     __tablename__ = "outbox"
     __table_args__ = (Index("ix_outbox_pruned_at_created_at", "pruned_at", "created_at"),
                       # The sender's query: what waits, the first class first, oldest first.
-                      Index("ix_outbox_status_priority_id", "status", "priority", "id"))
+                      Index("ix_outbox_status_priority_id", "status", "priority", "id"),
+                      # A day's receipts per address and game, and the mail anyone asked
+                      # for (receipt_budget.py, accounts): a kind's rows of the last day.
+                      Index("ix_outbox_kind_created_at", "kind", "created_at"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from engine.core import Event, GameState
 
-from .. import calendar, render
+from .. import calendar, render, typed_text
 from ..models import EventRow, Game, MasterLog, PhaseRow, User
 
 # Where a submission comes from: a page, a mail, a Master on the player's behalf, or
@@ -25,6 +25,14 @@ class OperationError(Exception):
         super().__init__(code, params)
         self.code = code
         self.params = params
+
+
+def check_typed_name(*names: str | None) -> None:
+    """Refuse a name someone typed that holds a hidden character (typed_text.py):
+    a line break in a game's name broke every mail of the game."""
+    for name in names:
+        if typed_text.name_problem(name) is not None:
+            raise OperationError("name_control")  # typed_text.NAME_CONTROL
 
 
 def game_schedule(game: Game) -> calendar.Schedule:

@@ -24,7 +24,7 @@ from ..accounts import find_user
 from ..models import (
     Absence, Game, GameStatus, PhaseRow, PhaseStatus, Seat, SeatHolder, User, Volunteer,
 )
-from .base import OperationError, current_phase, log, reader_tz
+from .base import OperationError, check_typed_name, current_phase, log, reader_tz
 from .games import ensure_user
 
 # The longest extension of the current phase a substitution may give.
@@ -82,6 +82,7 @@ def substitute(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     ``extend_by`` moves the open phase's deadline that much later."""
     if game.status != GameStatus.RUNNING:
         raise OperationError("not_running")
+    check_typed_name(name, announced_as)
     if extend_by is not None and not timedelta(0) <= extend_by <= MAX_EXTENSION:
         raise OperationError("extension_too_long")
     existing = find_user(session, email)

@@ -260,9 +260,11 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
         "extend_window": lambda d: _("gave %(name)s more time: %(phase)s now ends %(new)s instead of %(old)s",
                                      name=d.get("player"), phase=phase(d), old=when(d.get("old")),
                                      new=when(d.get("new"))),
-        "standing_answers": lambda d: (_("%(name)s changed their standing answers", name=d.get("player"))
-                                       if d.get("standing") else
-                                       _("%(name)s withdrew their standing answers", name=d.get("player"))),
+        "standing_answers": lambda d: (
+            (_("set the standing answers of %(name)s", name=d.get("player")) if d.get("standing") else
+             _("withdrew the standing answers of %(name)s", name=d.get("player"))) if d.get("by_master") else
+            (_("%(name)s changed their standing answers", name=d.get("player")) if d.get("standing") else
+             _("%(name)s withdrew their standing answers", name=d.get("player")))),
     }
     lines = []
     for entry in logs:

@@ -22,7 +22,7 @@ from ..operations import desk as desk_ops
 from . import config, db, desk_view, game_or_404, now, require_master
 from .forms import AddPlayerForm, NewGameForm, OnBehalfForm, PublishForm, StartGameForm, options
 from .public import ruleset_name
-from .refusals import attempt
+from .refusals import REFUSALS, attempt, refusal
 
 bp = Blueprint("master", __name__)
 
@@ -39,13 +39,18 @@ def new_game():
     form = NewGameForm()
     form.ruleset.choices = options((k, ruleset_name(k)) for k in available())
     if form.validate_on_submit():
-        game = operations.create_game(db(), name=form.name.data, ruleset=form.ruleset.data,
-                                      master=current_user, now=now(),
-                                      auto_publish=form.auto_publish.data,
-                                      review_contradictions=form.review_contradictions.data,
-                                      answer_window=timedelta(minutes=form.answer_window.data)
-                                      if form.answer_window.data else None,
-                                      extensions=form.extensions.data)
+        try:
+            game = operations.create_game(db(), name=form.name.data, ruleset=form.ruleset.data,
+                                          master=current_user, now=now(),
+                                          auto_publish=form.auto_publish.data,
+                                          review_contradictions=form.review_contradictions.data,
+                                          answer_window=timedelta(minutes=form.answer_window.data)
+                                          if form.answer_window.data else None,
+                                          extensions=form.extensions.data)
+        except REFUSALS as exc:
+            db().rollback()
+            flash(refusal(exc), "error")
+            return render_template("master_new.html", form=form), 400
         db().commit()
         if operations.timing.moments(game).page == operations.timing.TABLE_PAGE:  # the narrator's phone runs it
             return redirect(url_for("narrator.page", slug=game.slug))

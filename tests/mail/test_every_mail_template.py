@@ -79,7 +79,6 @@ DRIVEN: dict[str, tuple[str, ...]] = {
     "signup_confirm": WITH_ACCOUNTS,      # a sign-up asked for
     "signup_already": WITH_ACCOUNTS,      # ... by an address already seated
     "password_reset": EVERY,              # a reset asked for a known address
-    "password_reset_unknown": EVERY,      # ... and for an unknown one
 }
 
 # Lupus' own words, which no mail of another game may carry.
