@@ -10,7 +10,6 @@ from email.utils import make_msgid
 import pytest
 
 from pbm import inbox
-from pbm.inbox import apply
 from pbm.mail.reading import html_budget
 from pbm.models import InboundRow, OutboxRow
 from pbm.worker import Worker

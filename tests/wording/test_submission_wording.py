@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.registry import available, get_ruleset
-from pbm.operations import describe_submission
+from pbm.render import describe_submission
 
 from tests.wording.test_vocabulary_drift import LANGS, played
 
