@@ -3,15 +3,28 @@ VENV ?= .venv
 PYTHON ?= python3
 BIN = $(VENV)/bin
 
-.PHONY: run test faults venv system-deps bench translations container-check clean
+.PHONY: run test faults venv constraints system-deps bench translations container-check clean
 
 venv: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+# The versions of constraints.txt, so that CI and every checkout test the same libraries.
+$(VENV)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]'
 	touch $@
+
+# Re-pin constraints.txt: the newest versions pyproject.toml allows, resolved in a
+# throwaway venv (then `make test`, read the diff, commit it).
+CONSTRAINTS_VENV = .venv-constraints
+constraints:
+	rm -rf $(CONSTRAINTS_VENV)
+	$(PYTHON) -m venv $(CONSTRAINTS_VENV)
+	$(CONSTRAINTS_VENV)/bin/pip install --quiet --upgrade pip
+	$(CONSTRAINTS_VENV)/bin/pip install --quiet -e '.[test]'
+	{ echo "# What \`make venv\` installs, pinned (\`make constraints\` refreshes it; README, Tests)."; \
+	  $(CONSTRAINTS_VENV)/bin/pip freeze --exclude-editable; } > constraints.txt
+	rm -rf $(CONSTRAINTS_VENV)
 
 # Web server, worker and embedded SMTP server on localhost, with a demo game.
 run: venv
@@ -21,8 +34,10 @@ run: venv
 system-deps:
 	scripts/install-system-deps.sh
 
+# The linter, the type checker ([tool.ruff] and [tool.mypy] in pyproject.toml), the tests.
 test: venv system-deps
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/pytest
 
 # The fault suite (minutes, not part of `make test`): prints what each fault did.

@@ -66,7 +66,7 @@ def service_app(folder: Path, clock: FixedClock | None = None, **config: Any) ->
 
 
 def roles_for(names: list[str]) -> dict[str, str]:
-    roles = {n: "Contadino" for n in names}
+    roles = dict.fromkeys(names, "Contadino")
     for n in names[:6]:
         roles[n] = "Lupo Mannaro"
     roles[names[6]] = "Veggente"

@@ -36,17 +36,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import func, insert, select  # noqa: E402
+from sqlalchemy import func, insert, select
 
-from engine.core import setup_rng  # noqa: E402
-from engine.registry import get_ruleset  # noqa: E402
-from pbm import operations  # noqa: E402
-from pbm.app import create_app  # noqa: E402
-from pbm.clock import FixedClock  # noqa: E402
-from pbm.migrate import upgrade  # noqa: E402
-from pbm.models import ActionRow, EventRow, Game, GameMaster, OutboxRow, PhaseRow, Seat, User  # noqa: E402
-from pbm.operations.games import open_phase  # noqa: E402
-from tests.fixtures.postgres import PostgresServer  # noqa: E402
+from engine.core import setup_rng
+from engine.registry import get_ruleset
+from pbm import operations
+from pbm.app import create_app
+from pbm.clock import FixedClock
+from pbm.migrate import upgrade
+from pbm.models import ActionRow, EventRow, Game, GameMaster, OutboxRow, PhaseRow, Seat, User
+from pbm.operations.games import open_phase
+from tests.fixtures.postgres import PostgresServer
 
 PLAYERS = 40
 ROLES = ["Lupo Mannaro"] * 8 + ["Veggente"] * 3 + ["Guardia del corpo"] * 3 + ["Contadino"] * 26

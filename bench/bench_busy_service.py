@@ -17,8 +17,8 @@ import time
 
 from _support import ROOT, record, scratch  # noqa: F401 (ROOT: the import path)
 
-from tests.fixtures.smtp import free_port  # noqa: E402
-from tests.support.busy_service import run  # noqa: E402
+from tests.fixtures.smtp import free_port
+from tests.support.busy_service import run
 
 
 def main() -> int:

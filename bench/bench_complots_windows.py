@@ -29,18 +29,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import func, insert, select  # noqa: E402
-from werkzeug.security import generate_password_hash  # noqa: E402
+from sqlalchemy import func, insert, select
+from werkzeug.security import generate_password_hash
 
-from engine.core import Action, Phase, phase_rng, setup_rng  # noqa: E402
-from engine.registry import get_ruleset  # noqa: E402
-from pbm import operations  # noqa: E402
-from pbm.app import create_app  # noqa: E402
-from pbm.clock import FixedClock  # noqa: E402
-from pbm.migrate import upgrade  # noqa: E402
-from pbm.models import ActionRow, Game, GameMaster, OutboxRow, Seat, User  # noqa: E402
-from pbm.operations.games import open_phase  # noqa: E402
-from pbm import calendar  # noqa: E402
+from engine.core import Action, Phase, phase_rng, setup_rng
+from engine.registry import get_ruleset
+from pbm import operations
+from pbm.app import create_app
+from pbm.clock import FixedClock
+from pbm.migrate import upgrade
+from pbm.models import ActionRow, Game, GameMaster, OutboxRow, Seat, User
+from pbm.operations.games import open_phase
+from pbm import calendar
 
 PLAYERS = 4
 NAMES = [f"P{i}" for i in range(PLAYERS)]

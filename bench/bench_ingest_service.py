@@ -23,16 +23,16 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
 
-from _support import MONDAY_10_ROME, NAMES, Timers, fast_passwords, open_day_one, record, service_app  # noqa: E402 (sets the path)
+from _support import MONDAY_10_ROME, NAMES, Timers, fast_passwords, open_day_one, record, service_app  # first: it puts the checkout on sys.path
 
-from pbm import operations  # noqa: E402
-from pbm import inbox  # noqa: E402
-from pbm.inbox import apply, store  # noqa: E402
-from pbm.inbox import receipts as answers  # noqa: E402 (a count below is called receipts)
-from pbm.clock import FixedClock  # noqa: E402
-from pbm.mail.sources import open_source  # noqa: E402
-from pbm.models import ActionRow, InboundRow, OutboxRow, Seat  # noqa: E402
-from tests.fixtures.dovecot import DovecotServer  # noqa: E402
+from pbm import operations
+from pbm import inbox
+from pbm.inbox import apply, store
+from pbm.inbox import receipts as answers  # a count below is called receipts
+from pbm.clock import FixedClock
+from pbm.mail.sources import open_source
+from pbm.models import ActionRow, InboundRow, OutboxRow, Seat
+from tests.fixtures.dovecot import DovecotServer
 
 
 def set_up_game(root: Path, imap_config: dict):

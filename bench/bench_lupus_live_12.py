@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.core import Action, Phase, phase_rng, setup_rng  # noqa: E402
-from engine.lupus_live_12 import RULESET  # noqa: E402
-from engine.lupus_live_12.roles import ROLES  # noqa: E402
+from engine.core import Action, Phase, phase_rng, setup_rng
+from engine.lupus_live_12 import RULESET
+from engine.lupus_live_12.roles import ROLES
 
 RUNS = 50
 N = 60

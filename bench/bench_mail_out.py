@@ -35,18 +35,18 @@ import sys
 import time
 from pathlib import Path
 
-from _support import MONDAY_10_ROME, ROOT, Timers, fast_passwords, median, open_day_one, record, scratch, service_app  # noqa: E402 (sets the path)
+from _support import MONDAY_10_ROME, ROOT, Timers, fast_passwords, median, open_day_one, record, scratch, service_app  # first: it puts the checkout on sys.path
 
-from aiosmtpd.controller import Controller  # noqa: E402
-from sqlalchemy import delete, func, insert, select  # noqa: E402
-from sqlalchemy.orm import Session  # noqa: E402
+from aiosmtpd.controller import Controller
+from sqlalchemy import delete, func, insert, select
+from sqlalchemy.orm import Session
 
-from pbm.mail import outbound  # noqa: E402
-from pbm.mail.outbound import send  # noqa: E402
-from pbm.clock import FixedClock  # noqa: E402
-from pbm.models import OutboxRow  # noqa: E402
-from pbm.worker import Worker  # noqa: E402
-from tests.fixtures.smtp import free_port  # noqa: E402
+from pbm.mail import outbound
+from pbm.mail.outbound import send
+from pbm.clock import FixedClock
+from pbm.models import OutboxRow
+from pbm.worker import Worker
+from tests.fixtures.smtp import free_port
 
 MESSAGE_ID = re.compile(rb"^Message-ID:\s*(<[^>]+>)", re.IGNORECASE | re.MULTILINE)
 

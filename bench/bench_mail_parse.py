@@ -3,7 +3,8 @@
     python bench/bench_mail_parse.py [--rounds 5]
 
 Prints the median per message, messages per second, and the slowest files, so a
-regression in the reply stripper (regex backtracking on long quotes) shows up.
+regression in the reply stripper (regex backtracking on long quotes) shows up. Without
+the corpus beside the checkout (or in PBM_SHARED) it says so and records nothing.
 """
 from __future__ import annotations
 
@@ -18,8 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pbm.mail.reading.parse import parse_message  # noqa: E402
-
-CORPUS = ROOT / ".." / "shared" / "email-corpus"
+from tests.support.external import EMAIL_CORPUS as CORPUS  # noqa: E402
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Maria Luisa", "Nicolò"]
 
 
@@ -41,8 +41,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     if not (CORPUS / "manifest.json").is_file():
-        print(f"corpus not found at {CORPUS}", file=sys.stderr)
-        return 1
+        print(f"SKIPPED: the independent mail corpus is not at {CORPUS} (set PBM_SHARED); nothing recorded",
+              file=sys.stderr)
+        return 0
     messages = load()
     per_message: dict[str, list[float]] = {path: [] for path, _ in messages}
     for _ in range(args.rounds):

@@ -26,21 +26,21 @@ import time
 from collections import Counter
 from datetime import timedelta
 
-from _support import ROOT, fast_passwords, record, scratch, service_app  # noqa: E402 (sets the path)
+from _support import ROOT, fast_passwords, record, scratch, service_app  # first: it puts the checkout on sys.path
 
 sys.path.insert(0, str(ROOT / "bench"))
 
-from sqlalchemy import select  # noqa: E402
+from sqlalchemy import select
 
-from bench_boundary_1000 import MONDAY_10, MONDAY_2100, seed  # noqa: E402
-from pbm import operations  # noqa: E402
-from pbm.mail.outbound import classes  # noqa: E402
-from pbm.mail import outbound  # noqa: E402
-from pbm.clock import FixedClock  # noqa: E402
-from pbm.db import transaction  # noqa: E402
-from pbm.models import OutboxRow, User  # noqa: E402
-from pbm.worker import Worker  # noqa: E402
-from tests.fixtures.quota_relays import RateLimitedRelay  # noqa: E402
+from bench_boundary_1000 import MONDAY_10, MONDAY_2100, seed
+from pbm import operations
+from pbm.mail.outbound import classes
+from pbm.mail import outbound
+from pbm.clock import FixedClock
+from pbm.db import transaction
+from pbm.models import OutboxRow, User
+from pbm.worker import Worker
+from tests.fixtures.quota_relays import RateLimitedRelay
 
 PER_MINUTE = 60
 STEP = timedelta(seconds=5)

@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.core import Action, Phase, phase_rng, setup_rng  # noqa: E402
-from engine.registry import get_ruleset  # noqa: E402
+from engine.core import Action, Phase, phase_rng, setup_rng
+from engine.registry import get_ruleset
 
 RUNS = 30
 N = 40
@@ -92,7 +92,7 @@ def bench_service(games: int = 12, warm_up: int = 2) -> dict[str, float]:
     event.listen(engine, "before_cursor_execute", lambda *_a: counted.__setitem__(0, counted[0] + 1))
     real_commit = engine.dialect.do_commit
 
-    def timed_commit(conn, real=real_commit, spent=committing):  # noqa: ANN001
+    def timed_commit(conn, real=real_commit, spent=committing):
         began = time.perf_counter()
         real(conn)
         spent[0] += time.perf_counter() - began

@@ -51,19 +51,19 @@ from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
-from _support import ROOT, fast_passwords, median, percentile, record, scratch  # noqa: E402 (sets the path)
+from _support import ROOT, fast_passwords, median, percentile, record, scratch  # first: it puts the checkout on sys.path
 
-from sqlalchemy import create_engine, func, select, text, update  # noqa: E402
-from werkzeug.security import generate_password_hash  # noqa: E402
+from sqlalchemy import create_engine, func, select, text, update
+from werkzeug.security import generate_password_hash
 
-from bench_boundary_1000 import PLAYERS, player_address, seed  # noqa: E402
-from pbm.app import create_app  # noqa: E402
-from pbm.clock import FixedClock  # noqa: E402
-from pbm.migrate import upgrade  # noqa: E402
-from pbm.models import ActionRow, EventRow, Game, InboundRow, OutboxRow, PhaseRow, Seat  # noqa: E402
-from tests.fixtures.dovecot import DovecotServer  # noqa: E402
-from tests.fixtures.postgres import PostgresServer  # noqa: E402
-from tests.fixtures.smtp import SmtpServer, free_port  # noqa: E402
+from bench_boundary_1000 import PLAYERS, player_address, seed
+from pbm.app import create_app
+from pbm.clock import FixedClock
+from pbm.migrate import upgrade
+from pbm.models import ActionRow, EventRow, Game, InboundRow, OutboxRow, PhaseRow, Seat
+from tests.fixtures.dovecot import DovecotServer
+from tests.fixtures.postgres import PostgresServer
+from tests.fixtures.smtp import SmtpServer, free_port
 
 PASSWORD = "bench-password"  # rush_players.py logs in with it
 MASTER = "lupus@lupus.test"
@@ -164,9 +164,9 @@ class Service:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.web_port}/healthz", timeout=5):
                     return
-            except (urllib.error.HTTPError, OSError):
+            except (urllib.error.HTTPError, OSError) as exc:
                 if time.monotonic() > deadline:
-                    raise SystemExit("the service never became healthy")
+                    raise SystemExit("the service never became healthy") from exc
                 time.sleep(0.5)
 
     def peak_memory_mb(self, name: str) -> float | None:

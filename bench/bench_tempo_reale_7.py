@@ -16,11 +16,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.core import Action, GameState, Phase, setup_rng  # noqa: E402
-from engine.tempo_reale_7 import RULESET  # noqa: E402
-from engine.tempo_reale_7.acts import blocking_edges  # noqa: E402
-from engine.tempo_reale_7.blocking import resolve_blocks  # noqa: E402
-from engine.tempo_reale_7.night import acts_from  # noqa: E402
+from engine.core import Action, GameState, Phase, setup_rng
+from engine.tempo_reale_7 import RULESET
+from engine.tempo_reale_7.acts import blocking_edges
+from engine.tempo_reale_7.blocking import resolve_blocks
+from engine.tempo_reale_7.night import acts_from
 
 
 def night_state(blockers: list[tuple[str, str]]) -> GameState:

@@ -54,20 +54,20 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, Callable
 
-from _support import (  # noqa: E402 (sets the path)
+from _support import (  # first: it puts the checkout on sys.path
     NAMES, PLAYER_PASSWORD, ROOT, TUESDAY_0930_ROME, fast_passwords, median, open_day_one, percentile,
     player_email, record, scratch, service_app,
 )
 
-from sqlalchemy import create_engine, func, insert, select  # noqa: E402
+from sqlalchemy import create_engine, func, insert, select
 
-from engine.core import Rejected  # noqa: E402
-from pbm import operations  # noqa: E402
-from pbm.clock import FixedClock  # noqa: E402
-from pbm.db import transaction  # noqa: E402
-from pbm.models import ActionRow, EventRow, Game, PhaseRow, PhaseStatus, Seat  # noqa: E402
-from pbm.worker import Worker  # noqa: E402
-from tests.fixtures.smtp import free_port  # noqa: E402
+from engine.core import Rejected
+from pbm import operations
+from pbm.clock import FixedClock
+from pbm.db import transaction
+from pbm.models import ActionRow, EventRow, Game, PhaseRow, PhaseStatus, Seat
+from pbm.worker import Worker
+from tests.fixtures.smtp import free_port
 
 GAMES = ("short", "long")
 TOKEN_RE = re.compile(r'name="([a-z]+-)?csrf_token" type="hidden" value="([^"]+)"')
@@ -295,9 +295,9 @@ class Server:
             try:
                 Client(self.port).request("GET", "/bare")
                 return
-            except OSError:
+            except OSError as exc:
                 if time.monotonic() > deadline or self.process.poll() is not None:
-                    raise SystemExit(f"the {self.name} web server did not start")
+                    raise SystemExit(f"the {self.name} web server did not start") from exc
                 time.sleep(0.1)
 
     def log_in(self, count: int) -> None:

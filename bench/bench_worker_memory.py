@@ -22,16 +22,16 @@ import random
 import sys
 import time
 
-from _support import MONDAY_10_ROME, fast_passwords, record, scratch, service_app  # noqa: E402 (sets the path)
+from _support import MONDAY_10_ROME, fast_passwords, record, scratch, service_app  # first: it puts the checkout on sys.path
 
-from sqlalchemy import func, select  # noqa: E402
+from sqlalchemy import func, select
 
-from engine.core import Rejected  # noqa: E402
-from pbm import operations  # noqa: E402
-from pbm.clock import FixedClock  # noqa: E402
-from pbm.db import transaction  # noqa: E402
-from pbm.models import Game, PhaseRow, User  # noqa: E402
-from pbm.worker import Worker  # noqa: E402
+from engine.core import Rejected
+from pbm import operations
+from pbm.clock import FixedClock
+from pbm.db import transaction
+from pbm.models import Game, PhaseRow, User
+from pbm.worker import Worker
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia", "Ivo", "Laura", "Marco",
            "Nadia", "Oscar"]
@@ -84,7 +84,7 @@ class Players:
                 game = s.get(Game, game_id)
                 phase = operations.current_phase(s, game)
                 state = operations.current_state(game)
-                living = [p for p in state.alive()]
+                living = list(state.alive())
                 if phase.kind == "day":
                     target = self.rng.choice(living).name
                     moves = [(p.name, {"vote": target}) for p in living]

@@ -15,7 +15,7 @@ import pickle
 import random
 from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Protocol
+from typing import Any, Callable, Iterable
 
 PUBLIC = "public"
 PRIVATE = "private"
@@ -349,25 +349,6 @@ class RoleInfo:
     faction: str
     aura: str
     notes: dict[str, Any] = field(default_factory=dict)
-
-
-class Ruleset(Protocol):
-    key: str
-    factions: tuple[str, ...]
-
-    def roles(self) -> list[RoleInfo]: ...
-
-    def canonical_role(self, name: str) -> str: ...
-
-    def setup(self, seating: list[tuple[str, str]], rng: random.Random,
-              options: dict[str, Any] | None = None) -> tuple[GameState, list[Event]]: ...
-
-    def forms(self, state: GameState, player: str) -> list[ActionForm]: ...
-
-    def validate(self, state: GameState, action: Action) -> Action: ...
-
-    def resolve(self, state: GameState, actions: list[Action], rng: random.Random,
-                gm: dict[str, Any] | None = None) -> Resolution: ...
 
 
 def phase_rng(seed: int | str, phase: Phase, attempt: int = 0) -> random.Random:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from .core import Ruleset
+from .interface import BaseRuleset
 
 _MODULES = {
     "lupus-live-12": "engine.lupus_live_12",
@@ -34,5 +34,6 @@ def ruleset_module(key: str) -> ModuleType:
         raise KeyError(f"unknown ruleset {key!r}; known: {', '.join(_MODULES)}") from None
 
 
-def get_ruleset(key: str) -> Ruleset:
+def get_ruleset(key: str) -> BaseRuleset:
+    """The game's rules, as the service asks them: through engine/interface.py."""
     return ruleset_module(key).RULESET

@@ -211,7 +211,8 @@ def mayor_choice(key: str, value: Any, lang: str) -> str | None:
 
 def mayor_drawn(events: list[Any]) -> dict[str, Any]:
     """The Mayor the set-up drew, kept when the draw is dealt."""
-    return {"mayor": e.data["player"] for e in events if e.kind == "mayor"}
+    drawn = [e.data["player"] for e in events if e.kind == "mayor"]
+    return {"mayor": drawn[-1]} if drawn else {}
 
 
 def word(table: dict[str, dict[str, str]], code: str, lang: str,

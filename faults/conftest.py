@@ -23,7 +23,7 @@ def report():
     return record
 
 
-def pytest_terminal_summary(terminalreporter) -> None:  # noqa: ANN001
+def pytest_terminal_summary(terminalreporter) -> None:
     terminalreporter.section("faults: what was found")
     if not FINDINGS:
         terminalreporter.write_line("no fault ran to its end")

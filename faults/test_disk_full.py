@@ -41,7 +41,7 @@ def test_the_database_full(make_app, clock, report):
     limit = {"pages": None}
 
     @event.listens_for(engine, "connect")
-    def _cap(dbapi_conn, _record):  # noqa: ANN001
+    def _cap(dbapi_conn, _record):
         if limit["pages"] is not None:
             dbapi_conn.execute(f"PRAGMA max_page_count = {limit['pages']}")
 

@@ -1,6 +1,7 @@
 """A hundred thousand mutated mails through the parser (and the inbox's own
-header reading): none may raise. Seeds are the test fixtures and the shared
-corpus of real mail; each mutation flips, cuts, repeats or splices bytes
+header reading): none may raise. Seeds are the project's own mail (the parser's
+fixtures and tests/data/mail) and, when it is beside the checkout, the shared corpus
+of real mail (tests/support/external.py); each mutation flips, cuts, repeats or splices bytes
 where mail is fragile (headers, boundaries, encoded words, charsets)."""
 from __future__ import annotations
 
@@ -13,10 +14,9 @@ from pathlib import Path
 from pbm.inbox import identify
 from pbm.mail.reading.parse import parse_message
 
+from tests.support.external import EMAIL_CORPUS as CORPUS
+
 ROOT = Path(__file__).resolve().parents[1]
-# shared/ sits beside the checkout (one level further up from a worktree).
-CORPUS = next((p / "shared" / "email-corpus" for p in (ROOT.parent, ROOT.parent.parent)
-               if (p / "shared" / "email-corpus").is_dir()), ROOT.parent / "shared" / "email-corpus")
 COUNT = int(os.environ.get("FAULTS_MUTATIONS", 100_000))
 PLAYERS = ["Anna", "Bruno", "Carla", "Maria Luisa", "Nicolò"]
 CONFIG = {"MASTER_ADDRESS": "lupus@lupus.localhost"}
@@ -33,7 +33,7 @@ SPLICES = [
 
 
 def seeds() -> list[bytes]:
-    found = [p.read_bytes() for p in (ROOT / "tests" / "mail" / "fixtures").rglob("*.eml")]
+    found = [p.read_bytes() for folder in ("mail/fixtures", "data/mail") for p in (ROOT / "tests" / folder).rglob("*.eml")]
     manifest = CORPUS / "manifest.json"
     if manifest.is_file():
         for entry in json.loads(manifest.read_text()):
@@ -84,7 +84,7 @@ def test_mutated_mails_never_crash_the_parser(report):
             identify.token_in_headers(raw, CONFIG)
             identify.failed_dmarc(raw)
             identify.sent_to_noreply(raw, {**CONFIG, "NOREPLY_ADDRESS": "noreply@lupus.localhost"})
-        except Exception as exc:  # noqa: BLE001  (counting what escapes is the point)
+        except Exception as exc:  # counting what escapes is the point
             if len(crashes) < 20:
                 crashes.append(f"#{n}: {type(exc).__name__}: {exc}"[:300])
             else:

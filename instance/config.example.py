@@ -22,6 +22,17 @@
 # The authority that signed the relay's or the IMAP server's certificate, when
 # the system does not trust it already (TLS is always verified).
 # MAIL_CA_FILE = "/etc/ssl/private-ca.pem"
+# Only if the relay offers SMTPUTF8: addresses with letters outside ASCII before
+# the @ are then accepted (refused when typed otherwise; docs/security.md).
+# MAIL_SMTPUTF8 = False
+# The relay's limits (docs/deploy.md), the part of the day's quota kept for phase
+# results and the Masters' reports, and the day's budgets of receipts and of mail
+# anyone may ask for (docs/security.md, "Mail budgets"); defaults shown.
+# MAIL_DAILY_QUOTA = 0
+# MAIL_QUOTA_RESERVE_PERCENT = 20
+# RECEIPTS_PER_ADDRESS_PER_DAY = 40
+# RECEIPTS_PER_GAME_PER_DAY = 400
+# MAIL_ANONYMOUS_PER_DAY = 100
 
 # Signs sessions and forms (or PBM_SECRET_KEY); without it a random key is
 # kept in instance/secret_key, readable by the service's user only.
@@ -58,5 +69,6 @@
 # HEALTH_WORKER_MAX_AGE = 60
 # Anyone reads only ok / not ok at /healthz; its report (schema, worker heartbeat,
 # problems) goes to requests on this machine straight to gunicorn (127.0.0.1:8000,
-# no forwarding header) and to `Authorization: Bearer <this>` (at least 20 characters).
+# no forwarding header) when TRUSTED_PROXIES is not set, to `pbm health`, and to
+# `Authorization: Bearer <this>` (at least 20 characters).
 # HEALTHZ_TOKEN = "..."

@@ -98,14 +98,14 @@ def _register_error_pages(app: Flask) -> None:
     from sqlalchemy.exc import OperationalError
     from werkzeug.exceptions import HTTPException
 
-    def page(status: int, title: str, message: str):  # noqa: ANN202
+    def page(status: int, title: str, message: str):
         session = g.get("db")
         if session is not None:  # whatever the request wrote is not kept (and the page says so)
             session.rollback()
         return render_template("error.html", title=title, message=message), status
 
     @app.errorhandler(OperationalError)
-    def _database_busy(_exc: OperationalError):  # noqa: ANN202
+    def _database_busy(_exc: OperationalError):
         # SQLite lets one writer at a time, and a boundary being resolved is a
         # long write: the request waited, then gave up. Nothing it sent was kept.
         # The page only reads (the reader's language and name, found before its
@@ -122,8 +122,10 @@ def _register_error_pages(app: Flask) -> None:
             "recorded. Try again in a minute."))
 
     @app.errorhandler(413)
-    def _too_large(_exc: HTTPException):  # noqa: ANN202
+    def _too_large(_exc: HTTPException):
         from .photos import MAX_UPLOAD
+        from .web.request_size import close_connection
+        close_connection()  # the body is left unread: say so, and close
         mb = 2 ** 20
         return page(413, _("Too large"), _(
             "What you sent is too large for the service: nothing was recorded. A form takes at most "
@@ -133,26 +135,26 @@ def _register_error_pages(app: Flask) -> None:
 
     # Werkzeug's own pages for these are English, whatever the reader's language.
     @app.errorhandler(403)
-    def _forbidden(_exc: HTTPException):  # noqa: ANN202
+    def _forbidden(_exc: HTTPException):
         return page(403, _("Not for you"), _("This page is not open to you: it is for the game's players "
                                              "or its Masters. Log in with the account that plays it."))
 
     @app.errorhandler(400)
-    def _bad_request(_exc: HTTPException):  # noqa: ANN202
+    def _bad_request(_exc: HTTPException):
         return page(400, _("Request not understood"), _(
             "The page sent something the service cannot read: nothing was recorded. Go back, reload the "
             "page and try again."))
 
     @app.errorhandler(405)
-    def _wrong_method(_exc: HTTPException):  # noqa: ANN202
+    def _wrong_method(_exc: HTTPException):
         return page(405, _("Page not found"), _("There is no page at this address."))
 
     @app.errorhandler(404)
-    def _not_found(_exc: HTTPException):  # noqa: ANN202
+    def _not_found(_exc: HTTPException):
         return page(404, _("Page not found"), _("There is no page at this address."))
 
     @app.errorhandler(500)
-    def _server_error(_exc: Exception):  # noqa: ANN202
+    def _server_error(_exc: Exception):
         return page(500, _("Something went wrong"), _(
             "An error on our side stopped this request: what you sent was NOT recorded. "
             "Try again; if it happens again, tell your Master."))

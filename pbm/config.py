@@ -75,6 +75,21 @@ def defaults(instance: Path) -> dict[str, Any]:
         "MAIL_DAILY_QUOTA": 0,
         "MAIL_QUOTA_RESET": "rolling",
         "MAIL_QUOTA_TIMEZONE": "UTC",
+        # The part of MAIL_DAILY_QUOTA (in %, 0-90) kept for the mail a game cannot go on
+        # without: phase results, the Masters' reports, windows, role letters. Receipts,
+        # links, reminders and notices stop short of it (docs/security.md).
+        "MAIL_QUOTA_RESERVE_PERCENT": 20,
+        # Receipts of mail commands a day (rolling) to one address, and about one game:
+        # the last one says so, and the commands still count (pbm/inbox/receipts.py).
+        "RECEIPTS_PER_ADDRESS_PER_DAY": 40,
+        "RECEIPTS_PER_GAME_PER_DAY": 400,
+        # Mail anyone may ask for without an account (sign-up links, resets), all
+        # clients together, a day (rolling); beyond, the forms say to try later.
+        "MAIL_ANONYMOUS_PER_DAY": 100,
+        # Whether the relay offers SMTPUTF8 (RFC 6531): only then are addresses with
+        # letters outside ASCII before the @ accepted (pbm/addresses.py); without it
+        # they are refused when typed. Domains in any script go in their IDNA form.
+        "MAIL_SMTPUTF8": False,
         # The hour (0-23, in the reader's zone) of the daily digest of bulletins,
         # for the players who chose it (pbm/mail/outbound/digests.py).
         "DIGEST_HOUR": 8,
@@ -169,6 +184,9 @@ MINIMUMS: dict[str, tuple[int, str]] = {
     "RAW_MAIL_DAYS": (1, "days to keep raw mail; at least 1"),
     "MAIL_RATE_PER_MINUTE": (0, "messages the relay takes a minute; 0 for no limit"),
     "MAIL_DAILY_QUOTA": (0, "messages the relay takes a day; 0 for no limit"),
+    "RECEIPTS_PER_ADDRESS_PER_DAY": (2, "receipts a day to one address; at least 2, the last saying so"),
+    "RECEIPTS_PER_GAME_PER_DAY": (2, "receipts a day about one game; at least 2, the last saying so"),
+    "MAIL_ANONYMOUS_PER_DAY": (1, "mails a day anyone may ask for; at least 1"),
     "MAX_CONTENT_LENGTH": (64 * 1024, "bytes a request may send; at least 65536, as forms need"),
 }
 
@@ -226,6 +244,10 @@ def load(instance: Path, overrides: dict[str, Any] | None = None) -> dict[str, A
     private_files.protect(instance, config)
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = secret_key(instance)
+    if "MAIL_USERNAME" not in given and "MAIL_PASSWORD" not in given:
+        from .mail.smtpd import is_embedded_relay, service_credentials
+        if is_embedded_relay(config):  # the embedded server keeps only what the service sends
+            config["MAIL_USERNAME"], config["MAIL_PASSWORD"] = service_credentials(config)
     return config
 
 

@@ -16,7 +16,7 @@ def make_engine(url: str) -> Engine:
     engine = create_engine(url, **kwargs)
     if url.startswith("sqlite"):
         @event.listens_for(engine, "connect")
-        def _sqlite_pragmas(dbapi_conn, _record):  # noqa: ANN001
+        def _sqlite_pragmas(dbapi_conn, _record):
             # pysqlite's own transaction handling is quirky (it skips BEGIN
             # before reads); SQLAlchemy's documented recipe takes it over.
             dbapi_conn.isolation_level = None
@@ -27,7 +27,7 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         @event.listens_for(engine, "begin")
-        def _sqlite_begin(conn):  # noqa: ANN001
+        def _sqlite_begin(conn):
             # SQLite's safety level can only change outside a transaction: each
             # BEGIN sets the one its transaction asks for (``unflushed``).
             level = "NORMAL" if conn.get_execution_options().get(UNFLUSHED) else "FULL"

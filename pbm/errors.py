@@ -64,6 +64,8 @@ CATALOGUE: dict[str, str] = {
     "name_required": N_("Write the player's name."),
     "name_too_long": N_("A name of at most %(limit)s letters, please."),
     "name_taken": N_("That name is already taken in this game."),
+    # pbm/typed_text.py: a name read in mail headers, calendars and pages.
+    "name_control": N_("A name cannot hold line breaks, tabs, direction marks or invisible characters."),
     "email_taken": N_("That address already plays in this game."),
     "master_plays": N_("A Master of the game cannot also play in it."),
     "already_master": N_("This address is already a Master of this game."),
@@ -94,6 +96,17 @@ CATALOGUE: dict[str, str] = {
     "past_closing": N_("Sign-ups for this game closed on their closing date."),
     "full": N_("The game is full."),
     "bad_address": N_("This is not a valid email address."),
+    # pbm/addresses.py: why a typed address is refused.
+    "address_not_plain": N_("Write one email address only, like anna@example.org: no name, no spaces, "
+                            "no commas, no line breaks."),
+    "address_invisible": N_("The address holds an invisible character (a zero-width space or a "
+                            "direction mark, often copied with it): type it again by hand."),
+    "address_mixed_scripts": N_("The address mixes letters of different alphabets (such as a Cyrillic "
+                                "“а” among Latin letters), as impostors' addresses do: write it with "
+                                "the letters of one alphabet."),
+    "address_bad_domain": N_("The part after the @ is not a domain name mail can reach."),
+    "address_needs_smtputf8": N_("Our mail server cannot send to an address with accented or non-Latin "
+                                 "letters before the @: please give another address of yours."),
     "already_seated": N_("This address already has a seat in this game."),
     "closing_in_past": N_("The closing date must be in the future."),
     "max_too_small": N_("The maximum must be at least %(min)s (the players already in, and never "
@@ -138,6 +151,8 @@ CATALOGUE: dict[str, str] = {
     "password_long": N_("The password may have at most %(max)s characters."),
     "password_is_email": N_("The password cannot be your email address."),
     "throttled_client": N_("Too many requests from your connection: try again in an hour."),
+    # The day's budget of mail anyone may ask for is spent (pbm/accounts, docs/security.md).
+    "throttled_service": N_("Too many mails were asked of the service today: try again in a few hours."),
     "wrong_password": N_("Wrong password."),
     "password_needed": N_("This address already has an account: give its password to take the seat."),
     "login_blocked": N_("Too many wrong passwords for this account or from your connection: try again "

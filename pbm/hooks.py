@@ -36,6 +36,7 @@ phase_published = _signals.signal("phase-published", doc="A resolved moment is p
 phase_held = _signals.signal("phase-held", doc="A resolved moment waits for the Masters (PhaseHeld).")
 submission_recorded = _signals.signal("submission-recorded", doc="A seat's submission is stored (SubmissionRecorded).")
 deadline_changed = _signals.signal("deadline-changed", doc="A moment's deadline moved, or the game paused (DeadlineChanged).")
+seat_taken = _signals.signal("seat-taken", doc="A substitute took a seat (SeatTaken); sent by the game.")
 post_made = _signals.signal("post-made", doc="A post is stored in a room (PostMade); sent by the room.")
 
 
@@ -90,6 +91,15 @@ class DeadlineChanged(News):
     why: str  # EXTENDED | PAUSED | RESUMED | ABSENCE | MORE_TIME
     by: User | None = None
     seats: list[Seat] = field(default_factory=list)  # for whom, if not everyone (more time in a window)
+
+
+@dataclass(frozen=True)
+class SeatTaken(News):
+    seat: Seat
+    holder: Any  # models.SeatHolder: the newcomer's tenure
+    newcomer: User
+    left: User | None  # the player who held the seat until now
+    phase: PhaseRow | None
 
 
 @dataclass(frozen=True)

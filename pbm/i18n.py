@@ -7,7 +7,7 @@ from pathlib import Path
 from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.support import Translations
+from babel.support import NullTranslations, Translations
 from flask import current_app, request, session
 from flask_login import current_user
 
@@ -39,7 +39,7 @@ def select_locale() -> str:
 
 
 @lru_cache(maxsize=None)
-def _catalog(lang: str) -> Translations:
+def _catalog(lang: str) -> NullTranslations:
     compile_catalogs()
     return Translations.load(str(TRANSLATIONS), [lang], domain="messages")
 

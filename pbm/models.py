@@ -15,10 +15,11 @@ import json
 import secrets
 from datetime import date, datetime, timezone
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON, BigInteger, Boolean, Date, DateTime, ForeignKey, Index, Integer, LargeBinary, SmallInteger, String,
+    Table,
     Text,
     TypeDecorator,
     Select, select,
@@ -66,6 +67,9 @@ class PhaseStatus(StrEnum):
 
 class Base(DeclarativeBase):
     type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+    # Every model maps one table (DeclarativeBase allows any FromClause): its Core
+    # insert and delete, used where the ORM's per-row work is not wanted, type-check.
+    __table__: ClassVar[Table]
 
 
 # werkzeug's default (scrypt). Tests lower it: they create hundreds of accounts.
@@ -430,7 +434,10 @@ class OutboxRow(Base):
     __tablename__ = "outbox"
     __table_args__ = (Index("ix_outbox_pruned_at_created_at", "pruned_at", "created_at"),
                       # The sender's query: what waits, the first class first, oldest first.
-                      Index("ix_outbox_status_priority_id", "status", "priority", "id"))
+                      Index("ix_outbox_status_priority_id", "status", "priority", "id"),
+                      # A day's receipts per address and game, and the mail anyone asked
+                      # for (receipt_budget.py, accounts): a kind's rows of the last day.
+                      Index("ix_outbox_kind_created_at", "kind", "created_at"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -47,7 +47,7 @@ def protect(instance: Path, config: dict[str, Any]) -> None:
 def _sqlite_file(url: str) -> Path | None:
     try:
         parsed = make_url(url)
-    except Exception:  # noqa: BLE001 (not a URL: the engine will say so, not this)
+    except Exception:  # not a URL: the engine will say so, not this
         return None
     if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
         return None

@@ -33,9 +33,9 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, exists, select, text, update
+from sqlalchemy import CursorResult, delete, exists, select, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from .models import InboundRow, OutboxPart, OutboxRow
@@ -149,9 +149,10 @@ def _in_chunks(factory: sessionmaker[Session], model: type[InboundRow] | type[Ou
                 return total
             with _secure_delete(session):
                 # pruned_at still empty: another worker pruning at once counts nothing twice.
-                total += session.execute(
+                done = session.execute(
                     update(model).where(model.id.in_(ids), model.pruned_at.is_(None))
-                    .values(pruned_at=now, **emptied).execution_options(synchronize_session=False)).rowcount
+                    .values(pruned_at=now, **emptied).execution_options(synchronize_session=False))
+                total += cast(CursorResult[Any], done).rowcount  # an UPDATE's result counts its rows
                 session.commit()
         if len(ids) < CHUNK:
             return total

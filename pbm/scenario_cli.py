@@ -46,7 +46,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    scenario = subparsers.add_parser("scenario", help="rule scenarios (shared/SCENARIOS.md)")
+    scenario = subparsers.add_parser("scenario", help="rule scenarios (docs/scenarios.md)")
     sub = scenario.add_subparsers(dest="scenario_command", required=True)
     run = sub.add_parser("run", help="run scenario files or folders")
     run.add_argument("paths", nargs="+")

@@ -1,4 +1,4 @@
-"""`pbm db upgrade`, `pbm seed-demo`, `pbm smtpd`, `pbm worker`, `pbm web`, `pbm run`."""
+"""`pbm db upgrade`, `pbm seed-demo`, `pbm smtpd`, `pbm worker`, `pbm web`, `pbm run`, `pbm health`."""
 from __future__ import annotations
 
 import argparse
@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import cast
 
 from . import config as config_module
 
@@ -37,6 +38,20 @@ def _db_backup(args: argparse.Namespace) -> int:
         return 1
     print(f"database backed up to {args.path}")
     return 0
+
+
+def _health(_args: argparse.Namespace) -> int:
+    """/healthz's report, read on this machine without HTTP (and so without any proxy)."""
+    import json
+    from datetime import timedelta
+
+    from . import health
+    from .app import create_service_app
+    app = create_service_app()
+    healthy, report = health.check(app.extensions["pbm_sessions"], app.extensions["pbm_clock"].now(),
+                                   timedelta(seconds=int(app.config["HEALTH_WORKER_MAX_AGE"])))
+    print(json.dumps(report, indent=2))
+    return 0 if healthy else 1
 
 
 def _seed_demo(_args: argparse.Namespace) -> int:
@@ -132,7 +147,7 @@ Press Ctrl-C to stop.
     # Each child stops cleanly on SIGTERM (exit 0), or dies of it while still
     # starting up, before it could install its handler; anything else (a crash,
     # the SIGKILL of _stop_all) is worth a look.
-    failed = [f"{' '.join(child.args[3:4])} ({child.returncode})" for child in children
+    failed = [f"{' '.join(cast(list[str], child.args)[3:4])} ({child.returncode})" for child in children
               if child.returncode not in (0, -signal.SIGTERM)]
     if failed:
         print(f"stopped; not cleanly: {', '.join(failed)}", file=sys.stderr, flush=True)
@@ -175,6 +190,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     backup.add_argument("path")
     backup.set_defaults(func=_db_backup)
     subparsers.add_parser("seed-demo", help="seed the demo game on an empty database").set_defaults(func=_seed_demo)
+    subparsers.add_parser("health", help="/healthz's report, read here without HTTP (exit 1 when unhealthy)"
+                          ).set_defaults(func=_health)
     subparsers.add_parser("smtpd", help="the embedded SMTP server").set_defaults(func=_smtpd)
     subparsers.add_parser("worker", help="the scheduler: boundaries, outbox, mail").set_defaults(func=_worker)
     for name, func in (("web", _web), ("run", _run)):

@@ -10,18 +10,19 @@ from typing import Any
 
 from sqlalchemy import Boolean, bindparam
 from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.orm import QueryableAttribute
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.sql.functions import FunctionElement
 
 
-class list_contains(FunctionElement[bool]):  # noqa: N801 (reads as a function, like func.*)
+class list_contains(FunctionElement[bool]):  # reads as a function, like func.*
     """``value`` is an element of the JSON list in ``column``."""
 
     type = Boolean()
     name = "json_list_contains"
     inherit_cache = True
 
-    def __init__(self, column: ColumnElement[Any], value: str) -> None:
+    def __init__(self, column: ColumnElement[Any] | QueryableAttribute[Any], value: str) -> None:
         super().__init__(column, bindparam(None, value, unique=True))
 
 

@@ -60,6 +60,11 @@ def _as_event(item: Any) -> tuple[Event, int | None, bool]:
     return event, item.phase_id, bool(item.published)
 
 
+def as_events(items: Iterable[Any]) -> list[Event]:
+    """Stored rows or engine Events, as engine Events (for what the rules make of them)."""
+    return [_as_event(item)[0] for item in items]
+
+
 def seen(items: Iterable[Any], viewer: Viewer, ruleset: str, lang: str) -> list[Seen]:
     """The events of ``items`` this viewer may see, as they may see them, worded in ``lang``.
 

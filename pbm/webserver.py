@@ -19,6 +19,8 @@ from typing import Any
 from flask import Flask
 from gunicorn.app.base import BaseApplication
 
+from .web import request_size
+
 
 def options(host: str, port: int, workers: int, threads: int) -> dict[str, Any]:
     return {
@@ -58,6 +60,8 @@ class WebServer(BaseApplication):
             if value is not None and key in self.cfg.settings:
                 self.cfg.set(key, value)
         self.cfg.set("post_fork", _post_fork)
+        self.cfg.set("pre_request", _pre_request)
+        self.cfg.set("post_request", _post_request)
 
     def load(self) -> Flask:
         return self.application
@@ -67,6 +71,17 @@ def _post_fork(server: Any, _worker: Any) -> None:
     # A pooled connection inherited across fork would be shared by two
     # processes; close=False leaves the parent's (if any) alone.
     server.app.application.extensions["pbm_engine"].dispose(close=False)
+
+
+def _pre_request(_worker: Any, req: Any) -> None:
+    # The request gunicorn is serving, for the application to ask it to close the
+    # connection (request_size.close_connection), in this thread: gthread runs the
+    # application in the thread that handles the request.
+    request_size.SERVING.request = req
+
+
+def _post_request(_worker: Any, _req: Any, _environ: Any, _resp: Any) -> None:
+    request_size.SERVING.request = None
 
 
 def serve(host: str, port: int, workers: int, threads: int) -> None:

@@ -1,6 +1,7 @@
-"""Shared fixtures: a real app on a temporary SQLite file (or a PostgreSQL
-database, where a test asks), an injected clock, and (from tests/fixtures) a
-real Dovecot, a real aiosmtpd server and a real PostgreSQL cluster."""
+"""Shared fixtures: a real app on a temporary SQLite file (a copy of one file migrated
+once per session) or a PostgreSQL database (where a test asks), an injected clock, and
+(from tests/fixtures) a real Dovecot, a real aiosmtpd server and a real PostgreSQL cluster;
+and the hooks of the extra checks (tests/support/external.py)."""
 from __future__ import annotations
 
 import os
@@ -12,7 +13,9 @@ import pytest
 
 from pbm.app import create_app
 from pbm.clock import FixedClock
-from pbm.migrate import upgrade
+
+from tests.support import external
+from tests.support.database import bring_to_head, migrated_template
 
 pytest_plugins = ["tests.fixtures.dovecot", "tests.fixtures.smtp", "tests.fixtures.postgres"]
 
@@ -43,9 +46,19 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return f"sqlite:///{instance / 'test.sqlite3'}"
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One SQLite file migrated once for the whole session; each test's SQLite
+    database starts as a copy of it (tests/support/database.py)."""
+    return migrated_template(tmp_path_factory.mktemp("migrated"))
+
+
 @pytest.fixture
-def make_app(tmp_path: Path, clock: FixedClock, database_url: str):
+def make_app(request: pytest.FixtureRequest, tmp_path: Path, clock: FixedClock, database_url: str):
     """Build an app on its own instance folder; overrides go to the config."""
+    # PostgreSQL's databases are migrated one by one: no template to start.
+    template = request.getfixturevalue("migrated_sqlite") if database_url.startswith("sqlite") else None
+
     def build(**overrides):
         instance = tmp_path / "instance"
         instance.mkdir(exist_ok=True)
@@ -57,7 +70,7 @@ def make_app(tmp_path: Path, clock: FixedClock, database_url: str):
             "TESTING": True,
             **overrides,
         }
-        upgrade(config["DATABASE_URL"])
+        bring_to_head(config["DATABASE_URL"], template)
         return create_app(config, instance=instance, clock=clock)
     return build
 
@@ -79,3 +92,38 @@ def csrf_from(html: str) -> str:
     match = CSRF_RE.search(html)
     assert match, "no CSRF token in the page"
     return match.group(1) or match.group(2)
+
+
+# --------------------------------------------------------------------------- extra checks
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "extra_check(folder): checks against data outside the repository "
+                                       "(tests/support/external.py); skipped, and said so, when it is absent")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for mark in item.iter_markers("extra_check"):
+        reason = external.missing(mark.kwargs["folder"])
+        if reason:
+            pytest.skip(reason)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """The extra checks that could not run, counted in a section of their own: a clone
+    without ../shared passes, and says what it did not check."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if external.SKIPPED in str(r.longrepr)]
+    if not skipped:
+        return
+    by_module: dict[str, int] = {}
+    for report in skipped:
+        module = report.nodeid.split("::", 1)[0]
+        by_module[module] = by_module.get(module, 0) + 1
+    reasons = sorted({str(r.longrepr[2]).removeprefix("Skipped: ") if isinstance(r.longrepr, tuple)
+                      else str(r.longrepr) for r in skipped})
+    terminalreporter.section("extra checks skipped", sep="=", yellow=True, bold=True)
+    for reason in reasons:
+        terminalreporter.write_line(reason, yellow=True, bold=True)
+    terminalreporter.write_line(f"{len(skipped)} tests check the service against data outside the repository "
+                                "and did not run; the repository's own data (tests/data/) covers what they check:")
+    for module, count in sorted(by_module.items()):
+        terminalreporter.write_line(f"  {module}: {count}")

@@ -117,16 +117,16 @@ EVENTS = {
                                "en": "Your answer was no longer valid: {why}"},
 }
 
-REJECTIONS = {**texts.REJECTIONS, **{
+REJECTIONS = {**texts.REJECTIONS,
     # -- the table's talk (rooms.py): the eliminated, not "the dead" --
     "room_dead_read_only": {
-        "it": "In questa partita chi è fuori dal gioco legge il tavolo ma non vi scrive (scelta "
-              "delle Master): il messaggio non è stato pubblicato.",
+        "it": "In questa partita chi Ã¨ fuori dal gioco legge il tavolo ma non vi scrive (scelta "
+              "dei Master): il messaggio non Ã¨ stato pubblicato.",
         "en": "In this game whoever is out of the game reads the table but does not post "
               "(the Masters' choice): the post was not published."},
     "whisper_dead_to_living": {
-        "it": "In questa partita chi è fuori dal gioco non scrive in privato a chi gioca ancora "
-              "(scelta delle Master): {players}.",
+        "it": "In questa partita chi Ã¨ fuori dal gioco non scrive in privato a chi gioca ancora "
+              "(scelta dei Master): {players}.",
         "en": "In this game whoever is out of the game does not write privately to those still "
               "playing (the Masters' choice): {players}."},
     # -- set-up (the desk shows these after "the rules refuse this set-up:") --
@@ -178,8 +178,8 @@ REJECTIONS = {**texts.REJECTIONS, **{
     "unknown_card": {"it": "Carta sconosciuta: {card}.", "en": "Unknown card: {card}."},
     "not_in_hand": {"it": "Non hai {card} tra le carte coperte.", "en": "You hold no face-down {card}."},
     "keep_count": {"it": "Devi tenere {count:# carta|# carte}.", "en": "You must keep {count:# card|# cards}."},
-    "bad_choice": {"it": "Scelta non valida: {value}.", "en": "Invalid choice: {value}."},
-}}
+    "bad_choice": {"it": "Scelta non valida: {value}.", "en": "Invalid choice: {value}."}
+}
 
 # The labels of the forms (ActionForm.label), for the web pages and the mail's reminders.
 FORMS = {

@@ -185,7 +185,7 @@ def vocabulary() -> Vocabulary:
                   standing=None, list=True),
     ]
     # Every spelling of a card players write (Duca, Duke, Ambassadore...), as cards.py has them.
-    aliases = {alias: card for alias, card in ALIASES.items()}
+    aliases = dict(ALIASES.items())
     cards = {c: {"it": c, "en": ENGLISH.get(c, c)} for c in CHARACTERS}
     # Every argument that names a character reads the same table; the actions and
     # answers are named as the forms show them (the words above choose them). A

@@ -17,6 +17,7 @@ the generators passed in.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..core import Action, GameState, Rejected, Resolution, phase_rng, setup_rng
 from .rituals import RITUALS, target_choices
@@ -33,7 +34,7 @@ def random_game(rng: random.Random, size: int, roles: list[str] | None = None) -
         roles += [rng.choice(ALL_ROLES) for _ in range(size - len(roles))]
     rng.shuffle(roles)
     seating = [(f"P{i:02d}", r) for i, r in enumerate(roles)]
-    state, _ = RULESET.setup(seating, setup_rng(rng.random()), {})
+    state, _ = RULESET.setup(seating, setup_rng(str(rng.random())), {})
     return state
 
 
@@ -81,7 +82,7 @@ def ritual_actions(state: GameState, rng: random.Random, groups: int = 3) -> lis
         everyone = members + ([sat] if sat else [])
         for m in everyone:
             others = [x for x in everyone if x != m]
-            args = {"ritual": ritual.name, "with": others, "target": target}
+            args: dict[str, Any] = {"ritual": ritual.name, "with": others, "target": target}
             if n is not None:
                 args["n"] = n
             actions.append(Action(m, "ritual", args))
@@ -96,7 +97,7 @@ def play_phase(state: GameState, rng: random.Random, seed: int,
         try:
             accepted.append(RULESET.validate(state, a))
         except Rejected as exc:
-            raise AssertionError(f"a choice the forms offered was refused: {a} -> {exc}")
+            raise AssertionError(f"a choice the forms offered was refused: {a} -> {exc}") from exc
     answers = {p.name: rng.choice(["yes", "no"]) for p in state.players}
     res = RULESET.resolve(state, accepted, phase_rng(seed, state.phase), {"answers": answers})
     return res, accepted

@@ -39,7 +39,7 @@ class Night:
         self.n = state.phase.number
         self.alive_start = {p.name for p in state.players if p.alive}
         # Step 1: what the knowledge powers will be answered from.
-        self.snapshot = {p.name: {"faction": p.faction, "aura": p.aura, "role": p.role,
+        self.snapshot: dict[str, dict[str, Any]] = {p.name: {"faction": p.faction, "aura": p.aura, "role": p.role,
                                   "corrupt": bool(p.data.get("corrupt"))}
                          for p in state.players}
         self.powers = {a.player: a.args["target"] for a in actions if a.kind == POWER}

@@ -7,7 +7,7 @@ from .. import texts
 
 NAMES = {"it": "Lupus LIVE!, dodicesima edizione", "en": "Lupus LIVE!, 12th edition"}
 
-REJECTIONS = {**texts.REJECTIONS, **{
+REJECTIONS = {**texts.REJECTIONS,
     # -- powers --------------------------------------------------------------
     "no_power": {"it": "Il tuo ruolo ({role}) non ha un potere da usare su un bersaglio.",
                  "en": "Your role ({role}) has no power to use on a target."},
@@ -73,10 +73,10 @@ REJECTIONS = {**texts.REJECTIONS, **{
     "satanista_small_ritual": {"it": "Il Satanista partecipa solo a rituali di almeno 3 partecipanti "
                                      "({ritual} ne ha meno).",
                                "en": "The Satanista joins only rituals of at least 3 participants "
-                                     "({ritual} has fewer)."},
-}}
+                                     "({ritual} has fewer)."}
+}
 
-EVENTS = {**texts.EVENTS, **{
+EVENTS = {**texts.EVENTS,
     # The players' count of a day's votes (see LupusLive12.visible).
     "pyre_declared": {"it": "Voti dichiarati (1 ciascuno, il Sindaco 1¼): {tally}.",
                       "en": "Votes cast (1 each, the Sindaco's 1¼): {tally}."},
@@ -125,8 +125,8 @@ EVENTS = {**texts.EVENTS, **{
     "end_story": {"it": "\\end{{story}} con n={n}, Lupi vivi {wolves}.",
                   "en": "\\end{{story}} with n={n}, living Lupi {wolves}."},
     "ritual_failed": {"it": "Rituale {ritual} fallito ({members}).",
-                      "en": "The {ritual} ritual failed ({members})."},
-}}
+                      "en": "The {ritual} ritual failed ({members})."}
+}
 
 # Causes of death as the Masters read them (engine/lupus_live_12/death.py).
 CAUSES = {

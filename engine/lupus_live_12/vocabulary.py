@@ -237,7 +237,9 @@ def ritual_name(ritual: str, lang: str) -> str:
 
 
 def _names_in(key: str, value: str, lang: str) -> str:
-    langs = {"ritual": (RITUALS, RITUALS_EN), "become": (ROLES, ROLES_EN)}.get(key)
+    tables: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
+        "ritual": (RITUALS, RITUALS_EN), "become": (ROLES, ROLES_EN)}
+    langs = tables.get(key)
     if langs is None or value not in langs[0]:
         return value
     english = langs[1].get(value) if lang == "en" else None

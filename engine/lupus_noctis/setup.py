@@ -20,11 +20,11 @@ from .roles import CONTADINO, KEY, ROLES, canonical, default_composition
 
 def _composition(given: Any, players: int) -> dict[str, int]:
     if given is None:
-        village = default_composition(players)
-        if village is None:
+        standard = default_composition(players)
+        if standard is None:
             raise SetupError("no_standard_village", f"no standard village for {players} players",
                              players=players)
-        return village
+        return standard
     village: dict[str, int] = {}
     for role, count in dict(given).items():
         name = canonical(str(role))
@@ -103,6 +103,6 @@ def identify(state: GameState, taps: Any) -> None:
     if extra:
         raise Rejected("identify_not_dealt", role=extra[0])
     for p in state.players:
-        role = ROLES[holders.get(p.name, CONTADINO)]
-        p.role, p.faction, p.aura = role.name, role.faction, role.aura
+        dealt = ROLES[holders.get(p.name, CONTADINO)]
+        p.role, p.faction, p.aura = dealt.name, dealt.faction, dealt.aura
     state.data["identified"] = True

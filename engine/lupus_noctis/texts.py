@@ -45,7 +45,7 @@ EVENTS: dict[str, dict[str, str]] = {
     "role_card": {"it": "Il tuo ruolo: {role}.", "en": "Your role: {role}."},
 }
 
-REJECTIONS: dict[str, dict[str, str]] = {**texts.REJECTIONS, **{
+REJECTIONS: dict[str, dict[str, str]] = {**texts.REJECTIONS,
     # -- set-up (the desk shows these after "the rules refuse this set-up:") --
     "no_standard_village": {"it": "Non c'è un villaggio standard per {players:# giocatore|# giocatori}: "
                                   "scegli tu la composizione.",
@@ -90,8 +90,8 @@ REJECTIONS: dict[str, dict[str, str]] = {**texts.REJECTIONS, **{
                        "en": "{player} was already tapped as {other}."},
     "identify_not_dealt": {"it": "{role} non è nella composizione del villaggio.",
                            "en": "{role} is not in the village's composition."},
-    "not_in_runoff": {"it": "{target} non è al ballottaggio.", "en": "{target} is not in the run-off."},
-}}
+    "not_in_runoff": {"it": "{target} non è al ballottaggio.", "en": "{target} is not in the run-off."}
+}
 
 ROLE_NAMES: dict[str, dict[str, str]] = {
     LICANTROPO: {"it": "Licantropi", "en": "Werewolves", "it.one": "Licantropo", "en.one": "Werewolf"},

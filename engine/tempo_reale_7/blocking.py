@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Mapping
+from typing import Hashable, Iterable, Mapping, TypeVar
 
-Node = Hashable
+# Whatever names an actor (the night passes player names, the tests small integers).
+Node = TypeVar("Node", bound=Hashable)
 
 
 @dataclass

@@ -8,6 +8,7 @@ trovavano al termine del giorno precedente"); what changes is written to
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..core import POWER, Action, Event, GameState, master, private, public
 from .acts import Act, blocking_edges
@@ -271,7 +272,7 @@ class Night:
 
     # -- effects on the coming day -----------------------------------------------
     def day_effects(self) -> None:
-        fx = {"amnesia": [], "ipnosi": {}, "scrutatori": [], "avvocato": []}
+        fx: dict[str, Any] = {"amnesia": [], "ipnosi": {}, "scrutatori": [], "avvocato": []}
         for a in self.acts.values():
             if not self.works(a) or a.actor in self.failed:
                 continue

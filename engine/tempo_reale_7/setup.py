@@ -56,7 +56,7 @@ def draw_propositions(players: list[Player], diviner: Player, rng: random.Random
 
 def accept_propositions(state: GameState, diviner: str, given: Any) -> list[dict[str, Any]]:
     """The Masters' edited propositions: exactly two true and two false."""
-    props = []
+    props: list[dict[str, Any]] = []
     for item in given:
         if isinstance(item, dict):
             name, role = item.get("player"), item.get("role")

@@ -7,7 +7,7 @@ from .. import texts
 
 NAMES = {"it": "Lupus in tempo reale, settima edizione", "en": "Lupus in tempo reale, 7th edition"}
 
-REJECTIONS = {**texts.REJECTIONS, **{
+REJECTIONS = {**texts.REJECTIONS,
     "exiled": {"it": "La tua fazione ha perso ed è stata esiliata: non giochi più.",
                "en": "Your faction has lost and was exiled: you no longer play."},
     "target_exiled": {"it": "{target} è in esilio e non fa più parte del gioco.",
@@ -50,10 +50,10 @@ REJECTIONS = {**texts.REJECTIONS, **{
         "en": "the Divinatore {name} needs four propositions, exactly two of them true"},
     "proposition_unknown_player": {
         "it": "una proposizione del Divinatore nomina {name}, che non è in partita",
-        "en": "a proposition of the Divinatore names {name}, who is not in the game"},
-}}
+        "en": "a proposition of the Divinatore names {name}, who is not in the game"}
+}
 
-EVENTS = {**texts.EVENTS, **{
+EVENTS = {**texts.EVENTS,
     "aura": {"it": "L'aura di {target} è {aura}.", "en": "{target}'s aura is {aura}."},
     # Each power's answer says what it learns (§3.6): mystic.<yes|no>, acted_on and
     # visitors with their _none when the list is empty, others with its number.
@@ -108,8 +108,8 @@ EVENTS = {**texts.EVENTS, **{
     "avvocato_saved": {"it": "L'Avvocato ha salvato {player} dal rogo.",
                        "en": "The Avvocato saved {player} from the pyre."},
     "fantasma_no_power": {"it": "Nessun potere libero per il Fantasma {player}.",
-                          "en": "No free power for the Fantasma {player}."},
-}}
+                          "en": "No free power for the Fantasma {player}."}
+}
 
 # Causes of death as the Masters read them (engine/tempo_reale_7/night.py).
 CAUSES = {

@@ -11,12 +11,13 @@ import math
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from . import tokens
+from .. import addresses
 from ..mail import outbound as mailer
-from ..models import AuthAttempt, Game, User
+from ..models import AuthAttempt, Game, OutboxRow, User
 
 PASSWORD_MIN = 8
 PASSWORD_MAX = 200
@@ -43,25 +44,12 @@ def _setting(config: dict[str, Any], key: str) -> int:
     return int(config.get(key, THROTTLE_DEFAULTS[key]))
 
 
-# What separates, quotes or comments addresses (``a@x.it, b@y.it``, ``Anna <a@x.it>``):
-# one of these in a field means more than one plain address.
-_NOT_IN_AN_ADDRESS = frozenset('<>,;:"()[]\\')
-
-
-def is_plain_address(value: str) -> bool:
+def address_problem(config: dict[str, Any], value: str) -> str | None:
     """The one address check of the service (every form, the sign-ups, the command
-    line): one plain address, nothing else. No whitespace (a CR or LF would write
-    headers of its own into every mail to it), no control character, no name,
-    list or comment; one @, dotted parts that are not empty on either side.
-    Not email_validator: it refuses the special-use domains (.localhost, .test)
-    that the embedded set-up and the tests use."""
-    local, _, domain = value.rpartition("@")
-    if not local or not domain or value.count("@") != 1 or len(value) > 254:
-        return False
-    if any(c.isspace() or ord(c) < 32 or ord(c) == 127 or c in _NOT_IN_AN_ADDRESS for c in value):
-        return False
-    labels = domain.split(".")
-    return len(labels) >= 2 and all(labels) and all(local.split("."))
+    line): why this typed address is refused (a code of ``addresses.PROBLEMS``,
+    worded by pbm/errors.py), or None. Letters outside ASCII before the @ pass only
+    where the relay offers SMTPUTF8 (MAIL_SMTPUTF8)."""
+    return addresses.problem(value, bool(config.get("MAIL_SMTPUTF8")))
 
 
 def normalize_email(email: str) -> str:
@@ -136,22 +124,24 @@ def choose_password(session: Session, user: User, password: str, confirm: str) -
 
 def request_reset(session: Session, config: dict[str, Any], email: str, client: str,
                   now: datetime, lang: str) -> None:
-    """Mail a reset link, or a note that no account has this address: the same
-    work either way, so neither the page nor its timing tells which.
-    AccountError("throttled_client") when this client asked too often."""
+    """Mail a reset link to an address that has an account; to one that has none,
+    nothing (a request anyone can make must not make the service mail strangers).
+    The page is the same either way, and so is the work: the mail is composed
+    either way, so neither the page nor its timing tells which.
+    AccountError("throttled_client") when this client asked too often,
+    ("throttled_service") when everyone together did (MAIL_ANONYMOUS_PER_DAY)."""
     email = normalize_email(email)
     if not mail_request_allowed(session, config, "reset", email, client, now):
         return
     user = find_user(session, email)
+    stand_in = user or User(email=email, name=email.split("@")[0], lang=lang)
+    message = mailer.compose(config, to=stand_in.email, template="password_reset", lang=stand_in.lang, now=now,
+                             kind="password_reset",
+                             context={"user": stand_in, "link": password_link(config, stand_in, now, "reset")
+                                      if user is not None else config["BASE_URL"],
+                                      "hours": tokens.MAX_AGE["reset"] // 3600})
     if user is not None:
-        mailer.queue(session, config, to=user.email, template="password_reset", lang=user.lang,
-                     now=now, kind="password_reset",
-                     context={"user": user, "link": password_link(config, user, now, "reset"),
-                              "hours": tokens.MAX_AGE["reset"] // 3600})
-    else:
-        mailer.queue(session, config, to=email, template="password_reset_unknown", lang=lang,
-                     now=now, kind="password_reset",
-                     context={"email": email, "hours": tokens.MAX_AGE["reset"] // 3600})
+        mailer.queue_all(session, [message])
 
 
 def send_set_password(session: Session, config: dict[str, Any], user: User, now: datetime,
@@ -217,16 +207,29 @@ def check_account_password(session: Session, config: dict[str, Any], user: User,
     forget_failures(session, user.email)
 
 
+# The mail anyone may ask for without an account: its kinds, counted together a day.
+ANONYMOUS_KINDS = ("signup", "password_reset")
+
+
+def anonymous_mail_today(session: Session, now: datetime) -> int:
+    return session.scalar(select(func.count()).select_from(OutboxRow).where(
+        OutboxRow.kind.in_(ANONYMOUS_KINDS), OutboxRow.created_at >= now - timedelta(days=1))) or 0
+
+
 def mail_request_allowed(session: Session, config: dict[str, Any], kind: str, email: str,
                          client: str, now: datetime) -> bool:
-    """Whether to send mail someone asked for. Too many for one client is
-    AccountError (they are told); too many for one address is a silent no
-    (telling would say the address was asked for)."""
+    """Whether to send mail someone asked for. Too many for one client, or for
+    everyone together in a day (MAIL_ANONYMOUS_PER_DAY: every client at its limit
+    would spend the relay's quota), is AccountError (they are told: neither says
+    anything of the address); too many for one address is a silent no (telling
+    would say the address was asked for)."""
     since = now - timedelta(hours=1)
     base = select(AuthAttempt.id).where(AuthAttempt.kind == kind, AuthAttempt.at > since)
     if len(session.scalars(base.where(AuthAttempt.client == client)).all()) >= _setting(
             config, "MAIL_REQUESTS_PER_CLIENT"):
         raise AccountError("throttled_client")
+    if anonymous_mail_today(session, now) >= int(config.get("MAIL_ANONYMOUS_PER_DAY", 100)):
+        raise AccountError("throttled_service")
     per_address = len(session.scalars(base.where(AuthAttempt.email == normalize_email(email))).all())
     record(session, kind, email, client, now)
     return per_address < _setting(config, "MAIL_REQUESTS_PER_ADDRESS")

@@ -16,10 +16,16 @@ def _create(args: argparse.Namespace) -> int:
     from ..db import transaction
 
     email = accounts.normalize_email(args.email)
-    if not accounts.is_plain_address(email):
-        print(f"not a valid email address: {args.email!r}")
+    from .. import typed_text
+    if typed_text.name_problem(args.name):
+        print(f"the name holds a line break, a tab or an invisible character: {args.name!r}")
         return 2
     app = create_service_app(instance=config_module.instance_path())
+    problem = accounts.address_problem(app.config, email)
+    if problem is not None:
+        from ..errors import say
+        print(f"not a valid email address: {args.email!r}: {say(problem, {}, 'en')}")
+        return 2
     now = app.extensions["pbm_clock"].now()
     with transaction(app.extensions["pbm_sessions"]) as session:
         user, created = accounts.create_user(session, email=email, name=args.name or email.split("@")[0],

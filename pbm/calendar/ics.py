@@ -3,6 +3,7 @@ the deadline, so a player's calendar application shows every deadline."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import datetime
 from typing import Iterable
 
@@ -12,14 +13,21 @@ from .schedule import UTC, Phase, require_aware
 
 
 def _ics_escape(text: str) -> str:
-    return (text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
-            .replace("\r\n", "\\n").replace("\n", "\\n"))
+    """A TEXT value as RFC 5545 §3.3.11 writes it: a backslash, a semicolon and a comma
+    escaped, every line break (CRLF, LF or a bare CR, which a lenient reader takes for
+    the end of the line and then reads what follows as a property of its own) as
+    ``\\n``, and no other control character (the grammar allows none but HTAB)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = "".join(c for c in text if c in "\n\t" or unicodedata.category(c) != "Cc")
+    return text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
 
 
 def _ics_fold(line: str) -> str:
     """RFC 5545 §3.1: lines of at most 75 octets, continued with CRLF + space,
     never splitting a UTF-8 character."""
-    out, chunk, size, limit = [], [], 0, 75
+    out: list[str] = []
+    chunk: list[str] = []
+    size, limit = 0, 75
     for ch in line:
         n = len(ch.encode("utf-8"))
         if size + n > limit:

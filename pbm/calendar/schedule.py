@@ -445,7 +445,7 @@ def phases_from(schedule: Schedule, start: datetime, count: int) -> list[Phase]:
 def phases_between(schedule: Schedule, t0: datetime, t1: datetime) -> list[Phase]:
     """Every phase overlapping ``[t0, t1)`` (e.g. for a calendar feed)."""
     require_aware(t1)
-    out = []
+    out: list[Phase] = []
     for span in _walk(schedule, t0):
         if span.start >= _u(t1):
             return out
@@ -467,7 +467,7 @@ def boundaries_between(schedule: Schedule, t0: datetime, t1: datetime) -> list[d
     """Boundaries ``b`` with ``t0 < b <= t1``, oldest first, in the schedule's zone:
     what a worker that last ran at ``t0`` must process at ``t1``."""
     require_aware(t1)
-    out = []
+    out: list[datetime] = []
     for span in _walk(schedule, t0):
         if span.end > _u(t1):
             return out

@@ -44,7 +44,7 @@ class Refused:
     user: User | None = None
 
 
-def speaker(session: Session, config: dict[str, Any], row: InboundRow, headers: Message,
+def speaker(session: Session, config: dict[str, Any], row: InboundRow, message: Message,
             first: ParsedMessage, hinted: Seat | None, sender: str, now: datetime
             ) -> Seat | GameMaster | Ignored | Refused:
     """Who this message speaks for: the seat whose player sent it (the common case), the
@@ -54,7 +54,7 @@ def speaker(session: Session, config: dict[str, Any], row: InboundRow, headers: 
     own_reply = (not first.ignored and not first.from_doubtful and seat is not None and seat.mailable
                  and same_address(seat.user.email, sender))
     if own_reply and not (sender == config["NOREPLY_ADDRESS"].lower() or is_master_address(sender, config)
-                          or sent_to_noreply(headers, config) or failed_dmarc(headers)):
+                          or sent_to_noreply(message, config) or failed_dmarc(message)):
         return seat  # the common case: a player's own reply
     row.from_addr = sender
     if first.ignored:
@@ -64,13 +64,13 @@ def speaker(session: Session, config: dict[str, Any], row: InboundRow, headers: 
         return Ignored([first.ignored])
     if sender == config["NOREPLY_ADDRESS"].lower() or is_master_address(sender, config):
         return Ignored(["own address"])  # never answer ourselves: no loops
-    if sent_to_noreply(headers, config):
+    if sent_to_noreply(message, config):
         # The receipts' address takes no commands, even with a token in the subject.
         return Ignored(["to no-reply"])
     by_token = _game_master_by_token(session, first.token) if seat is None else None
     if first.from_doubtful:
         return Refused("doubtful", seat, by_token)
-    if failed_dmarc(headers):
+    if failed_dmarc(message):
         return Refused("forged", seat, by_token)
     if by_token is not None:
         if not same_address(by_token.user.email, sender):
@@ -97,8 +97,8 @@ def same_address(a: str, b: str) -> bool:
 _ENVELOPE_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope-To")
 
 
-def _headers(raw: bytes | Message) -> Message:
-    """A message's headers, parsed (or as given, already parsed)."""
+def _message(raw: bytes | Message) -> Message:
+    """A message with its headers parsed (or as given, already parsed)."""
     return raw if isinstance(raw, Message) else headers_of(raw)
 
 
@@ -109,10 +109,10 @@ def sent_to_noreply(raw: bytes | Message, config: dict[str, Any]) -> bool:
     name the no-reply address and not the Master's (a reply-all to both counts).
     """
     noreply = config["NOREPLY_ADDRESS"].lower()
-    headers = _headers(raw)
+    message = _message(raw)
 
     def addresses(names: tuple[str, ...]) -> set[str]:
-        values = [str(v) for n in names for v in headers.get_all(n, [])]
+        values = [str(v) for n in names for v in message.get_all(n, [])]
         return {a.lower() for _, a in email.utils.getaddresses(values) if a}
 
     if noreply in addresses(_ENVELOPE_HEADERS):
@@ -138,8 +138,8 @@ def failed_dmarc(raw: bytes | Message) -> bool:
     it last, and a sender can forge any header below it. Only a failure is
     acted on; a 'pass' proves nothing when the server adds no header at all.
     """
-    headers = _headers(raw)
-    results = headers.get_all("Authentication-Results") or []
+    message = _message(raw)
+    results = message.get_all("Authentication-Results") or []
     if not results:
         return False
     return re.search(r"\bdmarc\s*=\s*fail\b", " ".join(str(results[0]).split()).lower()) is not None
@@ -148,7 +148,7 @@ def failed_dmarc(raw: bytes | Message) -> bool:
 def token_in_headers(raw: bytes | Message, config: dict[str, Any]) -> str | None:
     """The token as the parser reads it from the headers (plus-address, then
     subject tag); a token only inside a forwarded message needs the full parse."""
-    return header_token(_headers(raw), master_local_part(config))
+    return header_token(_message(raw), master_local_part(config))
 
 
 def seat_by_token(session: Session, token: str | None) -> Seat | None:

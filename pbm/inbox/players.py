@@ -35,23 +35,13 @@ def _aimed_phase(session: Session, parsed: ParsedMessage, game: Game) -> PhaseRo
     return None
 
 
-def _current_phase(session: Session, game: Game) -> PhaseRow | None:
-    """``operations.current_phase``, which phase asked afresh for every message (one
-    may open between two), the row itself taken from those the session holds
-    (``_hold_what_is_loaded``): a query for the full row would build it, states and
-    all, only for the session to hand back the object it already has. Whether the
-    phase still takes actions is checked under its lock by ``submit``."""
-    phase_id = session.scalar(select(PhaseRow.id).where(PhaseRow.game_id == game.id)
-                              .order_by(PhaseRow.index.desc()).limit(1))
-    return None if phase_id is None else session.get(PhaseRow, phase_id)
-
-
 def carry_out_for(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
-           game: Game, seat: Seat, now: datetime, by: User | None,
-           reply_to_addr: str | None = None, reply_lang: str | None = None) -> Outcome:
+                  game: Game, seat: Seat, now: datetime, by: User | None,
+                  reply_to_addr: str | None = None, reply_lang: str | None = None) -> Outcome:
     lang = reply_lang or seat.user.lang
     outcome = Outcome("processed")
-    phase = _current_phase(session, game)
+    # Whether the phase still takes actions is checked under its lock by ``submit``.
+    phase = operations.current_phase(session, game, reuse=True)
     for error in parsed.errors:
         key = error.get("command")
         if error.get("code") == "unknown_name" and key in ("vote", "target", "appoint", "elect"):

@@ -1,7 +1,8 @@
 """What the service mails back about a message to the Master: the receipt of its
 commands (recorded, refused and why, not read), and the refusals of one that speaks for
 nobody, told at a registered address, never to the sender as such. Error answers to one
-address are capped a day (ERROR_REPLIES_PER_DAY).
+address are capped a day (ERROR_REPLIES_PER_DAY), and every receipt counts against the
+day's budgets of its address and its game (receipt_budget.py).
 """
 from __future__ import annotations
 
@@ -17,13 +18,16 @@ from engine.registry import get_ruleset
 
 from .. import operations, render
 from ..i18n import gettext_in
-from ..models import Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User
+from ..models import (
+    Game, GameMaster, GameStatus, InboundRow, MasterLog, OutboxRow, PhaseRow, PhaseStatus, Seat, User,
+)
 from ..mail.outbound import master_address, queue
 from ..mail.reading.author import author_of
 from ..mail.reading.wording import examples
 from ..mail.reading.parse import ParsedMessage, without_reply_prefix
 from ..operations.carry_out import abridge
 from ..mail.sources.mailbox import headers_of
+from .receipt_budget import check as check_budget
 from .identify import (
     Refused, is_master_address, same_address, seat_by_token, token_in_headers, user_by_address,
 )
@@ -86,7 +90,7 @@ def commands_receipt(session: Session, config: dict[str, Any], row: InboundRow, 
                  "applied": applied, "errors": errors,
                  "ignored": _ignored(parsed, lang),
                  "examples": [] if applied else _examples(game, phase, seat, lang),
-             }, is_error=bool(errors) and not applied)
+             }, is_error=bool(errors) and not applied, master=by is not None)
 
 
 def refuse_oversized(session: Session, config: dict[str, Any], row: InboundRow, now: datetime) -> list[str]:
@@ -126,7 +130,7 @@ def master_receipt(session: Session, config: dict[str, Any], row: InboundRow, pa
     _receipt(session, config, row, parsed, to=master.email, lang=master.lang, now=now, game=game,
              seat=None, context={"phase_label": None, "deadline": None, "applied": [],
                                  "errors": errors, "ignored": ignored},
-             is_error=True, proven=proven)
+             is_error=True, proven=proven, master=True)
 
 
 def talk_receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
@@ -165,10 +169,9 @@ def _refuse_master_spoof(session: Session, config: dict[str, Any], row: InboundR
     master, game = gm.user, gm.game
     row.game_id = game.id
     master_receipt(session, config, row, parsed, master, game, [gettext_in(
-        master.lang, "A message to your Master's address came from an address that is not yours "
-                     "(%(address)s): it was not applied.", address=row.from_addr)], now, proven=False)
-    operations.log(session, game, None, "refused_spoof", now, player=master.name, role="master",
-                   sender=row.from_addr)
+        master.lang, "A message to your Master's address came from an address that is not yours: it was "
+                     "not applied. The desk's log says which.")], now, proven=False)
+    _log_refusal(session, game, now, player=master.name, role="master", sender=row.from_addr)
     return ["master token from another address"]
 
 
@@ -190,10 +193,9 @@ def _tell_seat_owner(session: Session, config: dict[str, Any], row: InboundRow, 
              seat=seat, context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
                                  "errors": [gettext_in(lang,
                                                "A message with your code came from an address that is not "
-                                               "yours (%(address)s): it was not applied. Use your registered "
-                                               "address.", address=row.from_addr)]},
+                                               "yours: it was not applied. Use your registered address.")]},
              is_error=True, proven=False)
-    operations.log(session, seat.game, None, "refused_spoof", now, player=seat.name, sender=row.from_addr)
+    _log_refusal(session, seat.game, now, player=seat.name, sender=row.from_addr)
 
 
 def _refuse_forged(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
@@ -208,17 +210,16 @@ def _refuse_forged(session: Session, config: dict[str, Any], row: InboundRow, pa
     game = seat.game if seat is not None else master.game if master is not None else None
     if seat is not None:
         row.game_id = seat.game_id
-        operations.log(session, seat.game, None, "refused_spoof", now, player=seat.name,
-                       sender=row.from_addr, reason="dmarc")
+        _log_refusal(session, seat.game, now, player=seat.name, sender=row.from_addr, reason="dmarc")
     elif master is not None:
         row.game_id = master.game_id
-        operations.log(session, master.game, None, "refused_spoof", now, player=user.name, role="master",
-                       sender=row.from_addr, reason="dmarc")
+        _log_refusal(session, master.game, now, player=user.name, role="master", sender=row.from_addr,
+                     reason="dmarc")
     _receipt(session, config, row, parsed, to=user.email, lang=lang, now=now, game=game, seat=seat,
              context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
                       "errors": [gettext_in(lang,
-                                    "A message in the name of %(address)s arrived that the mail server "
-                                    "found forged: it was not applied.", address=row.from_addr)]},
+                                    "A message in your name arrived that the mail server found forged: it "
+                                    "was not applied.")]},
              is_error=True, proven=False)
     return ["dmarc fail"]
 
@@ -237,21 +238,18 @@ def _refuse_doubtful_author(session: Session, config: dict[str, Any], row: Inbou
     game = seat.game if seat is not None else master.game if master is not None else None
     if game is not None:
         row.game_id = game.id
-        operations.log(session, game, None, "refused_spoof", now,
-                       player=seat.name if seat is not None else user.name, sender=row.from_addr,
-                       reason="display name", **({"role": "master"} if seat is None else {}))
+        _log_refusal(session, game, now, player=seat.name if seat is not None else user.name,
+                     sender=row.from_addr, reason="display name", **({"role": "master"} if seat is None else {}))
     if user is None:
         return [f"doubtful From ({parsed.from_doubtful})"]
     lang = user.lang
     if parsed.from_doubtful == "named_other":
-        error = gettext_in(lang, "A message arrived whose sender's name shows the address %(named)s, but "
-                                 "which was sent from %(address)s: it was not applied. Commands count only "
-                                 "from your registered address, with no other address in the sender's name.",
-                           named=parsed.from_named, address=row.from_addr or "?")
+        error = gettext_in(lang, "A message arrived whose sender's name shows an address other than the one "
+                                 "it was sent from: it was not applied. Commands count only from your "
+                                 "registered address, with no other address in the sender's name.")
     else:
-        error = gettext_in(lang, "A message arrived whose sender field names more than one sender "
-                                 "(%(address)s and others): it was not applied. Send your commands from "
-                                 "your registered address alone.", address=row.from_addr or "?")
+        error = gettext_in(lang, "A message arrived whose sender field names more than one sender: it was "
+                                 "not applied. Send your commands from your registered address alone.")
     _receipt(session, config, row, parsed, to=user.email, lang=lang, now=now, game=game, seat=seat,
              context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
                       "errors": [error]}, is_error=True, proven=False)
@@ -272,23 +270,47 @@ def _refuse_unknown(session: Session, config: dict[str, Any], row: InboundRow, p
     return []
 
 
+# Refusals of mail in a game's name the Masters' log keeps a day: anyone can send
+# them, and the log is the Masters' to read, not a stranger's to fill.
+REFUSALS_LOGGED_PER_DAY = 20
+
+
+def _log_refusal(session: Session, game: Game, now: datetime, **details: Any) -> None:
+    """A refused message in the Masters' log (who it claimed, what it came from), up to
+    REFUSALS_LOGGED_PER_DAY for the game in a day."""
+    logged = session.scalar(select(func.count()).select_from(MasterLog).where(
+        MasterLog.game_id == game.id, MasterLog.action == "refused_spoof", MasterLog.at >= now - timedelta(days=1)))
+    if (logged or 0) >= REFUSALS_LOGGED_PER_DAY:
+        log.info("refusal in game %s not logged: %d today already", game.id, logged)
+        return
+    operations.log(session, game, None, "refused_spoof", now, **details)
+
+
 def _receipt(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage, *,
              to: str, lang: str, now: datetime, game: Game | None, seat: Seat | None,
-             context: dict[str, Any], is_error: bool, proven: bool = True) -> None:
+             context: dict[str, Any], is_error: bool, proven: bool = True, master: bool = False) -> None:
     """Queue the answer. ``proven``: the message came from ``to`` itself (its
     token and its address). Otherwise the answer tells the registered owner
     of an address about a message someone else may have written: it neither
     repeats that message's subject nor threads under it, so a forger cannot
-    make the service mail a player words of the forger's choosing."""
+    make the service mail a player words of the forger's choosing. ``master``:
+    a Master's own receipt (receipt_budget.py)."""
     if is_error and _error_replies_today(session, to, now) >= int(config["ERROR_REPLIES_PER_DAY"]):
         log.info("error replies to %s capped for today", to)
         return
+    budget = check_budget(session, config, to, game, now, master)
+    if budget.verdict == "none":
+        log.info("receipts to %s (game %s) capped for today", to, game.id if game else "-")
+        return
+    capped = budget.verdict == "last"
+    until = (render.deadline_text(budget.until, lang, operations.game_tz(game) if game else config["DEFAULT_TIMEZONE"])
+             if capped else None)
     queue(session, config, to=to, template="receipt", lang=lang, now=now, game=game,
-                 kind="receipt_error" if is_error else "receipt", auto_reply=True,
+                 kind="receipt_capped" if capped else "receipt_error" if is_error else "receipt", auto_reply=True,
                  in_reply_to=parsed.message_id if proven else None,
                  references=(" ".join(parsed.references or []) or None) if proven else None,
                  context={"original_subject": without_reply_prefix(parsed.subject or "") if proven else "",
-                          "seat": seat, "examples": [], **context})
+                          "seat": seat, "examples": [], **context, "capped_until": until})
 
 
 def _error_replies_today(session: Session, address: str, now: datetime) -> int:

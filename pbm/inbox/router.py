@@ -34,19 +34,19 @@ def route(session: Session, config: dict[str, Any], row: InboundRow, now: dateti
         return Outcome("refused", errors=refuse_oversized(session, config, row, now))
     # The token in the address names the game before the parse, so the common case
     # (a player's reply) is parsed once, with that game's names.
-    headers = parse_bytes(row.raw)  # read once: asked four questions below, then parsed
-    token = header_token(headers, master_local_part(config))
+    message = parse_bytes(row.raw)  # read once: asked four questions below, then parsed
+    token = header_token(message, master_local_part(config))
     reader = reader_by_token(session, token)
     if reader is not None:  # a room's reply address: a post, never a command
-        return post_by_mail(session, config, row, headers, reader, token, now)
+        return post_by_mail(session, config, row, message, reader, token, now)
     hinted = seat_by_token(session, token)
     names, addresses = names_of(session, hinted.game) if hinted is not None else ([], None)
-    first = parse_message(headers, names, addresses, reply_localpart=master_local_part(config),
+    first = parse_message(message, names, addresses, reply_localpart=master_local_part(config),
                           vocabulary=hinted.game.ruleset if hinted is not None else None, token=token)
     # No real address is longer than 254 characters (RFC 5321), and none of
     # that length is registered: keep what fits, for the Masters to read.
     sender = (first.from_address or "").strip().lower()[:254]
-    who = speaker(session, config, row, headers, first, hinted, sender, now)
+    who = speaker(session, config, row, message, first, hinted, sender, now)
     if isinstance(who, Ignored):
         return Outcome("ignored", errors=who.errors)
     if isinstance(who, Refused):

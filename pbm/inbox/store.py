@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from contextlib import AbstractContextManager, nullcontext
 from collections.abc import Callable
 from datetime import datetime
@@ -40,7 +41,18 @@ def dedupe_key(mail: IncomingMail) -> str:
     UIDVALIDITY change, which renames every message, still finds it)."""
     if not mail.message_id:
         return "sha256:" + hashlib.sha256(mail.raw).hexdigest()
-    return fit_key(mail.message_id)
+    return fit_key(message_id_key(mail.message_id))
+
+
+def message_id_key(value: str) -> str:
+    """A Message-ID as RFC 5322 compares two: the part before the @ as written, the
+    domain without case (``<A1@Mail.Example>`` is ``<A1@mail.example>``), the angle
+    brackets and what is around them aside. Compared exactly, a copy whose domain a
+    relay wrote in capitals was applied a second time."""
+    found = re.search(r"<([^<>]*)>", value)
+    inner = (found.group(1) if found else value).strip()
+    local, at, domain = inner.rpartition("@")
+    return f"<{local}@{domain.lower()}>" if at else f"<{inner}>"
 
 
 def fit_key(key: str, limit: int = 400) -> str:
@@ -79,10 +91,13 @@ def _store_many(factory: sessionmaker[Session], mails: list[IncomingMail],
         keys = {i: dedupe_key(mail) for i, mail in enumerate(mails) if source_keys[i] not in known}
         firsts: dict[str, tuple[int, str]] = {}
         if keys:
+            # Rows stored before the keys were compared as RFC 5322 does kept the
+            # Message-ID as written: asked for in that form too.
+            written = {fit_key(m.message_id) for i, m in enumerate(mails) if i in keys and m.message_id}
             for key, row_id, status in session.execute(
                     select(InboundRow.message_id, InboundRow.id, InboundRow.status)
-                    .where(InboundRow.message_id.in_(set(keys.values()))).order_by(InboundRow.id)):
-                firsts.setdefault(key, (row_id, status))
+                    .where(InboundRow.message_id.in_(set(keys.values()) | written)).order_by(InboundRow.id)):
+                firsts.setdefault(key if key.startswith("sha256:") else message_id_key(key), (row_id, status))
         out: list[int | None | InboundRow] = []
         seen: set[str] = set()
         for i, mail in enumerate(mails):

@@ -5,7 +5,7 @@ from alembic import context
 
 from pbm.db import make_engine
 from pbm.models import Base
-import pbm.talk_models  # noqa: F401  (its tables in the metadata)
+import pbm.talk_models
 
 config = context.config
 target_metadata = Base.metadata

@@ -32,24 +32,20 @@ The modules import each other directly (``from .base import log``), never this
 package; nothing this package imports imports it back (pbm_shape counts both).
 
 The names below are the package's public face: callers write
-``from pbm import operations; operations.submit(...)``. ``describe_submission`` is
-``pbm.render``'s and ``load_seats`` ``pbm.seating``'s, named here for the callers
-that show a game.
+``from pbm import operations; operations.submit(...)``.
 """
 from __future__ import annotations
 
 from engine.core import Rejected
 
 from ..models import Game
-from ..render import describe_submission
-from ..seating import load_seats
 from . import desk, seats, timing, windows
 from .actions import (
     Opening, Submitted, engine_actions, latest_actions, latest_actions_of, legal_choices, lock_game,
     open_phase_for, opening, submit,
 )
 from .base import (
-    MAIL_SOURCES, OperationError, current_phase, current_state, game_options, game_schedule, game_tz,
+    SUBMISSION_SOURCES, OperationError, current_phase, current_state, game_options, game_schedule, game_tz,
     log, reader_tz,
 )
 from .boundary import (
@@ -62,11 +58,11 @@ from .games import (
 )
 
 __all__ = [
-    "LATE_AFTER", "MAIL_SOURCES", "Game", "OperationError", "Opening", "Rejected", "Submitted",
+    "LATE_AFTER", "SUBMISSION_SOURCES", "Game", "OperationError", "Opening", "Rejected", "Submitted",
     "add_co_master", "add_player", "answer_pending", "close_and_resolve", "close_now", "create_game",
-    "current_phase", "current_state", "describe_submission", "desk", "draw_roles", "due_phase_ids", "latest_due_deadline",
+    "current_phase", "current_state", "desk", "draw_roles", "due_phase_ids", "latest_due_deadline",
     "edit_prepared", "engine_actions", "ensure_user", "game_options", "game_schedule", "game_tz",
-    "latest_actions", "latest_actions_of", "legal_choices", "load_seats", "lock_game", "log",
+    "latest_actions", "latest_actions_of", "legal_choices", "lock_game", "log",
     "open_phase_for", "opening", "prepare_game", "publish", "reader_tz", "resolve_due",
     "resolve_phase", "seats", "settle", "slugify", "start_game", "submit", "timing", "windows",
 ]

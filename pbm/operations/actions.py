@@ -15,7 +15,7 @@ from .. import limits
 from .. import hooks
 from ..models import ActionRow, Game, PhaseRow, PhaseStatus, Seat, User
 from .timing import moments, taking_answers
-from .base import MAIL_SOURCES, OperationError, current_phase, log
+from .base import SUBMISSION_SOURCES, OperationError, current_phase, log
 
 
 @dataclass
@@ -41,7 +41,7 @@ def open_phase_for(session: Session, game: Game, now: datetime, correcting: bool
     read it afresh (see ``_hold_phase``). ``phase``: the game's current phase,
     if the caller has read it in this transaction (held, if ``held``)."""
     if phase is None:
-        phase = _held_current_phase(session, game) if held else current_phase(session, game)
+        phase = current_phase(session, game, lock=held)
     if correcting and phase is not None and phase.status == PhaseStatus.DRAFT:
         return phase
     if not taking_answers(game, phase, now, arrived_at):
@@ -64,7 +64,7 @@ def opening(session: Session, game: Game, now: datetime, *, arrived_at: datetime
     """``open_phase_for`` a player's own submission, with the state parsed. The
     phase row is held from here on, as ``_hold_phase`` would hold it, so that
     ``submit`` given this opening has nothing to read or lock again. ``held``: the
-    game's current phase, already read in this transaction as ``_held_current_phase``
+    game's current phase, already read in this transaction as ``current_phase(lock=True)``
     reads it (locked and afresh), e.g. together with the game (a web vote).
     ``held_state``: ``held.state_before`` read with it as a value of its own, the
     caller's to give away (see ``GameState.from_dict``): the state is made of it
@@ -80,18 +80,6 @@ def opening(session: Session, game: Game, now: datetime, *, arrived_at: datetime
         if held_state is not None:
             return Opening(phase, GameState.from_dict(held_state, owned=True))
     return Opening(phase, GameState.from_dict(phase.state_before))
-
-
-def _held_current_phase(session: Session, game: Game) -> PhaseRow | None:
-    """``current_phase``, locked (FOR UPDATE) until the transaction ends and read
-    afresh even if the session already holds the row (it keeps objects across
-    commits). On PostgreSQL a resolver holding the row makes this wait, then see
-    the phase resolved; SQLite ignores FOR UPDATE, but this read (or an earlier
-    one) fixes the transaction's snapshot, and a resolver committing after it
-    makes this transaction's first write fail instead."""
-    return session.scalar(select(PhaseRow).where(PhaseRow.game_id == game.id)
-                          .order_by(PhaseRow.index.desc()).limit(1).with_for_update()
-                          .execution_options(populate_existing=True))
 
 
 def lock_game(session: Session, game: Game) -> None:
@@ -138,7 +126,7 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     and holds it, so it is neither read nor locked twice; a mail's ``opening`` is
     given the same ``arrived_at``.
     """
-    if source not in MAIL_SOURCES:
+    if source not in SUBMISSION_SOURCES:
         raise ValueError(source)
     if seat.disqualified:
         raise Rejected("disqualified")

@@ -10,12 +10,12 @@ from sqlalchemy.orm import Session
 
 from engine.core import Event, GameState
 
-from .. import calendar, render
+from .. import calendar, render, typed_text
 from ..models import EventRow, Game, MasterLog, PhaseRow, User
 
 # Where a submission comes from: a page, a mail, a Master on the player's behalf, or
 # the player's standing answers applied by the service as a window opens.
-MAIL_SOURCES = ("web", "mail", "master", "standing")
+SUBMISSION_SOURCES = ("web", "mail", "master", "standing")
 
 
 class OperationError(Exception):
@@ -25,6 +25,14 @@ class OperationError(Exception):
         super().__init__(code, params)
         self.code = code
         self.params = params
+
+
+def check_typed_name(*names: str | None) -> None:
+    """Refuse a name someone typed that holds a hidden character (typed_text.py):
+    a line break in a game's name broke every mail of the game."""
+    for name in names:
+        if typed_text.name_problem(name) is not None:
+            raise OperationError("name_control")  # typed_text.NAME_CONTROL
 
 
 def game_schedule(game: Game) -> calendar.Schedule:
@@ -46,7 +54,24 @@ def log(session: Session, game: Game, user: User | None, action: str, now: datet
                           action=action, details=details))
 
 
-def current_phase(session: Session, game: Game) -> PhaseRow | None:
+def current_phase(session: Session, game: Game, *, lock: bool = False, reuse: bool = False) -> PhaseRow | None:
+    """The game's latest phase, asked afresh (one may open between two calls).
+
+    ``reuse``: only its id is asked, and the row itself taken from those the session
+    holds when it holds it (a mail batch keeps what it loads): a query for the full row
+    would build it, states and all, only for the session to hand back the object it
+    already has. ``lock``: held (FOR UPDATE) until the transaction ends
+    and read afresh even if the session already holds the row (it keeps objects across
+    commits). On PostgreSQL a resolver holding the row makes this wait, then see the
+    phase resolved; SQLite ignores FOR UPDATE, but this read (or an earlier one) fixes
+    the transaction's snapshot, and a resolver committing after it makes this
+    transaction's first write fail instead."""
+    if reuse and not lock:
+        phase_id = session.scalar(_CURRENT_PHASE_ID, {"game_id": game.id})
+        return None if phase_id is None else session.get(PhaseRow, phase_id)
+    if lock:
+        return session.scalar(_CURRENT_PHASE.with_for_update().execution_options(populate_existing=True),
+                              {"game_id": game.id})
     return session.scalar(_CURRENT_PHASE, {"game_id": game.id})
 
 
@@ -54,6 +79,8 @@ def current_phase(session: Session, game: Game) -> PhaseRow | None:
 # Python than running it.
 _CURRENT_PHASE = (select(PhaseRow).where(PhaseRow.game_id == bindparam("game_id"))
                   .order_by(PhaseRow.index.desc()).limit(1))
+_CURRENT_PHASE_ID = (select(PhaseRow.id).where(PhaseRow.game_id == bindparam("game_id"))
+                     .order_by(PhaseRow.index.desc()).limit(1))
 
 
 def current_state(game: Game) -> GameState | None:

@@ -84,7 +84,7 @@ def resolve_phases(factory: sessionmaker[Session], config: dict[str, Any], phase
                     try:
                         with session.begin_nested():
                             claimed = _resolve_claimed(session, config, phase_id, now)
-                    except Exception as exc:  # noqa: BLE001 (raised below, once the others are committed)
+                    except Exception as exc:  # raised below, once the others are committed
                         failure = _first_cause(exc)
                         break
                     session.expunge_all()  # written; the next game is read afresh

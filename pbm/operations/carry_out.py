@@ -55,7 +55,7 @@ def carry_out(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     for command in commands:
         kind = command.get("kind")
         if kind == STANDING:
-            kept = _standing(session, config, game, seat, command, lang, now, done)
+            kept = _standing(session, config, game, seat, command, lang, now, done, by=origin.by)
             standing = standing if kept is None else kept
             continue
         what = "; ".join(render.describe_submission(abridged(command), lang, game.ruleset))
@@ -113,12 +113,14 @@ def _more_time(session: Session, config: dict[str, Any], game: Game, seat: Seat,
 
 
 def _standing(session: Session, config: dict[str, Any], game: Game, seat: Seat,
-              command: dict[str, Any], lang: str, now: datetime, done: Carried) -> list[str] | None:
+              command: dict[str, Any], lang: str, now: datetime, done: Carried,
+              by: User | None = None) -> list[str] | None:
     """A line about the player's standing answers, kept as the game page keeps them:
-    the standing answers now, or None (refused, and the answer says why)."""
+    the standing answers now, or None (refused, and the answer says why). ``by``: the
+    Master who set them for the player (named in the log; the player is told)."""
     try:
         with session.begin_nested():
-            return windows.change_standing(session, config, game, seat, command, now)
+            return windows.change_standing(session, config, game, seat, command, now, by=by)
     except Rejected as exc:
         done.errors.append(render.rejection(exc.code, exc.params, game.ruleset, lang) + " " + gettext_in(
             lang, "For example: %(examples)s.",

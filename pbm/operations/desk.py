@@ -89,7 +89,7 @@ def pause(session: Session, config: dict[str, Any], game: Game, now: datetime, b
         raise OperationError("not_running")
     game.paused_at = now
     log(session, game, by, "pause", now)
-    _announce_deadline(session, config, game, now, by, hooks.PAUSED, new=None)
+    _announce_deadline(session, config, game, now, by, hooks.PAUSED, paused=True)
 
 
 def resume(session: Session, config: dict[str, Any], game: Game, now: datetime, by: User) -> None:
@@ -121,13 +121,13 @@ def extend(session: Session, config: dict[str, Any], game: Game, new_end: dateti
 
 
 def _announce_deadline(session: Session, config: dict[str, Any], game: Game, now: datetime, by: User,
-                       why: str, *, old: datetime | None = None, new: datetime | None | bool = True) -> None:
-    """``new`` True: the open phase's deadline as it now stands."""
+                       why: str, *, old: datetime | None = None, paused: bool = False) -> None:
+    """Tell the open phase's deadline as it now stands (``paused``: that none runs)."""
     phase = current_phase(session, game)
     if phase is None or phase.status != PhaseStatus.OPEN or not phase.has_deadline:
         return  # nothing to tell: no moment runs, or a narrator's, which has no deadline
     hooks.announce(hooks.deadline_changed, moments(game), hooks.DeadlineChanged(
-        session, config, game, now, phase=phase, old=old, new=phase.ends_at if new is True else new,
+        session, config, game, now, phase=phase, old=old, new=None if paused else phase.ends_at,
         why=why, by=by))
 
 

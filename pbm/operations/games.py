@@ -20,7 +20,7 @@ from .. import calendar, hooks
 from ..mail import outbound as mailer
 from ..accounts import create_user, normalize_email, password_link, send_set_password, tokens
 from ..models import Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
-from .base import OperationError, log, store_events
+from .base import OperationError, check_typed_name, log, store_events
 from .timing import checked_window, moments
 from .windows import apply_standing, checked_extensions
 
@@ -39,6 +39,7 @@ def create_game(session: Session, *, name: str, ruleset: str, master: User, now:
     (one minute to two days), ``extensions``: how many times each player may have a
     window extended by that much; both kept beside the calendar in the schedule column."""
     get_ruleset(ruleset)  # fail early on an unknown ruleset
+    check_typed_name(name)
     base = slug or slugify(name)
     candidate, n = base, 1
     while session.scalar(select(Game.id).where(Game.slug == candidate)) is not None:
@@ -75,6 +76,7 @@ def add_player(session: Session, config: dict[str, Any], game: Game, *, name: st
     """Seat a player. The welcome mail never carries a password: a new account
     gets a link to choose one. ``password`` sets one directly (the demo's
     accounts, tests) and is never mailed."""
+    check_typed_name(name)
     name = " ".join(name.split())
     if game.status != GameStatus.SETUP:
         raise OperationError("game_started")
@@ -108,6 +110,7 @@ def add_co_master(session: Session, config: dict[str, Any], game: Game, *, email
                   lang: str, by: User, now: datetime) -> User:
     """Make the owner of this address a Master of the game: a new account gets
     a set-password link, an existing one a note with the desk's address."""
+    check_typed_name(name)
     email = normalize_email(email)
     if any(s.user is not None and s.user.email == email for s in game.seats):  # a table's seats have none
         raise OperationError("master_plays")

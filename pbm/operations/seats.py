@@ -17,15 +17,14 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from engine.interface import Viewer
 
-from .. import render, visibility
+from .. import hooks, render
 from ..mail import outbound as mailer
-from ..accounts import find_user, password_link, tokens
+from ..accounts import find_user
 from ..models import (
-    Absence, EventRow, Game, GameStatus, PhaseRow, PhaseStatus, Seat, SeatHolder, User, Volunteer,
+    Absence, Game, GameStatus, PhaseRow, PhaseStatus, Seat, SeatHolder, User, Volunteer,
 )
-from .base import OperationError, mail_context, current_phase, log, reader_tz
+from .base import OperationError, check_typed_name, current_phase, log, reader_tz
 from .games import ensure_user
 
 # The longest extension of the current phase a substitution may give.
@@ -74,13 +73,16 @@ def substitute(session: Session, config: dict[str, Any], game: Game, seat: Seat,
                announced_as: str = "", extend_by: timedelta | None = None) -> SeatHolder:
     """Hand ``seat`` to the person with address ``email`` (an account is made if new).
 
-    The seat keeps its name, role, history and submissions; the newcomer gets the
-    role letter and every private result the seat has had by mail; the old player
-    loses access at once (the seat's reply token changes too). ``announced_as``:
+    The seat keeps its name, role, history and submissions; the old player loses
+    access at once (the seat's reply token changes too). Announced
+    (``hooks.seat_taken``): the newcomer is mailed the role letter and every private
+    result the seat has had, the old player that the seat is no longer theirs, the
+    others who took it (pbm/telling/seat_mail.py). ``announced_as``:
     how the bulletin names the newcomer ("": only that a substitute came).
     ``extend_by`` moves the open phase's deadline that much later."""
     if game.status != GameStatus.RUNNING:
         raise OperationError("not_running")
+    check_typed_name(name, announced_as)
     if extend_by is not None and not timedelta(0) <= extend_by <= MAX_EXTENSION:
         raise OperationError("extension_too_long")
     existing = find_user(session, email)
@@ -116,67 +118,9 @@ def substitute(session: Session, config: dict[str, Any], game: Game, seat: Seat,
         log(session, game, by, "extend", now, phase=phase.index, old=old_end.isoformat(),
             new=phase.ends_at.isoformat())
     session.flush()
-    _mail_newcomer(session, config, game, seat, newcomer, phase, now)
-    _announce_substitution(session, config, game, seat, holder, phase, now)
+    hooks.announce(hooks.seat_taken, game, hooks.SeatTaken(session, config, game, now, seat=seat, holder=holder,
+                                                           newcomer=newcomer, left=old, phase=phase))
     return holder
-
-
-def seat_history(session: Session, game: Game, seat: Seat, lang: str) -> dict[str, Any]:
-    """What the seat has been told, as its player reads it: the role letter's lines
-    (the set-up) and each published phase's private results, through the one filter."""
-    viewer = Viewer(player=seat.name)
-    rows = session.scalars(select(EventRow).where(EventRow.game_id == game.id,
-                                                  EventRow.visibility == "private",
-                                                  EventRow.published.is_(True))
-                           .order_by(EventRow.phase_id, EventRow.seq)).all()
-    mine = [r for r in rows if seat.name in (r.recipients or [])]
-    phases = {p.id: p for p in session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id))}
-    tz = reader_tz(game, seat.user)
-    letter: list[str] = []
-    results: list[tuple[str, list[str]]] = []
-    for seen in visibility.seen(mine, viewer, game.ruleset, lang):
-        text = seen.text
-        if not text:
-            continue
-        if seen.phase_id is None:
-            letter.append(text)
-            continue
-        label = render.phase_label(phases[seen.phase_id], lang, tz)
-        if results and results[-1][0] == label:
-            results[-1][1].append(text)
-        else:
-            results.append((label, [text]))
-    return {"letter": letter, "results": results}
-
-
-def _mail_newcomer(session: Session, config: dict[str, Any], game: Game, seat: Seat, user: User,
-                   phase: PhaseRow | None, now: datetime) -> None:
-    lang = user.lang
-    history = seat_history(session, game, seat, lang)
-    link = None if user.password_hash else password_link(config, user, now, "set")
-    extra = {"user": user, "password_link": link, "days": tokens.MAX_AGE["set"] // 86400,
-             "letter": history["letter"], "results": history["results"]}
-    context = mail_context(game, phase, lang, extra, reader=user) if phase is not None else {
-        "phase_label": "", "deadline": "", **extra}
-    mailer.queue(session, config, to=user.email, template="substitute_welcome", lang=lang, now=now,
-                 game=game, seat=seat,
-                 phase_id=phase.id if phase is not None and phase.status == PhaseStatus.OPEN else None,
-                 context=context)
-
-
-def _announce_substitution(session: Session, config: dict[str, Any], game: Game, seat: Seat,
-                           holder: SeatHolder, phase: PhaseRow | None, now: datetime) -> None:
-    for other in game.seats:
-        lang = other.user.lang
-        mailer.queue(session, config, to=other.user.email, template="substitute_announced", lang=lang,
-                     now=now, game=game, seat=other,
-                     phase_id=phase.id if phase is not None and phase.status == PhaseStatus.OPEN else None,
-                     context={"player": seat.name, "announced_as": holder.announced_as,
-                              "phase_label": render.phase_label(phase, lang, reader_tz(game, other.user))
-                              if phase is not None else "",
-                              "deadline": render.deadline_text(phase.ends_at, lang,
-                                                               reader_tz(game, other.user))
-                              if phase is not None else ""})
 
 
 # --------------------------------------------------------------------------- absences

@@ -18,7 +18,7 @@ from .. import accounts
 from ..accounts import tokens
 from ..mail import outbound as mailer
 from ..models import Game, Seat, Signup, User
-from .base import OperationError, log
+from .base import OperationError, check_typed_name, log
 from .games import add_player
 
 NAME_MAX = 80
@@ -83,6 +83,7 @@ def why_closed(signup: Signup, now: datetime) -> str | None:
 
 
 def _check_name(game: Game, name: str) -> str:
+    check_typed_name(name)
     name = " ".join((name or "").split())
     if not name:
         raise OperationError("name_required")
@@ -104,8 +105,9 @@ def request_seat(session: Session, config: dict[str, Any], signup: Signup, *, na
     game = signup.game
     name = _check_name(game, name)
     email = accounts.normalize_email(email)
-    if not accounts.is_plain_address(email):
-        raise OperationError("bad_address")
+    problem = accounts.address_problem(config, email)
+    if problem is not None:
+        raise OperationError(problem)
     if not accounts.mail_request_allowed(session, config, "signup", email, client, now):
         return
     if any(s.user.email == email for s in game.seats) or any(m.user.email == email for m in game.masters):

@@ -44,7 +44,7 @@ from engine.registry import get_ruleset
 from .. import photos
 from ..models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus, Seat, SeatPhoto, User
 from .actions import lock_game, submit
-from .base import OperationError, current_phase, log
+from .base import OperationError, check_typed_name, current_phase, log
 from .desk import answer_pending, close_now, preview
 from .games import start_game
 
@@ -87,6 +87,7 @@ def seat_at_table(session: Session, game: Game, *, name: str, photo: bytes | Non
     _require_narrated(game)
     if game.status != GameStatus.SETUP:
         raise OperationError("game_started")
+    check_typed_name(name)
     name = " ".join((name or "").split())
     if not name:
         raise OperationError("name_required")

@@ -27,7 +27,9 @@ from engine.core import GameState, Rejected
 from engine.registry import get_ruleset
 
 from .. import calendar, hooks
-from ..models import Game, GameStatus, PhaseRow, PhaseStatus, Seat
+from ..i18n import gettext_in
+from ..mail import outbound as mailer
+from ..models import Game, GameStatus, PhaseRow, PhaseStatus, Seat, User
 from .timing import IN_WINDOWS, answer_window, moments, taking_answers
 from .actions import latest_actions, submit
 from .base import OperationError, current_phase, log
@@ -86,9 +88,12 @@ def extend(session: Session, config: dict[str, Any], game: Game, seat: Seat, now
 
 
 def set_standing(session: Session, config: dict[str, Any], game: Game, seat: Seat,
-                 keys: list[str], now: datetime) -> list[str]:
+                 keys: list[str], now: datetime, by: User | None = None) -> list[str]:
     """Store the player's standing answers (keys the ruleset offers) and apply them
-    to the window open now, if it asks this player and they have not answered."""
+    to the window open now, if it asks this player and they have not answered.
+    ``by``: a Master who set them for the player (a mail under "PER: Nome", the desk's
+    form): the log names them, and the player is told, as for every move made in
+    their name."""
     offered = [k for k, _label in get_ruleset(game.ruleset).standing_answers(_state(game))]
     if not offered:  # a game without answer windows has nothing to answer for anyone
         raise Rejected("not_now")
@@ -97,7 +102,10 @@ def set_standing(session: Session, config: dict[str, Any], game: Game, seat: Sea
     if unknown:
         raise Rejected("unknown_standing", keys=unknown)
     seat.standing = [k for k in offered if k in keys]  # the ruleset's order
-    log(session, game, None, "standing_answers", now, player=seat.name, standing=seat.standing)
+    log(session, game, by, "standing_answers", now, player=seat.name, standing=seat.standing,
+        **({"by_master": True} if by is not None else {}))
+    if by is not None:
+        _tell_player(session, config, game, seat, by, now)
     phase = current_phase(session, game)
     if phase is not None and phase.status == PhaseStatus.OPEN and game.status == GameStatus.RUNNING:
         apply_standing(session, config, game, phase, now, only=seat)
@@ -105,7 +113,7 @@ def set_standing(session: Session, config: dict[str, Any], game: Game, seat: Sea
 
 
 def change_standing(session: Session, config: dict[str, Any], game: Game, seat: Seat,
-                    command: dict[str, Any], now: datetime) -> list[str]:
+                    command: dict[str, Any], now: datetime, by: User | None = None) -> list[str]:
     """A mail line about the player's standing answers (``engine.interface.STANDING``):
     ``standing`` on (added) or off (taken back); off without a key takes them all back;
     ``list`` changes nothing (the receipt says what stands).
@@ -122,7 +130,20 @@ def change_standing(session: Session, config: dict[str, Any], game: Game, seat: 
         keys = current + [str(key)]
     else:
         keys = [k for k in current if k != key]
-    return set_standing(session, config, game, seat, keys, now)
+    return set_standing(session, config, game, seat, keys, now, by=by)
+
+
+def _tell_player(session: Session, config: dict[str, Any], game: Game, seat: Seat, by: User,
+                 now: datetime) -> None:
+    """The copy a player gets of standing answers a Master set in their name."""
+    if not seat.mailable:
+        return
+    lang = seat.user.lang
+    answers = "; ".join(standing_labels(game, list(seat.standing), lang)) or gettext_in(lang, "none")
+    mailer.queue(session, config, to=seat.user.email, template="on_behalf_copy", lang=lang, now=now,
+                 game=game, seat=seat, kind="on_behalf_copy", context={
+                     "master": by.name, "source": "", "phase_label": None, "deadline": None,
+                     "lines": [gettext_in(lang, "Standing answers: %(answers)s.", answers=answers)]})
 
 
 def _state(game: Game) -> GameState | None:

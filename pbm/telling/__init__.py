@@ -10,6 +10,7 @@ them to the announcements, by the kind of timing each serves, once per process
 - ``masters_mail``: the Masters' report as the ruleset asks;
 - ``copies``: a copy to the player of what a Master recorded in their name;
 - ``deadlines``: a moved deadline, a pause and a resume told to the players;
+- ``seat_mail``: a seat handed to a substitute (the newcomer, the others, who left);
 - ``room_mail``: each post of a room to its readers who chose every post, and the posts
   a published moment makes by the rules (anonymous, at dawn); ``room_digests`` the
   worker's digests of the rooms.
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 from .. import hooks
 from ..operations.timing import AT_THE_TABLE, IN_WINDOWS, ON_CALENDAR
-from . import copies, deadlines, masters_mail, results_mail, room_mail, start_mail, window_mail
+from . import copies, deadlines, masters_mail, results_mail, room_mail, seat_mail, start_mail, window_mail
 
 _connected = False
 
@@ -40,6 +41,8 @@ def connect() -> None:
     hooks.deadline_changed.connect(window_mail.more_time, sender=IN_WINDOWS)
     hooks.submission_recorded.connect(copies.on_behalf_copy)
     hooks.deadline_changed.connect(deadlines.deadline_moved)
+    for told in (seat_mail.newcomer, seat_mail.announced, seat_mail.left):
+        hooks.seat_taken.connect(told)
     hooks.phase_published.connect(room_mail.posts_by_the_rules)
     hooks.post_made.connect(room_mail.post_by_mail)
     _connected = True

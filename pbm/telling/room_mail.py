@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from .. import hooks
+from .. import hooks, visibility
 from ..mail import outbound as mailer
 from ..mail.outbound.composer import domain_of, reply_address
 from ..mail.outbound.relay_limits import Limits, used_today
@@ -104,4 +104,5 @@ def _titles(session: Session, game: Game, room: RoomRow) -> dict[str, str]:
 
 def posts_by_the_rules(_moments: object, news: hooks.PhasePublished) -> None:
     """A published moment's posts by the rules (the ruleset's ``posts_from``: anonymous, at dawn)."""
-    rooms.rules_posts(news.session, news.config, news.game, list(resolution_events(news)), news.now)
+    rooms.rules_posts(news.session, news.config, news.game, visibility.as_events(resolution_events(news)),
+                      news.now)

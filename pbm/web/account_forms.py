@@ -27,7 +27,7 @@ def tz_choices():
     return options([("", _l("The game's own"))] + [(z, z.replace("_", " ")) for z in time_zones()])
 
 
-def _password(label):  # noqa: ANN001, ANN202
+def _password(label):
     return PasswordField(label, validators=[DataRequired(), Length(max=PASSWORD_MAX)])
 
 
@@ -43,7 +43,7 @@ class AccountForm(FlaskForm):
     lang = SelectField(_l("Language"), choices=options(LANGUAGES))
     tz = SelectField(_l("Time zone of the times in my mail"), choices=[], validate_choice=True)
 
-    def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003
+    def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.tz.choices = tz_choices()
 

@@ -64,7 +64,7 @@ def votes_svg(slug: str, n: int):
 
 
 @bp.app_template_global("substitute_line")
-def substitute_line(holder, lang: str) -> str:  # noqa: ANN001
+def substitute_line(holder, lang: str) -> str:
     return archive.substitute_line(holder, lang)
 
 

@@ -46,7 +46,8 @@ def init_app(app: Flask) -> None:
     # wrong passwords would lock everyone out.
     proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
     if proxies:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]  # Flask's documented way to wrap it
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
     check_dummy_password("")  # hashed now, not during the first login for an unknown address
 
 
@@ -77,7 +78,7 @@ def _safe_next(target: str) -> str:
     return target
 
 
-def _blocked(until) -> str:  # noqa: ANN001
+def _blocked(until) -> str:
     """Logins refused until ``until``: said as the catalogue says ``login_blocked``."""
     minutes = max(1, math.ceil((until - now()).total_seconds() / 60))
     return refusal(accounts.AccountError("login_blocked", minutes=minutes))

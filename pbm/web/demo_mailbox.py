@@ -24,6 +24,7 @@ from flask_login import current_user, login_required
 from sqlalchemy import and_, or_, select
 
 from .. import operations, render
+from ..mail import smtpd
 from ..models import Game, GameMaster, OutboxRow
 from . import config, db, now
 from .forms import PublishForm
@@ -36,9 +37,7 @@ SHOWN = 200
 
 def embedded_mail(cfg: dict[str, Any]) -> bool:
     """Is mail in and out the embedded demo's (nothing leaves the machine)?"""
-    return (cfg["MAIL_SOURCE"].get("kind") == "maildir"
-            and str(cfg["MAIL_SERVER"]) == str(cfg["EMBEDDED_SMTP_HOST"])
-            and int(cfg["MAIL_PORT"]) == int(cfg["EMBEDDED_SMTP_PORT"]))
+    return smtpd.is_embedded_relay(cfg)
 
 
 def _my_game_ids() -> set[int]:

@@ -21,6 +21,7 @@ from engine.registry import get_ruleset
 from .. import operations, render, visibility
 from ..mail.outbound import quota_watch
 from ..mail.outbound.relay_limits import Limits, paused_until, relay_key, used_today
+from ..seating import load_seats
 from ..models import EventRow, Game, InboundRow, MasterLog, OutboxRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
 from .public import ruleset_name
@@ -57,7 +58,7 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
          typed: dict[str, int] | None = None) -> dict[str, Any]:
     """Everything the desk page shows; ``typed``: the composition the Master typed
     last (kept when the rules refused it)."""
-    operations.load_seats(session, game)  # the desk shows every seat's user
+    load_seats(session, game)  # the desk shows every seat's user
     tz = operations.game_tz(game)
     phase = operations.current_phase(session, game)
     state = operations.current_state(game)
@@ -75,7 +76,7 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
                             "pending": [_pending_view(game, x, lang) for x in d.pending or []]})
     actions = []
     if phase is not None:
-        actions = [(r.seat.name, operations.describe_submission(r.args, lang, game.ruleset), _how(r))
+        actions = [(r.seat.name, render.describe_submission(r.args, lang, game.ruleset), _how(r))
                    for r in operations.latest_actions(session, phase)]
     logs = session.scalars(select(MasterLog).where(MasterLog.game_id == game.id)
                            .order_by(MasterLog.id.desc()).limit(50)).all()
@@ -101,7 +102,7 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
         "troubled_mail": troubled_mail,
         "preview_lines": preview_lines, "pending_items": pending_items,
         "prepared": prepared, "all_roles": all_roles, "composition": composition,
-        "seat_roles": dict((n, r) for n, r in prepared["seating"]) if prepared else {},
+        "seat_roles": dict(prepared["seating"]) if prepared else {},
         "prepared_parts": _prepared_parts(game, prepared, lang),
         **_remedies(game, lang),
         "remaining": _remaining(phase.ends_at - now) if phase is not None and phase.status == PhaseStatus.OPEN
@@ -188,7 +189,7 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
         return _(" (reason: %(reason)s)", reason=d["reason"]) if d.get("reason") else ""
 
     def submissions(items: list[dict[str, Any]]) -> str:
-        return "; ".join(f"{x.get('player')}: " + ", ".join(operations.describe_submission(x.get("args") or {}, lang, game.ruleset))
+        return "; ".join(f"{x.get('player')}: " + ", ".join(render.describe_submission(x.get("args") or {}, lang, game.ruleset))
                          for x in items)
 
     words = {
@@ -207,7 +208,7 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
                                  if _counts(d.get("composition")) else _("started the game")),
         "submit_on_behalf": lambda d: _("entered for %(name)s (%(source)s): %(what)s", name=d.get("player"),
                                         source=_source_label(d.get("source")),
-                                        what="; ".join(operations.describe_submission(d.get("submission") or {}, lang, game.ruleset))),
+                                        what="; ".join(render.describe_submission(d.get("submission") or {}, lang, game.ruleset))),
         "close_phase": lambda d: _("closed %(phase)s ahead of time", phase=phase(d)),
         "publish": lambda d: _("published %(phase)s", phase=phase(d)),
         "answer_pending": lambda d: _("answered the pending items of %(phase)s", phase=phase(d)),
@@ -259,9 +260,11 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
         "extend_window": lambda d: _("gave %(name)s more time: %(phase)s now ends %(new)s instead of %(old)s",
                                      name=d.get("player"), phase=phase(d), old=when(d.get("old")),
                                      new=when(d.get("new"))),
-        "standing_answers": lambda d: (_("%(name)s changed their standing answers", name=d.get("player"))
-                                       if d.get("standing") else
-                                       _("%(name)s withdrew their standing answers", name=d.get("player"))),
+        "standing_answers": lambda d: (
+            (_("set the standing answers of %(name)s", name=d.get("player")) if d.get("standing") else
+             _("withdrew the standing answers of %(name)s", name=d.get("player"))) if d.get("by_master") else
+            (_("%(name)s changed their standing answers", name=d.get("player")) if d.get("standing") else
+             _("%(name)s withdrew their standing answers", name=d.get("player")))),
     }
     lines = []
     for entry in logs:

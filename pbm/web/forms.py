@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from babel.support import Translations
+from babel.support import NullTranslations, Translations
 from flask import current_app
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
@@ -15,7 +15,8 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, ValidationError
 
-from ..accounts import is_plain_address
+from .. import addresses, errors
+from ..accounts import address_problem
 
 
 # The one message of every form that takes an address, saying what is wanted.
@@ -26,9 +27,12 @@ ADDRESS_MESSAGE = _l("Write one email address only, like anna@example.org: no na
 def address(_form: FlaskForm, field: EmailField) -> None:
     """The WTForms validator of every field that takes an address (log-in, reset,
     sign-up, a player, a co-Master, a substitute), on the service's one check,
-    ``accounts.is_plain_address``; spaces around are tidied first (``tidy``)."""
-    if not is_plain_address(field.data or ""):
+    ``accounts.address_problem``; spaces around are tidied first (``tidy``)."""
+    problem = address_problem(current_app.config, field.data or "")
+    if problem == addresses.NOT_PLAIN:
         raise ValidationError(ADDRESS_MESSAGE)
+    if problem is not None:
+        raise ValidationError(errors.say(problem, {}, str(get_locale() or "it")))
 
 
 def tidy(value: str | None) -> str | None:
@@ -97,7 +101,7 @@ class OnBehalfForm(FlaskForm):
 
 
 @lru_cache(maxsize=None)
-def _wtforms_catalog(locale: str) -> Translations:
+def _wtforms_catalog(locale: str) -> NullTranslations:
     return Translations.load(messages_path(), [locale], domain="wtforms")
 
 
@@ -105,7 +109,7 @@ class ActionFormBase(FlaskForm):
     """Fields are added per request from the engine's ActionForm (legal choices only)."""
 
     class Meta:
-        def get_translations(self, form):  # noqa: ANN001, ANN202
+        def get_translations(self, form):
             # WTForms' own messages in the reader's language, as Flask-WTF gives them,
             # but read from disk once per language: Flask-WTF loads the catalogue anew
             # for every request, a good part of a vote's time.

@@ -10,8 +10,11 @@ when the service is busy or down, so they go only to
   loopback address, and it carries no forwarding header. Behind nginx on the same
   machine every request's peer is 127.0.0.1, so the peer alone proves nothing:
   nginx adds X-Forwarded-For to everything it passes on, and a visitor can add
-  such headers but not remove nginx's. TRUSTED_PROXIES changes nothing here: the
-  client it derives is only as good as the proxy set-up, the peer is a fact;
+  such headers but not remove nginx's. A proxy that adds none would make every
+  visitor look local: where TRUSTED_PROXIES says proxies stand in front, a
+  request without their header may have come through one that did not add it,
+  so a loopback peer earns no report there (``pbm health`` reads it on the
+  machine, without HTTP);
 - whoever sends ``Authorization: Bearer <HEALTHZ_TOKEN>`` (a header, not the
   query string, which access logs keep), from anywhere.
 """
@@ -30,7 +33,9 @@ bp = Blueprint("health", __name__)
 
 # Headers a proxy sets when it passes a request on (RFC 7239, and the usual X- ones).
 FORWARDING_HEADERS = ("Forwarded", "X-Forwarded-For", "X-Real-IP", "X-Forwarded-Host",
-                      "X-Forwarded-Proto", "X-Client-IP", "True-Client-IP")
+                      "X-Forwarded-Proto", "X-Forwarded-Port", "X-Forwarded-Server", "X-Client-IP",
+                      "True-Client-IP", "Via", "CF-Connecting-IP", "Fastly-Client-IP", "X-Cluster-Client-IP",
+                      "X-Original-Forwarded-For")
 
 
 def socket_peer() -> str:
@@ -47,6 +52,8 @@ def _is_loopback(address: str) -> bool:
 
 
 def _local_and_direct() -> bool:
+    if int(current_app.config.get("TRUSTED_PROXIES") or 0):
+        return False  # every request comes through a proxy: the peer is the proxy's
     return _is_loopback(socket_peer()) and not any(h in request.headers for h in FORWARDING_HEADERS)
 
 

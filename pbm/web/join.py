@@ -143,7 +143,7 @@ def people(slug: str):
         master_form=CoMasterForm(formdata=None, lang=_lang()), plain=PlainForm())
 
 
-def _on_people_page(slug: str, change, success: str):  # noqa: ANN001, ANN202
+def _on_people_page(slug: str, change, success: str):
     return attempt(game_or_404(slug), change, back=url_for("join.people", slug=slug), success=success,
                    page="signup")
 

@@ -22,7 +22,7 @@ from ..operations import desk as desk_ops
 from . import config, db, desk_view, game_or_404, now, require_master
 from .forms import AddPlayerForm, NewGameForm, OnBehalfForm, PublishForm, StartGameForm, options
 from .public import ruleset_name
-from .refusals import attempt
+from .refusals import REFUSALS, attempt, refusal
 
 bp = Blueprint("master", __name__)
 
@@ -39,13 +39,18 @@ def new_game():
     form = NewGameForm()
     form.ruleset.choices = options((k, ruleset_name(k)) for k in available())
     if form.validate_on_submit():
-        game = operations.create_game(db(), name=form.name.data, ruleset=form.ruleset.data,
-                                      master=current_user, now=now(),
-                                      auto_publish=form.auto_publish.data,
-                                      review_contradictions=form.review_contradictions.data,
-                                      answer_window=timedelta(minutes=form.answer_window.data)
-                                      if form.answer_window.data else None,
-                                      extensions=form.extensions.data)
+        try:
+            game = operations.create_game(db(), name=form.name.data, ruleset=form.ruleset.data,
+                                          master=current_user, now=now(),
+                                          auto_publish=form.auto_publish.data,
+                                          review_contradictions=form.review_contradictions.data,
+                                          answer_window=timedelta(minutes=form.answer_window.data)
+                                          if form.answer_window.data else None,
+                                          extensions=form.extensions.data)
+        except REFUSALS as exc:
+            db().rollback()
+            flash(refusal(exc), "error")
+            return render_template("master_new.html", form=form), 400
         db().commit()
         if operations.timing.moments(game).page == operations.timing.TABLE_PAGE:  # the narrator's phone runs it
             return redirect(url_for("narrator.page", slug=game.slug))
@@ -94,7 +99,7 @@ def add_player(slug: str):
         now=now(), by=current_user), back=_desk(slug), success=_("Player added; a welcome mail is on its way."))
 
 
-def _field_errors(form) -> list[str]:  # noqa: ANN001
+def _field_errors(form) -> list[str]:
     """What is wrong with each field, under the field's own label."""
     return [f"{form[name].label.text}: {' '.join(map(str, errors))}"
             for name, errors in form.errors.items() if name != "csrf_token"]
@@ -140,7 +145,7 @@ def draw(slug: str):
         by=current_user), back=_desk(slug), success=_("Roles drawn: check them, then start the game."))
 
 
-def _options_from(game, form) -> dict[str, Any]:  # noqa: ANN001
+def _options_from(game, form) -> dict[str, Any]:
     """The ruleset's set-up options (``options()``, e.g. a variant) chosen on the desk;
     only offered values, the engine judging the rest."""
     chosen = {}
@@ -151,12 +156,12 @@ def _options_from(game, form) -> dict[str, Any]:  # noqa: ANN001
     return chosen
 
 
-def _offered(game, field) -> list[str]:  # noqa: ANN001
+def _offered(game, field) -> list[str]:
     """The values a set-up option offers: the players for a "player" option."""
     return [s.name for s in game.seats] if field.type == "player" else list(field.choices)
 
 
-def setup_option_fields(game, lang: str) -> list[dict[str, Any]]:  # noqa: ANN001
+def setup_option_fields(game, lang: str) -> list[dict[str, Any]]:
     """The set-up options as the desk's draw form shows them, worded by the ruleset."""
     ruleset = get_ruleset(game.ruleset)
     current = ((game.prepared or {}).get("options") or {})

@@ -11,14 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
+from flask_wtf.csrf import validate_csrf
+from sqlalchemy import select
+from wtforms.validators import ValidationError
 
 from engine.registry import get_ruleset
 
 from .. import photos
-from ..models import GameStatus
+from ..models import Game, GameStatus
 from ..operations import table, timing
 from . import config, db, game_or_404, now, request_size, require_master
 from .narrator_view import screen, summary
@@ -31,7 +35,7 @@ def _lang() -> str:
     return str(get_locale() or "it")
 
 
-def _game(slug: str):  # noqa: ANN202
+def _game(slug: str):
     game = game_or_404(slug)
     require_master(game)
     if timing.moments(game).page != timing.TABLE_PAGE:
@@ -39,11 +43,11 @@ def _game(slug: str):  # noqa: ANN202
     return game
 
 
-def _back(slug: str) -> Response:
+def _back(slug: str) -> BaseResponse:
     return redirect(url_for("narrator.page", slug=slug))
 
 
-def _attempt(game, work) -> Response:  # noqa: ANN001
+def _attempt(game, work) -> BaseResponse:
     """One tap. The table's calls and votes lock the game themselves (``operations.table``);
     a refusal says that nothing was recorded."""
     return attempt(game, work, back=url_for("narrator.page", slug=game.slug), page="table", lock=False,
@@ -60,8 +64,22 @@ def page(slug: str):
     return render_template("narrator.html", s=screen(db(), game, _lang(), fix=fix))
 
 
+def _may_upload() -> bool:
+    """Asked before the body is read, for the photo's larger limit: the request comes
+    from a Master of this game, logged in, with the form's token in the action's
+    query string (or the X-CSRFToken header), where it is read without the body."""
+    if not current_user.is_authenticated:
+        return False
+    try:
+        validate_csrf(request.args.get("csrf_token") or request.headers.get("X-CSRFToken"))
+    except ValidationError:
+        return False
+    game = db().scalar(select(Game).where(Game.slug == (request.view_args or {}).get("slug")))
+    return game is not None and game.is_master(current_user)
+
+
 @bp.route("/g/<slug>/narrator/seat", methods=["POST"])
-@request_size.allow(photos.MAX_REQUEST)  # a phone photo, larger than any form
+@request_size.allow(photos.MAX_REQUEST, may=_may_upload)  # a phone photo, larger than any form
 @login_required
 def seat(slug: str):
     game = _game(slug)

@@ -244,7 +244,8 @@ def reserved_context(game: Game, seat: Seat, state: GameState | None = None) -> 
                                                   EventRow.visibility == PRIVATE,
                                                   visibility.readable_by(viewer))
                            .order_by(EventRow.phase_id, EventRow.seq)).all()
-    known, results = [], []
+    known: list[Any] = []
+    results: list[Any] = []
     for seen in visibility.seen(rows, viewer, game.ruleset, lang):
         if seen.visibility == PRIVATE:
             (known if seen.phase_id is None else results).append(
@@ -258,7 +259,7 @@ def reserved_context(game: Game, seat: Seat, state: GameState | None = None) -> 
         for group in page_groups(specs, game.ruleset):
             form = build_form(group, ruleset=game.ruleset, state=open_state, current=submitted)
             forms.append((group[0], form, " · ".join(form_title(s, game.ruleset) for s in group)))
-        current = [(r.kind, operations.describe_submission(r.args, lang, game.ruleset, open_state),
+        current = [(r.kind, render.describe_submission(r.args, lang, game.ruleset, open_state),
                     render.how_it_came(r.source, lang), r.submitted_at) for r in latest]
     rules = get_ruleset(game.ruleset)
     # What the rules show this player of their own state at a glance (a power they hold...).
@@ -324,7 +325,7 @@ def act(slug: str):
                           opened=opened)
         session.commit()
         flash(_("Recorded: %(what)s. You can change it until %(deadline)s.",
-                what="; ".join(operations.describe_submission(submission, lang, game.ruleset)),
+                what="; ".join(render.describe_submission(submission, lang, game.ruleset)),
                 deadline=render.deadline_text(phase.ends_at, lang, operations.game_tz(game))),
               "receipt")
     except Rejected as exc:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from flask import Response, flash, redirect
+from flask import flash, redirect
+from werkzeug.wrappers import Response
 from flask_babel import get_locale
 
 from engine.core import Rejected

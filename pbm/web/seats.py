@@ -25,7 +25,7 @@ bp = Blueprint("seats", __name__)
 
 
 @bp.app_template_global()
-def seats_view(game) -> dict[str, Any]:  # noqa: ANN001
+def seats_view(game) -> dict[str, Any]:
     """What the volunteer button, the absence form and the desk's part show."""
     session = db()
     today = now().date()

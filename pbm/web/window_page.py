@@ -51,7 +51,7 @@ def buttons(ruleset: Any, form: ActionForm, lang: str,
     choices listed for it: nothing at all for a value not listed (a pass names no
     card; only a block names the characters that may block). Each button says the
     whole answer it gives, as the game words it (``describe_submission``)."""
-    fields = [f for f in form.fields]
+    fields = list(form.fields)
     if any(f.type not in ("choice", "player") for f in fields):
         return None
     first, rest = fields[0], fields[1:]
@@ -109,7 +109,7 @@ def page_context(game: Game, seat: Seat | None) -> dict[str, Any]:
                                                        for c in f.choices]} for f in form.fields]})
     if seat is not None and phase is not None and ctx["phase_id"]:
         mine = [r for r in operations.latest_actions(session, phase) if r.seat_id == seat.id]
-        ctx["my_answer"] = [("; ".join(operations.describe_submission(r.args, lang, game.ruleset, state)),
+        ctx["my_answer"] = [("; ".join(render.describe_submission(r.args, lang, game.ruleset, state)),
                              render.how_it_came(r.source, lang)) for r in mine]
     offered = ruleset.standing_answers(GameState.from_dict(game.state) if game.state else None)
     return {**ctx, "game": game, "seat": seat, "phase": phase,
@@ -167,7 +167,7 @@ def answer(slug: str):
                           expected_phase_id=phase.id)
         session.commit()
         flash(_("Recorded: %(what)s.", what="; ".join(
-            operations.describe_submission(submission, lang, game.ruleset, state))), "receipt")
+            render.describe_submission(submission, lang, game.ruleset, state))), "receipt")
     except Rejected as exc:
         session.rollback()
         flash(_("Not recorded: %(why)s", why=render.rejection(exc.code, exc.params, game.ruleset, lang)),

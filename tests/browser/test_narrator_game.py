@@ -46,7 +46,7 @@ def call_title(page) -> str:
     return page.locator("#call h1").inner_text()
 
 
-def vote_round(page, choose) -> None:  # noqa: ANN001
+def vote_round(page, choose) -> None:
     """Every voter the page calls, in seat order, votes for choose(voter); then close."""
     while page.locator("#voter").count():
         voter = page.locator("#voter").get_attribute("data-voter")

@@ -94,7 +94,7 @@ def check_game(seed: int, players: int, variant: str, silence: float) -> None:
     assert final.over and final.winner in final.names()
     assert [p.name for p in final.players if p.alive] == [final.winner]
     checked = 0
-    for before, res in history:
+    for _before, res in history:
         state = res.state
         # Coins and cards are conserved.
         assert sum(p.data["coins"] for p in state.players) + state.data["treasury"] == BOX_COINS

@@ -1,6 +1,6 @@
 """A phase replayed from its seed gives the same events and state, in any process.
 
-The service replays and previews phases from stored seeds (ARCHITECTURE.md), so
+The service replays and previews phases from stored seeds (docs/service.md, a boundary), so
 nothing may depend on set iteration order (which changes with PYTHONHASHSEED).
 """
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """`results` in a scenario means "exactly these items" over every kind of the format's
-table (SCENARIOS.md), not only the kinds the expectation happens to name."""
+table (docs/scenarios.md), not only the kinds the expectation happens to name."""
 from __future__ import annotations
 
 import yaml

@@ -109,7 +109,7 @@ def test_every_choice_offered_is_accepted_and_others_refused(seed):
 @pytest.mark.parametrize("seed", range(20))
 def test_every_event_is_worded_in_both_languages(seed):
     kinds = set()
-    for state, _, res in play(seed):
+    for _state, _, res in play(seed):
         for e in res.events:
             viewer = Viewer(master=True)
             for lang in ("it", "en"):

@@ -17,7 +17,7 @@ def test_every_role_of_the_composition_is_called_dead_or_alive_in_one_order(seed
     composition = None
     nights = 0
     orders = {}
-    for state, actions, _ in play(seed, n=9 + seed % 12, moments=200):
+    for state, _actions, _ in play(seed, n=9 + seed % 12, moments=200):
         if state.phase.kind != "night":
             continue
         composition = state.data["composition"]

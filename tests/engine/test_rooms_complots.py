@@ -48,13 +48,13 @@ def test_one_table_with_everyone():
     state, _ = R.setup([(n, "") for n in NAMES], setup_rng(0), {})
     (table,) = ROOMS.rooms_in(state)
     assert table.key == "table" and table.kind == TABLE and table.plenary and table.signed
-    assert ROOMS.members(state, "table", {}) == {n: W for n in NAMES}
+    assert ROOMS.members(state, "table", {}) == dict.fromkeys(NAMES, W)
 
 
 def test_the_eliminated_stay_at_the_table_unless_the_masters_say():
     state = play_until(lambda s: eliminated(s) and not s.over)
     out = eliminated(state)[0]
-    assert ROOMS.members(state, "table", {}) == {n: W for n in NAMES}
+    assert ROOMS.members(state, "table", {}) == dict.fromkeys(NAMES, W)
     quiet = ROOMS.members(state, "table", {DEAD_READ_ONLY: True})
     assert quiet == {n: Access.READ if n == out else W for n in NAMES}
     refusal = ROOMS.write_refusal(state, "table", out, {DEAD_READ_ONLY: True})
@@ -65,7 +65,7 @@ def test_the_eliminated_stay_at_the_table_unless_the_masters_say():
 
 def test_no_night_at_the_table():
     state = play_until(lambda s: s.phase.number >= 3)
-    assert ROOMS.members(state, "table", {NIGHT_SILENCE: True}) == {n: W for n in NAMES}
+    assert ROOMS.members(state, "table", {NIGHT_SILENCE: True}) == dict.fromkeys(NAMES, W)
     assert NIGHT_SILENCE not in ROOMS.chosen({NIGHT_SILENCE: True})
 
 
@@ -82,5 +82,5 @@ def test_whispers_are_off_unless_the_masters_open_them():
 
 def test_after_the_end_everyone_writes():
     state = play_until(lambda s: s.over)
-    assert ROOMS.members(state, "table", {DEAD_READ_ONLY: True}) == {n: W for n in NAMES}
+    assert ROOMS.members(state, "table", {DEAD_READ_ONLY: True}) == dict.fromkeys(NAMES, W)
     assert ROOMS.posts_from([]) == []

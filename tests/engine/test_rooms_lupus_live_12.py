@@ -46,8 +46,8 @@ def keys(state):
 def test_at_the_start_the_piazza_the_den_and_an_empty_ghosts_room():
     state = start()
     assert keys(state) == ["piazza", "lupi", "ghosts"]
-    assert ROOMS.members(state, "piazza", {}) == {n: W for n in NAMES}
-    assert ROOMS.members(state, "lupi", {}) == {n: W for n in DEN}
+    assert ROOMS.members(state, "piazza", {}) == dict.fromkeys(NAMES, W)
+    assert ROOMS.members(state, "lupi", {}) == dict.fromkeys(DEN, W)
     assert ROOMS.members(state, "ghosts", {}) == {}
     # The Villaggio has no room of its own (characters §1).
     assert ROOMS.access(state, "lupi", "Dario", {}) == Access.NONE
@@ -87,7 +87,7 @@ def test_the_corrupted_never_join_the_den():
                                   "target": "Luca"}) for g in ghosts]
     state, _ = resolve(state, curse)
     assert state.player("Luca").faction == "Lupi"  # the curse worked
-    assert ROOMS.members(state, "lupi", {}) == {n: W for n in DEN}
+    assert ROOMS.members(state, "lupi", {}) == dict.fromkeys(DEN, W)
     assert ROOMS.access(state, "ghosts", "Luca", {}) == W
 
 
@@ -130,8 +130,8 @@ def test_after_the_end_every_member_writes_and_nobody_joins():
     state, events = R.apply_remedy(state, remedies.KILL, {"players": ["Anna"]}, random.Random(0))
     assert state.over  # §2: no Lupo Mannaro alive, the Villaggio wins
     closed = {NIGHT_SILENCE: True, DEAD_READ_ONLY: True}
-    assert ROOMS.members(state, "piazza", closed) == {n: W for n in NAMES}
-    assert ROOMS.members(state, "lupi", closed) == {n: W for n in DEN}
+    assert ROOMS.members(state, "piazza", closed) == dict.fromkeys(NAMES, W)
+    assert ROOMS.members(state, "lupi", closed) == dict.fromkeys(DEN, W)
     assert ROOMS.members(state, "ghosts", closed) == {"Anna": W, "Carla": W}
 
 

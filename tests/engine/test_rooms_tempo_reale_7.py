@@ -86,7 +86,7 @@ def test_a_game_through_its_groups():
     assert {p.name for p in state.players if p.data.get("exiled")} == exiled
     assert not state.over
     assert rooms(state) == {
-        "piazza": everyone(**{n: R_ for n in exiled}),
+        "piazza": everyone(**dict.fromkeys(exiled, R_)),
         "massoni": {"Carla": W, "Cora": W},
         "lupi": {"Anna": R_, "Bruno": R_},
         "complici": {"Nico": R_, "Sam": R_},

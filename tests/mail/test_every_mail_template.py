@@ -71,6 +71,7 @@ DRIVEN: dict[str, tuple[str, ...]] = {
     "on_behalf_copy": WITH_ACCOUNTS,      # a Master enters a player's move
     "substitute_welcome": WITH_ACCOUNTS,  # a seat handed over
     "substitute_announced": WITH_ACCOUNTS,
+    "seat_left": WITH_ACCOUNTS,           # ... and the player who left
     "absence_declared": WITH_ACCOUNTS,    # a player will be away
     "deadline_changed": WITH_ACCOUNTS,    # a Master moves the deadline, pauses, resumes
     "master_added": EVERY,                # a co-Master with an account
@@ -78,7 +79,6 @@ DRIVEN: dict[str, tuple[str, ...]] = {
     "signup_confirm": WITH_ACCOUNTS,      # a sign-up asked for
     "signup_already": WITH_ACCOUNTS,      # ... by an address already seated
     "password_reset": EVERY,              # a reset asked for a known address
-    "password_reset_unknown": EVERY,      # ... and for an unknown one
 }
 
 # Lupus' own words, which no mail of another game may carry.
@@ -144,7 +144,7 @@ def _the_extra_mails(game: BotGame, lang: str) -> None:
             try:
                 operations.submit(s, config, g, seat, game.ruleset.form_submission(form, values), source="master",
                                   source_detail="sms", by_user=master, now=now())
-            except Exception:  # noqa: BLE001 (a move the rules refuse: another try below)
+            except Exception:  # a move the rules refuse: another try below
                 pass
         operations.seats.substitute(s, config, g, seats[-1], email="zoe@new.test", now=now(), by=master, name="Zoe",
                               lang=lang, announced_as="Zoe")

@@ -1,7 +1,8 @@
-"""Nothing answers automatic mail or bounces; real bounces (sisimai and
-mailgun-flanker DSNs, the failed recipient rewritten to a player's address)
-mark the player's address failing; error replies to one address are capped
-per day."""
+"""Nothing answers automatic mail or bounces; bounces (the project's own, in the shapes
+of nine mail servers, tests/data/mail/bounces; and, as an extra check, sisimai's and
+mailgun-flanker's real ones from ../shared/email-corpus), the failed recipient rewritten
+to a player's address, mark the player's address failing; error replies to one address
+are capped per day."""
 from __future__ import annotations
 
 import re
@@ -15,9 +16,14 @@ from tests.support.mail import (  # noqa: F401  (game is a fixture)
     deliver, fast_passwords, game, latest_sent, message, receipts, run_mail, seat, votes,
 )
 
-CORPUS = Path("/work/shared/email-corpus")
-SISIMAI = CORPUS / "sisimai-set-of-emails/maildir/bsd"
-FLANKER = CORPUS / "mailgun-flanker/tests/fixtures/messages/bounce"
+from tests.support.external import EMAIL_CORPUS, extra_check
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "mail"
+BOUNCES = DATA / "bounces"
+AUTOMATIC = DATA / "automatic"
+SISIMAI = EMAIL_CORPUS / "sisimai-set-of-emails/maildir/bsd"
+FLANKER = EMAIL_CORPUS / "mailgun-flanker/tests/fixtures/messages/bounce"
+REAL = extra_check(EMAIL_CORPUS)
 CAP = 3
 
 
@@ -87,13 +93,20 @@ def corpus_bounce(path: Path, failed: str, player: str, ours: str | None = None)
 
 
 @pytest.mark.parametrize("path,failed", [
-    (SISIMAI / "lhost-gmail-01.eml", "userunknown@example.jp"),
-    (SISIMAI / "lhost-exim-01.eml", "kijitora@example.ed.jp"),
-    (SISIMAI / "lhost-sendmail-01.eml", "userunknown@bouncehammer.jp"),
-    (FLANKER / "gmail-invalid-address.eml", "awfawfawfawfawfaw@someserverhere.com"),
-    (FLANKER / "mailbox-full.eml", "user@aol.com"),
-    (FLANKER / "office365.eml", "noname@example.com"),
-])
+    (BOUNCES / "gmail.eml", "nicolo.esposito.typo@gmail.example"),
+    (BOUNCES / "exim.eml", "carla.verdi@example.net"),
+    (BOUNCES / "sendmail.eml", "dario.neri@example.com"),
+    (BOUNCES / "qmail.eml", "elena.gallo@example.it"),
+    (BOUNCES / "mailbox_full.eml", "luisa.ferrari@example.com"),
+    (BOUNCES / "office365.eml", "francesca.ricci@contoso.example"),
+    (BOUNCES / "exchange_it.eml", "gianluca.moretti@comune.example"),
+    pytest.param(SISIMAI / "lhost-gmail-01.eml", "userunknown@example.jp", marks=REAL),
+    pytest.param(SISIMAI / "lhost-exim-01.eml", "kijitora@example.ed.jp", marks=REAL),
+    pytest.param(SISIMAI / "lhost-sendmail-01.eml", "userunknown@bouncehammer.jp", marks=REAL),
+    pytest.param(FLANKER / "gmail-invalid-address.eml", "awfawfawfawfawfaw@someserverhere.com", marks=REAL),
+    pytest.param(FLANKER / "mailbox-full.eml", "user@aol.com", marks=REAL),
+    pytest.param(FLANKER / "office365.eml", "noname@example.com", marks=REAL),
+], ids=lambda v: f"{v.parent.name}-{v.stem}" if isinstance(v, Path) else None)
 def test_real_bounces_mark_the_players_address_and_get_no_answer(app, factory, game, path, failed):
     _, worker = game
     dario, _ = seat(factory, "Dario")
@@ -109,21 +122,27 @@ def test_real_bounces_mark_the_players_address_and_get_no_answer(app, factory, g
         assert entry.details == {"player": "Dario", "address": dario}
 
 
-def test_bounce_naming_a_stranger_marks_nobody(app, factory, game):
+@pytest.mark.parametrize("path", [BOUNCES / "gmail.eml", pytest.param(SISIMAI / "lhost-gmail-01.eml", marks=REAL)],
+                         ids=["own", "sisimai"])
+def test_bounce_naming_a_stranger_marks_nobody(app, factory, game, path):
     _, worker = game
-    deliver(app, (SISIMAI / "lhost-gmail-01.eml").read_bytes())
+    deliver(app, path.read_bytes())
     run_mail(app, worker)
     assert failing(factory) == []
 
 
-def test_bounce_is_traced_to_the_player_by_the_returned_message_id(app, factory, game):
+@pytest.mark.parametrize("path, inner", [
+    (BOUNCES / "gmail.eml", b"<20261124083002.5.bollettino@lupus-pbm.example>"),
+    pytest.param(FLANKER / "gmail-invalid-address.eml",
+                 b"<CAKsfaBUUGqVZiaMrmH3TRPfq1odQPtM7Ey5YW1SgyJJRHtAjgw@mail.gmail.com>", marks=REAL),
+], ids=["own", "flanker"])
+def test_bounce_is_traced_to_the_player_by_the_returned_message_id(app, factory, game, path, inner):
     """The DSN names an address the player's mail forwards to; the returned
     copy of our message names the mail we sent, hence the player."""
     _, worker = game
     carla, _ = seat(factory, "Carla")
     ours = latest_sent(factory, carla)
-    raw = (FLANKER / "gmail-invalid-address.eml").read_bytes()
-    inner = b"<CAKsfaBUUGqVZiaMrmH3TRPfq1odQPtM7Ey5YW1SgyJJRHtAjgw@mail.gmail.com>"
+    raw = path.read_bytes()
     assert inner in raw
     deliver(app, raw.replace(inner, ours.message_id.encode()))
     run_mail(app, worker)
@@ -132,11 +151,14 @@ def test_bounce_is_traced_to_the_player_by_the_returned_message_id(app, factory,
         assert s.get(OutboxRow, ours.id).last_error.startswith("bounced")
 
 
-def test_bounce_after_alias_expansion_names_the_address_we_sent_to(app, factory, game):
+@pytest.mark.parametrize("path, failed", [
+    (BOUNCES / "postfix.eml", "bruno.bianchi@example.org"),
+    pytest.param(SISIMAI / "lhost-postfix-01.eml", "kijitora@example.org", marks=REAL),
+], ids=["own", "sisimai"])
+def test_bounce_after_alias_expansion_names_the_address_we_sent_to(app, factory, game, path, failed):
     _, worker = game
     elena, _ = seat(factory, "Elena")
-    deliver(app, corpus_bounce(SISIMAI / "lhost-postfix-01.eml", "kijitora@example.org", elena,
-                               latest_sent(factory, elena).message_id))
+    deliver(app, corpus_bounce(path, failed, elena, latest_sent(factory, elena).message_id))
     run_mail(app, worker)
     assert failing(factory) == [elena]
 
@@ -181,20 +203,28 @@ def test_refusals_sent_to_a_player_count_against_the_cap(app, factory, game):
     assert votes(factory) == []
 
 
-@pytest.mark.parametrize("name,sender", [
-    ("rfc3834-01.eml", "kijitora@example.net"),
-    ("rfc3834-02.eml", "nekonyaan@example.org"),
-    ("rfc3834-03.eml", "kijitora@apple.example.com"),
-    ("rfc3834-04.eml", "kijitora@example.org"),
-    ("rfc3834-05.eml", "foo@bar.net"),
-])
-def test_real_auto_replies_from_a_players_address_get_nothing(app, factory, game, name, sender):
-    """Vacation answers from real servers (sisimai's RFC 3834 set), as if the
-    player's own mailbox had answered a bulletin: ignored, not refused."""
+@pytest.mark.parametrize("path,sender", [
+    (AUTOMATIC / "sieve_vacation_it.eml", "anna.rossi@example.org"),
+    (AUTOMATIC / "exchange_ooo_en.eml", "bruno.bianchi@contoso.example"),
+    (AUTOMATIC / "exchange_ooo_it.eml", "carla.verdi@comune.example"),
+    (AUTOMATIC / "icloud_vacation.eml", "dario.neri@icloud.example"),
+    (AUTOMATIC / "gmail_vacation.eml", "elena.gallo@gmail.example"),
+    (AUTOMATIC / "unix_vacation.eml", "paolo.marino@unix.example"),
+    (AUTOMATIC / "x_autoreply.eml", "maria.conti@helpdesk.example"),
+    pytest.param(SISIMAI / "rfc3834-01.eml", "kijitora@example.net", marks=REAL),
+    pytest.param(SISIMAI / "rfc3834-02.eml", "nekonyaan@example.org", marks=REAL),
+    pytest.param(SISIMAI / "rfc3834-03.eml", "kijitora@apple.example.com", marks=REAL),
+    pytest.param(SISIMAI / "rfc3834-04.eml", "kijitora@example.org", marks=REAL),
+    pytest.param(SISIMAI / "rfc3834-05.eml", "foo@bar.net", marks=REAL),
+], ids=lambda v: f"{v.parent.name}-{v.stem}" if isinstance(v, Path) else None)
+def test_real_auto_replies_from_a_players_address_get_nothing(app, factory, game, path, sender):
+    """Vacation answers as mail servers and clients write them (and, as an extra check,
+    sisimai's real RFC 3834 set), as if the player's own mailbox had answered a
+    bulletin: ignored, not refused."""
     _, worker = game
     dario, _ = seat(factory, "Dario")
     before = last_outbox_id(factory)
-    deliver(app, corpus_bounce(SISIMAI / name, sender, dario))
+    deliver(app, corpus_bounce(path, sender, dario))
     run_mail(app, worker)
     assert all_outbox_since(factory, before) == []
     with factory() as s:
@@ -202,25 +232,31 @@ def test_real_auto_replies_from_a_players_address_get_nothing(app, factory, game
         assert (row.from_addr, row.status) == (dario, "ignored")
 
 
-def test_a_strangers_fake_bounce_naming_a_player_marks_nobody(app, factory, game):
+@pytest.mark.parametrize("first, second", [
+    ((BOUNCES / "gmail.eml", "nicolo.esposito.typo@gmail.example"),
+     (BOUNCES / "office365.eml", "francesca.ricci@contoso.example")),
+    pytest.param((SISIMAI / "lhost-gmail-01.eml", "userunknown@example.jp"),
+                 (FLANKER / "office365.eml", "noname@example.com"), marks=REAL),
+], ids=["own", "sisimai-flanker"])
+def test_a_strangers_fake_bounce_naming_a_player_marks_nobody(app, factory, game, first, second):
     """The attack: a delivery report written by anyone, naming Dario."""
     _, worker = game
     dario, _ = seat(factory, "Dario")
-    raw = corpus_bounce(SISIMAI / "lhost-gmail-01.eml", "userunknown@example.jp", dario,
-                        "<made-up-1234@lupus.localhost>")
-    deliver(app, raw)
-    deliver(app, corpus_bounce(FLANKER / "office365.eml", "noname@example.com", dario,
-                               "<another-guess@example.com>"))
+    deliver(app, corpus_bounce(*first, dario, "<made-up-1234@lupus.localhost>"))
+    deliver(app, corpus_bounce(*second, dario, "<another-guess@example.com>"))
     run_mail(app, worker)
     assert failing(factory) == []
 
 
-def test_a_bounce_quoting_our_mail_marks_only_the_address_that_mail_went_to(app, factory, game):
+@pytest.mark.parametrize("path, failed", [
+    (BOUNCES / "exim.eml", "carla.verdi@example.net"),
+    pytest.param(SISIMAI / "lhost-exim-01.eml", "kijitora@example.ed.jp", marks=REAL),
+], ids=["own", "sisimai"])
+def test_a_bounce_quoting_our_mail_marks_only_the_address_that_mail_went_to(app, factory, game, path, failed):
     """A player returning their own mail in a forged report naming another player."""
     _, worker = game
     carla, _ = seat(factory, "Carla")
     dario, _ = seat(factory, "Dario")
-    deliver(app, corpus_bounce(SISIMAI / "lhost-exim-01.eml", "kijitora@example.ed.jp", dario,
-                               latest_sent(factory, carla).message_id))
+    deliver(app, corpus_bounce(path, failed, dario, latest_sent(factory, carla).message_id))
     run_mail(app, worker)
     assert failing(factory) == [carla]

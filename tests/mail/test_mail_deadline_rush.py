@@ -115,14 +115,14 @@ def test_a_batch_commits_each_games_mail_before_reading_the_next_games(app, fact
     mail_vote(app, factory, "Fabio", "Gino")
     mail_vote(app, factory, "Carla", "Bruno")
     seen: dict[str, object] = {}
-    real_process = apply._process
+    real_process = apply.route
 
     def looking(session, config, row, now):
         if b"fabio@" in row.raw:
             seen["committed"] = sorted(votes(factory))  # another connection's view
         return real_process(session, config, row, now)
 
-    monkeypatch.setattr(apply, "_process", looking)
+    monkeypatch.setattr(apply, "route", looking)
     source = open_source(app.config["MAIL_SOURCE"])
     try:
         worker.mail_once(source)
@@ -143,7 +143,7 @@ def test_a_boundary_waiting_for_the_mail_lock_gets_it_between_two_games_mail(app
     mail_vote(app, factory, "Fabio", "Gino")
     order: list[str] = []
     waiting = threading.Event()
-    real_process = apply._process
+    real_process = apply.route
 
     def boundary_waits():
         waiting.set()
@@ -161,7 +161,7 @@ def test_a_boundary_waiting_for_the_mail_lock_gets_it_between_two_games_mail(app
         order.append("fabio" if b"fabio@" in row.raw else "anna")
         return real_process(session, config, row, now)
 
-    monkeypatch.setattr(apply, "_process", noting)
+    monkeypatch.setattr(apply, "route", noting)
     source = open_source(app.config["MAIL_SOURCE"])
     try:
         worker.mail_once(source)

@@ -191,7 +191,7 @@ def test_a_message_that_breaks_the_code_does_not_block_the_rest(app, factory, ga
                                                                 imap_account, monkeypatch):
     imap_account.deliver(vote_mail(factory, "Dario", "Anna"))
     imap_account.deliver(vote_mail(factory, "Carla", "Bruno"))
-    real = apply._process
+    real = apply.route
     calls = []
 
     def first_one_breaks(session, config, row, now):
@@ -200,7 +200,7 @@ def test_a_message_that_breaks_the_code_does_not_block_the_rest(app, factory, ga
             raise RuntimeError("a parser bug")
         return real(session, config, row, now)
 
-    monkeypatch.setattr(apply, "_process", first_one_breaks)
+    monkeypatch.setattr(apply, "route", first_one_breaks)
     assert ingest(app, factory, clock) == 2
     assert actions(factory) == [("Carla", "Bruno")]
     with factory() as s:
@@ -216,16 +216,16 @@ def test_a_database_outage_is_retried_not_recorded_as_an_error(app, factory, gam
     from sqlalchemy.exc import OperationalError
 
     imap_account.deliver(vote_mail(factory, "Dario", "Anna"))
-    real = apply._process
+    real = apply.route
 
     def locked(session, config, row, now):
         raise OperationalError("UPDATE inbound", {}, Exception("database is locked"))
 
-    monkeypatch.setattr(apply, "_process", locked)
+    monkeypatch.setattr(apply, "route", locked)
     with pytest.raises(OperationalError):
         ingest(app, factory, clock)
     assert statuses(factory) == ["stored"] and left_in_mailbox(app) == 1
-    monkeypatch.setattr(apply, "_process", real)
+    monkeypatch.setattr(apply, "route", real)
     ingest(app, factory, clock)
     assert actions(factory) == [("Dario", "Anna")] and left_in_mailbox(app) == 0
 
@@ -255,7 +255,7 @@ def test_a_batch_that_fails_as_a_whole_is_applied_again_one_by_one(app, factory,
     names = [("Dario", "Anna"), ("Carla", "Bruno"), ("Elena", "Anna")]
     for name, target in names:
         imap_account.deliver(vote_mail(factory, name, target))
-    real = apply._process
+    real = apply.route
     calls = []
 
     def second_one_deadlocks_once(session, config, row, now):
@@ -264,7 +264,7 @@ def test_a_batch_that_fails_as_a_whole_is_applied_again_one_by_one(app, factory,
             raise OperationalError("SELECT phases", {}, Exception("deadlock detected"))
         return real(session, config, row, now)
 
-    monkeypatch.setattr(apply, "_process", second_one_deadlocks_once)
+    monkeypatch.setattr(apply, "route", second_one_deadlocks_once)
     assert ingest(app, factory, clock) == 3
     assert len(calls) == 2 + 3  # two in the batch (rolled back), then each alone
     assert actions(factory) == sorted(names)

@@ -12,7 +12,7 @@ import pytest
 
 from pbm import inbox
 from pbm.mail.sources import open_source
-from pbm.models import ActionRow, OutboxRow
+from pbm.models import ActionRow, MasterLog, OutboxRow
 
 from tests.support.mail import (  # noqa: F401  (fast_passwords and game are fixtures)
     fast_passwords, game, latest_sent, receipts, seat,
@@ -135,7 +135,11 @@ def test_someone_not_a_master_cannot_forward_for_a_player(app, factory, game, cl
     with factory() as s:
         assert s.query(ActionRow).count() == 0
     assert receipts(factory, carla) == []
-    assert carla in receipts(factory, dario)[0]
+    # Dario is told; the address it came from is not quoted (issue 29), the log names it.
+    (told,) = receipts(factory, dario)
+    assert carla not in told and "non è il tuo" in told
+    with factory() as s:
+        assert s.query(MasterLog).filter_by(action="refused_spoof").one().details["sender"] == carla
 
 
 @pytest.mark.parametrize("signature", ["Inviato da iPhone", "-- \nMara"])

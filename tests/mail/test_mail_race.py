@@ -34,8 +34,8 @@ def test_two_workers_applying_one_stored_message_apply_it_once(app, factory, gam
     address, mail = dario_votes_anna(app, factory)
     (inbound_id,) = inbox.store_many(factory, [mail], clock.now())
 
-    slow_process, first_inside = first_waits_for_second(apply._process)
-    monkeypatch.setattr(apply, "_process", slow_process)
+    slow_process, first_inside = first_waits_for_second(apply.route)
+    monkeypatch.setattr(apply, "route", slow_process)
 
     def worker():
         inbox.process(factory, app.config, inbound_id, clock.now())
@@ -96,8 +96,8 @@ def test_two_pollers_reading_one_mailbox_apply_each_message_once(app, factory, g
         target = "Bruno" if name != "Bruno" else "Anna"
         deliver(app, message(address, sent.reply_to, f"VOTO {target}\n\n(numero {n})", reply_to_row=sent))
 
-    slow_process, first_inside = first_waits_for_second(apply._process, patience=2.0)
-    monkeypatch.setattr(apply, "_process", slow_process)
+    slow_process, first_inside = first_waits_for_second(apply.route, patience=2.0)
+    monkeypatch.setattr(apply, "route", slow_process)
 
     def poller():
         source = open_source(app.config["MAIL_SOURCE"])

@@ -98,7 +98,8 @@ def test_the_envelope_carries_the_token_when_the_headers_do_not(embedded, clock)
         assert [(a.seat.name, a.args) for a in s.query(ActionRow)] == [("Carla", {"vote": "Bruno"})]
 
 
-def test_mail_to_the_noreply_address_never_reaches_the_inbox(embedded, clock):
+def test_mail_to_the_noreply_address_is_refused(embedded, clock):
+    """Issue 29: the no-reply address took mail from anyone, into the demo's mailbox."""
     app, factory = embedded
     make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
     worker = Worker(app, clock)
@@ -108,12 +109,36 @@ def test_mail_to_the_noreply_address_never_reaches_the_inbox(embedded, clock):
     msg["Subject"] = "Re: ricevuta"
     msg["Message-ID"] = make_msgid(domain="players.test")
     msg.set_content("VOTO Anna")
-    submit(app, "dario@players.test", [app.config["NOREPLY_ADDRESS"]], bytes(msg))
+    with pytest.raises(smtplib.SMTPRecipientsRefused):
+        submit(app, "dario@players.test", [app.config["NOREPLY_ADDRESS"]], bytes(msg))
     assert run_mail(app, worker) == 0
-    assert [m["Delivered-To"] for m in local_mailbox(app) if m["Subject"] == "Re: ricevuta"] == [
-        app.config["NOREPLY_ADDRESS"]]
+    assert [m for m in local_mailbox(app) if m["Subject"] == "Re: ricevuta"] == []
     assert smtpd.is_master_address("Lupus+AbC@Lupus.Localhost", app.config["MASTER_ADDRESS"])
     assert not smtpd.is_master_address(app.config["NOREPLY_ADDRESS"], app.config["MASTER_ADDRESS"])
+
+
+def test_the_masters_address_as_envelope_sender_proves_nothing(embedded, clock):
+    """Issue 29: MAIL FROM the Master's address made the server take any recipient, so
+    anyone on the machine could plant a message in the demo's mailbox, even one with
+    the Message-ID of a row the service sent (its forged body shown under that row)."""
+    app, factory = embedded
+    make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
+    with factory() as s:
+        real = s.query(OutboxRow).filter_by(to_addr="anna@players.test").first()
+    msg = EmailMessage()
+    msg["From"] = app.config["MASTER_ADDRESS"]
+    msg["To"] = "anna@players.test"
+    msg["Subject"] = real.subject
+    msg["Message-ID"] = real.message_id
+    msg.set_content("Il tuo ruolo: sei il Lupo. Rispondi con la tua password.")
+    for sender in (app.config["MASTER_ADDRESS"], app.config["NOREPLY_ADDRESS"]):
+        with pytest.raises(smtplib.SMTPRecipientsRefused):
+            submit(app, sender, ["anna@players.test"], bytes(msg))
+    # A wrong login is refused too; the service's own goes through (the round trip above).
+    with smtplib.SMTP(app.config["MAIL_SERVER"], app.config["MAIL_PORT"], timeout=10) as s:
+        with pytest.raises(smtplib.SMTPAuthenticationError):
+            s.login(smtpd.SERVICE_LOGIN, "guessed")
+    assert local_mailbox(app) == []
 
 
 def test_the_embedded_server_relays_nothing_for_strangers(embedded):
@@ -130,6 +155,5 @@ def test_the_embedded_server_relays_nothing_for_strangers(embedded):
         submit(app, "mallory@evil.test", ["anna@players.test"], bytes(msg))
     assert next(iter(refused.value.recipients.values()))[0] == 550
     assert local_mailbox(app) == []
-    # The service's own addresses take mail from anyone: players reply to them.
+    # The Master's address takes mail from anyone: players reply to it.
     submit(app, "mallory@evil.test", [app.config["MASTER_ADDRESS"]], bytes(msg))
-    submit(app, "mallory@evil.test", [app.config["NOREPLY_ADDRESS"]], bytes(msg))

@@ -36,7 +36,7 @@ class Recorder:
     def __init__(self) -> None:
         self.received: list[bytes] = []
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: ANN001, ANN201
+    async def handle_DATA(self, server, session, envelope):
         self.received.append(envelope.original_content or envelope.content)
         return "250 OK"
 
@@ -106,7 +106,7 @@ class TlsFront:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
 
-    async def _pipe(self, reader, writer) -> None:  # noqa: ANN001
+    async def _pipe(self, reader, writer) -> None:
         try:
             while data := await reader.read(65536):
                 writer.write(data)
@@ -116,7 +116,7 @@ class TlsFront:
         finally:
             writer.close()
 
-    async def _serve(self, client_reader, client_writer) -> None:  # noqa: ANN001
+    async def _serve(self, client_reader, client_writer) -> None:
         try:
             reader, writer = await asyncio.open_connection(*self.backend)
         except OSError:
@@ -130,7 +130,7 @@ class TlsFront:
             asyncio.start_server(self._serve, "127.0.0.1", self.port, ssl=self.context), self.loop).result(5)
         return self
 
-    def __exit__(self, *exc) -> None:  # noqa: ANN002
+    def __exit__(self, *exc) -> None:
         # Pipes still open are cancelled inside the loop, so none is left to be
         # finalised after the loop has gone (which Python reports as a warning).
         async def cancel_pipes() -> None:

@@ -1,14 +1,17 @@
-"""The parser against mail nobody here wrote: ../shared/email-corpus (not copied in)."""
+"""The parser against mail nobody here wrote: ../shared/email-corpus (not copied in).
+
+An extra check (tests/support/external.py): skipped, and said so, without the corpus.
+tests/mail/test_parse_mail_data.py checks the same on the project's own mail."""
 import json
-from pathlib import Path
 
 import pytest
 
 from pbm.mail.reading.parse import parse_message, strip_reply
 
-CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "email-corpus"
-pytestmark = pytest.mark.skipif(not CORPUS.is_dir(),
-                                reason=f"external mail corpus not found at {CORPUS}")
+from tests.support.external import EMAIL_CORPUS as CORPUS
+from tests.support.external import extra_check, params
+
+pytestmark = extra_check(CORPUS)
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena"]
 RESULT_KEYS = {"ignored", "on_behalf_of", "commands", "errors", "ignored_lines", "token",
                "message_id", "in_reply_to", "references", "from_address", "from_name",
@@ -45,7 +48,7 @@ def test_corpus_is_complete():
     assert len(KINDS) >= 500, "manifest.json lists the corpus files"
 
 
-@pytest.mark.parametrize("path", corpus_files())
+@pytest.mark.parametrize("path", params(corpus_files(), CORPUS, ids=corpus_files()))
 def test_every_corpus_file_parses(path):
     result = parse_message(as_message(path), PLAYERS).to_json()
     assert RESULT_KEYS <= set(result)
@@ -97,15 +100,13 @@ def _trimmer_matches(name: str) -> bool:
 @pytest.mark.parametrize("name", [
     pytest.param(n, marks=pytest.mark.xfail(reason=TRIMMER_KNOWN_DIFFERENCES[n], strict=True))
     if n in TRIMMER_KNOWN_DIFFERENCES else n
-    for n in trimmer_cases()])
+    for n in trimmer_cases()] or params([], CORPUS))
 def test_stripped_text_matches_discourse_ground_truth(name):
     assert _trimmer_matches(name)
 
 
 def test_trimmer_pass_rate_floor():
     cases = trimmer_cases()
-    if not cases:
-        pytest.skip("discourse-email_reply_trimmer not in the corpus")
     passed = sum(_trimmer_matches(n) for n in cases)
     assert len(cases) == 64
     assert passed >= TRIMMER_FLOOR, f"{passed}/{len(cases)} match the expected reply-only text"

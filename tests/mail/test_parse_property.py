@@ -14,7 +14,6 @@ errors, or a stated reason to ignore it.
 import json
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -22,11 +21,19 @@ from pbm.mail.reading.commands import looks_like_command, parse_line
 from pbm.mail.reading.grammar import grammar
 from pbm.mail.reading.parse import parse_message
 
-CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "email-corpus"
+from tests.support.external import EMAIL_CORPUS as CORPUS
+from tests.support.external import extra_check
+
+TESTS = Path(__file__).resolve().parents[1]
 PLAYERS = ["Anna", "Bruno", "Carla", "Maria Luisa", "Nicolò"]
 VOCABULARY = sorted(grammar(None).keywords)  # every game's command words
 REASONS = (None, "auto-reply", "bounce", "complaint", "list")
 NAME_KEYS = ("vote", "target", "target2", "appoint", "elect")
+
+
+def own_messages() -> list[Path]:
+    """The project's own mail: tests/data/mail and the parser's hand-written fixtures."""
+    return sorted([*(TESTS / "data" / "mail").rglob("*.eml"), *(TESTS / "mail" / "fixtures").rglob("*.eml")])
 
 
 def corpus_messages() -> list[Path]:
@@ -65,14 +72,8 @@ def check_invariants(raw: bytes) -> None:
         assert data["errors"], "a forward or SMS for nobody known must say so"
 
 
-MESSAGES = corpus_messages()
-
-
-@pytest.mark.skipif(not MESSAGES, reason=f"external mail corpus not found at {CORPUS}")
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data())
-def test_mutated_corpus_messages(data):
-    raw = bytearray(data.draw(st.sampled_from(MESSAGES)).read_bytes())
+def mutated(data, messages: list[Path]) -> bytes:
+    raw = bytearray(data.draw(st.sampled_from(messages)).read_bytes())
     for _ in range(data.draw(st.integers(0, 3))):
         mutation = data.draw(st.sampled_from(["flip", "truncate", "drop_header", "insert_command"]))
         if not raw:
@@ -93,7 +94,24 @@ def test_mutated_corpus_messages(data):
             pos = data.draw(st.integers(0, len(raw)))
             word = data.draw(st.sampled_from(sorted(VOCABULARY)))
             raw[pos:pos] = f"\n{word} Anna\n".encode()
-    check_invariants(bytes(raw))
+    return bytes(raw)
+
+
+OWN = own_messages()
+MESSAGES = corpus_messages()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_mutated_messages(data):
+    check_invariants(mutated(data, OWN))
+
+
+@extra_check(CORPUS)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_mutated_corpus_messages(data):
+    check_invariants(mutated(data, MESSAGES))
 
 
 _WORDS = sorted(VOCABULARY) + ["Anna", "bruno", "CARLA", "Maria", "Luisa", "nicolo", "Zorro", "CON",

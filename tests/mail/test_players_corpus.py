@@ -1,13 +1,17 @@
 """Replies as players write them (issue 22), in the shapes of real mail clients.
 
 Each case is one line of what a player wrote, replying to the service's own mail (164
-cases: both Lupus rulesets and Complots, Italian and English, each in all twelve clients). The
-mail is built from a real client's reply in ../shared/email-corpus (mailgun-talon's
-standard replies: Gmail, Outlook, Apple Mail, iPhone, Android, Thunderbird, Yahoo, AOL,
-Hotmail, Comcast, Sparrow; never copied here): the client's own reply text becomes the
-player's, and the mail it quotes becomes the service's bulletin or window, with a decoy
-command inside the quote that must never count. The subject is the service's own, as
-the client prefixes it (Re:, RE:), so nothing may be read from it either.
+cases: both Lupus rulesets and Complots, Italian and English, each in every client). The
+mail is built from one client's reply: twelve written for this project in the shapes
+their clients send (tests/data/mail/clients: Gmail on the web and on Android, iPhone in
+Italian and English, Apple Mail, Outlook for Windows, in Italian and on the web,
+Thunderbird, Yahoo, Libero, Samsung; quoted-printable, base64, windows-1252, HTML only),
+and, as an extra check, the twelve real replies of mailgun-talon's standard_replies in
+../shared/email-corpus (eleven clients, read in place). The client's own reply text
+("Hello") becomes the player's, and the mail it quotes ("Hi") becomes the service's
+bulletin or window, with a decoy command inside the quote that must never count. The
+subject is the service's own, as the client prefixes it (Re:, RE:, R:), so nothing may be
+read from it either.
 
 The expectations were written from what the player means, before the parser was run.
 """
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import html
 import re
 from pathlib import Path
 
@@ -22,9 +27,10 @@ import pytest
 
 from pbm.mail.reading.parse import parse_message
 
-CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "email-corpus"
-CLIENTS = CORPUS / "mailgun-talon" / "tests" / "fixtures" / "standard_replies"
-pytestmark = pytest.mark.skipif(not CLIENTS.is_dir(), reason=f"external mail corpus not found at {CORPUS}")
+from tests.support.external import EMAIL_CORPUS, params
+
+OWN = Path(__file__).resolve().parents[1] / "data" / "mail" / "clients"
+TALON = EMAIL_CORPUS / "mailgun-talon" / "tests" / "fixtures" / "standard_replies"
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena"]
 LIVE, TEMPO, COMPLOTS = "lupus-live-12", "tempo-reale-7", "complots"
@@ -49,25 +55,53 @@ SUBJECT = {
 }
 
 
-def client_names() -> list[str]:
-    return sorted(p.stem for p in CLIENTS.glob("*.eml")) if CLIENTS.is_dir() else []
+def own_clients() -> list[Path]:
+    return sorted(OWN.glob("*.eml"))
 
 
-def reply_from(client: str, written: str, quoted: list[str], subject: str) -> bytes:
-    """The client's real reply with ``written`` as the player's text and ``quoted`` as
-    the quoted mail (each line with the client's own quote prefix)."""
-    msg = email.message_from_bytes((CLIENTS / f"{client}.eml").read_bytes(), policy=email.policy.compat32)
-    plain = next(p for p in msg.walk() if p.get_content_type() == "text/plain")
+def talon_clients() -> list[Path]:
+    return sorted(TALON.glob("*.eml")) if TALON.is_dir() else []
+
+
+# The clients every case is written in: the project's own, and the real ones when present.
+CLIENTS = ([pytest.param(p, id=p.stem) for p in own_clients()]
+           + params(talon_clients(), EMAIL_CORPUS, ids=[f"talon-{p.stem}" for p in talon_clients()]))
+
+
+def reply_from(client: Path, written: str, quoted: list[str], subject: str) -> bytes:
+    """The client's reply with ``written`` as the player's text and ``quoted`` as the
+    quoted mail (each line with the client's own quote prefix). Its text part, or the
+    HTML of a client that sends only HTML."""
+    msg = email.message_from_bytes(client.read_bytes(), policy=email.policy.compat32)
+    parts = [p for p in msg.walk() if p.get_content_type() == "text/plain"]
+    if not parts:
+        return _html_reply_from(msg, written, quoted, subject)
+    plain = parts[0]
     text = plain.get_payload(decode=True).decode(plain.get_content_charset() or "latin-1", "replace")
     text = text.replace("\r\n", "\n")
     # The quote first: a player's line may itself start with "Hi".
-    hi = re.search(r"^((?:> ?)*)Hi\b.*$", text, flags=re.M)
+    hi = re.search(r"^([> \t]*)\ufeff?Hi\b.*$", text, flags=re.M)
     assert hi, client
     prefix = hi.group(1) or ""
     text = text[:hi.start()] + "\n".join(prefix + line for line in quoted) + text[hi.end():]
     text = re.sub(r"^Hello *$", lambda _m: written.replace("\\", "\\\\"), text, count=1, flags=re.M)
     del plain["Content-Transfer-Encoding"]  # set_payload encodes afresh (base64 for utf-8)
     plain.set_payload(text, "utf-8")
+    return _with_subject(msg, subject)
+
+
+def _html_reply_from(msg, written: str, quoted: list[str], subject: str) -> bytes:
+    part = next(p for p in msg.walk() if p.get_content_type() == "text/html")
+    text = part.get_payload(decode=True).decode(part.get_content_charset() or "latin-1", "replace")
+    assert text.count(">Hi<") == 1 and text.count(">Hello<") == 1, "one reply, one quote"
+    text = text.replace(">Hi<", ">" + "<br>".join(html.escape(line) for line in quoted) + "<", 1)
+    text = text.replace(">Hello<", ">" + "<br>".join(html.escape(line) for line in written.split("\n")) + "<", 1)
+    del part["Content-Transfer-Encoding"]
+    part.set_payload(text, "utf-8")
+    return _with_subject(msg, subject)
+
+
+def _with_subject(msg, subject: str) -> bytes:
     old = str(msg["Subject"])
     del msg["Subject"]
     msg["Subject"] = old[:old.index("Test")] + subject if "Test" in old else "Re: " + subject
@@ -281,13 +315,14 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("client", client_names())
+@pytest.mark.parametrize("client", CLIENTS)
 @pytest.mark.parametrize("ruleset, lang, written, commands, errors, prose", CASES)
 def test_a_player_reply_in_a_real_clients_shape(client, ruleset, lang, written, commands, errors, prose):
     raw = reply_from(client, written, QUOTED[lang], SUBJECT[lang])
     # The reply really carries the service's mail with its decoy command, quoted.
-    body = email.message_from_bytes(raw, policy=email.policy.default).get_body(("plain",)).get_content()
-    assert re.search(r"^[> ]*" + re.escape(QUOTED[lang][-1]) + r"\s*$", body, flags=re.M), body
+    body = email.message_from_bytes(raw, policy=email.policy.default).get_body(("plain", "html")).get_content()
+    assert re.search(r"^[> ]*" + re.escape(QUOTED[lang][-1]) + r"\s*$", body, flags=re.M) \
+        or ">" + html.escape(QUOTED[lang][-1]) + "<" in body, body
     parsed = parse_message(raw, PLAYERS, vocabulary=ruleset)
     assert parsed.ignored is None
     assert parsed.commands == commands, (parsed.reply_text, parsed.errors)
@@ -309,4 +344,4 @@ def test_the_corpus_is_as_large_as_promised():
         assert {c.values[1] for c in lupus if c.values[0] == ruleset} == {"it", "en"}
     assert {c.values[1] for c in complots} == {"complots-it", "complots-en"}
     assert len({c.values[:3] for c in CASES}) == len(CASES)  # no case twice
-    assert len(client_names()) == 12
+    assert len(own_clients()) == 12

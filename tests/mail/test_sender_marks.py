@@ -163,7 +163,7 @@ def test_only_the_marks_commit_without_waiting_for_the_disk(make_app, clock, smt
         return  # PostgreSQL: SET LOCAL, which ends with its transaction by definition
     levels: dict[str, set[int]] = {"mark": set(), "other": set()}
 
-    def level(conn, cursor, statement, parameters, context, executemany):  # noqa: ANN001
+    def level(conn, cursor, statement, parameters, context, executemany):
         if statement.startswith(("PRAGMA", "BEGIN")):
             return
         raw = conn.connection.dbapi_connection.cursor()

@@ -25,8 +25,8 @@ def test_two_workers_draining_at_once_send_each_message_once(make_app, clock, sm
     both_read = threading.Barrier(2, timeout=10)
     real_due = send.due
 
-    def due_then_wait(session, now, limit=send.BATCH):
-        rows = real_due(session, now, limit)
+    def due_then_wait(session, now, limit=send.BATCH, general=None):
+        rows = real_due(session, now, limit, general)
         both_read.wait()  # each worker has the whole outbox in hand before either sends
         return rows
 

@@ -107,7 +107,7 @@ def test_a_refused_set_up_is_an_error_of_the_file() -> None:
     assert not outcome.passed and "set-up refused" in outcome.summary()
 
 
-# ----------------------------------------------------- a refusal is never silent (SCENARIOS.md)
+# ----------------------------------------------------- a refusal is never silent (docs/scenarios.md)
 # Each ruleset's night 1, where Anna's first-night kill is refused by the rules.
 REFUSED = {
     "lupus-live-12": """

@@ -1,4 +1,4 @@
-"""Every scenario file under tests/scenarios/ is a test (shared/SCENARIOS.md)."""
+"""Every scenario file under tests/scenarios/ is a test (the format: docs/scenarios.md)."""
 from __future__ import annotations
 
 from pathlib import Path

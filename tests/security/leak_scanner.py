@@ -252,7 +252,7 @@ def scan(scenario: Scenario, folder: Path, *, every_viewer_every_step: bool = Fa
     found = Findings()
     viewers = viewers_of(scenario)
     readers_of_pages = [v for v in viewers if v != TABLE]
-    mails_a, mails_b = {v: 0 for v in viewers}, {v: 0 for v in viewers}
+    mails_a, mails_b = dict.fromkeys(viewers, 0), dict.fromkeys(viewers, 0)
     rotation = 0
 
     def look(step: int, when: str, comparing: bool, few: bool = False) -> None:

@@ -60,7 +60,8 @@ def test_a_display_name_showing_the_players_address_does_not_act_for_them(app, f
     # The player is told, in Italian, at the registered address; the attacker gets nothing.
     assert receipts(factory, MALLORY) == []
     (body,) = receipts(factory, dario)
-    assert "mostra nel nome l'indirizzo " + dario in body and MALLORY in body
+    # Issue 29: the stranger's address is not quoted in our mail (it is in the Masters' log).
+    assert "mostra nel nome un indirizzo diverso" in body and MALLORY not in body
     assert "non è stato applicato" in body
     with factory() as s:
         (entry,) = s.query(MasterLog).filter_by(action="refused_spoof").all()
@@ -77,7 +78,7 @@ def test_the_refusal_is_in_the_players_language(app, factory, game):
     run_mail(app, worker)
     assert votes(factory) == []
     (body,) = receipts(factory, dario)
-    assert f"sender's name shows the address {dario}" in body and "it was not applied" in body
+    assert "sender's name shows an address other than" in body and "it was not applied" in body
 
 
 def test_a_masters_address_in_the_display_name_does_not_act_for_the_master(app, factory, game):
@@ -93,7 +94,7 @@ def test_a_masters_address_in_the_display_name_does_not_act_for_the_master(app, 
     assert votes(factory) == []
     assert receipts(factory, MALLORY) == []
     (body,) = receipts(factory, master)
-    assert "mostra nel nome l'indirizzo " + master in body
+    assert "mostra nel nome un indirizzo diverso" in body and MALLORY not in body
 
 
 def test_a_from_naming_two_senders_acts_for_nobody(app, factory, game):

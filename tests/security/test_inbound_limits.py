@@ -10,7 +10,6 @@ from email.utils import make_msgid
 import pytest
 
 from pbm import inbox
-from pbm.inbox import apply
 from pbm.mail.reading import html_budget
 from pbm.models import InboundRow, OutboxRow
 from pbm.worker import Worker
@@ -58,9 +57,11 @@ def reply(factory, name: str, body: str = "VOTO Anna", html: str | None = None,
 
 def test_a_message_over_the_cap_is_kept_answered_once_and_never_parsed(app, factory, worker, monkeypatch):
     parsed_sizes = []
-    real_parse = apply.parse_message
-    monkeypatch.setattr(apply, "parse_message", lambda raw, *a, **k: parsed_sizes.append(len(raw))
-                        or real_parse(raw, *a, **k))
+    from pbm.inbox import game_names, router
+    real_parse = router.parse_message
+    for module in (router, game_names):  # where a message is parsed
+        monkeypatch.setattr(module, "parse_message", lambda raw, *a, **k: parsed_sizes.append(len(raw))
+                            or real_parse(raw, *a, **k))
     raw = reply(factory, "Dario", attachment=b"\xff" * CAP)
     assert len(raw) > CAP
     deliver(app, raw)

@@ -4,7 +4,7 @@ every mail; the Masters see everything.
 Most checks compare two games that differ only in a secret (a role, who used a power,
 who shouted): whatever a player may read (the public page, the bulletin mail, their own
 reserved area and results) must be the same in both, or the secret could be read off
-it. The expectations come from the rulebooks (shared/rules), cited at each test.
+it. The expectations come from the rulebooks, cited by title and edition at each test.
 """
 from __future__ import annotations
 

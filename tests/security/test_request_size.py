@@ -44,7 +44,7 @@ class CountingBody(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer) -> int:  # noqa: ANN001
+    def readinto(self, buffer) -> int:
         n = min(len(buffer), self.size - self.read_so_far)
         if n <= 0:
             return 0
@@ -55,7 +55,7 @@ class CountingBody(io.RawIOBase):
         return n
 
 
-def big_post(app, path: str, size: int, *, declared: bool = True, lang: str = "it"):
+def big_post(app, path: str, size: int, *, declared: bool = True, lang: str = "it", client=None):
     body = CountingBody(size)
     environ = {"wsgi.input": body, "CONTENT_TYPE": f"multipart/form-data; boundary={BOUNDARY}",
                "HTTP_ACCEPT_LANGUAGE": lang}
@@ -63,7 +63,7 @@ def big_post(app, path: str, size: int, *, declared: bool = True, lang: str = "i
         environ["CONTENT_LENGTH"] = str(size)
     else:  # chunked: the server says the stream ends, and nobody knows its length before
         environ["wsgi.input_terminated"] = True
-    r = app.test_client().post(path, environ_overrides=environ)
+    r = (client or app.test_client()).post(path, environ_overrides=environ)
     return r, body.read_so_far
 
 
@@ -109,7 +109,9 @@ def narrator(app, factory):
 
 def seat_with_photo(client, name: str, photo: bytes):
     page = client.get("/g/serata-al-bar/narrator").get_data(as_text=True)
-    return client.post("/g/serata-al-bar/narrator/seat", content_type="multipart/form-data",
+    # The form's action carries its token, read before the body (issue 29).
+    action = re.search(r'action="(/g/serata-al-bar/narrator/seat\?csrf_token=[^"]+)"', page).group(1)
+    return client.post(action.replace("&amp;", "&"), content_type="multipart/form-data",
                        data={"csrf_token": csrf_from(page), "name": name,
                              "photo": (io.BytesIO(photo), "selfie.jpg")})
 
@@ -130,6 +132,33 @@ def test_a_photo_over_its_own_limit_is_refused_before_it_is_read(narrator, facto
     assert r.status_code == 413 and "troppo grande" in r.get_data(as_text=True)
     with factory() as s:
         assert s.scalar(select(Seat).where(Seat.name == "Bruno")) is None
+
+
+def test_an_anonymous_photo_upload_is_refused_before_its_body_is_read(narrator, app):
+    """Issue 29: anyone could make the server read 16 MB into any game's photo route
+    before the login and the form's token were checked."""
+    size = photos.MAX_REQUEST - FORM_LIMIT  # under the photo's limit, over a form's
+    r, read = big_post(app, "/g/serata-al-bar/narrator/seat", size)
+    assert r.status_code == 413 and read == 0
+    # A forged token, or none, from the Master's own browser: the same.
+    for query in ("", "?csrf_token=forged"):
+        r, read = big_post(app, "/g/serata-al-bar/narrator/seat" + query, size, client=narrator)
+        assert r.status_code == 413 and read == 0, query
+
+
+def test_another_master_cannot_upload_to_this_game(narrator, app, factory):
+    from pbm.db import transaction
+    from pbm.models import User
+    with transaction(factory) as s:
+        other = User(email="other@example.org", name="Other", lang="it", is_admin=True)
+        other.set_password("other-password")
+        s.add(other)
+    client = login(app, "other@example.org", "other-password")
+    page = client.get("/master/new").get_data(as_text=True)
+    token = csrf_from(page)
+    r, read = big_post(app, f"/g/serata-al-bar/narrator/seat?csrf_token={token}",
+                       photos.MAX_REQUEST - FORM_LIMIT, client=client)
+    assert r.status_code == 413 and read == 0
 
 
 def test_only_the_photo_upload_takes_more(app):
@@ -208,6 +237,10 @@ def test_gunicorn_answers_a_huge_anonymous_login_at_once(tmp_path):
                 answer += chunk
         assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
         assert "troppo grande" in answer.decode("utf-8", "replace")
+        # Issue 29: the connection is closed after it (the body was left unread), and
+        # the answer says so; it said keep-alive.
+        head = answer.split(b"\r\n\r\n", 1)[0].lower()
+        assert b"\r\nconnection: close" in head and b"keep-alive" not in head, head
     finally:
         web.terminate()
         web.wait(timeout=30)

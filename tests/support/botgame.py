@@ -351,8 +351,10 @@ class BotGame:
         reads, answering the address of their own mail; then one round of the worker."""
         folder = mailbox.Maildir(self.app.config["MAIL_SOURCE"]["path"], create=True)
         lines: dict[str, list[str]] = {}
+        steps: dict[str, int] = {}
         for player, command, step in mails:  # one mail per player, a command a line
             lines.setdefault(player, []).append(command)
+            steps[player] = step
         with self.factory() as s:
             game = s.get(Game, self.game_id)
             for player, commands in lines.items():
@@ -361,7 +363,7 @@ class BotGame:
                 msg["From"] = player_email(player)
                 msg["To"] = outbound.player_address(self.app.config, game.seat_by_name(player))
                 msg["Subject"] = f"Re: {GAME_NAME}"
-                msg["Message-ID"] = f"<{step}.{player.lower()}@players.test>"
+                msg["Message-ID"] = f"<{steps[player]}.{player.lower()}@players.test>"
                 msg.set_content(command + "\n")
                 folder.add(bytes(msg))
         source = open_source(self.app.config["MAIL_SOURCE"])
@@ -618,7 +620,7 @@ def every_read(scenario: Scenario, folder: Path) -> Iterator[tuple[int, str, Rea
     ``endgame_steps`` more is ended by the Master (a draw) where the rules let them."""
     game = BotGame("A", folder / "game", scenario)
     viewers = viewers_of(scenario)
-    mails_seen = {v: 0 for v in viewers}
+    mails_seen = dict.fromkeys(viewers, 0)
 
     def everything(step: int, moment: str) -> Iterator[tuple[int, str, Read]]:
         plan = [(v, path) for v in viewers if v != TABLE for path in game.paths()]

@@ -155,7 +155,7 @@ class Tally:
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
+    def redirect_request(self, *args, **kwargs):
         return None
 
 
@@ -200,7 +200,7 @@ def play(base: str, email: str, slug: str, stop: threading.Event, tally: Tally, 
             match = CSRF.search(page) if status == 200 else None
             if match:
                 ask("logout", "/logout", {"csrf_token": match.group(1)})
-        except Exception as exc:  # noqa: BLE001 (reported: a client that broke is a finding)
+        except Exception as exc:  # reported: a client that broke is a finding
             with lock:
                 tally.errors.append(repr(exc)[:300])
 

@@ -42,7 +42,7 @@ def parse_as_client(raw: bytes) -> ClientView:
     for name in SHOWN_HEADERS:
         try:
             header = msg[name]
-        except Exception as exc:  # noqa: BLE001 (what a client would choke on)
+        except Exception as exc:  # what a client would choke on
             view.problems.append(f"{name}: cannot be read ({exc})")
             continue
         if header is None:
@@ -66,7 +66,7 @@ def parse_as_client(raw: bytes) -> ClientView:
             view.problems.append(f"text/{kind} part: {[str(d) for d in part.defects]}")
         try:
             content = part.get_content()
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             view.problems.append(f"text/{kind} part cannot be decoded: {exc}")
             continue
         if kind == "plain":

@@ -34,7 +34,7 @@ class Form:
         return [v for v, _ in self.selects[name] if v]
 
     def labels(self, name: str) -> dict[str, str]:
-        return {v: t for v, t in self.selects[name]}
+        return dict(self.selects[name])
 
     def boxes(self, name: str) -> dict[str, str]:
         """checkbox value -> its label."""

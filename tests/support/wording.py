@@ -321,7 +321,7 @@ def scan(scenario, folder, *, quick: bool = True, tamper=None) -> Found:
     if tamper is not None:
         tamper(game.app)
     every = viewers_of(scenario)
-    mails_seen = {v: 0 for v in every}
+    mails_seen = dict.fromkeys(every, 0)
     players = [v for v in scenario.players if v in every]
     looks = 0
 

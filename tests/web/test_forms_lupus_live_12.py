@@ -1,8 +1,8 @@
 """Lupus LIVE! 12 from the reserved area (issue 3, "Ways in"): each form offers only
 the choices the rulebooks allow, what it sends reaches the engine in the vocabulary
-of SCENARIOS.md, and a forbidden choice is refused with the reason.
+of docs/scenarios.md, and a forbidden choice is refused with the reason.
 
-Expected choices come from the rulebooks (lupus-live-12-personaggi.md), written
+Expected choices come from the rulebooks (Lupus LIVE! 12ª edizione, Personaggi e poteri), written
 out here, never read back from the engine's own forms."""
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ the two-target powers, the Negromante's target and power, the mayor election and
 successor; what the forms send is what the engine receives; forbidden choices are
 refused with the reason. Also what each player and the Masters are shown from setup.
 
-Expected choices are written from lupus-tempo-reale-7.md §3.7, not read from the engine."""
+Expected choices are written from Lupus in tempo reale, 7ª edizione §3.7, not read from the engine."""
 from __future__ import annotations
 
 from datetime import datetime, timezone

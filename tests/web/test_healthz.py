@@ -90,7 +90,7 @@ THROUGH_NGINX = {"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "203.0.113.
 TOKEN = "monitoring-" + "k" * 24
 
 
-def _short(r) -> None:  # noqa: ANN001
+def _short(r) -> None:
     assert set(r.get_json()) == {"status"}, r.get_json()
     body = r.get_data(as_text=True)
     assert "schema" not in body and "worker" not in body and "beat" not in body
@@ -133,8 +133,9 @@ def test_a_forged_forwarding_header_does_not_make_a_stranger_local(make_app, clo
 
 
 def test_monitoring_on_the_machine_reads_the_details_from_gunicorn_directly(make_app, clock):
+    # With no proxy declared (behind declared proxies: the token, or `pbm health`, below).
     for peer in ("127.0.0.1", "::1"):
-        app = make_app(TRUSTED_PROXIES=1)
+        app = make_app(TRUSTED_PROXIES=0)
         Worker(app, clock).heartbeat()
         report = app.test_client().get("/healthz", environ_base={"REMOTE_ADDR": peer}).get_json()
         assert report["schema"] and report["worker"]["alive"] == 1
@@ -164,3 +165,41 @@ def test_the_token_comes_from_the_environment_and_a_guessable_one_stops_the_serv
         monkeypatch.setenv("PBM_HEALTHZ_TOKEN", weak)
         with pytest.raises(config.ConfigError, match="HEALTHZ_TOKEN"):
             config.load(tmp_path)
+
+
+# ----------------------------------------------------------------- issue 29, finding 11
+
+def test_a_request_marked_by_any_proxy_gets_no_report(app, clock):
+    """A proxy that adds Via (RFC 9110) but not X-Forwarded-For passed on requests
+    that looked local."""
+    Worker(app, clock).heartbeat()
+    for header in ("Via", "X-Forwarded-Port", "X-Forwarded-Server", "CF-Connecting-IP"):
+        r = app.test_client().get("/healthz", headers={header: "1.1 proxy"})
+        assert r.get_json() == {"status": "ok"}, header
+
+
+def test_behind_declared_proxies_a_loopback_peer_gets_no_report(make_app, clock):
+    """With TRUSTED_PROXIES set every request comes through a proxy: one that reaches
+    the service without X-Forwarded-For came through a proxy that did not add it."""
+    app = make_app(TRUSTED_PROXIES=1)
+    Worker(app, clock).heartbeat()
+    assert app.test_client().get("/healthz").get_json() == {"status": "ok"}
+    forwarded = app.test_client().get("/healthz", headers={"X-Forwarded-For": "127.0.0.1"})
+    assert forwarded.get_json() == {"status": "ok"}
+
+
+def test_pbm_health_reads_the_report_on_the_machine(tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PBM_INSTANCE": str(tmp_path / "instance")}
+    subprocess.run([sys.executable, "-m", "pbm.cli", "db", "upgrade"], cwd=root, env=env, check=True,
+                   capture_output=True)
+    done = subprocess.run([sys.executable, "-m", "pbm.cli", "health"], cwd=root, env=env, capture_output=True,
+                          text=True)
+    assert done.returncode == 1  # no worker has beaten
+    report = json.loads(done.stdout)
+    assert report["database"] == "ok" and any("no worker is running" in p for p in report["problems"])

@@ -61,7 +61,7 @@ class Narrator:
         mark = re.search(r'name="mark" value="([^"]*)"', page).group(1)
         return self.post("shown", {"index": index, "mark": mark})
 
-    def night_through(self, choose) -> None:  # noqa: ANN001
+    def night_through(self, choose) -> None:
         """Every call of the night, each tapping choose(choices), each answer signalled."""
         while 'id="dawn"' not in (page := self.page()):
             if 'id="answer"' in page:
@@ -505,7 +505,7 @@ def test_an_optional_power_may_pass_with_no_face(narrator, factory):
     narrator.tap(SEER)
     narrator.tap(MEDIUM)
     narrator.close(factory, narrator.slug)
-    voters = [n for n in [*NAMES, "Lia"]]
+    voters = [*NAMES, "Lia"]
     for voter in voters:
         narrator.vote(voter, "Anna" if voter != "Anna" else "Dario")
     narrator.close(factory, narrator.slug)

@@ -23,7 +23,7 @@ PAGES = ["/g/{slug}/", "/g/{slug}/archive.json", "/g/{slug}/reveal", "/g/{slug}/
 
 def game_of(factory, config, now, slug: str, players: int) -> None:
     names = [f"P{i:02d}" for i in range(players)]
-    roles = {n: "Contadino" for n in names} | {names[0]: "Lupo Mannaro", names[1]: "Lupo Mannaro",
+    roles = dict.fromkeys(names, "Contadino") | {names[0]: "Lupo Mannaro", names[1]: "Lupo Mannaro",
                                                  names[2]: "Veggente"}
     with transaction(factory) as s:
         master = s.query(User).filter_by(email="master@example.org").one()

@@ -11,7 +11,7 @@ from tests.support.forms import area, flash_of, forms_of, logged_in
 from tests.web.test_forms_lupus_live_12 import ghosts  # noqa: F401  (a fixture: night 1, four ghosts)
 
 
-def _english(client) -> None:  # noqa: ANN001
+def _english(client) -> None:
     client.post("/lang/en", data={"csrf_token": csrf_from(client.get("/").get_data(as_text=True))})
 
 
@@ -53,7 +53,7 @@ def test_a_refusal_no_catalogue_words_reads_as_a_general_sentence_and_its_code_i
     made here: the desk's pause is replaced by one that refuses with a new code."""
     from pbm.operations import OperationError, desk
 
-    def refuse(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def refuse(*args, **kwargs):
         raise OperationError("brand_new_refusal", hours=3)
 
     monkeypatch.setattr(desk, "pause", refuse)

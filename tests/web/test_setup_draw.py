@@ -53,7 +53,7 @@ def test_draw_edit_propositions_and_start(app, factory, clock):
     client.post("/g/tempo-reale/master/start", data={"csrf_token": token, "mayor": ""})
     with factory() as s:
         game = s.query(Game).one()
-        assert game.status == "running" and dict((p["name"], p["role"]) for p in game.state["players"]) == seating
+        assert game.status == "running" and {p["name"]: p["role"] for p in game.state["players"]} == seating
         props = game.state["data"]["divinatore"][diviner]
         assert [(p["player"], p["role"], p["true"]) for p in props] == [
             (n, r, i < 2) for i, (n, r) in enumerate(chosen)]

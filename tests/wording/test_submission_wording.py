@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.registry import available, get_ruleset
-from pbm.operations import describe_submission
+from pbm.render import describe_submission
 
 from tests.wording.test_vocabulary_drift import LANGS, played
 
@@ -15,7 +15,7 @@ from tests.wording.test_vocabulary_drift import LANGS, played
 def test_every_legal_submission_is_worded_without_engine_keys(key):
     rules = get_ruleset(key)
     checked = 0
-    for state, player, form, submission in played(key, seeds=range(2), phases=10):
+    for state, _player, _form, submission in played(key, seeds=range(2), phases=10):
         if not submission:  # nothing filled in: nothing to word
             continue
         for lang in LANGS:

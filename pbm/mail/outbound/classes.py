@@ -12,6 +12,11 @@ so the sender's query orders by a column and an index instead of by a list.
    carry.
 
 Within a class the oldest goes first (the sender orders by class, then id).
+
+Apart from the order, the last part of the relay's daily quota (relay_limits.py,
+MAIL_QUOTA_RESERVE_PERCENT) is kept for RESERVED_KINDS, the mail a game cannot go
+on without: receipts and links go first while there is room, but can never spend
+what a boundary needs.
 """
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ CLASSES = (URGENT, PRIVATE, BULK, TALK)
 CLASS_OF_KIND: dict[str, int] = {
     "receipt": URGENT,
     "receipt_error": URGENT,
+    "receipt_capped": URGENT,  # the last receipt of the day's budget, saying so
     "window": URGENT,  # a Complots window lasts minutes
     "signup": URGENT,
     "password_reset": URGENT,
@@ -40,6 +46,7 @@ CLASS_OF_KIND: dict[str, int] = {
     "master_added": BULK,
     "announcement": BULK,
     "substitute_announced": BULK,
+    "seat_left": PRIVATE,  # the player who left learns it before the game mails them nothing more
     "absence_declared": BULK,
     "late_boundary": BULK,
     "reminder": BULK,
@@ -48,6 +55,13 @@ CLASS_OF_KIND: dict[str, int] = {
     "room_post": TALK,
     "room_digest": TALK,
 }
+
+
+# What the reserve of the daily quota is kept for: a phase's results (bulletins too),
+# the Masters' reports and the question a resolution waits on, a Complots window
+# (a moment of the game, as a phase is), the role letters a game starts with.
+RESERVED_KINDS = frozenset({"phase_results", "master_report", "master_game_report", "draft_ready", "window",
+                            "role_letter"})
 
 
 def class_of(kind: str, private: bool | None = None) -> int:

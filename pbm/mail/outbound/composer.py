@@ -54,7 +54,7 @@ def _render(template: Template, context: dict[str, Any]) -> str:
     globals, which ``_context`` has put in already, and ``render`` itself joins what
     ``root_render_func`` yields. A context is only read, so a body and its HTML
     share one."""
-    return template.environment.concat(template.root_render_func(template.new_context(context, shared=True)))  # type: ignore[attr-defined]
+    return template.environment.concat(template.root_render_func(template.new_context(context, shared=True)))
 
 
 def _context(*parts: dict[str, Any]) -> dict[str, Any]:
@@ -159,8 +159,10 @@ def _from(name: str, address: str) -> str:
     """The From field as text: ``Lupus – Partita <lupus+TOKEN@...>``. Not encoded: the
     outbox keeps what a person reads, and the sender encodes it once, as it writes the
     message (``sender.from_header``); encoded here too, it reached the players as
-    ``=?utf-8?q?Lupus_=E2=80=93_...?=``, encoded words inside an encoded word."""
-    return f"{_display_name(name)} <{address}>"
+    ``=?utf-8?q?Lupus_=E2=80=93_...?=``, encoded words inside an encoded word. A line
+    break in a game's name stored before names were checked (pbm/typed_text.py) is a
+    space here: in a header it failed every mail of the game."""
+    return f"{_display_name(' '.join(name.split()))} <{address}>"
 
 
 @lru_cache(maxsize=1024)

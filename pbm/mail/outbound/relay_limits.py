@@ -10,6 +10,12 @@ and reads the injected clock (tests move a fake one instead of sleeping).
 Mail over the allowance stays pending, in its class's order, until the minute
 or the day has room again: it is never dropped.
 
+The last MAIL_QUOTA_RESERVE_PERCENT of the day's quota (20 % by default) is kept
+for the mail a game cannot go on without (classes.RESERVED_KINDS: phase results,
+the Masters' reports, a window, role letters): everything else (receipts, links,
+reminders, notices) stops at the quota less the reserve (``rooms``), so a flood of
+receipts or of anonymous requests never delays a boundary by a day.
+
 A relay that answers 421, 450, 451 or 452 ("too many messages", "try again
 later") is throttling: all mail waits (``throttled``), for 15 s, doubling while
 such answers go on, at most an hour; the first message accepted ends the run.
@@ -37,6 +43,7 @@ DAY = timedelta(days=1)
 FIRST_PAUSE = timedelta(seconds=15)
 LONGEST_PAUSE = timedelta(hours=1)
 ROLLING = "rolling"
+DEFAULT_RESERVE_PERCENT = 20
 _CLOCK_TIME = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
 
 
@@ -56,6 +63,7 @@ class Limits:
     per_day: int = 0
     reset_at: time | None = None  # None: a rolling 24 hours
     zone: ZoneInfo = ZoneInfo("UTC")
+    reserve: int = 0  # of per_day, for classes.RESERVED_KINDS alone
 
     @classmethod
     def from_config(cls, config: dict) -> "Limits":
@@ -72,12 +80,16 @@ class Limits:
                 raise LimitsError(f"MAIL_QUOTA_RESET = {reset!r} should be \"rolling\" or a time of day "
                                   "such as \"00:00\".")
             reset_at = time(int(found.group(1)), int(found.group(2)))
+        percent = config.get("MAIL_QUOTA_RESERVE_PERCENT", DEFAULT_RESERVE_PERCENT)
+        if not isinstance(percent, int) or isinstance(percent, bool) or not 0 <= percent <= 90:
+            raise LimitsError(f"MAIL_QUOTA_RESERVE_PERCENT = {percent!r} should be a whole number from 0 to 90 "
+                              "(the part of the daily quota kept for phase results and the Masters' reports).")
         name = str(config.get("MAIL_QUOTA_TIMEZONE") or "UTC")
         try:
             zone = ZoneInfo(name)
         except (ZoneInfoNotFoundError, ValueError):
             raise LimitsError(f"MAIL_QUOTA_TIMEZONE = {name!r} is not a time zone (e.g. America/Los_Angeles).") from None
-        return cls(per_minute, per_day, reset_at, zone)
+        return cls(per_minute, per_day, reset_at, zone, per_day * percent // 100)
 
     @property
     def limited(self) -> bool:
@@ -114,15 +126,26 @@ def used_today(session: Session, limits: Limits, now: datetime) -> int:
 
 def allowance(session: Session, limits: Limits, now: datetime) -> int | None:
     """How many messages may go now (None: no limit)."""
-    room = []
+    return rooms(session, limits, now)[0]
+
+
+def rooms(session: Session, limits: Limits, now: datetime) -> tuple[int | None, int | None]:
+    """How many messages may go now: of any kind, and of a kind outside the reserve
+    (classes.RESERVED_KINDS); None: no limit."""
+    room, general = [], []
     if limits.per_minute:
-        room.append(limits.per_minute - sent_since(session, now - MINUTE))
+        minute = limits.per_minute - sent_since(session, now - MINUTE)
+        room.append(minute)
+        general.append(minute)
     if limits.per_day:
         used = used_today(session, limits, now)
         if used >= limits.per_day:
             _log_quota_spent(limits, now)
         room.append(limits.per_day - used)
-    return max(min(room), 0) if room else None
+        general.append(limits.per_day - limits.reserve - used)
+    if not room:
+        return None, None
+    return max(min(room), 0), max(min(general), 0)
 
 
 _quota_logged: set[datetime] = set()

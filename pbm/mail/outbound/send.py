@@ -14,7 +14,13 @@ fails.
 While the server is down or answers 4xx, messages wait with exponential
 back-off; nothing is dropped. Only a permanent (5xx) refusal ends a message:
 it is marked failed, and a refused recipient's address is marked failing for
-the Masters to see.
+the Masters to see. A refusal is that message's alone: after any refused
+command the transaction is reset (RSET, or a new connection where the relay
+does not take it), so the next message opens a transaction of its own (left
+open, the next MAIL FROM got "503 nested MAIL command" and the whole batch, of
+every game, waited). An address the relay cannot be given (pbm/addresses.py: a
+domain with no IDNA form, letters outside ASCII before the @ for a relay without
+SMTPUTF8) is refused before any command is sent for it.
 
 The relay's limits (relay_limits.py): a batch is no larger than what the
 relay's minute and day still allow, and what waits goes in its class's order
@@ -36,6 +42,7 @@ import smtplib
 import socket
 import ssl
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 import email.policy
 from email.charset import QP, Charset
@@ -48,10 +55,10 @@ from flask_mail import Mail, Message
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from ... import retention, tls
+from ... import addresses, retention, tls
 from ...db import unflushed
 from ...models import OutboxRow, User
-from . import relay_limits
+from . import classes, relay_limits
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +93,7 @@ class _Message(Message):
     multipart/alternative (Flask-Mail wraps it in a multipart/mixed of one part,
     which some clients show as an attachment)."""
 
-    def _message(self):  # noqa: ANN202 (Flask-Mail's own signature)
+    def _message(self):  # Flask-Mail's own signature
         msg = super()._message()
         # Flask-Mail leaves its message with the SMTP policy, under which every header
         # read or written is parsed and decoded: the headers copied below would lose
@@ -107,16 +114,29 @@ class _Message(Message):
         _fit_lines(msg)
         return msg
 
+    # An address with letters outside ASCII before the @ (sent only with SMTPUTF8):
+    # Flask-Mail cannot write it, so the message is written for a stand-in, whose To
+    # line is then given the address as RFC 6532 writes it, in UTF-8.
+    utf8_to: str | None = None
+
     def as_bytes(self) -> bytes:
         # SMTP's CRLF line ends: smtplib sends bytes as they are, and a server reading
         # lines by CRLF sees a message written with bare LFs as one long line.
-        return self._message().as_bytes(policy=SMTP_LINES)
+        data = self._message().as_bytes(policy=SMTP_LINES)
+        if self.utf8_to is not None:
+            head, sep, body = data.partition(b"\r\n\r\n")
+            head = head.replace(b"\r\nTo: " + _STAND_IN.encode(), b"\r\nTo: " + self.utf8_to.encode("utf-8"), 1)
+            data = head + sep + body
+        return data
+
+
+_STAND_IN = "smtputf8-recipient@invalid"
 
 
 SMTP_LINES = email.policy.compat32.clone(linesep="\r\n")
 
 
-def _quoted_printable(part):  # noqa: ANN001, ANN202 (email.mime parts)
+def _quoted_printable(part):  # email.mime parts
     return MIMEText(part.get_payload(decode=True).decode("utf-8"), "html", _qp_utf8())
 
 
@@ -131,7 +151,7 @@ def _qp_utf8() -> Charset:
 MAX_LINE_OCTETS = 998
 
 
-def _fit_lines(msg) -> None:  # noqa: ANN001 (an email.message.Message)
+def _fit_lines(msg) -> None:  # an email.message.Message
     """A text part written as it is (8bit) with a line too long for SMTP, such as a
     1,000-character note in a Masters' notice, goes as quoted-printable instead,
     whose lines are short and which every mail program reads back unchanged."""
@@ -176,21 +196,32 @@ def from_header(value: str) -> str:
     return " ".join(folded.split(":", 1)[1].split())
 
 
-def to_message(row: OutboxRow) -> Message:
+def to_message(row: OutboxRow, to: str | None = None) -> Message:
+    """``to``: the address as the relay is given it (its domain in IDNA form)."""
     # With an HTML alternative Flask-Mail writes multipart/alternative, the plain
     # text first: clients that show no HTML (and most screen readers) read it.
-    msg = _Message(subject=row.subject, recipients=[row.to_addr], body=row.body,
+    to = to or row.to_addr
+    msg = _Message(subject=row.subject, recipients=[to if to.isascii() else _STAND_IN], body=row.body,
                   html=row.html or None, sender=row.from_addr, reply_to=row.reply_to,
                   extra_headers=dict(row.headers or {}), charset="utf-8")
     msg.msgId = row.message_id
+    if not to.isascii():
+        msg.utf8_to = to
     return msg
 
 
-def due(session: Session, now: datetime, limit: int | None = None) -> list[OutboxRow]:
-    """What may go now: the first class first, the oldest first within it."""
-    return list(session.scalars(select(OutboxRow).where(
-        OutboxRow.status == "pending", OutboxRow.next_attempt_at <= now)
-        .order_by(OutboxRow.priority, OutboxRow.id).limit(limit or BATCH)))
+def due(session: Session, now: datetime, limit: int | None = None, general: int | None = None) -> list[OutboxRow]:
+    """What may go now: the first class first, the oldest first within it; of the
+    kinds outside the quota's reserve (classes.RESERVED_KINDS), at most ``general``."""
+    limit = limit or BATCH
+    waiting = select(OutboxRow).where(OutboxRow.status == "pending", OutboxRow.next_attempt_at <= now) \
+        .order_by(OutboxRow.priority, OutboxRow.id)
+    if general is None or general >= limit:
+        return list(session.scalars(waiting.limit(limit)))
+    found = list(session.scalars(waiting.where(OutboxRow.kind.in_(classes.RESERVED_KINDS)).limit(limit)))
+    if general:
+        found += session.scalars(waiting.where(OutboxRow.kind.not_in(classes.RESERVED_KINDS)).limit(general))
+    return sorted(found, key=lambda r: (r.priority, r.id))[:limit]
 
 
 def claim(session: Session, rows: list[OutboxRow], now: datetime) -> list[OutboxRow]:
@@ -222,6 +253,7 @@ def connect(mail: Mail, timeout: float = SMTP_TIMEOUT, ca_file: str | None = Non
     """An SMTP connection with Flask-Mail's settings and a timeout; TLS (SMTPS
     or STARTTLS) verified against the system's authorities or ``ca_file``."""
     context = tls.client_context(ca_file)
+    host: smtplib.SMTP
     try:
         if mail.use_ssl:
             host = smtplib.SMTP_SSL(mail.server, mail.port, timeout=timeout, context=context)
@@ -247,6 +279,34 @@ def _unverified(mail: Mail, exc: ssl.SSLCertVerificationError) -> tls.Certificat
     error = tls.not_verified("SMTP relay", mail.server, mail.port, exc, "MAIL_CA_FILE")
     log.error("%s", error)
     return error
+
+
+class _Connection:
+    """A batch's SMTP connection, put back in a clean state after a refusal."""
+
+    def __init__(self, open_connection: Callable[[], smtplib.SMTP]) -> None:
+        self._open = open_connection
+        self.host = open_connection()
+
+    @property
+    def smtputf8(self) -> bool:
+        return bool(self.host.has_extn("smtputf8"))
+
+    def reset(self) -> None:
+        """After a refused command: RSET, so that the next message's MAIL FROM opens a
+        transaction of its own; a relay that does not take it gets a new connection
+        (an error opening it is the caller's, as the first connection's is)."""
+        try:
+            code, _text = self.host.rset()
+            if code == 250:
+                return
+        except (OSError, smtplib.SMTPException):
+            pass
+        _quit(self.host)
+        self.host = self._open()
+
+    def close(self) -> None:
+        _quit(self.host)
 
 
 class _ServerGone(Exception):
@@ -284,11 +344,11 @@ def _drain_batch(app: Flask, factory: sessionmaker[Session], now: datetime) -> t
         pause = relay_limits.state(session, relay)
         if pause is not None and pause.paused_until is not None and pause.paused_until > now:
             return 0, False
-        limit = relay_limits.allowance(session, relay_limits.Limits.from_config(app.config), now)
+        limit, general = relay_limits.rooms(session, relay_limits.Limits.from_config(app.config), now)
         if limit == 0:
             return 0, False
         limit = BATCH if limit is None else min(limit, BATCH)
-        found = due(session, now, limit)
+        found = due(session, now, limit, general)
         more = len(found) == limit
         rows = claim(session, found, now)
         if not rows:
@@ -298,14 +358,14 @@ def _drain_batch(app: Flask, factory: sessionmaker[Session], now: datetime) -> t
         started = time.monotonic()
         try:
             with app.app_context():
-                host = connect(mail, ca_file=app.config.get("MAIL_CA_FILE"))
+                link = _Connection(lambda: connect(mail, ca_file=app.config.get("MAIL_CA_FILE")))
                 try:
                     suspect: _Throttled | None = None
                     for row in rows:
                         if time.monotonic() - started > LEASE.total_seconds() / 2:
                             break  # a slow server: leave the rest before the claim runs out
                         try:
-                            accepted = _send_one(session, host, row, now, app.config)
+                            accepted = _send_one(session, link, row, now, app.config)
                         except _Throttled as exc:
                             if exc.row is None or suspect is not None:
                                 raise
@@ -316,21 +376,24 @@ def _drain_batch(app: Flask, factory: sessionmaker[Session], now: datetime) -> t
                         if suspect is not None:  # the relay took the next: it was the mailbox
                             _mailbox_busy(session, suspect, handled, now)
                             suspect = None
+                        handled.add(row.id)
                         if accepted:
                             marks.add(row.id)
-                        handled.add(row.id)
+                        else:  # refused: that message alone, the next starts clean
+                            link.reset()
                         marks.write_if_due()
                     if suspect is not None:  # the batch's last message: told apart by no other
                         _mailbox_busy(session, suspect, handled, now)
                     marks.write()
                 finally:
-                    _quit(host)
+                    link.close()
         except _Throttled as exc:
             _throttled(session, marks, relay, rows, handled, now, exc)
             return marks.sent, False
         except (OSError, smtplib.SMTPException, _ServerGone) as exc:
-            if relay_limits.is_throttling(getattr(exc, "smtp_code", None)):  # at the greeting or login
-                _throttled(session, marks, relay, rows, handled, now, _Throttled(exc.smtp_code, exc.smtp_error))
+            code = getattr(exc, "smtp_code", None)
+            if relay_limits.is_throttling(code):  # at the greeting or login
+                _throttled(session, marks, relay, rows, handled, now, _Throttled(code, getattr(exc, "smtp_error", b"")))
                 return marks.sent, False
             marks.write()  # what the server accepted before it failed stays sent
             _retry_later(session, [r for r in rows if r.id not in handled], now, exc)
@@ -408,17 +471,34 @@ class _Marks:
                           len(self.waiting))
 
 
-def _send_one(session: Session, host: smtplib.SMTP, row: OutboxRow, now: datetime,
+# What a refused message records, for an address the relay cannot be given.
+_UNSENDABLE = {
+    addresses.NEEDS_SMTPUTF8: "letters outside ASCII before the @, and the relay does not offer SMTPUTF8",
+    addresses.BAD_DOMAIN: "the domain has no IDNA form",
+    addresses.INVISIBLE: "invisible characters in the address",
+    addresses.NOT_PLAIN: "not one plain address",
+}
+
+
+def _send_one(session: Session, link: _Connection, row: OutboxRow, now: datetime,
               config: dict) -> bool:
     """True when the server accepted the message (its mark is the caller's);
-    a refusal is recorded on the row."""
+    a refusal is recorded on the row (the caller resets the transaction)."""
     try:
-        data = to_message(row).as_bytes()
-        host.sendmail(envelope_from(row, config), [row.to_addr], data)
+        to = addresses.for_relay(row.to_addr, link.smtputf8)
+    except addresses.AddressError as exc:
+        # Refused before MAIL FROM: it would come first in every batch, and an
+        # address SMTP cannot write once the transaction is open left it open.
+        _refused(session, row, 553, f"cannot be sent: {_UNSENDABLE[exc.code]}", now, recipient=True)
+        return False
+    try:
+        data = to_message(row, to).as_bytes()
+        host = link.host
+        host.sendmail(envelope_from(row, config), [to], data,
+                      mail_options=["SMTPUTF8"] if addresses.needs_smtputf8(to) else [])
     except (UnicodeError, ValueError) as exc:
-        # A message that cannot be written (an address with non-ASCII letters
-        # before the @, for a server without SMTPUTF8): it would come first in
-        # every batch and hold up all the mail behind it.
+        # A message that cannot be written: it would come first in every batch
+        # and hold up all the mail behind it.
         _refused(session, row, 553, f"cannot be sent: {exc}", now, recipient=True)
         return False
     except smtplib.SMTPRecipientsRefused as exc:

@@ -158,7 +158,7 @@ def _read(g: Grammar, keyword: Keyword, arg: str, players: list[str]) -> tuple[d
         choice, number_text = None, None
     prose.append(rest)
     takes = g.vocabulary.takes.get(keyword.key, {}).get(choice) if choice is not None else None
-    errors: list[dict] = []
+    errors = []
     if number_text is not None:
         if takes is not None and keyword.number not in takes:
             errors.append({"code": "bad_parameter", "argument": keyword.number, "value": number_text})
@@ -366,14 +366,14 @@ def _prose_says(g: Grammar, keyword: Keyword, command: dict, prose: str, players
             return command, prose, named.upper()
     if inner:
         return command, prose, ""
-    words = prose.split()
-    for i in range(min(len(words), 30)):
-        rest = " ".join(words[i:])
+    tokens = prose.split()
+    for i in range(min(len(tokens), 30)):
+        rest = " ".join(tokens[i:])
         inside = g.match(_LINE_DECORATION.sub("", rest))
         if inside is None or inside[0].key == keyword.key or inside[0].value == "text":
             continue
         if read_line(rest, players, g, _inner=True).command:
-            return command, prose, words[i].strip(",;:.!").upper()
+            return command, prose, tokens[i].strip(",;:.!").upper()
     return command, prose, ""
 
 

@@ -16,7 +16,7 @@ from engine.registry import available, get_ruleset
 
 from .names import clean_name, fold, rest_of, words_of
 
-VocabularyLike = Union[Vocabulary, str, None]
+VocabularyLike = Union[Vocabulary, "Grammar", str, None]
 
 # What may stand between a keyword and its argument: "VOTO: Carla", "VOTO - Carla", "VOTO → Carla".
 _AFTER_KEYWORD = r"(?=$|[\s:=.,;!?-])(?:[\s:=]|[-\u2013\u2014]+>?(?=\s)|\u2192)*(.*)$"
@@ -50,7 +50,7 @@ class Grammar:
         for k in self.vocabulary.keywords:
             for w in k.words():
                 self.keywords.setdefault(" ".join(w.upper().split()), k)
-        every = [w for w in self.keywords]
+        every = list(self.keywords)
         strict = [w for w, k in self.keywords.items() if not k.verb]
         self._any = re.compile(rf"^({words_pattern(every)}){_AFTER_KEYWORD}", re.I) if every else None
         self._strict = re.compile(rf"^({words_pattern(strict)}){_AFTER_KEYWORD}", re.I) if strict else None

@@ -27,6 +27,7 @@ import email.utils
 import re
 from dataclasses import asdict, dataclass, field
 from email.message import Message
+from typing import cast
 
 from .commands import find_behalf_line, is_question, looks_like_command, parse_commands, parse_line, read_commands
 from .grammar import Grammar, VocabularyLike, grammar
@@ -287,7 +288,7 @@ def _parse(raw: bytes | Message, players: list[str], player_addresses: dict[str,
         in_reply_to=in_reply_to[0] if in_reply_to else None,
         references=_message_ids(header_text(msg, "References")),
         date=_iso_date(header_text(msg, "Date")),
-        token=extract_token(msg, subject, reply_localpart) if token is _UNREAD else token,
+        token=extract_token(msg, subject, reply_localpart) if token is _UNREAD else cast("str | None", token),
     )
     result.ignored, result.bounced_recipients = classify(msg, subject)
     if result.ignored:

@@ -11,6 +11,7 @@ import email.header
 import email.message
 import email.utils
 import re
+from email.utils import collapse_rfc2231_value
 
 import html2text
 
@@ -130,7 +131,7 @@ def part_text(part: email.message.Message) -> str:
         data = part.get_payload(decode=True)
     except Exception:
         data = None
-    if data is None:
+    if not isinstance(data, bytes):  # None: no payload to decode
         try:
             payload = part.get_payload()
         except Exception:
@@ -144,8 +145,8 @@ def part_text(part: email.message.Message) -> str:
         charset = None
     text = decode_bytes(data, charset)
     try:
-        if (part.get_param("format") or "").lower() == "flowed":
-            text = unflow(text, (part.get_param("delsp") or "").lower() == "yes")
+        if collapse_rfc2231_value(part.get_param("format") or "").lower() == "flowed":
+            text = unflow(text, collapse_rfc2231_value(part.get_param("delsp") or "").lower() == "yes")
     except Exception:
         pass
     return text
@@ -191,7 +192,7 @@ def html_to_text(html: str) -> str:
     converter.ignore_images = True
     converter.ignore_emphasis = True
     converter.ignore_tables = True
-    converter.tag_callback = _nested_quote_break
+    converter.tag_callback = _nested_quote_break  # type: ignore[assignment]  # html2text declares it None
     try:
         text = converter.handle(html)
     except Exception:

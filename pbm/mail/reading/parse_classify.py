@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import email.message
 import re
+from email.utils import collapse_rfc2231_value
 
 from .author import author_of
 from .parse_body import content_type, header_all, header_text, part_text, subparts
@@ -35,7 +36,7 @@ _ADDRESS = re.compile(r"[\w.+'=-]+@[\w-]+(?:\.[\w-]+)+")
 
 def _report_type(msg: email.message.Message) -> str:
     try:
-        return (msg.get_param("report-type") or "").lower().strip('"')
+        return collapse_rfc2231_value(msg.get_param("report-type") or "").lower().strip('"')
     except Exception:
         return ""
 
@@ -76,14 +77,14 @@ def _delivery_status_recipients(msg: email.message.Message) -> tuple[bool, list[
             text = part_text(part)
             blocks_text = re.split(r"\n\s*\n", text)
             for block in blocks_text:
-                addr = _recipient(lambda name: " ".join(re.findall(
+                addr = _recipient(lambda name, block=block: " ".join(re.findall(
                     rf"^{name}:\s*(.*)$", block, re.I | re.M)[:1]))
                 act = re.search(r"^Action:\s*(\S+)", block, re.I | re.M)
                 if addr:
                     (failed if not act or act.group(1).lower() == "failed" else others).append(addr)
             continue
         for block in blocks:
-            addr = _recipient(lambda name: header_text(block, name))
+            addr = _recipient(lambda name, block=block: header_text(block, name))
             if not addr:
                 continue
             action = header_text(block, "Action").lower()

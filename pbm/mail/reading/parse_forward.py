@@ -122,7 +122,7 @@ def _start_with_rule(text: str, start: int) -> int:
 
 
 def find_forward(text: str, subject: str) -> Forward | None:
-    candidates = [m for m in _EXPLICIT_MARKER.finditer(text)]
+    candidates = list(_EXPLICIT_MARKER.finditer(text))
     if FORWARD_SUBJECT.search(subject or ""):
         candidates += list(_ORIGINAL_MARKER.finditer(text))
         candidates += list(_OUTLOOK_BLOCK_START.finditer(text))

@@ -66,7 +66,7 @@ class MaildirSource:
         return found
 
     def fetch_new(self, limit: int | None = None, max_bytes: int | None = None) -> list[IncomingMail]:
-        mails = []
+        mails: list[IncomingMail] = []
         for stamp, key, file, size in self._unprocessed():
             if limit is not None and len(mails) >= limit:
                 break

@@ -1,7 +1,7 @@
 """initial schema
 
 Revision ID: 7585c0ba9b52
-Revises: 
+Revises:
 Create Date: 2026-11-22 03:00:30.592123
 """
 from alembic import op

@@ -1,7 +1,7 @@
 """rooms, posts, room readers, post reports; games.talk: the players' talk (issue 30)
 
 Revision ID: a1c7e5d93b42
-Revises: f3a9c5d2e781
+Revises: b8e4d2a6c913
 Create Date: 2026-11-29 04:00:00
 """
 from alembic import op
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from pbm.models import UTCDateTime
 
 revision = 'a1c7e5d93b42'
-down_revision = 'f3a9c5d2e781'
+down_revision = 'b8e4d2a6c913'
 branch_labels = None
 depends_on = None
 

@@ -352,19 +352,19 @@ def test_ics():
     phases = sch.phases_from(LIVE, Z(2022, 12, 1, 22, 30), 3)
     text = sch.to_ics(phases, name, "https://lupus.example/g/1",
                       dtstamp=Z(2022, 11, 28, 12), lang="it")
-    assert any(len(l.encode()) == 75 for l in text.split("\r\n"))  # folding did happen
+    assert any(len(line.encode()) == 75 for line in text.split("\r\n"))  # folding did happen
     lines = _unfold(text)
     assert lines[0] == "BEGIN:VCALENDAR" and lines[-1] == "END:VCALENDAR"
-    assert "VERSION:2.0" in lines and any(l.startswith("PRODID:") for l in lines)
+    assert "VERSION:2.0" in lines and any(line.startswith("PRODID:") for line in lines)
     events, cur = [], None
-    for l in lines:
-        if l == "BEGIN:VEVENT":
+    for line in lines:
+        if line == "BEGIN:VEVENT":
             cur = {}
-        elif l == "END:VEVENT":
+        elif line == "END:VEVENT":
             events.append(cur)
             cur = None
         elif cur is not None:
-            k, v = l.split(":", 1)
+            k, v = line.split(":", 1)
             cur[k] = v
     assert [(e["DTSTART"], e["DTEND"]) for e in events] == [
         ("20221201T200000Z", "20221202T080000Z"),

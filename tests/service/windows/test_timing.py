@@ -40,7 +40,7 @@ def start(app, factory, now, *, narrator: bool = False, window: timedelta | None
         for name in names:
             operations.add_player(s, app.config, game, name=name, email=f"{name.lower()}@players.test",
                                   now=now, by=master)
-        operations.start_game(s, app.config, game, roles={n: guess_ruleset.GUESSER for n in names},
+        operations.start_game(s, app.config, game, roles=dict.fromkeys(names, guess_ruleset.GUESSER),
                               options={"narrator": narrator}, now=now, by=master)
         return game.id
 
