@@ -33,7 +33,9 @@ from engine.registry import get_ruleset
 from pbm import accounts, operations
 from pbm.mail import outbound as mailer
 from pbm.mail.outbound import digests, outbox
-from pbm.telling import quota_warning
+from pbm.operations import rooms
+from pbm.talk_models import DIGEST
+from pbm.telling import quota_warning, room_digests
 from pbm.mail.outbound import send as sender
 from pbm.operations import signups
 from pbm.db import transaction
@@ -72,6 +74,8 @@ DRIVEN: dict[str, tuple[str, ...]] = {
     "substitute_welcome": WITH_ACCOUNTS,  # a seat handed over
     "substitute_announced": WITH_ACCOUNTS,
     "seat_left": WITH_ACCOUNTS,           # ... and the player who left
+    "room_post": WITH_ACCOUNTS,           # a post in a room, to its readers
+    "room_digest": WITH_ACCOUNTS,         # ... and to a reader who chose a digest
     "absence_declared": WITH_ACCOUNTS,    # a player will be away
     "deadline_changed": WITH_ACCOUNTS,    # a Master moves the deadline, pauses, resumes
     "master_added": EVERY,                # a co-Master with an account
@@ -150,11 +154,25 @@ def _the_extra_mails(game: BotGame, lang: str) -> None:
                               lang=lang, announced_as="Zoe")
         if any(r.key == "kill" for r in game.ruleset.remedies()):
             desk.intervene(s, config, g, "kill", [seats[2].name], now(), by=master, reason="Assente")
+        _talk(s, config, g, seats, now())
         if phase is not None and phase.has_deadline and phase.status == "open":
             desk.extend(s, config, g, phase.ends_at + timedelta(hours=1), now(), master)
             desk.extend(s, config, g, phase.ends_at - timedelta(minutes=1), now(), master)
             desk.pause(s, config, g, now(), master)
             desk.resume(s, config, g, now(), master)
+
+
+def _talk(s, config, g, seats, now) -> None:
+    """A post in the room everyone shares, mailed to its readers, one of whom reads the
+    room in a digest (sent with the digests, _digest below)."""
+    places = rooms.places(s, g, seats[0])
+    if not places:
+        return
+    key = places[0].key
+    reader = rooms.reader_of(s, rooms.room_row(s, g, key, now), seats[1].user)
+    rooms.choose_delivery(reader, DIGEST, hours=[8])
+    rooms.post(s, config, g, key, "Buongiorno: chi ha sentito qualcosa stanotte?", user=seats[0].user,
+               seat=seats[0], now=now)
 
 
 def _late_boundary(game: BotGame) -> None:
@@ -173,6 +191,7 @@ def _digest(game: BotGame) -> None:
     game.clock.set(game.clock.now() + timedelta(days=1))
     with transaction(game.factory) as s:
         digests.send_due(s, game.app.config, game.clock.now())
+        room_digests.send_due(s, game.app.config, game.clock.now())
 
 
 def _quota_warning(game: BotGame) -> None:
@@ -228,13 +247,16 @@ def test_every_mail_reads_right_in_a_mail_program(tmp_path, smtp_server, monkeyp
     kinds, faults, senders = set(), [], set()
     for message in received:
         row = rows[str(message.message["Message-ID"])]
-        template = made_by[row.message_id]
+        # A room's post is composed once per language, then given each reader's own
+        # Message-ID: its kind is its template's name.
+        template = made_by.get(row.message_id) or row.kind
         kinds.add(template)
         view = parse_as_client(message.raw)
         senders.add(view.from_name)
         where = f"{template} to {row.to_addr}"
         faults += [f"{where}: {p}" for p in view.problems]
-        if view.from_name not in names:
+        # A post comes from its author's name and the game's: "Anna (Città dell'Orso)".
+        if view.from_name not in names and not (template == "room_post" and view.from_name.endswith(f" ({GAME})")):
             faults.append(f"{where}: the sender reads {view.from_name!r}")
         for piece in [view.subject, *view.text.splitlines(), *wording.html_text(view.html or "")]:
             faults += [f"{where}: {p}" for p in wording.problems(piece, lang)]
@@ -254,9 +276,9 @@ def test_every_mail_reads_right_in_a_mail_program(tmp_path, smtp_server, monkeyp
     ours = {mid: text for mid, text in texts.items() if games.get(rows[mid].game_id) == ruleset}
     for kind in ("welcome", "role_letter", "reminder", "on_behalf_copy", "substitute_welcome"):
         for mid, text in ours.items():
-            if made_by[mid] == kind:
+            if made_by.get(mid) == kind:
                 assert example in text, (kind, text)
     for kind in ("master_added", "signup_confirm", "signup_already", "welcome", "set_password"):
         for mid, text in ours.items():
-            if made_by[mid] == kind:
+            if made_by.get(mid) == kind:
                 assert name in text, (kind, name, text)
