@@ -33,6 +33,7 @@ from pbm.models import Game, OutboxRow
 from pbm.operations import rooms
 from pbm.talk_models import DIGEST, PostRow, RoomReader, RoomRow
 from pbm.worker import Worker
+from tests.fixtures.smtp import SmtpServer
 
 TALK_KINDS = ("room_post", "room_digest")
 
@@ -44,7 +45,10 @@ def main() -> None:
     args = parser.parse_args()
     fast_passwords()
     clock = FixedClock(TUESDAY_0930_ROME)
-    app = service_app(scratch(), clock, MAIL_DAILY_QUOTA=args.quota)
+    relay = SmtpServer()  # aiosmtpd: what the day's mail really leaves through
+    relay.start()
+    app = service_app(scratch(), clock, MAIL_DAILY_QUOTA=args.quota, MAIL_SERVER="127.0.0.1", MAIL_PORT=relay.port,
+                      MAIL_USE_TLS=False, MAIL_USERNAME=None, MAIL_PASSWORD=None)
     factory = app.extensions["pbm_sessions"]
     gid = open_day_one(app, clock)
     worker = Worker(app, clock)
@@ -106,6 +110,7 @@ def main() -> None:
         print(f"{k:>28}: {v}")
     for leak in leaks[:10]:
         print("LEAK", leak)
+    relay.stop()
     record("talk_day", figures)
     if leaks or sent_day1 > args.quota:
         raise SystemExit(1)
