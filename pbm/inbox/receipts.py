@@ -19,17 +19,18 @@ from engine.registry import get_ruleset
 from .. import operations, render
 from ..i18n import gettext_in
 from ..models import (
-    Game, GameMaster, GameStatus, InboundRow, MasterLog, OutboxRow, PhaseRow, PhaseStatus, Seat, User,
+    Game, InboundRow, MasterLog, OutboxRow, PhaseRow, PhaseStatus, Seat, User,
 )
-from ..mail.outbound import master_address, queue
+from ..mail.outbound import queue
 from ..mail.reading.author import author_of
 from ..mail.reading.wording import examples
 from ..mail.reading.parse import ParsedMessage, without_reply_prefix
 from ..operations.carry_out import abridge
 from ..mail.sources.mailbox import headers_of
 from .receipt_budget import check as check_budget
+from .refusals import REFUSALS, seat_also_spoofed
 from .identify import (
-    Refused, is_master_address, same_address, seat_by_token, token_in_headers, user_by_address,
+    Refused, is_master_address, seat_by_token, token_in_headers, user_by_address,
 )
 
 log = logging.getLogger(__name__)
@@ -37,21 +38,34 @@ log = logging.getLogger(__name__)
 
 def refuse(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
            who: Refused, now: datetime) -> list[str]:
-    """Tell whom a refused message concerns, each in their own words (identify.py says
-    who); what the row records as its errors."""
-    if who.why == "doubtful":
-        return _refuse_doubtful_author(session, config, row, parsed, who.seat, who.master, now)
-    if who.why == "forged":
-        return _refuse_forged(session, config, row, parsed, who.seat, now, master=who.master)
-    if who.why == "master_spoof":
-        return _refuse_master_spoof(session, config, row, parsed, who.master, now)
-    if who.why == "master_without_token":
-        return _refuse_master_without_token(session, config, row, parsed, who.user, now)
-    if who.why == "unknown":
-        return _refuse_unknown(session, config, row, parsed, now)
-    if who.why == "spoof":
-        return _refuse_spoof(session, config, row, parsed, who.seat, now)
-    raise ValueError(f"no refusal for {who.why!r}")
+    """Tell whom a refused message concerns, each in their own words, as the table of
+    refusals says (refusals.py; identify.py says why); what the row records."""
+    refusal = REFUSALS[who.why]
+    spoofed = seat_also_spoofed(session, parsed, who)
+    if spoofed is not None:
+        _tell(session, config, row, parsed, Refused("spoof", seat=spoofed), now)
+    _tell(session, config, row, parsed, who, now)
+    return refusal.recorded(parsed)
+
+
+def _tell(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage, who: Refused,
+          now: datetime) -> None:
+    refusal = REFUSALS[who.why]
+    told = refusal.told(session, row, parsed, who)
+    if told.game is not None:
+        row.game_id = told.game.id
+        if refusal.logged is not None:
+            name = told.seat.name if told.seat is not None else told.user.name if told.user is not None else ""
+            _log_refusal(session, told.game, now, player=name, sender=row.from_addr,
+                         **({"reason": refusal.logged} if refusal.logged else {}),
+                         **({"role": "master"} if told.master else {}))
+    if told.user is None:
+        return
+    lang = told.user.lang
+    _receipt(session, config, row, parsed, to=told.user.email, lang=lang, now=now, game=told.game,
+             seat=told.seat, context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
+                                      "errors": [refusal.says(session, config, parsed, who, lang)]},
+             is_error=True, proven=refusal.proven, master=told.master)
 
 
 def size_of(row: InboundRow) -> int:
@@ -139,135 +153,6 @@ def talk_receipt(session: Session, config: dict[str, Any], row: InboundRow, pars
     _receipt(session, config, row, parsed, to=user.email, lang=user.lang, now=now, game=game, seat=None,
              context={"phase_label": None, "deadline": None, "applied": [], "errors": errors, "ignored": []},
              is_error=True, proven=proven)
-
-
-def _refuse_master_without_token(session: Session, config: dict[str, Any], row: InboundRow,
-                                 parsed: ParsedMessage, master: User, now: datetime) -> list[str]:
-    """From a Master's address but not through their reply address: refused,
-    and the Master (at the registered address, never the sender) is told
-    which address each of their running games takes commands at. A player's
-    token in it (a Master of another game using Bruno's reply address) is a
-    spoof of that seat: its owner is told too."""
-    seat = seat_by_token(session, parsed.token)
-    if seat is not None and seat.mailable and not same_address(seat.user.email, master.email):
-        _tell_seat_owner(session, config, row, parsed, seat, now)
-    lang = master.lang
-    games = [gm for gm in session.scalars(select(GameMaster).where(GameMaster.user_id == master.id))
-             if gm.game.status == GameStatus.RUNNING]
-    lines = "; ".join(f"{gm.game.name}: {master_address(config, gm)}" for gm in games)
-    errors = [gettext_in(lang, "A Master's commands by mail count only when sent to your own address for "
-                               "the game (reply to a mail of the game, or write to the address shown on "
-                               "your desk): this message was not applied.")
-              + (" " + gettext_in(lang, "Your addresses: %(addresses)s.", addresses=lines) if lines else "")]
-    master_receipt(session, config, row, parsed, master, None, errors, now, proven=False)
-    return ["master without token"]
-
-
-def _refuse_master_spoof(session: Session, config: dict[str, Any], row: InboundRow,
-                         parsed: ParsedMessage, gm: GameMaster, now: datetime) -> list[str]:
-    """A Master's reply address from another address: refused; the Master is told."""
-    master, game = gm.user, gm.game
-    row.game_id = game.id
-    master_receipt(session, config, row, parsed, master, game, [gettext_in(
-        master.lang, "A message to your Master's address came from an address that is not yours: it was "
-                     "not applied. The desk's log says which.")], now, proven=False)
-    _log_refusal(session, game, now, player=master.name, role="master", sender=row.from_addr)
-    return ["master token from another address"]
-
-
-def _refuse_spoof(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
-                  seat: Seat, now: datetime) -> list[str]:
-    """Commands with a player's token from another address: refused, and the
-    refusal goes to the registered address, never to the sender."""
-    _tell_seat_owner(session, config, row, parsed, seat, now)
-    return []
-
-
-def _tell_seat_owner(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
-                     seat: Seat, now: datetime) -> None:
-    """Tell a seat's owner, at the registered address, that a message with their token
-    came from another address, and log it for the Masters."""
-    lang = seat.user.lang
-    row.game_id = seat.game_id
-    _receipt(session, config, row, parsed, to=seat.user.email, lang=lang, now=now, game=seat.game,
-             seat=seat, context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
-                                 "errors": [gettext_in(lang,
-                                               "A message with your code came from an address that is not "
-                                               "yours: it was not applied. Use your registered address.")]},
-             is_error=True, proven=False)
-    _log_refusal(session, seat.game, now, player=seat.name, sender=row.from_addr)
-
-
-def _refuse_forged(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
-                   seat: Seat | None, now: datetime, master: GameMaster | None = None) -> list[str]:
-    """A From that the mail server says is forged speaks for nobody, Masters
-    included; the registered address it claims is told, never the sender."""
-    user = (seat.user if seat is not None and seat.mailable else master.user if master is not None
-            else user_by_address(session, row.from_addr))
-    if user is None:
-        return ["dmarc fail"]
-    lang = user.lang
-    game = seat.game if seat is not None else master.game if master is not None else None
-    if seat is not None:
-        row.game_id = seat.game_id
-        _log_refusal(session, seat.game, now, player=seat.name, sender=row.from_addr, reason="dmarc")
-    elif master is not None:
-        row.game_id = master.game_id
-        _log_refusal(session, master.game, now, player=user.name, role="master", sender=row.from_addr,
-                     reason="dmarc")
-    _receipt(session, config, row, parsed, to=user.email, lang=lang, now=now, game=game, seat=seat,
-             context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
-                      "errors": [gettext_in(lang,
-                                    "A message in your name arrived that the mail server found forged: it "
-                                    "was not applied.")]},
-             is_error=True, proven=False)
-    return ["dmarc fail"]
-
-
-def _refuse_doubtful_author(session: Session, config: dict[str, Any], row: InboundRow,
-                            parsed: ParsedMessage, seat: Seat | None, master: GameMaster | None,
-                            now: datetime) -> list[str]:
-    """A From whose display name shows an address other than the one the message was
-    sent from (the one the receiving server checked), or that names several senders,
-    speaks for nobody. Told, at the registered address, in their language: the player
-    or Master whose code it carries, else the owner of the address it came from, else
-    the owner of the address it shows; never the sender as such."""
-    user = (seat.user if seat is not None and seat.mailable else master.user if master is not None
-            else user_by_address(session, row.from_addr)
-            or (user_by_address(session, parsed.from_named) if parsed.from_named else None))
-    game = seat.game if seat is not None else master.game if master is not None else None
-    if game is not None:
-        row.game_id = game.id
-        _log_refusal(session, game, now, player=seat.name if seat is not None else user.name,
-                     sender=row.from_addr, reason="display name", **({"role": "master"} if seat is None else {}))
-    if user is None:
-        return [f"doubtful From ({parsed.from_doubtful})"]
-    lang = user.lang
-    if parsed.from_doubtful == "named_other":
-        error = gettext_in(lang, "A message arrived whose sender's name shows an address other than the one "
-                                 "it was sent from: it was not applied. Commands count only from your "
-                                 "registered address, with no other address in the sender's name.")
-    else:
-        error = gettext_in(lang, "A message arrived whose sender field names more than one sender: it was "
-                                 "not applied. Send your commands from your registered address alone.")
-    _receipt(session, config, row, parsed, to=user.email, lang=lang, now=now, game=game, seat=seat,
-             context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
-                      "errors": [error]}, is_error=True, proven=False)
-    return [f"doubtful From ({parsed.from_doubtful})"]
-
-
-def _refuse_unknown(session: Session, config: dict[str, Any], row: InboundRow, parsed: ParsedMessage,
-                    now: datetime) -> list[str]:
-    """No valid token: answer only a registered address, so strangers get no backscatter."""
-    user = user_by_address(session, row.from_addr)
-    if user is not None:
-        _receipt(session, config, row, parsed, to=user.email, lang=user.lang, now=now, game=None,
-                 seat=None, context={"phase_label": None, "deadline": None, "applied": [], "ignored": [],
-                                     "errors": [gettext_in(user.lang,
-                                                   "I cannot tell the game: reply to a mail you received from "
-                                                   "the game, without changing the reply address.")]},
-                 is_error=True, proven=False)
-    return []
 
 
 # Refusals of mail in a game's name the Masters' log keeps a day: anyone can send
