@@ -57,6 +57,7 @@ CATALOGUE: dict[str, str] = {
     "bad_moderation": N_("Hold, release or remove: nothing else can be done to a message."),
     "bad_archive": N_("The archive keeps all the rooms, only the one everyone shares, or none."),
     "no_account": N_("This player has no account."),
+    "not_master": N_("Only the game's Masters can do this."),
     "game_over": N_("The game is over."),
     "not_running": N_("The game is not running."),
     "not_paused": N_("The game is not paused."),

@@ -92,6 +92,12 @@ def _built(path: Path, family: str, arg: ast.expr) -> set[tuple[str, str]]:
     if source == "pbm/operations/signups.py: OperationError(problem)":
         from pbm import addresses  # why a typed address is refused (accounts.address_problem)
         return {(family, code) for code in addresses.PROBLEMS}
+    if source in ("pbm/operations/rooms.py: Rejected(code)",
+                  "pbm/operations/rooms.py: Rejected(why.code)"):
+        # A room's refusal passed on: the engine's (its Refusal codes, checked below per
+        # ruleset) or a Master's lock of the room.
+        rooms = ROOT / "engine" / "rooms.py"
+        return {(family, code) for code in _constructed(rooms, "Refusal") | {"room_locked"}}
     if source == "pbm/limits.py: Rejected(code)":
         return {(family, f"{key}_too_long") for key in _text_keys()} | {(family, "text_too_long")}
     raise AssertionError(f"a refusal with a code built at run time: teach this test its codes ({source})")
