@@ -19,7 +19,10 @@ def fold(text: str) -> str:
     """Case- and accent-insensitive form of a name or word (cached: every
     message folds every player's name of its game to find the one it names)."""
     decomposed = unicodedata.normalize("NFKD", text.translate(_APOSTROPHES))
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    # Accents go, and so does what nobody sees (a zero-width space, a soft hyphen, a
+    # direction mark: format characters), which would make a name another word.
+    stripped = "".join(c for c in decomposed if not unicodedata.combining(c)
+                       and unicodedata.category(c) not in ("Cf", "Cc") or c in "\n\t")
     return " ".join(stripped.casefold().split())
 
 
