@@ -92,12 +92,17 @@ def vocabulary() -> Vocabulary:
     "prendo il reddito", "Ti sfido!", "ok per me", "perdo il Duca"."""
     keywords = [
         *_turn("income", ("REDDITO",), ("INCOME",),
-               ("PRENDO IL REDDITO", "PRENDO REDDITO", "PRENDO 1 MONETA", "PRENDO UNA MONETA"),
-               ("TAKE INCOME", "I TAKE INCOME", "TAKE 1 COIN", "TAKE ONE COIN")),
+               ("PRENDO IL REDDITO", "PRENDO REDDITO", "PRENDO 1 MONETA", "PRENDO UNA MONETA",
+                "INCASSO UNA MONETA", "INCASSO IL REDDITO", "INCASSARE IL REDDITO"),
+               ("TAKE INCOME", "I TAKE INCOME", "TAKE 1 COIN", "TAKE ONE COIN", "COLLECT INCOME",
+                "COLLECT ONE COIN")),
         *_turn("foreign_aid", ("AIUTI", "AIUTI STRANIERI"), ("FOREIGN AID", "AID"),
                ("AIUTO STRANIERO", "PRENDO GLI AIUTI STRANIERI", "PRENDO AIUTI STRANIERI",
-                "PRENDO GLI AIUTI", "PRENDO 2 MONETE", "PRENDO DUE MONETE"),
-               ("TAKE FOREIGN AID", "I TAKE FOREIGN AID", "TAKE 2 COINS", "TAKE TWO COINS")),
+                "PRENDO GLI AIUTI", "PRENDO 2 MONETE", "PRENDO DUE MONETE", "AIUTO ESTERO",
+                "AIUTI ESTERI", "PRENDO L'AIUTO ESTERO", "CHIEDO GLI AIUTI STRANIERI", "CHIEDO L'AIUTO ESTERO",
+                "CHIEDERE GLI AIUTI", "INCASSO 2 MONETE"),
+               ("TAKE FOREIGN AID", "I TAKE FOREIGN AID", "TAKE 2 COINS", "TAKE TWO COINS", "ASK FOR FOREIGN AID",
+                "TAKE THE AID", "COLLECT FOREIGN AID")),
         # The 7-coin action the book calls Assassinio (or omicidio); "colpo di stato" too.
         # OMICIDIO, UCCIDO, KILL, ESAME are verbs here: other games name a ritual or a
         # power so, and a line of theirs must not be told it is a Complots command.
@@ -107,9 +112,10 @@ def vocabulary() -> Vocabulary:
                ("ASSASSINATION OF", "COUP ON"), "ASSASSINIO Bruno", "ASSASSINATION Bruno"),
         *_turn("tax", ("TASSA", "DUCHESSA"), ("TAX", "DUCHESS"),
                ("DUCA", "PRENDO LA TASSA", "PRENDO 3 MONETE", "PRENDO TRE MONETE", "USO LA DUCHESSA",
-                "USO IL DUCA"),
+                "USO IL DUCA", "PRENDO LE TASSE", "RISCUOTO LA TASSA", "RISCUOTERE LE TASSE", "INCASSO LA TASSA",
+                "INCASSO 3 MONETE", "INCASSARE LE TASSE"),
                ("DUKE", "TAKE 3 COINS", "TAKE THREE COINS", "TAKE TAX", "TAKE THE TAX", "USE THE DUCHESS",
-                "USE THE DUKE")),
+                "USE THE DUKE", "COLLECT TAX", "COLLECT THE TAX", "LEVY TAX")),
         # The Assassino's 3-coin power (the Contessa blocks it).
         # ASSASSINATE is the Assassin's power, as in the English game (Coup), whose players
         # write it so; the 7-coin action is the ASSASSINATION, or the COUP they know.
@@ -127,17 +133,24 @@ def vocabulary() -> Vocabulary:
                "FURTO Bruno", "STEAL Bruno"),
         # No AMBASCIATORE / INQUISITORE keywords: the variant decides what an exchange
         # claims, and the Inquisitore both exchanges and examines.
-        *_turn("exchange", ("SCAMBIO",), ("EXCHANGE",), ("SCAMBIO CON LA CORTE", "FACCIO LO SCAMBIO"),
-               ("EXCHANGE WITH THE COURT", "I EXCHANGE")),
+        *_turn("exchange", ("SCAMBIO",), ("EXCHANGE",), ("SCAMBIO CON LA CORTE", "FACCIO LO SCAMBIO",
+                                                        "SCAMBIO LE CARTE", "SCAMBIARE LE CARTE",
+                                                        "CAMBIO LE CARTE", "PRENDO DUE CARTE DALLA CORTE"),
+               ("EXCHANGE WITH THE COURT", "I EXCHANGE", "EXCHANGE CARDS", "SWAP CARDS")),
         *_turn("examine", ("ESAMINO",), ("EXAMINE",),
-               ("ESAME", "ESAME DI", "ESAMINO LA CARTA DI"), ("EXAMINATION", "EXAMINATION OF"), "ESAMINO Bruno", "EXAMINE Bruno"),
+               ("ESAME", "ESAME DI", "ESAMINO LA CARTA DI", "ESAMINARE LA CARTA DI", "GUARDO UNA CARTA DI",
+                "GUARDARE UNA CARTA DI", "VEDO UNA CARTA DI", "VEDERE UNA CARTA DI"),
+               ("EXAMINATION", "EXAMINATION OF", "LOOK AT A CARD OF", "SEE A CARD OF", "EXAMINE A CARD OF"),
+               "ESAMINO Bruno", "EXAMINE Bruno"),
         *_answer(("SFIDO", "DUBITO"), ("CHALLENGE",),
                  ("TI SFIDO", "LO SFIDO", "LA SFIDO", "NE DUBITO", "NON CI CREDO", "METTO IN DUBBIO"),
                  ("I CHALLENGE", "I CHALLENGE YOU", "I DOUBT IT"), answer="challenge"),
         *_answer(("BLOCCO",), ("BLOCK",), ("TI BLOCCO", "LO BLOCCO", "LA BLOCCO"), ("I BLOCK",),
                  "as", "choice", "BLOCCO Contessa", "BLOCK Countess", answer="block"),
-        *_answer(("PASSO",), ("PASS",), ("OK PER ME", "NESSUNA OBIEZIONE", "NESSUN DUBBIO", "LASCIO PASSARE"),
-                 ("I PASS", "NO OBJECTION", "NO OBJECTIONS", "OK BY ME", "FINE BY ME"), answer="pass"),
+        *_answer(("PASSO",), ("PASS",), ("OK PER ME", "NESSUNA OBIEZIONE", "NESSUN DUBBIO", "LASCIO PASSARE",
+                                         "VAI PURE", "PROCEDI PURE", "LASCIO CORRERE"),
+                 ("I PASS", "NO OBJECTION", "NO OBJECTIONS", "OK BY ME", "FINE BY ME", "LET IT GO",
+                  "LET IT PASS", "GO AHEAD"), answer="pass"),
         _kw("lose", ("PERDO", "SCOPRO"), ("LOSE", "REVEAL"), "card", "choice", "PERDO Contessa",
             "LOSE Countess"),
         Keyword("card", ("RIVELO",), ("I LOSE", "I REVEAL"), "choice", "PERDO Contessa", "LOSE Countess",
