@@ -184,7 +184,7 @@ def _reading(g: Grammar, keyword: Keyword, arg: str, text: str, line: str, playe
 
 
 def _free_text(g: Grammar, text: str) -> bool:
-    """A line of free text ("URLO ...", "NOTE ..."): its words are the player's, whatever they say."""
+    """A line of free text ("NOTE ...", "DOMANDA ..."): its words are the player's, whatever they say."""
     found = g.match(text)
     return found is not None and found[0].value == "text"
 

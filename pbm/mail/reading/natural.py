@@ -9,9 +9,9 @@ slip in the command's word followed by more than a name, a clause after words th
 change its sense ("se Bruno mente, voto Carla", "Lucia dice: voto Carla") are asked
 about, never recorded.
 
-    "Io e Alessandro sbraniamo Giorgio"   company named first: the pack's own command
+    "Io e Alessandro votiamo Giorgio"     company named first: the group's own command
     "Proteggo di nuovo Alessia"           words between the verb and the name (names.py)
-    "Per il rogo voto Sara"               the command named first ("come sindaco voto Chiara")
+    "Come sindaco voto Chiara"            the command named first ("for mayor I vote Chiara")
     "Vto Sara"                            a slip of one letter in the command's word
     "Dopo averci pensato, voto Carla"     a later clause
 """
@@ -32,7 +32,7 @@ from .name_forms import name_index
 _COMPANY = re.compile(r"^(?:(?:io|noi)\s+(?:e|ed|con|insieme\s+a|insieme\s+ad)\s+(?P<a>.+?)|(?P<b>.+?)\s+(?:e|ed|and)\s+"
                       r"(?:io|me|i)|(?:me|i)\s+and\s+(?P<c>.+?)|noi\s+due|we\s+two|both\s+of\s+us)\s*[,:]?\s+(?P<rest>.+)$",
                       re.IGNORECASE)
-# "Per il rogo", "come sindaco", "for mayor", "as my deputy": a command named before the verb.
+# "Come sindaco", "per il sindaco", "for mayor", "as my deputy": a command named before the verb.
 _ROLE_FIRST = re.compile(r"^(?:come|per|as|for)\s+(?:(?:il|la|lo|l'|the|my|mio|mia|nuovo|new)\s*)*"
                          r"(?P<role>[^\W\d_]+)\s*[,:]?\s+(?P<rest>.+)$", re.IGNORECASE)
 # "Ho votato Sara", "I've voted Sara": a past that may be meant as today's vote. Asked.
@@ -43,7 +43,7 @@ _AUXILIARY = re.compile(r"^(?:(?:io|noi)\s+)?(?:ho|abbiamo|avrei|avevo|i\s+have|
 _CLAIM = re.compile(r"^(?:ho|sono|uso|i\s+have|i've\s+got|i'm|i\s+am|i\s+use)\s+(?:(?:il|la|lo|l'|the|a|an|un|una)\s*)?"
                     r"(?P<claimed>[^\W\d_]+)\s*[,:;.!\-\u2013]*\s+(?P<rest>.+)$", re.IGNORECASE)
 # Where a clause ends inside a line: "Dopo averci pensato, voto Carla". Not a colon:
-# "Lucia: voto Sara", "The wolves: KILL Dario" are somebody's words, a label.
+# "Lucia: voto Sara", "The others: KILL Dario" are somebody's words, a label.
 _CLAUSE_END = re.compile(r"(?:[,;.!\u2026]+|\s[-\u2013\u2014])\s+")
 # Words that change the sense of what follows them: a condition, a negation, a doubt,
 # someone else's words. A command after them is asked about.
@@ -120,8 +120,8 @@ def _at(g: Grammar, text: str, players: list[str], without_openers, before: str)
 
 
 def _without_company(text: str, players: list[str]) -> str:
-    """"Io e Alessandro sbraniamo Giorgio" -> "sbraniamo Giorgio", when Alessandro is a
-    player (the pack's command is each wolf's)."""
+    """"Io e Alessandro proteggiamo Giorgio" -> "proteggiamo Giorgio", when Alessandro is a
+    player (a command they share is each one's)."""
     m = _COMPANY.match(text.strip())
     if not m:
         return text
@@ -135,7 +135,7 @@ def _without_company(text: str, players: list[str]) -> str:
 
 
 def _role_first(g: Grammar, text: str) -> Start | None:
-    """"Per il rogo voto Sara", "Come sindaco voto Chiara": the command the words before
+    """"Come sindaco voto Chiara", "For mayor I vote Chiara": the command the words before
     the verb name, when the verb after them takes the same kind of argument."""
     m = _ROLE_FIRST.match(text.strip())
     if not m:

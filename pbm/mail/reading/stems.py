@@ -1,5 +1,5 @@
 """A command's words read by their stem: every form of the verbs and nouns a ruleset's
-vocabulary gives is read ("sbraniamo", "proteggerò", "incassa", "tasse", "voting"),
+vocabulary gives is read ("proteggiamo", "proteggerò", "incassa", "tasse", "voting"),
 from the one form the vocabulary lists, never from lists of forms made by hand.
 
 Snowball's stemmers (PyStemmer) give each word its stem, Italian for the vocabulary's
@@ -11,7 +11,7 @@ a conditional, a gerund or a participle ("ho votato", "voterei", "votando") is n
 command: the line is *doubtful*, and a careful Master asks.
 
 Articles carry nothing here ("prendo l'aiuto estero" is "prendo aiuto estero"), and an
-articulated preposition is its preposition ("mando al rogo" is "mando a rogo").
+articulated preposition is its preposition ("prendo dal tesoro" is "prendo da tesoro").
 """
 from __future__ import annotations
 
@@ -140,7 +140,7 @@ class StemTable:
                     phrases.append((k, lang, toks))
                     for i, t in enumerate(toks):
                         stem = (lang, stems_of(t.word, lang)[0])
-                        # A command's first word in -o is a verb's first person ("voto", "sbrano").
+                        # A command's first word in -o is a verb's first person ("voto", "proteggo").
                         first_person = i == 0 and (k.verb or len(toks) == 1) and t.folded.endswith("o")
                         if _is_verbal(t.word, lang) or first_person or (lang == "en" and i == 0):
                             verbal.add(stem)
