@@ -108,7 +108,8 @@ def vocabulary() -> Vocabulary:
         # power so, and a line of theirs must not be told it is a Complots command.
         *_turn("coup", ("ASSASSINIO", "COLPO DI STATO", "COLPO"),
                ("ASSASSINATION", "COUP"),
-               ("OMICIDIO", "ASSASSINIO DI", "ASSASSINIO A", "OMICIDIO DI", "OMICIDIO A", "COLPO DI STATO A"),
+               ("OMICIDIO", "ASSASSINIO DI", "ASSASSINIO A", "OMICIDIO DI", "OMICIDIO A", "COLPO DI STATO A",
+                "FACCIO UN ASSASSINIO", "FACCIO UN OMICIDIO", "FACCIO UN COLPO DI STATO"),
                ("ASSASSINATION OF", "COUP ON"), "ASSASSINIO Bruno", "ASSASSINATION Bruno"),
         *_turn("tax", ("TASSA", "DUCHESSA"), ("TAX", "DUCHESS"),
                ("DUCA", "PRENDO LA TASSA", "PRENDO 3 MONETE", "PRENDO TRE MONETE", "USO LA DUCHESSA",

@@ -10,9 +10,6 @@ Every mail quotes the service's bulletin with a decoy command in it, which never
 """
 from __future__ import annotations
 
-import email.policy
-from email.message import EmailMessage
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -21,6 +18,8 @@ from engine.lupus_live_12 import vocabulary as live_words
 from engine.registry import get_ruleset
 from engine.tempo_reale_7 import vocabulary as tempo_words
 from pbm.mail.reading.parse import parse_message
+from tests.support.client_shapes import SHAPES
+from tests.support.client_shapes import client_mail as shaped
 
 PLAYERS = ["Alessandro Bianchi", "Alessia De Luca", "Lucia Verdi", "Giorgio Rossi", "Niccolò Galli",
            "Sara Conti"]
@@ -92,43 +91,10 @@ BULLETIN = {"it": ["È iniziato il giorno di martedì.", "Scrivi un comando per 
                    f"VOTO {DECOY}", f"POTERE {DECOY}"],
             "en": ["The day of Tuesday has begun.", "Write one command per line, for example:",
                    f"VOTE {DECOY}", f"POWER {DECOY}"]}
-SUBJECT = "Re: [Villaggio] Bollettino: giorno 1 [lupus:tok3n12345]"
 
 
 def client_mail(shape: str, lang: str, written: str) -> bytes:
-    """The player's text in the shape a client sends it, quoting the bulletin."""
-    quoted = BULLETIN[lang]
-    msg = EmailMessage(policy=email.policy.SMTP)
-    msg["From"] = "Anna <anna@example.it>"
-    msg["To"] = "lupus+tok3n12345@lupus.example"
-    msg["Subject"] = SUBJECT
-    if shape == "gmail":
-        body = (written + "\n\nIl giorno mar 24 nov 2026 alle ore 09:30 Lupus <lupus@lupus.example> ha scritto:\n\n"
-                + "\n".join("> " + ln for ln in quoted) + "\n")
-        msg.set_content(body)
-    elif shape == "outlook":
-        body = (written + "\n\n________________________________\nDa: Lupus <lupus@lupus.example>\n"
-                "Inviato: martedì 24 novembre 2026 09:30\nA: Anna\nOggetto: Bollettino\n\n" + "\n".join(quoted) + "\n")
-        msg.set_content(body)
-    elif shape == "html":
-        html = ("<div dir=\"ltr\">" + "<br>".join(written.replace("&", "&amp;").replace("<", "&lt;").split("\n"))
-                + "</div><br><div class=\"gmail_quote\">Il giorno mar 24 nov 2026 Lupus ha scritto:<br>"
-                "<blockquote>" + "<br>".join(quoted) + "</blockquote></div>")
-        msg.set_content(html, subtype="html")
-    elif shape == "latin1":
-        # Outlook's Western European: windows-1252 bytes under an iso-8859-1 label.
-        body = (written.replace("'", "\u2019") + "\n\n-----Messaggio originale-----\nDa: Lupus\n\n"
-                + "\n".join(quoted) + "\n")
-        raw = bytes(msg) + b"Content-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: 8bit\n\n"
-        return raw.replace(b"\r\n", b"\n") + body.encode("cp1252", "replace")
-    else:  # "flowed": Thunderbird's format=flowed, quoted-printable
-        body = written + "\n\nIl 24/11/26 09:30, Lupus ha scritto:\n" + "\n".join("> " + ln for ln in quoted) + "\n"
-        msg.set_content(body, cte="quoted-printable")
-        msg.set_param("format", "flowed")
-    return bytes(msg)
-
-
-SHAPES = ("gmail", "outlook", "html", "latin1", "flowed")
+    return shaped(shape, written, BULLETIN[lang])
 
 
 @st.composite

@@ -178,6 +178,8 @@ def _reading(g: Grammar, keyword: Keyword, arg: str, text: str, line: str, playe
             return LineReading(None, [_located({"code": "two_commands", "value": mixed}, line, keyword)], True)
     if fold(prose.strip(" .,;:!-")) in _COURTESY or not re.search(r"[^\W_]", prose):
         prose = ""
+    if command and prose and (natural.hesitates(prose, players) or _subject_of(keyword, arg, text)):
+        return LineReading(None, [_located({"code": "unsure"}, line, keyword)], True)
     for e in errors:
         _located(e, line, keyword)
     return LineReading(command or None, errors, True, prose)
@@ -203,6 +205,16 @@ def _read_corrected(g: Grammar, before: str, after: str, line: str, players: lis
     if not first.is_command and (second is None or not second.is_command):
         return LineReading(None, [], False)  # prose that says "anzi": no command taken back
     return LineReading(None, [{"code": "correction", "line": line.strip()}], True)
+
+
+def _subject_of(keyword: Keyword, arg: str, text: str) -> bool:
+    """A word that says it all alone, then more words with no pause: "Duchessa bluffa",
+    "La Duchessa è un bluff" make the word the subject of a sentence, not a command (a
+    pause, "Passo, tanto non ho carte", or a phrase, "Scambio le carte con la corte", do not)."""
+    if keyword.value != "none" or not arg or re.match(r"^[,.;:!?\-\u2013\u2014(]", arg.strip()):
+        return False
+    folded = fold(text)
+    return not any(" " in w and fold(w) in folded for w in keyword.words())
 
 
 def _read_natural(g: Grammar, text: str, line: str, players: list[str], inner: bool) -> LineReading | None:

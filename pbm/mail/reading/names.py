@@ -23,6 +23,7 @@ NAME_LEADS = tuple(sorted({
     "va a", "va ad", "va per", "va contro", "va su", "e per", "e contro", "e", "e su", "sara",
     "e' per", "e'", "for", "against", "on", "to", "at", "the", "goes to", "go to", "is", "is for",
     "is on", "will be", "goes for", "upon", "over",
+    "da", "dal", "dalla", "from",
     # Words players put between a verb and its name: "proteggo di nuovo Alessia".
     "di nuovo", "ancora", "ancora una volta", "nuovamente", "anche", "pure", "stanotte", "stasera",
     "oggi", "again", "once more", "tonight", "today", "also", "too",

@@ -75,6 +75,7 @@ class Start:
 def starts(g: Grammar, text: str, players: list[str], without_openers) -> Iterator[Start]:
     """The places a command may start in ``text``, most likely first. ``without_openers``
     is the reader's own way past the words players put first ("io", "stanotte")."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'")  # a phone's apostrophe ("l’Inquisitore")
     yield from _at(g, text, players, without_openers, "")
     clauses = 0
     for m in _CLAUSE_END.finditer(text):
@@ -108,7 +109,7 @@ def _at(g: Grammar, text: str, players: list[str], without_openers, before: str)
         found = g.stems.match(variant)
         if found is not None:
             yield Start(found.keyword, found.rest, "stem", before, found.doubtful, found.exact)
-        role = _role_first(g, variant)
+        role = _role_first(g, variant, players, without_openers)
         if role is not None:
             yield role
         claim = _claimed(g, variant)
@@ -134,7 +135,7 @@ def _without_company(text: str, players: list[str]) -> str:
     return m.group("rest")
 
 
-def _role_first(g: Grammar, text: str) -> Start | None:
+def _role_first(g: Grammar, text: str, players: list[str], without_openers) -> Start | None:
     """"Come sindaco voto Chiara", "For mayor I vote Chiara": the command the words before
     the verb name, when the verb after them takes the same kind of argument."""
     m = _ROLE_FIRST.match(text.strip())
@@ -145,12 +146,15 @@ def _role_first(g: Grammar, text: str) -> Start | None:
                   and role in g.words_of_key.get(k.key, ())), None)
     if named is None:
         return None
-    rest = m.group("rest")
+    rest = without_openers(g, m.group("rest"))
     found = g.match(rest)
     if found is None:
         stem = g.stems.match(rest)
         found = (stem.keyword, stem.rest) if stem is not None and not stem.doubtful else None
-    if found is None or found[0].value not in ("name", "names") or found[0].fixed:
+    if found is None:
+        # "Come successore Galli": the name right after the command's own words.
+        return Start(named, rest, "stem") if name_index(tuple(players)).exact(fold(rest.strip(" .!"))) else None
+    if found[0].value not in ("name", "names") or found[0].fixed:
         return None
     return Start(found[0], found[1], "stem", role=named)
 
@@ -175,13 +179,33 @@ def _claimed(g: Grammar, text: str) -> Start | None:
 
 def _holds_back(g: Grammar, before: str, players: list[str]) -> bool:
     """Do the words before a clause change the sense of a command after them: a condition,
-    a negation, a question, someone's words, a player named, another command?"""
+    a negation, a question, someone's words, another command?"""
     if "?" in before or any(q in before for q in "\"\u201c\u201d\u00ab\u00bb"):
         return True
     words = [fold(w) for w in re.findall(r"[^\W_]+(?:'[^\W_]+)?", before)]
     if any(w in _HOLD_BACK for w in words):
         return True
-    index = name_index(tuple(players))
-    if any(index.exact(w) for w in words if len(w) > 2):
-        return True
     return any(g.stems.match(" ".join(words[i:])) is not None for i in range(len(words)))
+
+
+# What, right after a command's argument, takes it back into doubt: "Proteggere Lucia
+# sarebbe utile", "Voto Carla o Bruno", "Vote Carla, maybe".
+_DOUBT_AFTER = frozenset({
+    "sarebbe", "sarebbero", "potrebbe", "potrebbero", "dovrebbe", "servirebbe", "conviene", "forse",
+    "magari", "o", "oppure", "e", "ed", "would", "could", "might", "should", "maybe", "perhaps", "or",
+    "and", "vero", "giusto", "right",
+})
+
+
+def hesitates(prose: str, players: list[str]) -> bool:
+    """Does the prose after a command's argument put the command in doubt: a conditional,
+    "maybe", another player named as an alternative ("o Bruno", "e Bruno")?"""
+    words = re.findall(r"[^\W_]+(?:'[^\W_]+)?", fold(prose))
+    if not words:
+        return False
+    if words[0] in _DOUBT_AFTER and words[0] not in ("e", "ed", "and"):
+        return True
+    if words[0] in ("e", "ed", "and", "o", "or", "oppure") and len(words) > 1:
+        return bool(name_index(tuple(players)).exact(words[1]) or name_index(tuple(players)).exact(
+            " ".join(words[1:3])))
+    return False

@@ -104,6 +104,7 @@ class Phrase:
     keyword: Keyword
     lang: str
     words: tuple[PhraseWord, ...]
+    order: int  # the vocabulary's order: of two phrases that fit as well, the first wins
 
 
 @dataclass(frozen=True)
@@ -147,11 +148,11 @@ class StemTable:
                         if _is_verbal(t.word, lang):
                             infinitive.add(stem)
         self._first: dict[tuple[str, str], list[Phrase]] = {}
-        for k, lang, toks in phrases:
+        for order, (k, lang, toks) in enumerate(phrases):
             words = tuple(PhraseWord(t.folded, t.word, stems_of(t.word, lang)[0],
                                      (lang, stems_of(t.word, lang)[0]) in verbal,
                                      (lang, stems_of(t.word, lang)[0]) in infinitive) for t in toks)
-            phrase = Phrase(k, lang, words)
+            phrase = Phrase(k, lang, words, order)
             for key in _keys(words[0], lang):
                 bucket = self._first.setdefault(key, [])
                 if phrase not in bucket:
@@ -168,7 +169,7 @@ class StemTable:
                 candidates.extend(self._first.get(key, ()))
         best: StemMatch | None = None
         best_len = 0
-        for phrase in dict.fromkeys(candidates):
+        for phrase in sorted(set(candidates), key=lambda p: p.order):
             n = len(phrase.words)
             if n > len(toks) or n < best_len:
                 continue
