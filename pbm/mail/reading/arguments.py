@@ -127,7 +127,7 @@ def _read_choice(g: Grammar, keyword: Keyword, head: str
     # "Blocco il furto con l'Inquisitore": the choice named after "con" is the one claimed,
     # whatever the words before it name ("blocco l'Assassino con la Contessa").
     m = _CHOICE_LATER.search(head)
-    if m is not None and m.start() > 0:
+    if m is not None:
         later, later_err, after = g.read_choice(keyword.key, m.group(1))
         if later_err is None:
             return later, number, None, " ".join(p for p in (head[:m.start()].strip(), after) if p)
@@ -135,7 +135,7 @@ def _read_choice(g: Grammar, keyword: Keyword, head: str
     return choice, number, err, rest
 
 
-_CHOICE_LATER = re.compile(r"(?:^|\s)(?:con|col|come|with|as)\s+(.+)$", re.IGNORECASE)
+_CHOICE_LATER = re.compile(r"(?:^|\s|,)\s*(?:con|col|come|with|as|ho|i\s+have)\s+(.+)$", re.IGNORECASE)
 
 
 def read_arguments(g: Grammar, keyword: Keyword, arg: str, players: list[str]) -> tuple[dict, list[dict], str]:

@@ -25,6 +25,7 @@ from .grammar import Grammar, VocabularyLike, grammar
 from . import natural
 from .arguments import read_arguments as _read
 from .corrections import corrected, split_correction
+from .name_forms import name_index
 from .names import clean_name, fold, read_name
 
 # Decoration phones and html2text leave around a line: bullets, bold markers, quotes.
@@ -52,6 +53,8 @@ _OPENERS = frozenset({
     "da ora in poi", "d'ora in poi", "d'ora in avanti", "da adesso in poi", "da adesso", "from now on",
     "di nuovo", "ancora", "ancora una volta", "anche oggi", "anche stanotte", "again", "alla fine",
     "in the end", "invece", "instead", "io invece", "per me", "ok allora", "va bene allora",
+    "please", "i'm going to", "i am going to", "going to", "i'm gonna", "gonna", "we're going to",
+    "we are going to", "i shall", "we shall",
 })
 # Words after the arguments that say nothing: not listed as ignored prose.
 _COURTESY = {"stanotte", "stasera", "questa notte", "oggi", "grazie", "grazie mille", "per favore",
@@ -178,7 +181,10 @@ def _reading(g: Grammar, keyword: Keyword, arg: str, text: str, line: str, playe
             return LineReading(None, [_located({"code": "two_commands", "value": mixed}, line, keyword)], True)
     if fold(prose.strip(" .,;:!-")) in _COURTESY or not re.search(r"[^\W_]", prose):
         prose = ""
-    if command and prose and (natural.hesitates(prose, players) or _subject_of(keyword, arg, text)):
+    if command and prose and keyword.value == "none" and name_index(tuple(players)).exact(fold(clean_name(prose))):
+        prose = ""  # "Sfido Giorgio": the player whose claim is answered
+    if command and (prose and (natural.hesitates(prose, players) or _subject_of(keyword, arg, text))
+                    or _identity(keyword, arg)):
         return LineReading(None, [_located({"code": "unsure"}, line, keyword)], True)
     for e in errors:
         _located(e, line, keyword)
@@ -215,6 +221,12 @@ def _subject_of(keyword: Keyword, arg: str, text: str) -> bool:
         return False
     folded = fold(text)
     return not any(" " in w and fold(w) in folded for w in keyword.words())
+
+
+def _identity(keyword: Keyword, arg: str) -> bool:
+    """"L'Assassino è Giorgio": a word that names an action, then "è" and a name, says who
+    someone is, not what the writer does."""
+    return bool(keyword.fixed) and bool(re.match(r"^(?:e'|è|é|e|is|was|era|sara|sarà)\s", arg.strip(), re.I))
 
 
 def _read_natural(g: Grammar, text: str, line: str, players: list[str], inner: bool) -> LineReading | None:

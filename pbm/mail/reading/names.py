@@ -29,8 +29,16 @@ NAME_LEADS = tuple(sorted({
     "oggi", "again", "once more", "tonight", "today", "also", "too",
 }, key=lambda w: (-len(w.split()), -len(w))))
 # A first word this short is a name's beginning only when it is all that was written
-# ("VOTO da" is Dario; "VOTO da domani" is prose).
-_MIN_PREFIX_WITH_PROSE = 3
+# ("VOTO car" is Carla; "VOTO car che dici" is prose).
+_MIN_PREFIX_WITH_PROSE = 4
+# Words that begin names ("chi" Chiara, "mar" Marco) but say something else: "Voto chi mi
+# pare", "Proteggo chi posso" name nobody.
+_NOT_A_NAMES_START = frozenset({
+    "chi", "che", "con", "per", "tra", "fra", "non", "mio", "mia", "tuo", "tua", "suo", "sua", "lui", "lei",
+    "noi", "voi", "me", "te", "io", "tu", "da", "di", "ci", "si", "se", "ma", "mai", "gia", "poi", "qui", "qua",
+    "tutti", "tutte", "nessuno", "qualcuno", "uno", "una", "altro", "altra", "anche", "ancora", "dopo", "come",
+    "the", "who", "all", "any", "one", "him", "her", "you", "them", "someone", "nobody", "anyone", "whoever",
+})
 
 
 def words_of(text: str) -> list[str]:
@@ -67,7 +75,7 @@ def read_name(text: str, players: list[str], leads=NAME_LEADS
         return None, {"code": "missing_argument", "argument": "name"}, ""
     index = name_index(tuple(players))
     key = fold(typed)
-    whole = index.exact(key) or index.starting(key)
+    whole = index.exact(key) or (index.starting(key) if key not in _NOT_A_NAMES_START else ())
     if whole:
         return _one(whole, typed, "")
     words = words_of(typed)
@@ -82,7 +90,7 @@ def read_name(text: str, players: list[str], leads=NAME_LEADS
                 return _one(found, clean_name(" ".join(words[start:start + n])), rest_of(words[start + n:]))
     # Else the beginning of a name, never a preposition's ("per" is not Perla's).
     first = fold(clean_name(" ".join(words[lead:]) if lead == len(words) - 1 else words[lead]))
-    if first and (lead == len(words) - 1 or len(first) >= _MIN_PREFIX_WITH_PROSE):
+    if first and first not in _NOT_A_NAMES_START and (lead == len(words) - 1 or len(first) >= _MIN_PREFIX_WITH_PROSE):
         found = index.starting(first)
         if found:
             return _one(found, clean_name(words[lead]), rest_of(words[lead + 1:]))
