@@ -214,19 +214,27 @@ def _read_corrected(g: Grammar, before: str, after: str, line: str, players: lis
 
 
 def _subject_of(keyword: Keyword, arg: str, text: str) -> bool:
-    """A word that says it all alone, then more words with no pause: "Duchessa bluffa",
-    "La Duchessa è un bluff" make the word the subject of a sentence, not a command (a
-    pause, "Passo, tanto non ho carte", or a phrase, "Scambio le carte con la corte", do not)."""
-    if keyword.value != "none" or not arg or re.match(r"^[,.;:!?\-\u2013\u2014(]", arg.strip()):
+    """A word that says it all alone, then a verb of which it is the subject: "Duchessa
+    bluffa", "La Duchessa è un bluff", "Passo non è chiaro" say something of the word,
+    they are not the command."""
+    if keyword.value != "none" or not arg:
         return False
-    folded = fold(text)
-    return not any(" " in w and fold(w) in folded for w in keyword.words())
+    first = fold(arg.split()[0]).strip(",.;:!")
+    return first in _SUBJECT_VERBS
+
+
+# What follows a noun that is a sentence's subject: a copula, an auxiliary, a negation,
+# the verbs of a bluff.
+_SUBJECT_VERBS = frozenset({
+    "e", "e'", "ha", "sta", "era", "sara", "sembra", "non", "mente", "bluffa", "bleffa", "si", "mi", "ci", "lo",
+    "is", "was", "has", "isn't", "wasn't", "doesn't", "lies", "bluffs", "seems", "will", "would", "can", "must",
+})
 
 
 def _identity(keyword: Keyword, arg: str) -> bool:
     """"L'Assassino è Giorgio": a word that names an action, then "è" and a name, says who
     someone is, not what the writer does."""
-    return bool(keyword.fixed) and bool(re.match(r"^(?:e'|è|é|e|is|was|era|sara|sarà)\s", arg.strip(), re.I))
+    return bool(keyword.fixed) and bool(re.match(r"^(?:e'|è|é|is|was|era|sarà)\s", arg.strip(), re.I))
 
 
 def _read_natural(g: Grammar, text: str, line: str, players: list[str], inner: bool) -> LineReading | None:

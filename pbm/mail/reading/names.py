@@ -34,8 +34,8 @@ _MIN_PREFIX_WITH_PROSE = 4
 # Words that begin names ("chi" Chiara, "mar" Marco) but say something else: "Voto chi mi
 # pare", "Proteggo chi posso" name nobody.
 _NOT_A_NAMES_START = frozenset({
-    "chi", "che", "con", "per", "tra", "fra", "non", "mio", "mia", "tuo", "tua", "suo", "sua", "lui", "lei",
-    "noi", "voi", "me", "te", "io", "tu", "da", "di", "ci", "si", "se", "ma", "mai", "gia", "poi", "qui", "qua",
+    "chi", "che", "con", "per", "non", "mio", "mia", "tuo", "tua", "suo", "sua", "lui", "lei",
+    "noi", "voi", "me", "te", "io", "tu", "ci", "si", "se", "ma", "mai", "gia", "poi", "qui", "qua",
     "tutti", "tutte", "nessuno", "qualcuno", "uno", "una", "altro", "altra", "anche", "ancora", "dopo", "come",
     "the", "who", "all", "any", "one", "him", "her", "you", "them", "someone", "nobody", "anyone", "whoever",
 })

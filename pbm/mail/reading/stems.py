@@ -43,6 +43,7 @@ _PREPOSITIONS = {
 # future of a decision ("voterò", "proteggeremo"). Accents as typed, or left off.
 _IT_VERB_ENDINGS = {"o", "a", "e", "iamo", "amo", "emo", "imo", "are", "ere", "ire", "rre",
                     "ero", "iro", "aro", "eremo", "iremo", "aremo", "hiamo", "hero", "heremo", "isco"}
+_ENDINGS_LONGEST_FIRST = sorted(_IT_VERB_ENDINGS, key=len, reverse=True)
 # English: the base form and "-ing" ("I'm voting"); never "-ed", nor the 3rd person "-s".
 _EN_VERB_ENDINGS = {"", "ing", "e"}
 # A noun's number: "tassa" / "tasse", "voto" / "voti", "moneta" / "monete".
@@ -196,10 +197,15 @@ def _keys(word: PhraseWord, lang: str) -> set[tuple[str, str]]:
     return keys
 
 
-def _typed_keys(tok: Token, lang: str) -> set[tuple[str, str]]:
-    keys = {(lang, "=" + tok.folded)} | {(lang, s) for s in stems_of(tok.word, lang)}
+def _typed_keys(tok: Token, lang: str) -> list[tuple[str, str]]:
+    keys = [(lang, "=" + tok.folded)] + [(lang, s) for s in stems_of(tok.word, lang)]
     if len(tok.folded) > 3:
-        keys.add((lang, "~" + tok.folded[:-1]))
+        keys.append((lang, "~" + tok.folded[:-1]))
+    if lang == "it":
+        # Where Snowball leaves an ending on ("seguiamo" -> "seguiam"), the word less a
+        # command's ending is its stem.
+        keys += [(lang, tok.word[:-len(e)]) for e in _ENDINGS_LONGEST_FIRST
+                 if tok.word.endswith(e) and len(tok.word) - len(e) >= 3]
     return keys
 
 
@@ -214,6 +220,9 @@ def _compare(pw: PhraseWord, tok: Token, lang: str) -> str | None:
         if not pw.verbal:
             return "inflected"  # "tasse", "monete", "aiuto"
     if pw.stem not in stems_of(tok.word, lang):
+        ending = tok.word[len(pw.stem):] if tok.word.startswith(pw.stem) else None
+        if lang == "it" and pw.verbal and ending in _IT_VERB_ENDINGS:
+            return "doubtful" if ending in _IT_THIRD_PERSON and not pw.infinitive else "inflected"
         return None
     if not pw.verbal:
         return "doubtful"
