@@ -77,13 +77,17 @@ def main() -> int:
         return 0
     messages = load()
     per_message: dict[str, list[float]] = {path: [] for path, _ in messages}
+    cpu_message: dict[str, list[float]] = {path: [] for path, _ in messages}
     for _ in range(args.rounds):
         for path, raw in messages:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             parse_message(raw, PLAYERS)
             per_message[path].append(time.perf_counter() - start)
+            cpu_message[path].append(time.process_time() - cpu)
     medians = {path: statistics.median(times) for path, times in per_message.items()}
     overall = statistics.median(medians.values())
+    # The processor time the parse took: what a machine shared with other work disturbs least.
+    cpu_overall = statistics.median(statistics.median(times) for times in cpu_message.values())
     total = sum(medians.values())
     print(f"messages: {len(messages)}, rounds: {args.rounds}")
     print(f"median per message: {overall * 1000:.2f} ms  ({1 / overall:.0f} messages/s)")
@@ -93,17 +97,24 @@ def main() -> int:
         print(f"  {t * 1000:8.1f} ms  {path}")
     games = replies()
     per_reply: list[list[float]] = [[] for _ in games]
+    cpu_reply: list[list[float]] = [[] for _ in games]
     for _ in range(args.rounds):
         for i, (ruleset, raw) in enumerate(games):
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             parse_message(raw, GAME, vocabulary=ruleset)
             per_reply[i].append(time.perf_counter() - start)
+            cpu_reply[i].append(time.process_time() - cpu)
     reply_median = statistics.median(statistics.median(times) for times in per_reply)
-    print(f"replies to a game's mail: {len(games)}, median per reply: {reply_median * 1000:.2f} ms")
+    cpu_reply_median = statistics.median(statistics.median(times) for times in cpu_reply)
+    print(f"processor time: {cpu_overall * 1000:.2f} ms a message")
+    print(f"replies to a game's mail: {len(games)}, median per reply: {reply_median * 1000:.2f} ms, "
+          f"processor time {cpu_reply_median * 1000:.2f} ms")
     from _support import record
     record("mail_parse", {"messages": len(messages), "rounds": args.rounds,
                           "ms_per_message_median": round(overall * 1000, 3),
-                          "replies": len(games), "ms_per_reply_median": round(reply_median * 1000, 3)})
+                          "cpu_ms_per_message_median": round(cpu_overall * 1000, 3),
+                          "replies": len(games), "ms_per_reply_median": round(reply_median * 1000, 3),
+                          "cpu_ms_per_reply_median": round(cpu_reply_median * 1000, 3)})
     return 0
 
 

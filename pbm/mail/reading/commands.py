@@ -68,11 +68,13 @@ _FIRST_SENTENCE_ASKS = re.compile(r"^[^.!?\u2026]*\?")
 
 
 @functools.lru_cache(maxsize=32)
-def _opener_words(games: tuple[str, ...]) -> list[tuple[str, int]]:
-    """The service's openers and a game's, each with its number of words, the longest
-    first (so that a side named in two words, "noi ...", is read past as one, not "noi" alone)."""
-    openers = sorted(_OPENERS | set(games), key=lambda w: (-len(w.split()), -len(w)))
-    return [(opener, len(opener.split())) for opener in openers]
+def _opener_words(games: tuple[str, ...]) -> tuple[tuple[int, frozenset[str]], ...]:
+    """The service's openers and a game's, by their number of words, the longest first (so
+    that a side named in two words, "noi ...", is read past as one, not "noi" alone)."""
+    by_length: dict[int, set[str]] = {}
+    for opener in _OPENERS | set(games):
+        by_length.setdefault(len(opener.split()), set()).add(opener)
+    return tuple((n, frozenset(by_length[n])) for n in sorted(by_length, reverse=True))
 
 
 def _without_openers(g: Grammar, text: str) -> str:
@@ -80,8 +82,8 @@ def _without_openers(g: Grammar, text: str) -> str:
     words = text.split(None, 8)
     i = 0
     while i < min(len(words) - 1, 6):
-        for opener, n in _opener_words(g.openers):
-            if i + n < len(words) and fold(" ".join(words[i:i + n]).rstrip(",:;.!")) == opener:
+        for n, openers in _opener_words(g.openers):
+            if i + n < len(words) and fold(" ".join(words[i:i + n]).rstrip(",:;.!")) in openers:
                 i += n
                 break
         else:

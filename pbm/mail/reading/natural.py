@@ -54,6 +54,7 @@ _HOLD_BACK = frozenset({
     "says", "said", "wrote", "asks", "wants", "unless", "whether", "nor",
 })
 _CLAUSES = 4
+_WORDS = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,10 @@ def starts(g: Grammar, text: str, players: list[str], without_openers) -> Iterat
     """The places a command may start in ``text``, most likely first. ``without_openers``
     is the reader's own way past the words players put first ("io", "stanotte")."""
     text = text.replace("\u2019", "'").replace("\u2018", "'")  # a phone's apostrophe ("l’Inquisitore")
+    words = _WORDS.findall(text)
+    if not words or not (g.slip(without_openers(g, text)) or g.slip(text)
+                         or any(g.stems.begins(w) or fold(w) in g.first_words for w in words[:40])):
+        return  # no word of the line can start a command: nothing to look for
     yield from _at(g, text, players, without_openers, "")
     clauses = 0
     for m in _CLAUSE_END.finditer(text):
@@ -115,7 +120,7 @@ def _at(g: Grammar, text: str, players: list[str], without_openers, before: str)
         claim = _claimed(g, variant)
         if claim is not None:
             yield claim
-        slipped = g.slip(variant)
+        slipped = g.slip(variant) if not before else None  # a slip only where the line starts
         if slipped is not None:
             yield Start(slipped[0], slipped[1], "slip", before)
 
@@ -185,7 +190,8 @@ def _holds_back(g: Grammar, before: str, players: list[str]) -> bool:
     words = [fold(w) for w in re.findall(r"[^\W_]+(?:'[^\W_]+)?", before)]
     if any(w in _HOLD_BACK for w in words):
         return True
-    return any(g.stems.match(" ".join(words[i:])) is not None for i in range(len(words)))
+    return any(g.stems.begins(w) and g.stems.match(" ".join(words[i:])) is not None
+               for i, w in enumerate(words))
 
 
 # What, right after a command's argument, takes it back into doubt: "Proteggere Lucia

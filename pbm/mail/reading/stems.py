@@ -149,6 +149,7 @@ class StemTable:
                         if _is_verbal(t.word, lang):
                             infinitive.add(stem)
         self._first: dict[tuple[str, str], list[Phrase]] = {}
+        self._begins: dict[str, bool] = {}  # each word asked once
         for order, (k, lang, toks) in enumerate(phrases):
             words = tuple(PhraseWord(t.folded, t.word, stems_of(t.word, lang)[0],
                                      (lang, stems_of(t.word, lang)[0]) in verbal,
@@ -158,6 +159,19 @@ class StemTable:
                 bucket = self._first.setdefault(key, [])
                 if phrase not in bucket:
                     bucket.append(phrase)
+
+    def begins(self, word: str) -> bool:
+        """May a command phrase start with this word (in any of its forms)?"""
+        found = self._begins.get(word)
+        if found is None:
+            folded = fold(word)
+            tok = Token(word.lower(), _PREPOSITIONS.get(folded, folded), 0)
+            found = folded not in _ARTICLES and any(
+                key in self._first for lang in ("it", "en") for key in _typed_keys(tok, lang))
+            if len(self._begins) > 16384:
+                self._begins.clear()
+            self._begins[word] = found
+        return found
 
     def match(self, text: str) -> StemMatch | None:
         """The longest command phrase the line starts with, read by stems."""
