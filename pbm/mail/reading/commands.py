@@ -91,6 +91,12 @@ def _without_openers(g: Grammar, text: str) -> str:
     return " ".join(words[i:]) if i else text
 
 
+def _marked_as_command(text: str, arg: str) -> bool:
+    """Is the command word written as one: in capitals ("Ciao, DOMANDA ...") or before a colon?"""
+    said = text[:len(text) - len(arg)].rstrip() if arg and text.endswith(arg) else text
+    return said.endswith(":") or said.strip(" :-").isupper()
+
+
 def is_question(text: str) -> bool:
     """A line that ends in '?', or whose first sentence does, is a question."""
     bare = text.rstrip(" \t\"'`)\u201d\u00bb*_")
@@ -128,6 +134,8 @@ def read_line(line: str, players: list[str], vocabulary: VocabularyLike = None,
     if found is None:
         opened = _without_openers(g, text)
         found = g.match(opened) if opened != text else None
+        if found is not None and found[0].value == "text" and not _marked_as_command(opened, found[1]):
+            found = None  # "Please note that...": free text after other words only as "DOMANDA" or "Domanda:"
         lenient = found is not None
     if found is not None:
         reading = _reading(g, found[0], found[1], text, line, players, lenient, _inner)
@@ -185,7 +193,8 @@ def _reading(g: Grammar, keyword: Keyword, arg: str, text: str, line: str, playe
         prose = ""
     if command and prose and keyword.value == "none" and name_index(tuple(players)).exact(fold(clean_name(prose))):
         prose = ""  # "Sfido Giorgio": the player whose claim is answered
-    if command and (prose and (natural.hesitates(prose, players) or _subject_of(keyword, arg, text))
+    if command and (prose and (natural.hesitates(prose, players) or _subject_of(keyword, arg, text)
+                               or _INFINITIVE_FIRST.match(text))
                     or _identity(keyword, arg)):
         return LineReading(None, [_located({"code": "unsure"}, line, keyword)], True)
     for e in errors:
@@ -231,6 +240,11 @@ _SUBJECT_VERBS = frozenset({
     "e", "e'", "ha", "sta", "era", "sara", "sembra", "non", "mente", "bluffa", "bleffa", "si", "mi", "ci", "lo",
     "is", "was", "has", "isn't", "wasn't", "doesn't", "lies", "bluffs", "seems", "will", "would", "can", "must",
 })
+
+
+# "Votare Sara è un errore": a line that opens with an infinitive and goes on after its name
+# is a sentence about the act ("voglio votare Sara" opens with "voglio").
+_INFINITIVE_FIRST = re.compile(r"^[^\W\d_]+(?:are|ere|ire|rre)\b", re.IGNORECASE)
 
 
 def _identity(keyword: Keyword, arg: str) -> bool:

@@ -109,7 +109,7 @@ def _at(g: Grammar, text: str, players: list[str], without_openers, before: str)
             continue
         seen.add(variant)
         exact = g.match(variant)
-        if exact is not None:
+        if exact is not None and exact[0].value != "text":  # free text only where the line starts
             yield Start(exact[0], exact[1], "exact", before, exact=True)
         found = g.stems.match(variant)
         if found is not None:
