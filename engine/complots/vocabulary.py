@@ -138,7 +138,8 @@ def vocabulary() -> Vocabulary:
         # claims, and the Inquisitore both exchanges and examines.
         *_turn("exchange", ("SCAMBIO",), ("EXCHANGE",), ("SCAMBIO CON LA CORTE", "FACCIO LO SCAMBIO",
                                                         "SCAMBIO LE CARTE", "SCAMBIARE LE CARTE",
-                                                        "CAMBIO LE CARTE", "PRENDO DUE CARTE DALLA CORTE"),
+                                                        "CAMBIO LE CARTE", "PRENDO DUE CARTE DALLA CORTE",
+                                                        "USO L'AMBASCIATORE"),
                ("EXCHANGE WITH THE COURT", "I EXCHANGE", "EXCHANGE CARDS", "SWAP CARDS")),
         *_turn("examine", ("ESAMINO",), ("EXAMINE",),
                ("ESAME", "ESAME DI", "ESAMINO LA CARTA DI", "ESAMINARE LA CARTA DI", "GUARDO UNA CARTA DI",

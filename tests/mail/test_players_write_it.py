@@ -175,6 +175,8 @@ CASES = [
     case(COMPLOTS, "La Duchessa è un bluff", NOTHING, ["unsure"]),
     case(COMPLOTS, "L'Assassino è Giorgio", NOTHING, ["unsure"]),
     case(COMPLOTS, "Rubo un minuto per dire che Giorgio mente", NOTHING),
+    case(COMPLOTS, "Faccio assassinare Tommaso", NOTHING, ["unsure"]),  # the Assassino or the Assassinio?
+    case(COMPLOTS, "Uso l'ambasciatore", turn("exchange")),
     # --- Lupus in English -----------------------------------------------------------------------------
     case(LIVE, "I'm voting for Lucia", [{"vote": "Lucia Verdi"}]),
     case(LIVE, "We're killing Giorgio tonight", [{"target": "Giorgio Rossi"}]),

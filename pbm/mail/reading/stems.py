@@ -151,9 +151,11 @@ class StemTable:
         self._first: dict[tuple[str, str], list[Phrase]] = {}
         self._begins: dict[str, bool] = {}  # each word asked once
         for order, (k, lang, toks) in enumerate(phrases):
+            # A verb's forms are read in a phrase's first word, or in a later one written as a
+            # verb ("LASCIO PASSARE"): "FACCIO UN ASSASSINIO" is not "faccio un assassinare".
             words = tuple(PhraseWord(t.folded, t.word, stems_of(t.word, lang)[0],
-                                     (lang, stems_of(t.word, lang)[0]) in verbal,
-                                     (lang, stems_of(t.word, lang)[0]) in infinitive) for t in toks)
+                                     (lang, stems_of(t.word, lang)[0]) in verbal and (i == 0 or _is_verbal(t.word, lang)),
+                                     (lang, stems_of(t.word, lang)[0]) in infinitive) for i, t in enumerate(toks))
             phrase = Phrase(k, lang, words, order)
             for key in _keys(words[0], lang):
                 bucket = self._first.setdefault(key, [])
@@ -182,11 +184,10 @@ class StemTable:
         for lang in ("it", "en"):
             for key in _typed_keys(toks[0], lang):
                 candidates.extend(self._first.get(key, ()))
-        best: StemMatch | None = None
-        best_len = 0
+        fits: list[tuple[int, StemMatch]] = []
         for phrase in sorted(set(candidates), key=lambda p: p.order):
             n = len(phrase.words)
-            if n > len(toks) or n < best_len:
+            if n > len(toks):
                 continue
             exact, doubtful = True, False
             for pw, tok in zip(phrase.words, toks):
@@ -196,12 +197,23 @@ class StemTable:
                 exact = exact and how == "exact"
                 doubtful = doubtful or how == "doubtful"
             else:
-                found = StemMatch(phrase.keyword, text[toks[n - 1].end:].strip(), exact, doubtful)
-                better = best is None or n > best_len or (found.exact and not best.exact) or (
-                    best.doubtful and not found.doubtful)
-                if better:
-                    best, best_len = found, n
-        return best
+                fits.append((n, StemMatch(phrase.keyword, text[toks[n - 1].end:].strip(), exact, doubtful)))
+        if not fits:
+            return None
+        longest = max(n for n, _ in fits)
+        best = [m for n, m in fits if n == longest]
+        exact = [m for m in best if m.exact]
+        if exact:
+            return exact[0]
+        sure = [m for m in best if not m.doubtful]
+        if len({_command(m.keyword) for m in sure}) > 1:
+            # One form of two commands' words ("assassinare": ASSASSINIO or ASSASSINO?): asked.
+            return StemMatch(sure[0].keyword, sure[0].rest, False, True)
+        return (sure or best)[0]
+
+
+def _command(keyword: Keyword) -> tuple:
+    return keyword.key, tuple(sorted((k, str(v)) for k, v in keyword.fixed.items()))
 
 
 def _keys(word: PhraseWord, lang: str) -> set[tuple[str, str]]:
