@@ -194,7 +194,8 @@ def _reading(g: Grammar, keyword: Keyword, arg: str, text: str, line: str, playe
     if command and prose and keyword.value == "none" and name_index(tuple(players)).exact(fold(clean_name(prose))):
         prose = ""  # "Sfido Giorgio": the player whose claim is answered
     if command and (prose and (natural.hesitates(prose, players) or _subject_of(keyword, arg, text)
-                               or (lenient and _INFINITIVE_FIRST.match(text)))
+                               or (lenient and _INFINITIVE_FIRST.match(text)
+                                   and fold(prose.split()[0]).strip(",.;:!") in _SUBJECT_VERBS))
                     or _identity(keyword, arg)):
         return LineReading(None, [_located({"code": "unsure"}, line, keyword)], True)
     for e in errors:
