@@ -31,11 +31,11 @@ _ARTICLES = {"il", "lo", "la", "i", "gli", "le", "l'", "un", "uno", "una", "un'"
              "the", "a", "an", "one"}
 # An articulated preposition is its preposition.
 _PREPOSITIONS = {
-    **{w: "a" for w in ("al", "allo", "alla", "ai", "agli", "alle", "all'", "ad")},
-    **{w: "di" for w in ("del", "dello", "della", "dei", "degli", "delle", "dell'", "d'")},
-    **{w: "da" for w in ("dal", "dallo", "dalla", "dai", "dagli", "dalle", "dall'")},
-    **{w: "su" for w in ("sul", "sullo", "sulla", "sui", "sugli", "sulle", "sull'")},
-    **{w: "con" for w in ("col", "coi")},
+    **dict.fromkeys(("al", "allo", "alla", "ai", "agli", "alle", "all'", "ad"), "a"),
+    **dict.fromkeys(("del", "dello", "della", "dei", "degli", "delle", "dell'", "d'"), "di"),
+    **dict.fromkeys(("dal", "dallo", "dalla", "dai", "dagli", "dalle", "dall'"), "da"),
+    **dict.fromkeys(("sul", "sullo", "sulla", "sui", "sugli", "sulle", "sull'"), "su"),
+    **dict.fromkeys(("col", "coi"), "con"),
     "due": "2", "two": "2", "tre": "3", "three": "3",
 }
 # What an Italian command's verb may end with after its stem: the present (1st person,
