@@ -9,8 +9,8 @@ from email.utils import make_msgid
 
 import pytest
 
-from pbm.mail import inbound
-from pbm.mail.inbound import open_source
+from pbm import inbox
+from pbm.mail.sources import open_source
 from pbm.mail.reading.parse import parse_message
 from pbm.models import ActionRow
 
@@ -55,7 +55,7 @@ def forward(sender_player, bulletin_row, top, fmt, to):
 def ingest(app, factory, clock):
     source = open_source(app.config["MAIL_SOURCE"])
     try:
-        return inbound.ingest(factory, app.config, source, clock.now())
+        return inbox.ingest(factory, app.config, source, clock.now())
     finally:
         source.close()
 
