@@ -68,6 +68,11 @@ NATURAL_IT = ("SBRANIAMO", "SBRANANO", "SBRANARE", "AZZANNIAMO", "AZZANNARE", "U
               "GUARDARE", "OSSERVARE", "SEQUESTRARE", "RESUSCITARE")
 NATURAL_EN = ("EAT", "DEVOUR", "ATTACK", "GUARD", "SAVE", "CHECK", "INSPECT", "KILLING",
               "PROTECTING", "INVESTIGATING", "RESURRECT")
+# A seer's power as people say it (issue 32): the aura of a player ("voglio vedere l'aura di
+# Lucia"); every form of these verbs is read by its stem (pbm/mail/reading/stems.py).
+AURA_IT = ("VEDO L'AURA DI", "VEDERE L'AURA DI", "GUARDO L'AURA DI", "CONTROLLO L'AURA DI",
+           "SCOPRO L'AURA DI", "L'AURA DI")
+AURA_EN = ("SEE THE AURA OF", "CHECK THE AURA OF", "READ THE AURA OF", "THE AURA OF")
 # The words the service itself prints to name an action (receipts, forms, the desk:
 # engine/texts.KEYS and ACTIONS, the web's form titles): a player who copies them back
 # is understood (tests/mail/test_natural_forms.py checks every one).
@@ -110,7 +115,7 @@ def vocabulary() -> Vocabulary:
             Keyword("target", ("POTERE", "BERSAGLIO", *PRINTED_POWER[0]),
                     ("POWER", "TARGET", *PRINTED_POWER[1]), "names",
                     "POTERE Bruno", "POWER Bruno", slots=_NAMES),
-            Keyword("target", VERBS_IT + NATURAL_IT, VERBS_EN + NATURAL_EN, "names", "SBRANO Bruno",
+            Keyword("target", VERBS_IT + NATURAL_IT + AURA_IT, VERBS_EN + NATURAL_EN + AURA_EN, "names", "SBRANO Bruno",
                     "PROTECT Bruno", slots=_NAMES, verb=True),
             Keyword("ritual", ("RITUALE",), ("RITUAL",), "choice",
                     "RITUALE Voto diretto 3 CON Anna, Bruno, Carla SU Dario",

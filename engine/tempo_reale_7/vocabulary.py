@@ -54,6 +54,11 @@ NATURAL_IT = ("SBRANIAMO", "SBRANANO", "SBRANARE", "AZZANNIAMO", "AZZANNARE", "U
               "SEGUIRE", "SEQUESTRARE", "RISVEGLIARE", "IPNOTIZZARE", "ESORCIZZARE")
 NATURAL_EN = ("EAT", "DEVOUR", "ATTACK", "GUARD", "SAVE", "CHECK", "INSPECT", "KILLING",
               "PROTECTING", "INVESTIGATING", "EXORCIZE")
+# A seer's power as people say it (issue 32): the aura of a player ("voglio vedere l'aura di
+# Lucia"); every form of these verbs is read by its stem (pbm/mail/reading/stems.py).
+AURA_IT = ("VEDO L'AURA DI", "VEDERE L'AURA DI", "GUARDO L'AURA DI", "CONTROLLO L'AURA DI",
+           "SCOPRO L'AURA DI", "L'AURA DI")
+AURA_EN = ("SEE THE AURA OF", "CHECK THE AURA OF", "READ THE AURA OF", "THE AURA OF")
 # The words the service prints to name these actions (engine/texts.KEYS and ACTIONS, the
 # web's form titles), understood back (tests/mail/test_natural_forms.py checks every one).
 # The pack named before a command ("Noi lupi sbraniamo Dario", "We wolves: MAUL Dario"):
@@ -87,7 +92,7 @@ def vocabulary() -> Vocabulary:
                     ("POWER", "TARGET", *PRINTED_POWER[1]), "names",
                     "POTERE Bruno", "POWER Bruno", slots=_SLOTS,
                     parts=(_SPECTRE, _SECOND)),
-            Keyword("target", VERBS_IT + NATURAL_IT, VERBS_EN + NATURAL_EN, "names", "SBRANO Bruno",
+            Keyword("target", VERBS_IT + NATURAL_IT + AURA_IT, VERBS_EN + NATURAL_EN + AURA_EN, "names", "SBRANO Bruno",
                     "WATCH Bruno", slots=_SLOTS, parts=(_SPECTRE, _SECOND), verb=True),
         ],
         choices={"power": {a: p for a, p in POWER_ALIASES.items() if p in POWERS}},

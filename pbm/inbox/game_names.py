@@ -21,6 +21,6 @@ def names_of(session: Session, game: Game) -> tuple[list[str], dict[str, str]]:
     return list(names), dict(addresses)
 
 
-def parse_for(row: InboundRow, game: Game) -> ParsedMessage:
+def parse_for(row: InboundRow, game: Game, own: bool = False) -> ParsedMessage:
     names, addresses = names_of(object_session(game), game)
-    return parse_message(row.raw, names, addresses, vocabulary=game.ruleset)
+    return parse_message(row.raw, names, addresses, vocabulary=game.ruleset, own=own)

@@ -55,6 +55,10 @@ def route(session: Session, config: dict[str, Any], row: InboundRow, now: dateti
         return carry_out_for_master(session, config, row, who, now)
     game = who.game
     parsed = first if who is hinted else parse_for(row, game)
+    if parsed.source is not None:
+        # The player's own mail: a forward in it is ours she sends on with her command on
+        # top, never a Master's forward; a 'PER:' line in it acts for nobody.
+        parsed = parse_for(row, game, own=True)
     outcome = carry_out_for(session, config, row, parsed, game, who, now, by=None)
     # Written with the outcome, in the one UPDATE of the row at the end of
     # its savepoint: set before the commands, they cost a flush of their own.

@@ -151,3 +151,43 @@ def test_the_docs_show_the_natural_forms_first_and_the_keywords_second(natural, 
     assert doc.index(natural) < doc.index(keywords, doc.index(natural))
     # ... and nothing else of that game's keywords sits between them.
     assert "| comando |" not in doc[doc.index(natural):doc.index(keywords, doc.index(natural))]
+
+
+def _section(title: str) -> str:
+    doc = _doc()
+    start = doc.index(title)
+    return doc[start:doc.index("\n### ", start + 1) if "\n### " in doc[start + 1:] else len(doc)]
+
+
+SURNAMED = ["Alessandro Bianchi", "Alessia De Luca", "Carla Rossi", "Nicolò Verdi"]
+
+
+def test_the_documented_names_and_corrections_read_as_documented():
+    """docs/mail-commands.md, "Nomi, lettere sbagliate, correzioni": each row's forms (the
+    left column; "e sotto" joins two lines) read as the keyword forms on its right, in order."""
+    rows = [ln for ln in _section("### Nomi, lettere sbagliate, correzioni").splitlines()
+            if ln.startswith("| `")]
+    assert len(rows) >= 6
+    for row in rows:
+        left, right = row.split("|")[1:3]
+        meant = [parse_commands(form, SURNAMED, "tempo-reale-7")[0] for form in re.findall(r"`([^`]+)`", right)]
+        written = re.findall(r"`([^`]+)`(?: \(|,|$| e sotto)", left)
+        if " e sotto " in left:
+            first, second = re.findall(r"`([^`]+)` e sotto `([^`]+)`", left)[0]
+            written = [w for w in written if w not in (first, second)] + [first + "\n" + second]
+        for i, form in enumerate(written):
+            said = parse_commands(form, SURNAMED, "tempo-reale-7")
+            expected = meant[min(i, len(meant) - 1)] if len(meant) > 1 and "(" in left else meant[0]
+            assert said[0] == expected and said[1] == [], (form, said, expected)
+
+
+def test_what_the_docs_say_records_nothing_records_nothing():
+    """docs/mail-commands.md, "Quando non registro nulla": every form in the table, and the
+    lines said not to be commands, record nothing."""
+    section = _section("### Quando non registro nulla")
+    forms = re.findall(r"`([^`]+)`", section.split("- **Inoltrare")[0])
+    assert len(forms) >= 15
+    for form in forms:
+        commands, errors, _ = parse_commands(form, ["Anna", "Bruno", "Carla", "Lucia", "Alessandro Bianchi",
+                                                    "Alessia De Luca"], "lupus-live-12")
+        assert commands == [], (form, commands)

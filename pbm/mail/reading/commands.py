@@ -19,176 +19,17 @@ import functools
 import re
 from dataclasses import dataclass
 
-from engine.interface import Keyword, Part
+from engine.interface import Keyword
 
-from .grammar import Grammar, VocabularyLike, grammar, words_pattern
-from .names import NAME_LEADS, clean_name, fold, read_name, resolve_list
+from .grammar import Grammar, VocabularyLike, grammar
+from . import natural
+from .arguments import read_arguments as _read
+from .corrections import corrected, split_correction
+from .name_forms import name_index
+from .names import clean_name, fold, read_name
 
 # Decoration phones and html2text leave around a line: bullets, bold markers, quotes.
 _LINE_DECORATION = re.compile(r"^(?:[\s*_•·+\-–—\"'`]|\d{1,2}[.)]\s)+|[\s*_\"'`]+$")
-
-
-def _marked_parts(arg: str, parts: tuple[Part, ...]) -> tuple[str, dict[Part, str]]:
-    """The main argument and the text of each marked part, found in any order."""
-    if not parts:
-        return arg, {}
-    by_word = {" ".join(w.upper().split()): p for p in parts for w in p.it + p.en}
-    marker = re.compile(rf"\s+({words_pattern(by_word)})(?=\s|:|$)[\s:]*", re.IGNORECASE)
-    text = " " + arg
-    spans = list(marker.finditer(text))
-    head = text[:spans[0].start() if spans else len(text)].strip()
-    found: dict[Part, str] = {}
-    for i, m in enumerate(spans):
-        end = spans[i + 1].start() if i + 1 < len(spans) else len(text)
-        part = by_word[" ".join(m.group(1).upper().split())]
-        found[part] = (found.get(part, "") + " " + text[m.end():end]).strip()
-    return head, found
-
-
-_NUMBER = re.compile(r"^(.*?)(?:\s+|\s*\(\s*)(?:n\s*=?\s*)?([+-]?\d+)\s*\)?$", re.IGNORECASE)
-_NUMBER_ONLY = re.compile(r"^(.*?)\s+n\s*=\s*(\S+)\s*$", re.IGNORECASE)
-
-
-def _read_names(text: str, players: list[str], slots: tuple[str, ...], leads
-                ) -> tuple[dict, list[dict], str]:
-    """One to ``len(slots)`` names at the start of ``text``, then whatever follows them.
-
-    "Bruno, Carla", "Bruno e Carla", "Anna Dario" fill two slots; after the last name a
-    further whole player's name is one too many (an error), anything else is prose.
-    A single capitalised word after a comma or 'e'/'and' is a name that was meant, so
-    a typo ("Bruno e Zorro") is an error rather than prose."""
-    name, error, rest = read_name(text, players, leads)
-    if error:
-        return {}, [error], ""
-    names = [name]
-    while rest:
-        m = _NAME_SEPARATOR.match(rest)
-        candidate = m.group(1) if m else rest
-        found, error, after = read_name(candidate, players, ())
-        whole = found is not None and fold(clean_name(candidate[:len(candidate) - len(after)].strip())) \
-            in {fold(p) for p in players}
-        if found is not None and (m or whole) and (len(names) < len(slots) or whole):
-            if len(names) == len(slots):
-                return {}, [{"code": "bad_parameter", "argument": slots[0], "value": text.strip()}], ""
-            names.append(found)
-            rest = after
-            continue
-        if m and len(candidate.split()) == 1 and candidate[:1].isupper():
-            return {}, [error or {"code": "unknown_name", "name": clean_name(candidate),
-                                  "candidates": list(players)}], ""
-        break
-    return dict(zip(slots, names)), [], rest
-
-
-_NAME_SEPARATOR = re.compile(r"^\s*(?:[,;&+/]|(?:e|ed|and)(?=\s))\s*(.*)$", re.IGNORECASE | re.DOTALL)
-
-
-def _read_value(g: Grammar, value: str, key: str, text: str, players: list[str],
-                slots: tuple[str, ...] = ()) -> tuple[dict, list[dict], str]:
-    """One argument as the vocabulary says it is read, as {key: value} (or the slots),
-    its errors, and the prose written after it (never read)."""
-    # "nomino VICE Carla", "il mio voto è PER Carla": the command's own words and the
-    # prepositions players put before a name.
-    leads = tuple(sorted({*NAME_LEADS, *g.words_of_key.get(key, ())},
-                         key=lambda w: (-len(w.split()), -len(w))))
-    if value == "name":
-        name, err, rest = read_name(text, players, leads)
-        return ({key: name}, [], rest) if not err else ({}, [err], "")
-    if value == "names":
-        if slots:
-            if not clean_name(text.strip(",;&+/")):
-                return {}, [{"code": "missing_argument", "argument": slots[0]}], ""
-            return _read_names(text, players, slots, leads)
-        names, errs = resolve_list(text, players)
-        return ({} if errs else {key: names}), errs, ""
-    if value == "choice":
-        choice, err, rest = g.read_choice(key, text)
-        return ({key: choice}, [], rest) if not err else ({}, [err], "")
-    if value == "choices":  # several choices: 'TENGO Duchessa Capitano', 'KEEP Duke, Captain'
-        # Each part between commas and 'e'/'and' is one choice, with its article ("tengo
-        # la Duchessa e il Capitano"); a part that is none is several, one a word.
-        typed = []
-        for chunk in re.split(r"\s*[,;]\s*|\s+(?:e|ed|and)\s+", text.strip()):
-            if g.resolve_choice(key, chunk)[1] is None:
-                typed.append(chunk)
-            else:
-                typed += [t for t in chunk.split() if not g.is_filler(t)]
-        if not typed:
-            return {}, [{"code": "missing_argument", "argument": key}], ""
-        picked, errors = [], []
-        for t in typed:
-            choice, err = g.resolve_choice(key, t)
-            if err:
-                errors.append(err)
-            else:
-                picked.append(choice)
-        return ({key: picked}, [], "") if not errors else ({}, errors, "")
-    if value == "text":
-        return (({key: text.strip()}, [], "") if text.strip()
-                else ({}, [{"code": "missing_argument", "argument": "text"}], ""))
-    return {}, [], text.strip()  # "none": the word alone says it; what follows is prose
-
-
-def _read_choice(g: Grammar, keyword: Keyword, head: str
-                 ) -> tuple[str | None, str | None, dict | None, str]:
-    """The choice, the number written after it ('Voto diretto 3', 'endstory n=2'), and
-    the prose after them."""
-    number = None
-    if keyword.number:
-        m = _NUMBER_ONLY.match(head) or _NUMBER.match(head)
-        if m and g.resolve_choice(keyword.key, head)[1] is not None:
-            head, number = m.group(1), m.group(2)
-    choice, err, rest = g.read_choice(keyword.key, head)
-    return choice, number, err, rest
-
-
-def _read(g: Grammar, keyword: Keyword, arg: str, players: list[str]) -> tuple[dict, list[dict], str]:
-    """A command's arguments: (command, errors, the prose after its arguments)."""
-    head, marked = _marked_parts(arg, keyword.parts)
-    prose: list[str] = []
-    if keyword.value == "choice":
-        choice, number_text, err, rest = _read_choice(g, keyword, head)
-        if err:
-            return {}, [err], ""
-        command: dict = {keyword.key: choice}
-    else:
-        command, errors, rest = _read_value(g, keyword.value, keyword.key, head, players, keyword.slots)
-        if errors:
-            return {}, errors, ""
-        choice, number_text = None, None
-    prose.append(rest)
-    takes = g.vocabulary.takes.get(keyword.key, {}).get(choice) if choice is not None else None
-    errors = []
-    if number_text is not None:
-        if takes is not None and keyword.number not in takes:
-            errors.append({"code": "bad_parameter", "argument": keyword.number, "value": number_text})
-        elif not number_text.isdigit() or int(number_text) < 1:
-            errors.append({"code": "bad_parameter", "argument": keyword.number, "value": number_text})
-        else:
-            command[keyword.number] = int(number_text)
-    for part in keyword.parts:
-        text = marked.get(part)
-        if text is None:
-            if takes and takes.get(part.key):
-                errors.append({"code": "missing_argument", "argument": part.key})
-            elif part.value == "names" and (takes is None or part.key in takes):
-                command[part.key] = []
-            continue
-        if takes is not None and part.key not in takes:
-            errors.append({"code": "bad_parameter", "argument": part.key, "value": text})
-            continue
-        value, errs, rest = _read_value(g, part.value, part.key, text, players)
-        if errs:
-            for e in errs:
-                if e.get("code") == "missing_argument":
-                    e["argument"] = part.key
-            errors.extend(errs)
-        else:
-            command.update(value)
-            prose.append(rest)
-    if errors:
-        return {}, errors, ""
-    return {**keyword.fixed, **command}, [], " ".join(p for p in prose if p)
 
 
 # What players write before a command ("Io voto Carla", "stanotte proteggo Dario", "I'll
@@ -208,6 +49,12 @@ _OPENERS = frozenset({
     # Greetings players open a line with ("Ciao a tutti, voto Carla", "Hi all, I vote Carla").
     "ciao a tutti", "ciao ragazzi", "ciao master", "buongiorno", "buonasera", "salve", "hey",
     "hi all", "hi everyone", "hello all", "hello everyone", "good morning", "good evening",
+    # From now on, again, in the end (issue 32): "Da ora in poi passo sempre".
+    "da ora in poi", "d'ora in poi", "d'ora in avanti", "da adesso in poi", "da adesso", "from now on",
+    "di nuovo", "ancora", "ancora una volta", "anche oggi", "anche stanotte", "again", "alla fine",
+    "in the end", "invece", "instead", "io invece", "per me", "ok allora", "va bene allora",
+    "please", "i'm going to", "i am going to", "going to", "i'm gonna", "gonna", "we're going to",
+    "we are going to", "i shall", "we shall",
 })
 # Words after the arguments that say nothing: not listed as ignored prose.
 _COURTESY = {"stanotte", "stasera", "questa notte", "oggi", "grazie", "grazie mille", "per favore",
@@ -221,11 +68,13 @@ _FIRST_SENTENCE_ASKS = re.compile(r"^[^.!?\u2026]*\?")
 
 
 @functools.lru_cache(maxsize=32)
-def _opener_words(games: tuple[str, ...]) -> list[tuple[str, int]]:
-    """The service's openers and a game's, each with its number of words, the longest
-    first (so that a side named in two words, "noi ...", is read past as one, not "noi" alone)."""
-    openers = sorted(_OPENERS | set(games), key=lambda w: (-len(w.split()), -len(w)))
-    return [(opener, len(opener.split())) for opener in openers]
+def _opener_words(games: tuple[str, ...]) -> tuple[tuple[int, frozenset[str]], ...]:
+    """The service's openers and a game's, by their number of words, the longest first (so
+    that a side named in two words, "noi ...", is read past as one, not "noi" alone)."""
+    by_length: dict[int, set[str]] = {}
+    for opener in _OPENERS | set(games):
+        by_length.setdefault(len(opener.split()), set()).add(opener)
+    return tuple((n, frozenset(by_length[n])) for n in sorted(by_length, reverse=True))
 
 
 def _without_openers(g: Grammar, text: str) -> str:
@@ -233,13 +82,19 @@ def _without_openers(g: Grammar, text: str) -> str:
     words = text.split(None, 8)
     i = 0
     while i < min(len(words) - 1, 6):
-        for opener, n in _opener_words(g.openers):
-            if i + n < len(words) and fold(" ".join(words[i:i + n]).rstrip(",:;.!")) == opener:
+        for n, openers in _opener_words(g.openers):
+            if i + n < len(words) and fold(" ".join(words[i:i + n]).rstrip(",:;.!")) in openers:
                 i += n
                 break
         else:
             break
     return " ".join(words[i:]) if i else text
+
+
+def _marked_as_command(text: str, arg: str) -> bool:
+    """Is the command word written as one: in capitals ("Ciao, DOMANDA ...") or before a colon?"""
+    said = text[:len(text) - len(arg)].rstrip() if arg and text.endswith(arg) else text
+    return said.endswith(":") or said.strip(" :-").isupper()
 
 
 def is_question(text: str) -> bool:
@@ -271,23 +126,39 @@ def read_line(line: str, players: list[str], vocabulary: VocabularyLike = None,
     another command ("Voto Carla, ma stanotte proteggo Bruno") applies nothing either."""
     g = grammar(vocabulary)
     text = _LINE_DECORATION.sub("", line)
+    cut = None if _inner or _free_text(g, text) else split_correction(text)
+    if cut is not None and cut[0]:
+        return _read_corrected(g, cut[0], cut[1], line, players)
     found = g.match(text)
     lenient = False
     if found is None:
         opened = _without_openers(g, text)
         found = g.match(opened) if opened != text else None
+        if found is not None and found[0].value == "text" and not _marked_as_command(opened, found[1]):
+            found = None  # "Please note that...": free text after other words only as "DOMANDA" or "Domanda:"
         lenient = found is not None
-    if found is None:
-        named = _name_first(g, text, players) or _name_first(g, _without_openers(g, text), players)
-        if named is not None:
-            return named
-        other = grammar(None).match(text, strict=True) if vocabulary is not None else None
-        if other is not None:  # another game's command: say so rather than pass it over
-            word = text.split()[0].strip(":=").upper()
-            return LineReading(None, [{"code": "not_in_game", "value": word, "line": line.strip(),
-                                       "command": other[0].key}], True)
-        return LineReading(None, [], False)
-    keyword, arg = found
+    if found is not None:
+        reading = _reading(g, found[0], found[1], text, line, players, lenient, _inner)
+        if reading.is_command or not (lenient or found[0].verb):
+            return reading
+    named = _name_first(g, text, players) or _name_first(g, _without_openers(g, text), players)
+    if named is not None:
+        return named
+    natural = _read_natural(g, text, line, players, _inner)
+    if natural is not None:
+        return natural
+    other = grammar(None).match(text, strict=True) if vocabulary is not None else None
+    if other is not None:  # another game's command: say so rather than pass it over
+        word = text.split()[0].strip(":=").upper()
+        return LineReading(None, [{"code": "not_in_game", "value": word, "line": line.strip(),
+                                   "command": other[0].key}], True)
+    return LineReading(None, [], False)
+
+
+def _reading(g: Grammar, keyword: Keyword, arg: str, text: str, line: str, players: list[str],
+             lenient: bool, inner: bool, fallback: bool = True) -> LineReading:
+    """The line read as ``keyword`` followed by ``arg``; lenient: a command only if its
+    arguments read (else, with ``fallback``, the keyword the line strictly starts with)."""
     lenient = lenient or keyword.verb
     asks = keyword.value != "text" and is_question(text)
     if asks and not lenient:
@@ -306,7 +177,7 @@ def read_line(line: str, players: list[str], vocabulary: VocabularyLike = None,
     if lenient and errors:
         # A natural form that does not read ("ESAMINO LA CARTA DI ..." with no name) may
         # still be the keyword it starts with ("ESAMINO ..."): read the line as that.
-        strict = g.match(text, strict=True)
+        strict = g.match(text, strict=True) if fallback else None
         if strict is None or strict[0] is keyword:
             return LineReading(None, [], False)
         keyword, arg = strict
@@ -315,14 +186,96 @@ def read_line(line: str, players: list[str], vocabulary: VocabularyLike = None,
     if asks:
         return LineReading(None, [_located({"code": "question"}, line, keyword)], True)
     if command and prose and not keyword.fixed:
-        command, prose, mixed = _prose_says(g, keyword, command, prose, players, _inner)
+        command, prose, mixed = _prose_says(g, keyword, command, prose, players, inner)
         if mixed:
             return LineReading(None, [_located({"code": "two_commands", "value": mixed}, line, keyword)], True)
     if fold(prose.strip(" .,;:!-")) in _COURTESY or not re.search(r"[^\W_]", prose):
         prose = ""
+    if command and prose and keyword.value == "none" and name_index(tuple(players)).exact(fold(clean_name(prose))):
+        prose = ""  # "Sfido Giorgio": the player whose claim is answered
+    if command and (prose and (natural.hesitates(prose, players) or _subject_of(keyword, arg, text)
+                               or (lenient and _INFINITIVE_FIRST.match(text)
+                                   and fold(prose.split()[0]).strip(",.;:!") in _SUBJECT_VERBS))
+                    or _identity(keyword, arg)):
+        return LineReading(None, [_located({"code": "unsure"}, line, keyword)], True)
     for e in errors:
         _located(e, line, keyword)
     return LineReading(command or None, errors, True, prose)
+
+
+def _free_text(g: Grammar, text: str) -> bool:
+    """A line of free text ("NOTE ...", "DOMANDA ..."): its words are the player's, whatever they say."""
+    found = g.match(text)
+    return found is not None and found[0].value == "text"
+
+
+def _read_corrected(g: Grammar, before: str, after: str, line: str, players: list[str]) -> LineReading:
+    """"Voto Alessandro. Anzi no, Lucia.": the later choice, a whole command or a new
+    argument for the one before; else nothing, and the receipt asks."""
+    first = read_line(before, players, g, _inner=True)
+    second = read_line(after, players, g, _inner=True) if after else None
+    if second is not None and second.command:
+        return second
+    if first.command:
+        command = corrected(g, first.command, after, players)
+        if command is not None:
+            return LineReading(command, [], True)
+    if not first.is_command and (second is None or not second.is_command):
+        return LineReading(None, [], False)  # prose that says "anzi": no command taken back
+    return LineReading(None, [{"code": "correction", "line": line.strip()}], True)
+
+
+def _subject_of(keyword: Keyword, arg: str, text: str) -> bool:
+    """A word that says it all alone, then a verb of which it is the subject: "Duchessa
+    bluffa", "La Duchessa è un bluff", "Passo non è chiaro" say something of the word,
+    they are not the command."""
+    if keyword.value != "none" or not arg:
+        return False
+    first = fold(arg.split()[0]).strip(",.;:!")
+    return first in _SUBJECT_VERBS
+
+
+# What follows a noun that is a sentence's subject: a copula, an auxiliary, a negation,
+# the verbs of a bluff.
+_SUBJECT_VERBS = frozenset({
+    "e", "e'", "ha", "sta", "era", "sara", "sembra", "non", "mente", "bluffa", "bleffa", "si", "mi", "ci", "lo",
+    "is", "was", "has", "isn't", "wasn't", "doesn't", "lies", "bluffs", "seems", "will", "would", "can", "must",
+})
+
+
+# "Votare Sara è un errore": a line that opens with an infinitive and goes on after its name
+# is a sentence about the act ("voglio votare Sara" opens with "voglio").
+_INFINITIVE_FIRST = re.compile(r"^[^\W\d_]+(?:are|ere|ire|rre)\b", re.IGNORECASE)
+
+
+def _identity(keyword: Keyword, arg: str) -> bool:
+    """"L'Assassino è Giorgio": a word that names an action, then "è" and a name, says who
+    someone is, not what the writer does."""
+    return bool(keyword.fixed) and bool(re.match(r"^(?:e'|è|é|is|was|era|sarà)\s", arg.strip(), re.I))
+
+
+def _read_natural(g: Grammar, text: str, line: str, players: list[str], inner: bool) -> LineReading | None:
+    """The line read from the first place a command starts as people write it
+    (natural.py), or None. Where a careful Master would hesitate (a verb in a form no
+    command takes, a slip followed by more than a name, a clause after words that change
+    its sense), nothing is recorded: the error ``unsure`` asks, quoting the line."""
+    for start in natural.starts(g, text, players, _without_openers):
+        if start.how == "slip" and start.keyword.value == "none" and start.arg:
+            continue  # "Posso venire?" is not PASSO: a slip alone, or before a name only
+        reading = _reading(g, start.keyword, start.arg, text, line, players, True, inner, fallback=False)
+        if not reading.is_command or (start.how == "slip" and reading.command is None):
+            continue
+        if reading.command is None:
+            return reading  # a question, two commands: said, nothing recorded
+        if start.doubtful or (start.how == "slip" and reading.prose):
+            return LineReading(None, [_located({"code": "unsure"}, line, start.keyword)], True)
+        if start.keyword.value == "none" and not start.exact and reading.prose:
+            continue  # "Passa la mano": a word alone is a command only alone
+        command = reading.command
+        if start.role is not None and start.keyword.key in command:
+            command = {start.role.key: command[start.keyword.key]}
+        return LineReading(command, [], True, " ".join(p for p in (start.before, reading.prose) if p))
+    return None
 
 
 def _name_first(g: Grammar, text: str, players: list[str]) -> LineReading | None:
@@ -411,6 +364,8 @@ def read_commands(text: str, players: list[str], vocabulary: VocabularyLike = No
         i += 1
         if not line.strip():
             continue
+        if out.commands and _corrects_the_last(g, line, players, out):
+            continue
         reading = read_line(line, players, g)
         command = reading.command
         free = next((k for k in g.text_keys if command and k in command), None)
@@ -427,6 +382,25 @@ def read_commands(text: str, players: list[str], vocabulary: VocabularyLike = No
         elif reading.prose:
             out.ignored_text.append({"line": line.strip(), "text": reading.prose})
     return out
+
+
+def _corrects_the_last(g: Grammar, line: str, players: list[str], out: Reading) -> bool:
+    """A line that opens by taking back the command before it ("Anzi no, Lucia", "no
+    scusate, intendevo VOTO Chiara"): the later choice replaces it, or, when nothing
+    reads, neither is recorded and the receipt asks."""
+    text = _LINE_DECORATION.sub("", line)
+    cut = None if _free_text(g, text) else split_correction(text)
+    if cut is None or (cut[0] and (len(cut[0].split()) > 3 or read_line(cut[0], players, g, _inner=True).is_command)):
+        return False  # "Sorry, I meant Lucia" opens with a correction; "Voto Bruno, anzi..." does not
+    second = read_line(cut[1], players, g, _inner=True) if cut[1] else None
+    command = second.command if second is not None and second.command else corrected(
+        g, out.commands[-1], cut[1], players)
+    if command is not None:
+        out.commands[-1] = command
+    else:
+        out.commands.pop()
+        out.errors.append({"code": "correction", "line": line.strip()})
+    return True
 
 
 def parse_commands(text: str, players: list[str], vocabulary: VocabularyLike = None

@@ -14,9 +14,14 @@ from typing import Union
 from engine.interface import Keyword, Vocabulary
 from engine.registry import available, get_ruleset
 
+from rapidfuzz.distance import OSA
+
 from .names import clean_name, fold, rest_of, words_of
+from .stems import StemTable
 
 VocabularyLike = Union[Vocabulary, "Grammar", str, None]
+# A slip is read in a command's word of four letters at least ("Vto" for VOTO).
+_SLIP_MIN = 4
 
 # What may stand between a keyword and its argument: "VOTO: Carla", "VOTO - Carla", "VOTO → Carla".
 _AFTER_KEYWORD = r"(?=$|[\s:=.,;!?-])(?:[\s:=]|[-\u2013\u2014]+>?(?=\s)|\u2192)*(.*)$"
@@ -66,6 +71,35 @@ class Grammar:
         for w, k in self.keywords.items():
             if k.value != "text":
                 self.words_of_key.setdefault(k.key, set()).add(fold(w))
+        # The first word of every command, as written ("note", "domanda" too).
+        self.first_words = frozenset(fold(w.split()[0]).rstrip(":") for w in self.keywords)
+        # Every form of the commands' words, by their stems (stems.py).
+        self.stems = StemTable(self.vocabulary.keywords)
+        # The one-word commands a slip of one letter may be read as ("Vto", "Sbarno").
+        self._slips = [(fold(w), k) for w, k in self.keywords.items()
+                       if " " not in w and len(w) >= _SLIP_MIN and k.value != "text"]
+        self._slipped: dict[str, Keyword | None] = {}  # each typed word measured once
+
+    def slip(self, line: str) -> tuple[Keyword, str] | None:
+        """The command whose one word the line's first word misses by one letter (an edit
+        or two letters swapped), when no other command is that close."""
+        words = line.split(None, 1)
+        if not words:
+            return None
+        typed = fold(words[0].rstrip(":,.;!"))
+        if len(typed) < _SLIP_MIN - 1 or not typed.isalpha():
+            return None
+        if typed not in self._slipped:
+            close = {}
+            for word, k in self._slips:
+                if abs(len(word) - len(typed)) <= 1 and OSA.distance(typed, word, score_cutoff=1) <= 1 \
+                        and not _vowel_for_vowel(typed, word):
+                    close[(k.key, tuple(sorted(k.fixed.items(), key=str)))] = k
+            if len(self._slipped) > 4096:
+                self._slipped.clear()
+            self._slipped[typed] = next(iter(close.values())) if len(close) == 1 else None
+        found = self._slipped[typed]
+        return None if found is None else (found, words[1].strip() if len(words) > 1 else "")
 
     def match(self, line: str, strict: bool = False) -> tuple[Keyword, str] | None:
         pattern = self._strict if strict else self._any
@@ -121,6 +155,15 @@ class Grammar:
                     changed = True
                     break
         return typed
+
+
+def _vowel_for_vowel(typed: str, word: str) -> bool:
+    """'posso' for 'passo', 'vito' for 'voto': one vowel for another makes another word
+    in Italian more often than a slip."""
+    if len(typed) != len(word):
+        return False
+    diff = [(a, b) for a, b in zip(typed, word) if a != b]
+    return len(diff) == 1 and set(diff[0]) <= set("aeiou")
 
 
 def compact(text: str) -> str:

@@ -1,26 +1,14 @@
 """Players' names as people type them in a line: folded (case, accents, apostrophes,
-hyphens), after the prepositions players put before them ("per", "va a"), whole or by
-an unambiguous beginning, one or several. Pure: the caller passes the list of players.
+hyphens), after the prepositions players put before them ("per", "va a"), whole, by
+first name or surname, by an unambiguous beginning or with one letter wrong
+(name_forms.py), one or several. Pure: the caller passes the list of players.
 """
 from __future__ import annotations
 
-import functools
 import re
-import unicodedata
 
-# Phones type a curly apostrophe ('Nicolo’' for Nicolò, 'D’Angelo'); names are stored straight.
-# 'anna maria' is Anna-Maria: a hyphen in a name folds to a space.
-_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00b4": "'", "`": "'",
-                              "-": " ", "\u2010": " ", "\u2013": " "})
-
-
-@functools.lru_cache(maxsize=4096)
-def fold(text: str) -> str:
-    """Case- and accent-insensitive form of a name or word (cached: every
-    message folds every player's name of its game to find the one it names)."""
-    decomposed = unicodedata.normalize("NFKD", text.translate(_APOSTROPHES))
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(stripped.casefold().split())
+from .folding import fold
+from .name_forms import name_index
 
 
 def clean_name(text: str) -> str:
@@ -35,10 +23,22 @@ NAME_LEADS = tuple(sorted({
     "va a", "va ad", "va per", "va contro", "va su", "e per", "e contro", "e", "e su", "sara",
     "e' per", "e'", "for", "against", "on", "to", "at", "the", "goes to", "go to", "is", "is for",
     "is on", "will be", "goes for", "upon", "over",
+    "da", "dal", "dalla", "from",
+    # Words players put between a verb and its name: "proteggo di nuovo Alessia".
+    "di nuovo", "ancora", "ancora una volta", "nuovamente", "anche", "pure", "stanotte", "stasera",
+    "oggi", "again", "once more", "tonight", "today", "also", "too",
 }, key=lambda w: (-len(w.split()), -len(w))))
 # A first word this short is a name's beginning only when it is all that was written
-# ("VOTO da" is Dario; "VOTO da domani" is prose).
-_MIN_PREFIX_WITH_PROSE = 3
+# ("VOTO car" is Carla; "VOTO car che dici" is prose).
+_MIN_PREFIX_WITH_PROSE = 4
+# Words that begin names ("chi" Chiara, "mar" Marco) but say something else: "Voto chi mi
+# pare", "Proteggo chi posso" name nobody.
+_NOT_A_NAMES_START = frozenset({
+    "chi", "che", "con", "per", "non", "mio", "mia", "tuo", "tua", "suo", "sua", "lui", "lei",
+    "noi", "voi", "me", "te", "io", "tu", "ci", "si", "se", "ma", "mai", "gia", "poi", "qui", "qua",
+    "tutti", "tutte", "nessuno", "qualcuno", "uno", "una", "altro", "altra", "anche", "ancora", "dopo", "come",
+    "the", "who", "all", "any", "one", "him", "her", "you", "them", "someone", "nobody", "anyone", "whoever",
+})
 
 
 def words_of(text: str) -> list[str]:
@@ -64,44 +64,49 @@ def read_name(text: str, players: list[str], leads=NAME_LEADS
               ) -> tuple[str | None, dict | None, str]:
     """One player's name at the start of ``text``: (name, None, the rest) or (None, error, "").
 
-    The whole text first (a folded name or an unambiguous prefix of one), then the
-    longest run of leading words that is a full name, after the prepositions players
-    write ("per", "su", "va a"); the rest is what the player wrote after the name."""
+    The whole text first (a form of a name, or an unambiguous start of one), then the
+    longest run of leading words that is a form of a name (the whole name, the first
+    name, the surname, both the other way round), after the prepositions players write
+    ("per", "su", "va a"); then the beginning of one; then one letter wrong. The rest is
+    what the player wrote after the name. A form that fits several players is the error
+    ``ambiguous_name``: asked, never guessed."""
     typed = clean_name(text)
     if not typed:
         return None, {"code": "missing_argument", "argument": "name"}, ""
+    index = name_index(tuple(players))
     key = fold(typed)
-    exact = [p for p in players if fold(p) == key]
-    if len(exact) == 1:
-        return exact[0], None, ""
-    if len(exact) > 1:  # two players folded to the same name: the list itself is ambiguous
-        return None, {"code": "ambiguous_name", "name": typed, "candidates": exact}, ""
-    prefixed = [p for p in players if fold(p).startswith(key)]
-    if len(prefixed) == 1:
-        return prefixed[0], None, ""
-    if prefixed:
-        return None, {"code": "ambiguous_name", "name": typed, "candidates": prefixed}, ""
+    whole = index.exact(key) or (index.starting(key) if key not in _NOT_A_NAMES_START else ())
+    if whole:
+        return _one(whole, typed, "")
     words = words_of(typed)
     lead = _skip_leads(words, leads)
-    longest = max((len(fold(p).split()) for p in players), default=1)
-    for start in dict.fromkeys((0, lead)):
-        # "VOTO Carla perché...": the longest run of leading words that is a full name
-        # (no longer than the longest name: a line of prose is not tried word by word).
-        for n in range(min(len(words) - start, longest), 0, -1):
-            head = fold(clean_name(" ".join(words[start:start + n])))
-            full = [p for p in players if fold(p) == head]
-            if len(full) == 1:
-                return full[0], None, rest_of(words[start + n:])
+    starts = tuple(dict.fromkeys((0, lead)))
+    for start in starts:
+        # "VOTO Carla perché...": the longest run of leading words that is a form of a
+        # name (no longer than the longest: a line of prose is not tried word by word).
+        for n in range(min(len(words) - start, index.longest), 0, -1):
+            found = index.exact(fold(clean_name(" ".join(words[start:start + n]))))
+            if found:
+                return _one(found, clean_name(" ".join(words[start:start + n])), rest_of(words[start + n:]))
     # Else the beginning of a name, never a preposition's ("per" is not Perla's).
     first = fold(clean_name(" ".join(words[lead:]) if lead == len(words) - 1 else words[lead]))
-    if first and (lead == len(words) - 1 or len(first) >= _MIN_PREFIX_WITH_PROSE):
-        found = [p for p in players if fold(p).startswith(first)]
-        if len(found) == 1:
-            return found[0], None, rest_of(words[lead + 1:])
+    if first and first not in _NOT_A_NAMES_START and (lead == len(words) - 1 or len(first) >= _MIN_PREFIX_WITH_PROSE):
+        found = index.starting(first)
         if found:
-            return None, {"code": "ambiguous_name", "name": clean_name(words[lead]),
-                          "candidates": found}, ""
+            return _one(found, clean_name(words[lead]), rest_of(words[lead + 1:]))
+    for start in starts:
+        for n in range(min(len(words) - start, index.longest), 0, -1):
+            written = clean_name(" ".join(words[start:start + n]))
+            found = index.slipped(fold(written))
+            if found:
+                return _one(found, written, rest_of(words[start + n:]))
     return None, {"code": "unknown_name", "name": typed, "candidates": list(players)}, ""
+
+
+def _one(found: tuple[str, ...], written: str, rest: str) -> tuple[str | None, dict | None, str]:
+    if len(found) == 1:
+        return found[0], None, rest
+    return None, {"code": "ambiguous_name", "name": written, "candidates": list(found)}, ""
 
 
 def rest_of(words: list[str]) -> str:

@@ -255,11 +255,16 @@ _UNREAD = object()
 
 def parse_message(raw: bytes | Message, players: list[str], player_addresses: dict[str, str] | None = None,
                   *, reply_localpart: str | None = None, vocabulary: VocabularyLike = None,
-                  token: str | None | object = _UNREAD) -> ParsedMessage:
+                  token: str | None | object = _UNREAD, own: bool = False) -> ParsedMessage:
     """``vocabulary``: the game's ruleset key or Vocabulary; None reads every game's words.
     ``raw`` may be the message already parsed (``parse_bytes``), and ``token`` what
-    ``header_token`` found in its headers, when the caller has read them already."""
-    result = _parse(raw, list(players or []), player_addresses, reply_localpart, grammar(vocabulary), token)
+    ``header_token`` found in its headers, when the caller has read them already.
+
+    ``own``: the service knows the sender is a player speaking for herself (her token,
+    her address). Then a forwarded mail inside is what she quotes (our bulletin, sent on
+    to the Master with "VOTO Alessia" on top), and what she wrote above it is her reply;
+    a 'PER: Nome' line speaks for nobody, since only a Master acts for another player."""
+    result = _parse(raw, list(players or []), player_addresses, reply_localpart, grammar(vocabulary), token, own)
     if not result.ignored and not result.commands and not result.errors:
         # Nothing at all written (an empty reply, a signature): say so, never stay silent.
         written = result.reply_text.strip() or result.ignored_lines
@@ -273,7 +278,8 @@ def header_token(msg: Message, reply_localpart: str | None = None) -> str | None
 
 
 def _parse(raw: bytes | Message, players: list[str], player_addresses: dict[str, str] | None,
-           reply_localpart: str | None, g: Grammar, token: str | None | object) -> ParsedMessage:
+           reply_localpart: str | None, g: Grammar, token: str | None | object, own: bool = False
+           ) -> ParsedMessage:
     msg = raw if isinstance(raw, Message) else parse_bytes(raw)
     subject = header_text(msg, "Subject")
     author = author_of(msg)
@@ -303,7 +309,9 @@ def _parse(raw: bytes | Message, players: list[str], player_addresses: dict[str,
             forward = _attached_forward(attached, text)
             attached_forward = forward is not None
 
-    if forward is not None:
+    if forward is not None and own:
+        text = forward.note  # hers: the forwarded mail below it is quoted, never read
+    elif forward is not None:
         result.source = "forward"
         result.forwarded_from_name = forward.sender_name or None
         result.forwarded_from_address = forward.sender_address or None
@@ -326,6 +334,15 @@ def _parse(raw: bytes | Message, players: list[str], player_addresses: dict[str,
 
     result.reply_text = strip_reply(text)
     behalf = find_behalf_line(result.reply_text)
+    if behalf is not None and own:
+        # A player cannot act for another: nothing from the 'PER:' line on is carried out.
+        index = behalf[0]
+        lines = result.reply_text.split("\n")
+        reading = read_commands("\n".join(lines[:index]), players, g)
+        result.commands, result.ignored_lines = reading.commands, reading.ignored_lines
+        result.ignored_text = reading.ignored_text
+        result.errors = reading.errors + [{"code": "behalf_not_master", "line": lines[index].strip()}]
+        return result
     if behalf is None:
         reading = read_commands(result.reply_text, players, g)
         result.commands, result.errors, result.ignored_lines = reading.commands, reading.errors, reading.ignored_lines

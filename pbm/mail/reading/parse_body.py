@@ -20,6 +20,13 @@ from . import html_budget
 FALLBACK_CHARSETS = ("utf-8", "cp1252", "latin-1")
 
 
+# Labels clients put on text that is really windows-1252: its curly apostrophe (0x92) and
+# quotes are C1 control characters in iso-8859-1, invisible in a name ("D\x92Angelo").
+# Browsers read these labels as windows-1252 (the WHATWG Encoding standard); so do we.
+# A part labelled us-ascii that holds 8-bit bytes is UTF-8 first, as phones send it.
+_READ_AS_WINDOWS_1252 = {"iso8859-1": ("cp1252",), "ascii": ("utf-8", "cp1252")}
+
+
 def decode_bytes(data: bytes, charset: str | None) -> str:
     """Declared charset if Python knows it and the bytes fit; else utf-8, cp1252, latin-1.
 
@@ -28,8 +35,8 @@ def decode_bytes(data: bytes, charset: str | None) -> str:
     if charset:
         name = charset.strip().strip('"').strip("'").lower()
         try:
-            codecs.lookup(name)
-            tried.append(name)
+            known = codecs.lookup(name).name
+            tried.extend(_READ_AS_WINDOWS_1252.get(known, (name,)))
         except (LookupError, ValueError):
             pass
     for name in tried + list(FALLBACK_CHARSETS):
@@ -242,10 +249,21 @@ def body_text(msg: email.message.Message) -> tuple[str, list[email.message.Messa
     return "", attached, "none"
 
 
+# Characters nobody sees: zero-width spaces and joiners, the byte-order mark, soft hyphens,
+# direction marks, and control characters (C0 but tab and newline, C1). Editors and phones
+# leave them in text; inside a name they would make "Lucia" another word.
+_INVISIBLE = re.compile("[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u034f\u061c"
+                        "\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e"
+                        "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]")
+
+
 def normalise_newlines(text: str) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    # Non-breaking and zero-width spaces from HTML editors would defeat '^VOTO' matching.
-    return text.replace("\u00a0", " ").replace("\u200b", "").replace("\ufeff", "")
+    # The other line separators stay line breaks (strip_reply splits at them too).
+    text = re.sub("[\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]", "\n", text)
+    # Non-breaking and other wide spaces become spaces; what nobody sees goes.
+    text = re.sub("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]", " ", text)
+    return _INVISIBLE.sub("", text)
 
 
 def parse_bytes(raw: bytes) -> email.message.Message:

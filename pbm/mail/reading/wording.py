@@ -34,6 +34,9 @@ _MESSAGES = {
         "unknown_sender": "Non riesco a capire quale giocatore abbia scritto il messaggio inoltrato ({name}). Giocatori: {candidates}.",
         "command_outside_behalf": "Questo comando \u00e8 fuori dal messaggio inoltrato o dalla riga PER:, quindi non so per chi sia: non l'ho eseguito.",
         "multiple_behalf": "Un messaggio pu\u00f2 agire per un solo giocatore: da qui in poi (una seconda riga PER: o un secondo messaggio inoltrato) non ho eseguito nulla. Manda un messaggio per ogni giocatore.",
+        "correction": "Qui correggi un comando, ma non capisco con che cosa: non ho registrato nulla, né la scelta ritirata né un'altra. Riscrivi il comando giusto, da solo sulla sua riga.",
+        "unsure": "Non sono sicuro che sia un comando: non ho registrato nulla. Se lo è, riscrivilo come nelle righe di esempio (per esempio \u201cVOTO Nome\u201d).",
+        "behalf_not_master": "Solo un Master può scrivere per conto di un altro giocatore: da questa riga in poi non ho registrato nulla.",
         "_other": "Non ho capito questa riga.",
     },
     "en": {
@@ -50,6 +53,9 @@ _MESSAGES = {
         "unknown_sender": "I cannot tell which player wrote the forwarded message ({name}). Players: {candidates}.",
         "command_outside_behalf": "This command is outside the forwarded message or the FOR: line, so I cannot tell whose it is: it was not carried out.",
         "multiple_behalf": "One message can act for one player only: nothing from here on (a second FOR: line or a second forwarded message) was carried out. Send one message per player.",
+        "correction": "This line corrects a command, but I cannot tell with what: nothing was recorded, neither the choice taken back nor another. Write the right command again, alone on its line.",
+        "unsure": "I am not sure this is a command: nothing was recorded. If it is, write it again as in the example lines (for instance \u201cVOTE Name\u201d).",
+        "behalf_not_master": "Only a Master can write on behalf of another player: nothing from this line on was recorded.",
         "_other": "I did not understand this line.",
     },
 }
