@@ -154,7 +154,7 @@ def read_arguments(g: Grammar, keyword: Keyword, arg: str, players: list[str]) -
         choice, number_text = None, None
     prose.append(rest)
     takes = g.vocabulary.takes.get(keyword.key, {}).get(choice) if choice is not None else None
-    errors: list[dict] = []
+    errors = []
     if number_text is not None:
         if takes is not None and keyword.number not in takes:
             errors.append({"code": "bad_parameter", "argument": keyword.number, "value": number_text})

@@ -48,7 +48,7 @@ class NameIndex:
         """The players one of whose forms is one slip (an edit or a swap) from ``typed``."""
         if len(typed.replace(" ", "")) < _MIN_SLIP_LENGTH:
             return ()
-        found = set()
+        found: set[str] = set()
         for form, players in self.forms.items():
             if len(form) >= _MIN_SLIP_LENGTH and abs(len(form) - len(typed)) <= 1 \
                     and OSA.distance(typed, form, score_cutoff=1) <= 1 and not _other_ending(typed, form):

@@ -31,7 +31,7 @@ def decode_bytes(data: bytes, charset: str | None) -> str:
     """Declared charset if Python knows it and the bytes fit; else utf-8, cp1252, latin-1.
 
     latin-1 maps every byte, so the chain always ends with text."""
-    tried = []
+    tried: list[str] = []
     if charset:
         name = charset.strip().strip('"').strip("'").lower()
         try:

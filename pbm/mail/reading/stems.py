@@ -153,11 +153,11 @@ class StemTable:
         for order, (k, lang, toks) in enumerate(phrases):
             # A verb's forms are read in a phrase's first word, or in a later one written as a
             # verb ("LASCIO PASSARE"): "FACCIO UN ASSASSINIO" is not "faccio un assassinare".
-            words = tuple(PhraseWord(t.folded, t.word, stems_of(t.word, lang)[0],
+            phrase_words = tuple(PhraseWord(t.folded, t.word, stems_of(t.word, lang)[0],
                                      (lang, stems_of(t.word, lang)[0]) in verbal and (i == 0 or _is_verbal(t.word, lang)),
                                      (lang, stems_of(t.word, lang)[0]) in infinitive) for i, t in enumerate(toks))
-            phrase = Phrase(k, lang, words, order)
-            for key in _keys(words[0], lang):
+            phrase = Phrase(k, lang, phrase_words, order)
+            for key in _keys(phrase_words[0], lang):
                 bucket = self._first.setdefault(key, [])
                 if phrase not in bucket:
                     bucket.append(phrase)
@@ -202,9 +202,9 @@ class StemTable:
             return None
         longest = max(n for n, _ in fits)
         best = [m for n, m in fits if n == longest]
-        exact = [m for m in best if m.exact]
-        if exact:
-            return exact[0]
+        exact_fits = [m for m in best if m.exact]
+        if exact_fits:
+            return exact_fits[0]
         sure = [m for m in best if not m.doubtful]
         if len({_command(m.keyword) for m in sure}) > 1:
             # One form of two commands' words ("assassinare": ASSASSINIO or ASSASSINO?): asked.
