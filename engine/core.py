@@ -21,14 +21,6 @@ PUBLIC = "public"
 PRIVATE = "private"
 MASTER = "master"
 
-# Result items a player can learn from a phase (see SCENARIOS.md "Result items").
-# A private event whose kind is listed here becomes the item {kind: value},
-# except "failed" which is the bare string.
-RESULT_KINDS = (
-    "failed", "aura", "mystic", "role", "answer", "acted_on", "visitors",
-    "others", "visited_by", "spettro", "ritual", "partners",
-)
-
 
 @dataclass
 class Player:
@@ -200,11 +192,6 @@ class Event:
     visibility: str = PUBLIC
     to: list[str] = field(default_factory=list)
 
-    def result_item(self) -> Any:
-        if self.kind == "failed":
-            return "failed"
-        return {self.kind: self.data.get(self.kind)}
-
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
@@ -302,24 +289,6 @@ class Resolution:
     @property
     def publishable(self) -> bool:
         return not any(p.blocking for p in self.pending)
-
-    def deaths(self) -> list[str]:
-        return [e.data["player"] for e in self.events if e.kind == "death"]
-
-    def revivals(self) -> list[str]:
-        return [e.data["player"] for e in self.events if e.kind == "revive"]
-
-    def pyre(self) -> Event | None:
-        for e in self.events:
-            if e.kind == "pyre":
-                return e
-        return None
-
-    def results_for(self, name: str) -> list[Any]:
-        return [
-            e.result_item() for e in self.events
-            if e.visibility == PRIVATE and name in e.to and e.kind in RESULT_KINDS
-        ]
 
 
 @dataclass

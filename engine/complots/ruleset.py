@@ -23,7 +23,7 @@ from ..core import (
     valid_at_close,
 )
 from ..interface import (
-    WINDOW, BaseRuleset, Panel, Timing, Viewer, Vocabulary, word,
+    WINDOW, Ability, BaseRuleset, Panel, Timing, Viewer, Vocabulary, word,
 )
 from . import game, wording
 from . import vocabulary as _vocabulary
@@ -33,6 +33,7 @@ from .cards import (
     card_name, fold, in_play,
 )
 from .rooms import ROOMS
+from .scenario import TurnScenarios
 from .texts import EVENTS, FORMS, KINDS, MOMENT, REJECTIONS, SELF, WELCOME
 from .vocabulary import PASS_NOT_ME, challenge_key
 
@@ -61,7 +62,8 @@ class Complots(BaseRuleset):
     EVENTS = EVENTS
     REJECTIONS = REJECTIONS
     # The table's open talk (rooms.py; docs/rulesets.md, "Rooms").
-    abilities = (ROOMS,)
+    # Its scenario files play a turn a step (SCENARIOS.md, Complots).
+    abilities: tuple[Ability, ...] = (ROOMS, TurnScenarios())
 
     # -- set-up ----------------------------------------------------------------------
     def options(self) -> list[Any]:
@@ -70,11 +72,6 @@ class Complots(BaseRuleset):
     def setup(self, seating: list[tuple[str, str]], rng: random.Random,
               options: dict[str, Any] | None = None) -> tuple[GameState, list[Event]]:
         return game.setup_game(seating, rng, options)
-
-    def play_scenario(self, data: dict[str, Any], seed: int, seen: dict[int, set[int]]) -> list[str]:
-        """A Complots scenario file (SCENARIOS.md, Complots): a step is a turn."""
-        from .scenario import play_scenario
-        return play_scenario(self, data, seed, seen)
 
     # -- moments -------------------------------------------------------------------------
     def timing(self, state: GameState) -> Timing:

@@ -12,8 +12,9 @@ from ..core import (
     valid_at_close, without_cause,
 )
 from .. import texts as base_texts
+from ..lupus_common.scenario import PhaseScenarios
 from ..pyre import pyre_tally
-from ..interface import BaseRuleset, Checked, Panel, Remedy, Tally, Viewer, Vocabulary
+from ..interface import Ability, BaseRuleset, Checked, Panel, Remedy, Tally, Viewer, Vocabulary
 from . import endgame, texts
 from . import vocabulary as _vocabulary
 from .day import resolve_day, vote_weight
@@ -28,6 +29,18 @@ from .validation import power_beside_ritual
 from .validation import validate as _validate
 
 
+def canonical_result(kind: str, value: Any) -> Any:
+    """The rulebook's spelling of a result value, for comparisons (scenario runner)."""
+    try:
+        if kind == "ritual":
+            return canonical_ritual(value)
+        if kind == "role":
+            return canonical(str(value))
+    except (Rejected, KeyError):
+        pass
+    return value
+
+
 class LupusLive12(BaseRuleset):
     key = "lupus-live-12"
     names = texts.NAMES
@@ -40,8 +53,8 @@ class LupusLive12(BaseRuleset):
     schedule_spec = {"day_start": "09:00", "day_end": "21:00", "long_day": {"from": "fri", "to": "sun"}}
     # Anyone may shout, write notes or name a deputy; nobody must.
     OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
-    # Where the players talk (rooms.py; docs/rulesets.md, "Rooms").
-    abilities = (ROOMS,)
+    # Where the players talk (rooms.py; docs/rulesets.md, "Rooms"); its scenario files, a phase a step.
+    abilities: tuple[Ability, ...] = (ROOMS, PhaseScenarios(canonical_result))
 
     def tally(self, event: Event, lang: str) -> Tally | None:
         """The pyre's count, for the archive and the vote picture (engine/pyre.py)."""
@@ -58,17 +71,6 @@ class LupusLive12(BaseRuleset):
 
     def canonical_role(self, name: str) -> str:
         return canonical(name)
-
-    def canonical_result(self, kind: str, value: Any) -> Any:
-        """The rulebook's spelling of a result value, for comparisons (scenario runner)."""
-        try:
-            if kind == "ritual":
-                return canonical_ritual(value)
-            if kind == "role":
-                return canonical(str(value))
-        except (Rejected, KeyError):
-            pass
-        return value
 
     def options(self) -> list[Any]:
         return [base_texts.mayor_option()]

@@ -12,6 +12,7 @@ from ..core import (
 from ..interface import (
     IDENTIFY, NARRATOR, REPORT_GAME, Ability, BaseRuleset, Panel, Tally, Timing, Viewer, Vocabulary, word,
 )
+from ..lupus_common.scenario import PhaseScenarios
 from . import forms as _forms
 from . import vocabulary as _vocabulary
 from .night import resolve_night
@@ -30,6 +31,13 @@ _AURAS = {"buona": BUONA, "good": BUONA, "buono": BUONA,
           "malvagia": MALVAGIA, "evil": MALVAGIA, "malvagio": MALVAGIA}
 
 
+def canonical_result(kind: str, value: Any) -> Any:
+    """The rulebook's spelling of a result value, for a scenario file's comparisons."""
+    if kind == "aura":
+        return _AURAS.get(str(value).casefold(), value)
+    return value
+
+
 class LupusNoctis(BaseRuleset):
     key = KEY
     names = {"it": "Lupus Noctis", "en": "Lupus Noctis"}
@@ -41,7 +49,7 @@ class LupusNoctis(BaseRuleset):
     REJECTIONS = REJECTIONS
     SCRIPT = SCRIPT
     # Played at a table from the narrator's phone: the night's calls (script.py).
-    abilities: tuple[Ability, ...] = (NoctisTable(),)
+    abilities: tuple[Ability, ...] = (NoctisTable(), PhaseScenarios(canonical_result))
 
     # -- set-up ----------------------------------------------------------------
     def roles(self) -> list[RoleInfo]:
@@ -51,11 +59,6 @@ class LupusNoctis(BaseRuleset):
 
     def canonical_role(self, name: str) -> str:
         return canonical(name)
-
-    def canonical_result(self, kind: str, value: Any) -> Any:
-        if kind == "aura":
-            return _AURAS.get(str(value).casefold(), value)
-        return value
 
     def default_composition(self, players: int) -> dict[str, int] | None:
         return default_composition(players)

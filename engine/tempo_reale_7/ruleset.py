@@ -10,8 +10,9 @@ from ..core import (
     RoleInfo, private, public, valid_at_close, without_cause,
 )
 from .. import texts as base_texts
+from ..lupus_common.scenario import PhaseScenarios
 from ..pyre import pyre_tally
-from ..interface import BaseRuleset, Panel, Remedy, Tally, Viewer, Vocabulary
+from ..interface import Ability, BaseRuleset, Panel, Remedy, Tally, Viewer, Vocabulary
 from . import forms as _forms
 from . import texts
 from . import vocabulary as _vocabulary
@@ -21,6 +22,19 @@ from .panels import panels as _panels
 from .rooms import ROOMS
 from .roles import FACTIONS, POWERS, ROLES, SPETTRO_ROLE, canonical, canonical_power
 from .setup import KEY, setup_game
+
+
+def canonical_result(kind: str, value: Any) -> Any:
+    """The rulebook's spelling of a result value, for comparisons (scenario runner):
+    the rulebook itself writes both "Morte" and "Spettro della Morte"."""
+    try:
+        if kind == "spettro":
+            return canonical_power(str(value))
+        if kind == "role":
+            return canonical(str(value))
+    except KeyError:
+        pass
+    return value
 
 
 class TempoReale7(BaseRuleset):
@@ -33,8 +47,8 @@ class TempoReale7(BaseRuleset):
     schedule_spec = {"day_start": "08:00", "day_end": "22:00", "long_day": {"from": "fri", "to": "sun"}}
     # Anyone may shout, write notes or name a deputy; nobody must.
     OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
-    # Where the players talk (rooms.py; docs/rulesets.md, "Rooms").
-    abilities = (ROOMS,)
+    # Where the players talk (rooms.py; docs/rulesets.md, "Rooms"); its scenario files, a phase a step.
+    abilities: tuple[Ability, ...] = (ROOMS, PhaseScenarios(canonical_result))
 
     def tally(self, event: Event, lang: str) -> Tally | None:
         """The pyre's count, for the archive and the vote picture (engine/pyre.py)."""
@@ -50,18 +64,6 @@ class TempoReale7(BaseRuleset):
 
     def canonical_role(self, name: str) -> str:
         return canonical(name)
-
-    def canonical_result(self, kind: str, value: Any) -> Any:
-        """The rulebook's spelling of a result value, for comparisons (scenario runner):
-        the rulebook itself writes both "Morte" and "Spettro della Morte"."""
-        try:
-            if kind == "spettro":
-                return canonical_power(str(value))
-            if kind == "role":
-                return canonical(str(value))
-        except KeyError:
-            pass
-        return value
 
     def options(self) -> list[Any]:
         return [base_texts.mayor_option()]
