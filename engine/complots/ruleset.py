@@ -34,7 +34,7 @@ from .cards import (
 )
 from .rooms import ROOMS
 from .scenario import TurnScenarios
-from .texts import EVENTS, FORMS, KINDS, MOMENT, REJECTIONS, SELF, WELCOME
+from .texts import EVENTS, FORMS, KINDS, MOMENT, REJECTIONS, WELCOME
 from .vocabulary import PASS_NOT_ME, challenge_key
 
 # The submission kind each window takes.
@@ -56,11 +56,11 @@ _FALSE = {"false", "no", "0", "return", "restituisco", "restituisci", "keep"}
 class Complots(BaseRuleset):
     key = game.KEY
     names = {"it": "Complots", "en": "Complots (Coup)"}
-    factions = ()
     min_players = 2
     max_players = 8
     EVENTS = EVENTS
     REJECTIONS = REJECTIONS
+    WELCOME = WELCOME
     # The table's open talk (rooms.py; docs/rulesets.md, "Rooms").
     # Its scenario files play a turn a step (SCENARIOS.md, Complots).
     abilities: tuple[Ability, ...] = (ROOMS, TurnScenarios())
@@ -399,17 +399,8 @@ class Complots(BaseRuleset):
     def describe_action(self, kind: str, lang: str) -> str:
         return word(KINDS, kind, lang) or kind
 
-    def self_facts(self, state: GameState, player: str, lang: str) -> list:
-        return []  # no role, faction or aura: the hand is on the table panel
-
-    def self_status(self, state: GameState, player: str, lang: str) -> str:
-        return word(SELF, "in" if state.player(player).alive else "out", lang) or ""
-
     def moment_heading(self, state: GameState, lang: str) -> str | None:
         return wording.heading(state, lang)
-
-    def welcome(self, lang: str) -> dict[str, str]:
-        return {key: word(WELCOME, key, lang) or "" for key in WELCOME}
 
     def public_table(self, state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
         """Coins, face-up cards and face-down counts of everyone, the court and the

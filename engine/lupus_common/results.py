@@ -1,8 +1,10 @@
 """What a phase of a Lupus game did, read from its events: who died, who came back,
-the day's vote, and what each player learned (SCENARIOS.md, "Result items")."""
+the day's vote, what each player learned (SCENARIOS.md, "Result items"), and a death
+as the players read it."""
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+from typing import Any, Iterable
 
 from ..core import PRIVATE, Event, Resolution
 
@@ -38,3 +40,17 @@ def results_for(res: Resolution, name: str) -> list[Any]:
     """The result items ``name`` learned from the phase."""
     return [result_item(e) for e in res.events
             if e.visibility == PRIVATE and name in e.to and e.kind in RESULT_KINDS]
+
+
+# Causes of death (or of a return to life) everybody saw happen: the stake, the
+# Masters' own decision (engine/remedies.py).
+SEEN_CAUSES = ("pyre", "masters")
+
+
+def without_cause(event: Event, seen: Iterable[str | None] = SEEN_CAUSES) -> Event:
+    """A death or a return to life as the players read it: its ``cause`` left out unless
+    everybody saw it happen (``seen``), since the cause would tell who used which power
+    and so what role the dead held. Any other event is returned as it is."""
+    if event.kind in ("death", "revive") and event.data.get("cause") not in tuple(seen):
+        return dataclasses.replace(event, data={k: v for k, v in event.data.items() if k != "cause"})
+    return event

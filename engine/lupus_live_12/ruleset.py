@@ -6,15 +6,15 @@ from dataclasses import replace
 from typing import Any, Callable, Iterable
 
 from .. import remedies as plain_remedies
-from ..core import (
-    APPOINT, BECOME, NOTES, RITUAL_KEYS, SHOUT, Action, ActionForm, Event, GameState, Pending,
-    Phase, Player, Rejected, Resolution, RoleInfo, SetupError, master, private, public,
-    valid_at_close, without_cause,
-)
+from ..core import Action, ActionForm, Event, GameState, Pending, Phase, Player, Rejected, Resolution, RoleInfo, SetupError, master, private, public, valid_at_close
+from ..lupus_common.actions import APPOINT, BECOME, NOTES, RITUAL_KEYS, SHOUT
+from ..lupus_common.results import without_cause
 from .. import texts as base_texts
+from ..lupus_common import texts as lupus_texts
+from ..lupus_common.ruleset import LupusRuleset
 from ..lupus_common.scenario import PhaseScenarios
-from ..pyre import pyre_tally
-from ..interface import Ability, BaseRuleset, Checked, Panel, Remedy, Tally, Viewer, Vocabulary
+from ..lupus_common.pyre import pyre_tally
+from ..interface import Ability, Checked, Panel, Remedy, Tally, Viewer, Vocabulary
 from . import endgame, texts
 from . import vocabulary as _vocabulary
 from .day import resolve_day, vote_weight
@@ -41,7 +41,7 @@ def canonical_result(kind: str, value: Any) -> Any:
     return value
 
 
-class LupusLive12(BaseRuleset):
+class LupusLive12(LupusRuleset):
     key = "lupus-live-12"
     names = texts.NAMES
     factions = (VILLAGGIO, LUPI)
@@ -57,7 +57,7 @@ class LupusLive12(BaseRuleset):
     abilities: tuple[Ability, ...] = (ROOMS, PhaseScenarios(canonical_result))
 
     def tally(self, event: Event, lang: str) -> Tally | None:
-        """The pyre's count, for the archive and the vote picture (engine/pyre.py)."""
+        """The pyre's count, for the archive and the vote picture (engine/lupus_common/pyre.py)."""
         return pyre_tally(event, lang, texts.TALLY)
 
     # -- composition -------------------------------------------------------
@@ -73,13 +73,13 @@ class LupusLive12(BaseRuleset):
         return canonical(name)
 
     def options(self) -> list[Any]:
-        return [base_texts.mayor_option()]
+        return [lupus_texts.mayor_option()]
 
     def titles(self, state: GameState, player: str, lang: str) -> list[str]:
-        return base_texts.mayor_titles(state, player, lang)
+        return lupus_texts.mayor_titles(state, player, lang)
 
     def prepared_options(self, events: list[Event]) -> dict[str, Any]:
-        return base_texts.mayor_drawn(events)
+        return lupus_texts.mayor_drawn(events)
 
     def setup(self, seating: list[tuple[str, str]], rng: random.Random,
               options: dict[str, Any] | None = None) -> tuple[GameState, list[Event]]:
@@ -143,20 +143,20 @@ class LupusLive12(BaseRuleset):
         return _vocabulary.vocabulary()
 
     def describe_choice(self, key: str, value: Any, lang: str) -> str:
-        return base_texts.mayor_choice(key, value, lang) or _vocabulary.describe_choice(key, value, lang)
+        return lupus_texts.mayor_choice(key, value, lang) or _vocabulary.describe_choice(key, value, lang)
 
     def form_groups(self, forms: list[ActionForm]) -> list[list[ActionForm]]:
         return _vocabulary.form_groups(forms)
 
     # The ritual forms' words are this game's; the others' the two Lupus games share.
     def form_title(self, form: ActionForm, lang: str) -> str | None:
-        return _vocabulary.form_title(form, lang) or base_texts.form_title(form, lang)
+        return _vocabulary.form_title(form, lang) or lupus_texts.form_title(form, lang)
 
     def field_label(self, form: ActionForm, field: str, lang: str) -> str | None:
-        return _vocabulary.field_label(form, field, lang) or base_texts.field_label(field, lang)
+        return _vocabulary.field_label(form, field, lang) or lupus_texts.field_label(field, lang)
 
     def field_help(self, form: ActionForm, field: str, lang: str) -> str | None:
-        return _vocabulary.field_help(form, field, lang) or base_texts.field_help(field, lang)
+        return _vocabulary.field_help(form, field, lang) or lupus_texts.field_help(field, lang)
 
     def shown_when(self, form: ActionForm, field: str) -> dict[str, list[str]]:
         return _vocabulary.shown_when(form, field)
@@ -225,20 +225,20 @@ class LupusLive12(BaseRuleset):
     def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:
         data = event.data
         if event.kind == "death":
-            return base_texts.death_line(self.EVENTS, texts.CAUSES, data, lang)
+            return lupus_texts.death_line(self.EVENTS, texts.CAUSES, data, lang)
         if event.kind == "pyre":
-            return base_texts.pyre_line(self.EVENTS, data, lang,
+            return lupus_texts.pyre_line(self.EVENTS, data, lang,
                                         "pyre_declared" if data.get("declared") else "pyre_tally")
         if event.kind == "rejected_at_resolution":
             return base_texts.rejected_line(self, data, lang)
         if event.kind == "answer":
             return self._answer(data, lang)
         if event.kind == "game_over":
-            return base_texts.winner_line(self.EVENTS, data, lang)
+            return lupus_texts.winner_line(self.EVENTS, data, lang)
         if event.kind == "mayor":
-            return base_texts.mayor_line(self.EVENTS, data, lang)
+            return lupus_texts.mayor_line(self.EVENTS, data, lang)
         if event.kind == "role_letter":
-            return base_texts.role_letter(self.EVENTS, data, lang,
+            return lupus_texts.role_letter(self.EVENTS, data, lang,
                                           self.describe_choice("become", data.get("role"), lang))
         if event.kind in ("ritual", "ritual_failed") and data.get("ritual"):
             data = {**data, "ritual": _vocabulary.ritual_name(str(data["ritual"]), lang)}

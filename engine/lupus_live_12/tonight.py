@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..core import POWER, QUESTION, RITUAL, Action, Event, GameState, Pending, private
+from ..core import Action, Event, GameState, Pending, private
+from ..lupus_common.actions import POWER, QUESTION, RITUAL
 from .death import kill
 from .roles import ALIVE, ANY, DEAD
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import RITUAL, ActionForm, GameState
+from ..core import ActionForm, GameState
+from ..lupus_common.actions import RITUAL
 from ..interface import Keyword, Part, Vocabulary, word
 from .rituals import (
     CONFUSIONE, END_STORY, IMPEDIMENTO, MALEDIZIONE, MENO_DELEGATO, MENO_DIRETTO, OMICIDIO,

@@ -10,8 +10,9 @@ from ..core import (
     valid_at_close,
 )
 from ..interface import (
-    IDENTIFY, NARRATOR, REPORT_GAME, Ability, BaseRuleset, Panel, Tally, Timing, Viewer, Vocabulary, word,
+    IDENTIFY, NARRATOR, REPORT_GAME, Ability, Panel, Tally, Timing, Viewer, Vocabulary, word,
 )
+from ..lupus_common.ruleset import LupusRuleset
 from ..lupus_common.scenario import PhaseScenarios
 from . import forms as _forms
 from . import vocabulary as _vocabulary
@@ -23,7 +24,7 @@ from .roles import (
 from .script import NoctisTable, night_script
 from .setup import identify, setup_game
 from .tally import day_tally
-from .. import texts
+from ..lupus_common import texts as lupus_texts
 from .texts import EVENTS, MOMENTS, REJECTIONS, SCRIPT, role_name
 from .votes import resolve_afternoon, resolve_morning
 
@@ -38,7 +39,7 @@ def canonical_result(kind: str, value: Any) -> Any:
     return value
 
 
-class LupusNoctis(BaseRuleset):
+class LupusNoctis(LupusRuleset):
     key = KEY
     names = {"it": "Lupus Noctis", "en": "Lupus Noctis"}
     factions = FACTIONS
@@ -153,9 +154,9 @@ class LupusNoctis(BaseRuleset):
         if event.kind == "death" and data.get("cause") == "pyre":
             return word(EVENTS, "death_pyre", lang, data)
         if event.kind == "game_over":
-            return texts.winner_line(EVENTS, data, lang)
+            return lupus_texts.winner_line(EVENTS, data, lang)
         if event.kind == "aura":
-            return word(EVENTS, "aura", lang, {**data, "aura": texts.aura(data.get("aura"), lang)})
+            return word(EVENTS, "aura", lang, {**data, "aura": lupus_texts.aura(data.get("aura"), lang)})
         if event.kind == "role_card":
             return word(EVENTS, "role_card", lang, {**data, "role": role_name(data.get("role"), lang)})
         return word(EVENTS, event.kind, lang, data)

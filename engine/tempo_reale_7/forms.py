@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import (
-    APPOINT, ELECT, POWER, VOTE, Action, ActionForm, FormField, GameState, Player, Rejected, acting_player,
-)
+from ..core import Action, ActionForm, FormField, GameState, Player, Rejected, acting_player
+from ..lupus_common.actions import APPOINT, ELECT, POWER, VOTE
 from .deaths import assigned_powers, in_play, is_active
 from .roles import ALIVE, DEAD, EVERY_OTHER, ONCE, POWERS, ROLES, canonical_power
 

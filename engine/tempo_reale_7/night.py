@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..core import POWER, Action, Event, GameState, master, private, public
+from ..core import Action, Event, GameState, master, private, public
+from ..lupus_common.actions import POWER
 from .acts import Act, blocking_edges
 from .blocking import resolve_blocks
 from .deaths import after_deaths, awaken_fantasmi, kill, leaders_alive, make_spettro

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import POWER, ActionForm
+from ..core import ActionForm
+from ..lupus_common.actions import POWER
 from ..interface import Keyword, Part, Vocabulary, word
 from .roles import POWERS
 
