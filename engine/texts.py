@@ -146,11 +146,6 @@ def plural(count: Any, one: str, many: str) -> str:
         return many
 
 
-def counted(count: Any, one: str, many: str, lang: str = "it") -> str:
-    """A number and its noun: "1 moneta", "3 monete", "1 coin"."""
-    return f"{number(count, lang)} {plural(count, one, many)}"
-
-
 def number(value: Any, lang: str) -> str:
     """1.25 as the reader writes it (1,25 in Italian)."""
     if isinstance(value, float):

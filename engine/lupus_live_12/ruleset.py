@@ -17,12 +17,12 @@ from ..lupus_common.pyre import pyre_tally
 from ..interface import Ability, Checked, Panel, Remedy, Tally, Viewer, Vocabulary
 from . import endgame, texts
 from . import vocabulary as _vocabulary
-from .day import resolve_day, vote_weight
+from .day import resolve_day
 from .forms import forms as _forms
 from .night import resolve_night
 from .panels import panels as _panels
 from .ritual_night import ritual_state
-from .rituals import RITUALS, canonical_ritual
+from .rituals import canonical_ritual
 from .rooms import ROOMS
 from .roles import EREDE_CHOICES, LUPI, ROLES, USURPATORE_CHOICES, VILLAGGIO, canonical
 from .validation import power_beside_ritual
@@ -65,9 +65,6 @@ class LupusLive12(LupusRuleset):
         return [RoleInfo(r.name, r.faction, r.aura,
                          {"corruption": str(r.corruption), "magic": r.magic,
                           "guaranteed": r.guaranteed}) for r in ROLES.values()]
-
-    def rituals(self) -> list[str]:
-        return list(RITUALS)
 
     def canonical_role(self, name: str) -> str:
         return canonical(name)
@@ -163,9 +160,6 @@ class LupusLive12(LupusRuleset):
 
     def form_values(self, form: ActionForm, args: dict[str, Any], state: GameState) -> dict[str, Any]:
         return _vocabulary.form_values(form, args, state)
-
-    def vote_weight(self, state: GameState, p: Player) -> Any:
-        return vote_weight(state, p, state.phase.number)
 
     # -- resolution ------------------------------------------------------------
     def resolve(self, state: GameState, actions: list[Action], rng: random.Random,

@@ -17,7 +17,7 @@ from ..lupus_common.scenario import PhaseScenarios
 from . import forms as _forms
 from . import vocabulary as _vocabulary
 from .night import resolve_night
-from .phases import AFTERNOON, MORNING, NIGHT, next_moment
+from .phases import MORNING, NIGHT, next_moment
 from .roles import (
     BUONA, FACTIONS, KEY, MALVAGIA, MIN_PLAYERS, ROLES, canonical, default_composition,
 )
@@ -45,7 +45,6 @@ class LupusNoctis(LupusRuleset):
     factions = FACTIONS
     min_players = MIN_PLAYERS
     max_players = 40
-    moments = (NIGHT, MORNING, AFTERNOON)
     EVENTS = EVENTS
     REJECTIONS = REJECTIONS
     SCRIPT = SCRIPT

@@ -55,7 +55,7 @@ def votes_svg(slug: str, n: int):
     if view.tally is None:
         abort(404)
     body = render_template("votes.svg", game=game, view=view, t=view.tally,
-                           bars=archive.bars(view.tally, request_lang()), lang=request_lang())
+                           bars=archive.bars(view.tally, request_lang()))
     # No caching: a phase the Masters roll back and correct keeps its address.
     return Response(body, mimetype="image/svg+xml")
 

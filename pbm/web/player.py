@@ -263,7 +263,7 @@ def reserved_context(game: Game, seat: Seat, state: GameState | None = None) -> 
     # What the rules show this player of their own state at a glance (a power they hold...).
     table = rules.public_table(state, viewer, lang) if state else []
     return {
-        "game": game, "seat": seat, "me": me, "state": state, "phase": phase,
+        "game": game, "seat": seat, "me": me, "phase": phase,
         "phase_label": render.phase_label(phase, lang, tz) if phase else None,
         "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase else None,
         "known": known, "results": results, "forms": forms, "current": current,

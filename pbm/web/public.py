@@ -63,7 +63,7 @@ def game_home(slug: str):
         phase_label=render.phase_label(phase, lang, tz) if phase else None,
         deadline=(render.deadline_text(phase.ends_at, lang, tz)
                   if phase and phase.has_deadline else None),
-        now=now(), seat=my_seat(game), is_master=game.is_master(_user()),
+        seat=my_seat(game), is_master=game.is_master(_user()),
         narrated=timing.page == operations.timing.TABLE_PAGE,
     )
 
