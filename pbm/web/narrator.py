@@ -170,10 +170,13 @@ def close(slug: str):
     except ValueError:
         abort(400)
     factory = current_app.extensions["pbm_sessions"]
-    game_id, user_id = game.id, current_user.id
-    db().rollback()  # the close is its own unit of work; nothing of this request is pending
-    return _attempt(game, lambda: table.close_moment(factory, config(), game_id, phase_id=phase_id, now=now(),
-                                                     by_user_id=user_id))
+    game_id, user_id, back = game.id, current_user.id, url_for("narrator.page", slug=slug)
+    # The close is its own unit of work: nothing of this request is pending, and the
+    # request's session reads nothing more until it is done (a read would hold SQLite).
+    db().rollback()
+    return attempt(game, lambda: table.close_moment(factory, config(), game_id, phase_id=phase_id, now=now(),
+                                                    by_user_id=user_id),
+                   back=back, page="table", lock=False, refused=_nothing_recorded)
 
 
 @bp.route("/g/<slug>/narrator/photo/<int:seat_id>")
