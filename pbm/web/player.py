@@ -56,7 +56,6 @@ class NameSelect(widgets.Select):
         return Markup(f'<option{selected} value="{escape(choice.value)}">{escape(choice.label or choice.value)}</option>')
 
 
-
 def _ruleset(key: str) -> BaseRuleset:
     # A form built without a game (a test, a preview) reads with the defaults.
     return get_ruleset(key) if key else BaseRuleset()
