@@ -12,7 +12,7 @@ from typing import Any
 from ..core import Action, GameState
 from ..interface import CALENDAR, BaseRuleset, Fact, Timing
 from . import texts
-from .actions import NOTES, QUESTION, RITUAL_KEYS, SHOUT, actions_from_submission
+from .actions import APPOINT, NOTES, QUESTION, RITUAL_KEYS, SHOUT, actions_from_submission
 
 
 class LupusRuleset(BaseRuleset):
@@ -25,6 +25,8 @@ class LupusRuleset(BaseRuleset):
     RITUAL_KEYS: tuple[str, ...] = RITUAL_KEYS
     # What a player writes in words: the Profeta's question, the night's shout, notes.
     TEXT_LIMITS: dict[str, int] = {QUESTION: 500, SHOUT: 280, NOTES: 2000}
+    # Anyone may shout, write notes or name a deputy; nobody must.
+    OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
 
     def timing(self, state: GameState) -> Timing:
         return Timing(CALENDAR, phase=state.phase.kind)

@@ -7,7 +7,7 @@ from typing import Any, Callable, Iterable
 
 from .. import remedies as plain_remedies
 from ..core import Action, ActionForm, Event, GameState, Pending, Phase, Player, Rejected, Resolution, RoleInfo, SetupError, master, private, public, valid_at_close
-from ..lupus_common.actions import APPOINT, BECOME, NOTES, RITUAL_KEYS, SHOUT
+from ..lupus_common.actions import APPOINT, BECOME, RITUAL_KEYS, SHOUT
 from ..lupus_common.results import without_cause
 from .. import texts as base_texts
 from ..lupus_common import texts as lupus_texts
@@ -51,8 +51,6 @@ class LupusLive12(LupusRuleset):
     RITUAL_KEYS = RITUAL_KEYS + ("satanista",)
     # §1.2: days 9-21 Mon-Thu, a long day from Friday 9 to Sunday 21.
     schedule_spec = {"day_start": "09:00", "day_end": "21:00", "long_day": {"from": "fri", "to": "sun"}}
-    # Anyone may shout, write notes or name a deputy; nobody must.
-    OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
     # Where the players talk (rooms.py; docs/rulesets.md, "Rooms"); its scenario files, a phase a step.
     abilities: tuple[Ability, ...] = (ROOMS, PhaseScenarios(canonical_result))
 

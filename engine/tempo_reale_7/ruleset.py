@@ -6,7 +6,7 @@ from typing import Any, Iterable
 
 from .. import remedies as plain_remedies
 from ..core import Action, ActionForm, Event, GameState, Phase, Resolution, RoleInfo, private, public, valid_at_close
-from ..lupus_common.actions import APPOINT, NOTES, SHOUT
+from ..lupus_common.actions import APPOINT
 from ..lupus_common.results import without_cause
 from .. import texts as base_texts
 from ..lupus_common import texts as lupus_texts
@@ -46,8 +46,6 @@ class TempoReale7(LupusRuleset):
     REJECTIONS = texts.REJECTIONS
     # §2.1: days 8-22 Mon-Thu, a long day from Friday 8 to Sunday 22.
     schedule_spec = {"day_start": "08:00", "day_end": "22:00", "long_day": {"from": "fri", "to": "sun"}}
-    # Anyone may shout, write notes or name a deputy; nobody must.
-    OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
     # Where the players talk (rooms.py; docs/rulesets.md, "Rooms"); its scenario files, a phase a step.
     abilities: tuple[Ability, ...] = (ROOMS, PhaseScenarios(canonical_result))
 
