@@ -120,7 +120,7 @@ class Action:
     """What one player submitted during a phase.
 
     ``kind`` is one of the game's submission kinds (what ``BaseRuleset.forms`` offer);
-    ``args`` its arguments, in the game's vocabulary (the Lupus games: SCENARIOS.md's
+    ``args`` its arguments, in the game's vocabulary (the Lupus games: docs/scenarios.md's
     target, vote, ritual..., ``engine/lupus_common/actions.py``).
     """
 

@@ -1,4 +1,4 @@
-"""Scenario files (shared/SCENARIOS.md): play a scripted game and check each step.
+"""Scenario files (docs/scenarios.md): play a scripted game and check each step.
 
 Pure: the caller parses the YAML text and hands over the mapping. One runner for every
 game: what a file of that game says and how one of its steps is played is asked of the
@@ -6,7 +6,7 @@ ruleset's ``Scenarios`` ability (``engine/scenario_format.py``: phase by phase f
 Lupus games, turn by turn for Complots); the runner plays the file over its seeds and
 checks each step's ``expect``, its ``one_of`` alternatives and ``all_seen``.
 
-A refusal is never silent (SCENARIOS.md, as amended): a step in which an action was
+A refusal is never silent (docs/scenarios.md): a step in which an action was
 refused, when submitted or when the step closed, fails unless its ``expect`` names the
 player in ``rejected`` (Complots: ``rejected: true``), or the ``one_of`` alternative that
 held does; the failure names the player and the refusal.
@@ -34,7 +34,7 @@ class Outcome:
 
 def _unexpected_refusals(label: str, expect: dict[str, Any], held: list[dict[str, Any]],
                          refusals: dict[str, list[str]], say: str) -> list[str]:
-    """The refusals of a step its ``expect`` does not say (SCENARIOS.md: "a refusal is
+    """The refusals of a step its ``expect`` does not say (docs/scenarios.md: "a refusal is
     never silent"), one failure per player, naming the player and what was refused.
     ``held``: the ``one_of`` alternatives that held; a ``rejected`` key in the step's
     ``expect`` or in one of them says the step's refusals (it then checks them exactly).

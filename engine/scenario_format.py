@@ -1,6 +1,6 @@
 """What a game's scenario files say, as the one runner (``engine/scenario.py``) asks it.
 
-SCENARIOS.md has a section per kind of game: the Lupus games play a file phase by phase
+docs/scenarios.md has a section per kind of game: the Lupus games play a file phase by phase
 (``engine/lupus_common/scenario.py``), Complots turn by turn (``engine/complots/scenario.py``).
 Each is a ``Scenarios`` ability its rulesets declare: it sets the game up from the file
 and plays one step; the runner does the rest for all of them alike (seeds, the order of
@@ -53,7 +53,7 @@ def name_set(values: Any) -> frozenset[str]:
 
 
 class Scenarios(Ability):
-    """How a game reads its section of SCENARIOS.md."""
+    """How a game reads its section of docs/scenarios.md."""
 
     # How a file says a step's refusal (``expect``), in the failure that asks for it.
     says_rejected = "rejected: [{name}]"

@@ -62,7 +62,7 @@ class Complots(BaseRuleset):
     REJECTIONS = REJECTIONS
     WELCOME = WELCOME
     # The table's open talk (rooms.py; docs/rulesets.md, "Rooms").
-    # Its scenario files play a turn a step (SCENARIOS.md, Complots).
+    # Its scenario files play a turn a step (docs/scenarios.md, Complots).
     abilities: tuple[Ability, ...] = (ROOMS, TurnScenarios())
 
     # -- set-up ----------------------------------------------------------------------

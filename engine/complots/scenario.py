@@ -1,4 +1,4 @@
-"""The Complots section of shared/SCENARIOS.md: a step is one turn.
+"""The Complots section of docs/scenarios.md: a step is one turn.
 
 Each step's ``action`` and answers (``challenge``, ``block``, ``block_challenge``,
 ``lose``, ``keep``, ``show``, ``discard``) are handed out to the answer windows as they

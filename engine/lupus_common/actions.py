@@ -1,5 +1,5 @@
 """What a player of a Lupus game submits: the submission kinds, and a submission in the
-vocabulary of SCENARIOS.md ({vote: X, shout: ...}) split into them."""
+vocabulary of docs/scenarios.md ({vote: X, shout: ...}) split into them."""
 from __future__ import annotations
 
 from typing import Any, Iterable

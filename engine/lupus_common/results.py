@@ -1,5 +1,5 @@
 """What a phase of a Lupus game did, read from its events: who died, who came back,
-the day's vote, what each player learned (SCENARIOS.md, "Result items"), and a death
+the day's vote, what each player learned (docs/scenarios.md, "Result items"), and a death
 as the players read it."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any, Iterable
 
 from ..core import PRIVATE, Event, Resolution
 
-# Result items a player can learn from a phase (see SCENARIOS.md "Result items").
+# Result items a player can learn from a phase (see docs/scenarios.md "Result items").
 # A private event whose kind is listed here becomes the item {kind: value},
 # except "failed" which is the bare string.
 RESULT_KINDS = (

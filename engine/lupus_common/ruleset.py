@@ -32,7 +32,7 @@ class LupusRuleset(BaseRuleset):
         return Timing(CALENDAR, phase=state.phase.kind)
 
     def actions(self, player: str, submission: dict[str, Any]) -> list[Action]:
-        """A submission in the vocabulary of SCENARIOS.md ({vote: X, shout: ...}): a
+        """A submission in the vocabulary of docs/scenarios.md ({vote: X, shout: ...}): a
         ritual and its keys, a power and its targets, one action for every other key."""
         return actions_from_submission(player, submission, self.RITUAL_KEYS)
 

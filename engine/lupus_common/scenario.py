@@ -1,4 +1,4 @@
-"""The Lupus games' scenario files (SCENARIOS.md, before its Complots section): a step
+"""The Lupus games' scenario files (docs/scenarios.md, before its Complots section): a step
 is one phase.
 
 Each act is read exactly as the service reads a submission

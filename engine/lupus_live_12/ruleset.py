@@ -122,7 +122,7 @@ class LupusLive12(LupusRuleset):
     def submission_actions(self, state: GameState, player: str, submission: dict[str, Any],
                            made: Callable[[], list[Action]] | None = None) -> Checked:
         """``target`` is "the player on whom a power is used" and also a ritual's target
-        (SCENARIOS.md): one submission naming a ritual and a target, from a ghost who
+        (docs/scenarios.md): one submission naming a ritual and a target, from a ghost who
         holds her power tonight besides her ritual (§4.8 Replay: "in aggiunta al
         rituale"), also uses the power on that target, unless she already chose another
         target for her power this night (``made``); anyone else's target is the

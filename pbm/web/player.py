@@ -208,7 +208,7 @@ def _capitalized(named: str) -> str:
 
 
 def submission_from(form: ActionFormBase, group: ActionForm | list[ActionForm]) -> dict[str, Any]:
-    """The vocabulary of SCENARIOS.md, only the keys the player filled in."""
+    """The vocabulary of docs/scenarios.md, only the keys the player filled in."""
     specs = [group] if isinstance(group, ActionForm) else group
     out: dict[str, Any] = {}
     for spec in specs:
