@@ -70,7 +70,7 @@ def mixed_rings(n: int) -> tuple[GameState, list[Action]]:
 def measure(label: str, build, n: int, repeat: int = 5) -> float:
     state, actions = build(n)
     acts = acts_from(state, actions)
-    edges = blocking_edges(acts, state)
+    edges = blocking_edges(acts)
     best = float("inf")
     for seed in range(repeat):
         t0 = time.perf_counter()

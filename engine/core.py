@@ -9,29 +9,21 @@ its stored seed.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import hashlib
 import pickle
 import random
 from dataclasses import asdict, dataclass, field, fields
-from fractions import Fraction
 from typing import Any, Callable, Iterable
 
 PUBLIC = "public"
 PRIVATE = "private"
 MASTER = "master"
 
-# Result items a player can learn from a phase (see SCENARIOS.md "Result items").
-# A private event whose kind is listed here becomes the item {kind: value},
-# except "failed" which is the bare string.
-RESULT_KINDS = (
-    "failed", "aura", "mystic", "role", "answer", "acted_on", "visitors",
-    "others", "visited_by", "spettro", "ritual", "partners",
-)
-
 
 @dataclass
 class Player:
+    # A game without roles, factions or auras (Complots) leaves them empty: a stored
+    # state keeps the one shape whatever the game.
     name: str
     role: str
     faction: str
@@ -43,7 +35,7 @@ class Player:
 
 @dataclass
 class Phase:
-    kind: str  # "night" / "day" for the Lupus editions; rulesets may define others
+    kind: str  # the ruleset's name for the moment ("night", "turn", "answer"...)
     number: int
 
     def __str__(self) -> str:
@@ -55,8 +47,8 @@ class GameState:
     ruleset: str
     players: list[Player]
     phase: Phase  # the phase now open for actions (the next to be resolved)
-    mayor: str | None = None
-    winner: str | None = None  # a faction, "draw", or None while the game goes on
+    mayor: str | None = None  # the Lupus games' mayor; None in a game that has none
+    winner: str | None = None  # a faction, a player, "draw", or None while the game goes on
     data: dict[str, Any] = field(default_factory=dict)
 
     # -- lookups -----------------------------------------------------------
@@ -127,9 +119,9 @@ assert tuple(f.name for f in fields(GameState)) == ("ruleset", "players", "phase
 class Action:
     """What one player submitted during a phase.
 
-    ``kind`` is one of the submission kinds below; ``args`` uses the
-    vocabulary of SCENARIOS.md (target, target2, power, vote, ritual, with,
-    n, question, shout, appoint, elect, become, notes).
+    ``kind`` is one of the game's submission kinds (what ``BaseRuleset.forms`` offer);
+    ``args`` its arguments, in the game's vocabulary (the Lupus games: docs/scenarios.md's
+    target, vote, ritual..., ``engine/lupus_common/actions.py``).
     """
 
     player: str
@@ -140,59 +132,13 @@ class Action:
         return asdict(self)
 
 
-# The submission kinds: each is queued separately, last one per player wins.
-VOTE, POWER, RITUAL, ELECT, APPOINT, BECOME, QUESTION, SHOUT, NOTES = (
-    "vote", "power", "ritual", "elect", "appoint", "become", "question", "shout", "notes",
-)
-
-_KEY_TO_KIND = {
-    "vote": VOTE,
-    "elect": ELECT,
-    "appoint": APPOINT,
-    "become": BECOME,
-    "question": QUESTION,
-    "shout": SHOUT,
-    "notes": NOTES,
-}
-RITUAL_KEYS = ("ritual", "with", "n")
-_POWER_KEYS = ("target", "target2", "power")
-
-
-def actions_from_submission(player: str, submission: dict[str, Any],
-                            ritual_keys: Iterable[str] = RITUAL_KEYS) -> list[Action]:
-    """Split a scenario/mail style submission ({vote: X, shout: ...}) into actions.
-
-    A ritual's target belongs to the ritual; otherwise target/target2/power
-    form the power action. ``ritual_keys`` are the keys that belong to a ritual:
-    a ruleset adds its own through ``BaseRuleset.actions`` (``RITUAL_KEYS``).
-    """
-    ritual_keys = tuple(ritual_keys)
-    actions: list[Action] = []
-    sub = dict(submission)
-    if "ritual" in sub:
-        args = {k: sub.pop(k) for k in ritual_keys if k in sub}
-        if "target" in sub:
-            args["target"] = sub.pop("target")
-        args.setdefault("with", [])
-        actions.append(Action(player, RITUAL, args))
-    power_args = {k: sub.pop(k) for k in _POWER_KEYS if k in sub}
-    if power_args:
-        actions.append(Action(player, POWER, power_args))
-    for key, value in sub.items():
-        kind = _KEY_TO_KIND.get(key)
-        if kind is None:
-            raise ValueError(f"unknown action key {key!r}")
-        actions.append(Action(player, kind, {key: value}))
-    return actions
-
-
 @dataclass
 class Event:
     """Something that happened while a phase was resolved.
 
     ``visibility`` is PUBLIC (bulletin), PRIVATE (only the players in ``to``)
-    or MASTER (only the Masters). Wording lives in the service's templates;
-    an event carries only structured data.
+    or MASTER (only the Masters). An event carries only structured data: its
+    ruleset words it (``BaseRuleset.describe``).
     """
 
     kind: str
@@ -200,31 +146,12 @@ class Event:
     visibility: str = PUBLIC
     to: list[str] = field(default_factory=list)
 
-    def result_item(self) -> Any:
-        if self.kind == "failed":
-            return "failed"
-        return {self.kind: self.data.get(self.kind)}
-
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Event":
         return cls(**data)
-
-
-# Causes of death (or of a return to life) everybody saw happen: the stake, the
-# Masters' own decision (engine/remedies.py).
-SEEN_CAUSES = ("pyre", "masters")
-
-
-def without_cause(event: Event, seen: Iterable[str | None] = SEEN_CAUSES) -> Event:
-    """A death or a return to life as the players read it: its ``cause`` left out unless
-    everybody saw it happen (``seen``), since the cause would tell who used which power
-    and so what role the dead held. Any other event is returned as it is."""
-    if event.kind in ("death", "revive") and event.data.get("cause") not in tuple(seen):
-        return dataclasses.replace(event, data={k: v for k, v in event.data.items() if k != "cause"})
-    return event
 
 
 def public(kind: str, **data: Any) -> Event:
@@ -303,34 +230,16 @@ class Resolution:
     def publishable(self) -> bool:
         return not any(p.blocking for p in self.pending)
 
-    def deaths(self) -> list[str]:
-        return [e.data["player"] for e in self.events if e.kind == "death"]
-
-    def revivals(self) -> list[str]:
-        return [e.data["player"] for e in self.events if e.kind == "revive"]
-
-    def pyre(self) -> Event | None:
-        for e in self.events:
-            if e.kind == "pyre":
-                return e
-        return None
-
-    def results_for(self, name: str) -> list[Any]:
-        return [
-            e.result_item() for e in self.events
-            if e.visibility == PRIVATE and name in e.to and e.kind in RESULT_KINDS
-        ]
-
 
 @dataclass
 class FormField:
     """One input of an action form, so the web can offer only legal choices."""
 
-    name: str  # the action-vocabulary key it fills (target, vote, ritual, with, n...)
+    name: str  # the submission key it fills (target, vote, card...)
     type: str  # "player" | "players" | "choice" | "int" | "text"
     choices: list[str] = field(default_factory=list)
     required: bool = True
-    # For dependent inputs: {"ritual": {"Omicidio": [names...]}} narrows choices.
+    # For dependent inputs: {other field: {its value: [choices]}} narrows the choices.
     depends: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     min: int | None = None
     max: int | None = None
@@ -338,9 +247,9 @@ class FormField:
 
 @dataclass
 class ActionForm:
-    kind: str  # the submission kind (vote, power, ritual, appoint...)
+    kind: str  # the submission kind (vote, power, turn, answer...)
     fields: list[FormField]
-    label: str = ""  # a message code for the service's translations
+    label: str = ""  # a code the ruleset's own form_title may word
 
 
 @dataclass
@@ -367,13 +276,9 @@ def setup_rng(seed: int | str) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
-def as_number(value: Fraction) -> int | float:
-    """A vote total for display and comparison: an int when whole."""
-    return int(value) if value.denominator == 1 else float(value)
-
-
 def keep_last(actions: Iterable[Action]) -> list[Action]:
-    """The last submission per player and kind wins (§1.6: changeable, not withdrawable)."""
+    """The last submission per player and kind wins (the Lupus rulebooks' §1.6: a choice
+    may be changed, not withdrawn)."""
     last: dict[tuple[str, str], Action] = {}
     for a in actions:
         last[(a.player, a.kind)] = a

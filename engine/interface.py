@@ -30,8 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, TypeVar
 
 from .core import (
-    MASTER, NOTES, PRIVATE, PUBLIC, QUESTION, RITUAL_KEYS, SHOUT, Action, ActionForm, Event,
-    GameState, Rejected, Resolution, RoleInfo, actions_from_submission,
+    MASTER, PRIVATE, PUBLIC, Action, ActionForm, Event, GameState, Rejected, Resolution, RoleInfo,
 )
 from . import texts
 from .texts import LANGS, word
@@ -390,7 +389,9 @@ class TableScript(Ability):
 class BaseRuleset:
     """Defaults for every method of the interface; a ruleset overrides what differs.
 
-    The required ones (``setup``, ``forms``, ``validate``, ``resolve``) raise here.
+    The required ones (``setup``, ``timing``, ``forms``, ``validate``, ``resolve``) raise
+    here. Nothing here belongs to one game: what the three Lupus games share is their
+    ``engine.lupus_common.ruleset.LupusRuleset``.
     """
 
     key: str = ""
@@ -409,8 +410,10 @@ class BaseRuleset:
     REJECTIONS: dict[str, dict[str, str]] = texts.REJECTIONS
     EVENTS: dict[str, dict[str, str]] = texts.EVENTS
     # The names of its submission kinds (a reminder's "vote, power"): {kind: {"it", "en"}}.
-    ACTIONS: dict[str, dict[str, str]] = texts.ACTIONS
-    KEYS: dict[str, dict[str, str]] = texts.KEYS
+    ACTIONS: dict[str, dict[str, str]] = {}
+    KEYS: dict[str, dict[str, str]] = {}
+    # The welcome mail's lines about this game (``welcome``).
+    WELCOME: dict[str, dict[str, str]] = texts.WELCOME
 
     # What only some games do (``TableScript``...), each asked for by its type.
     abilities: tuple[Ability, ...] = ()
@@ -462,7 +465,8 @@ class BaseRuleset:
     schedule_spec: dict[str, Any] | None = None  # the default calendar (CALENDAR games)
 
     def timing(self, state: GameState) -> Timing:
-        return Timing(CALENDAR, phase=state.phase.kind)
+        """How the moment ``state`` opens ends (``CALENDAR``, ``WINDOW``, ``NARRATOR``)."""
+        raise NotImplementedError
 
     def complete(self, state: GameState, actions: list[Action]) -> bool:
         """True when the moment may close before its deadline (all have answered)."""
@@ -472,13 +476,15 @@ class BaseRuleset:
     def forms(self, state: GameState, player: str) -> list[ActionForm]:
         raise NotImplementedError
 
-    # The submission keys that belong to a ritual action (a ruleset adds its own).
-    RITUAL_KEYS: tuple[str, ...] = RITUAL_KEYS
-
     def actions(self, player: str, submission: dict[str, Any]) -> list[Action]:
-        """A submission in the vocabulary of SCENARIOS.md ({vote: X, shout: ...}) split
-        into this game's actions; ValueError on a key the game does not know."""
-        return actions_from_submission(player, submission, self.RITUAL_KEYS)
+        """A submission (a form's, a mail line's, a scenario step's) split into this game's
+        actions; ValueError on a key the game does not know. Default: a submission that
+        says its ``kind`` is one action of that kind with the rest as its arguments;
+        otherwise each key is an action of the kind of that name (``{"vote": "Ada"}``)."""
+        if "kind" in submission:
+            args = dict(submission)
+            return [Action(player, str(args.pop("kind")), args)]
+        return [Action(player, key, {key: value}) for key, value in submission.items()]
 
     def submission_actions(self, state: GameState, player: str, submission: dict[str, Any],
                            made: Callable[[], list[Action]] | None = None) -> Checked:
@@ -505,9 +511,9 @@ class BaseRuleset:
     # The free-text keys of a submission (what a player writes in words) and how many
     # characters each may carry: the service refuses a longer one, from a form or a mail,
     # before the rules see it (``<key>_too_long``, worded in ``REJECTIONS``), and its forms
-    # stop there. Default: the core's free-text kinds. Any other text a submission carries
-    # (a name, a keyword) is held to the service's own short limit.
-    TEXT_LIMITS: dict[str, int] = {QUESTION: 500, SHOUT: 280, NOTES: 2000}
+    # stop there. Default: none. Any other text a submission carries (a name, a keyword)
+    # is held to the service's own short limit.
+    TEXT_LIMITS: dict[str, int] = {}
 
     def required_kinds(self, state: GameState, player: str) -> set[str]:
         """The submission kinds this player is expected to send this moment (reminders,
@@ -611,7 +617,7 @@ class BaseRuleset:
     def welcome(self, lang: str) -> dict[str, str]:
         """The welcome mail's words about this game: ``start`` (what the player gets
         when the game starts) and ``example`` (a mail command, as an example)."""
-        return {key: word(texts.WELCOME, key, lang) or "" for key in texts.WELCOME}
+        return {key: word(self.WELCOME, key, lang) or "" for key in self.WELCOME}
 
     def describe_key(self, key: str, lang: str) -> str:
         """A submission key as a receipt or the desk lists it ("Voto", "Rituale")."""
@@ -696,15 +702,13 @@ class BaseRuleset:
 
     def self_facts(self, state: GameState, player: str, lang: str) -> list[Fact]:
         """What a player knows of themself at a glance, worded (the first line of their
-        reserved area). Default: their role, faction and aura (``texts.SELF``)."""
-        p = state.player(player)
-        return [Fact(word(texts.SELF, key, lang) or key, str(value))
-                for key, value in (("role", p.role), ("faction", p.faction), ("aura", p.aura))]
+        reserved area). Default: nothing (a game whose cards are on its table panel)."""
+        return []
 
     def self_status(self, state: GameState, player: str, lang: str) -> str:
         """Whether a player is still in the game, as their reserved area says it to them.
-        Default: alive, or dead and playing on as the dead do (``texts.SELF``)."""
-        return word(texts.SELF, "alive" if state.player(player).alive else "dead", lang) or ""
+        Default: in the game, or out of it (``texts.SELF``)."""
+        return word(texts.SELF, "in" if state.player(player).alive else "out", lang) or ""
 
     def public_table(self, state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
         """What a game page shows of the state at a glance (coins and revealed cards in

@@ -18,7 +18,7 @@ KILL, RESURRECT, DRAW, END = "kill", "resurrect", "draw", "end"
 
 
 def standard() -> list[Remedy]:
-    """The four remedies every game of this service offers its Masters."""
+    """The four plain remedies, for a ruleset that offers them (``remedies()``)."""
     return [
         Remedy(KILL, {"it": "Uccidi", "en": "Kill"}, [FormField("players", "players")]),
         Remedy(RESURRECT, {"it": "Resuscita", "en": "Resurrect"}, [FormField("players", "players")]),

@@ -13,7 +13,7 @@ from flask_wtf.csrf import CSRFProtect
 from . import config as config_module
 from .clock import Clock
 from .db import make_engine, make_sessionmaker
-from .i18n import compile_catalogs, select_locale
+from .i18n import compile_catalogs, request_lang, select_locale
 from .models import User
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,8 +84,7 @@ def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = 
 
     @app.context_processor
     def _globals() -> dict[str, Any]:
-        from flask_babel import get_locale
-        return {"current_locale": str(get_locale() or "it"),
+        return {"current_locale": request_lang(),
                 "has_mailbox": "mailbox.index" in app.view_functions}
 
     return app

@@ -9,6 +9,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 from flask import current_app, request, session
+from flask_babel import get_locale
 from flask_login import current_user
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
@@ -55,6 +56,12 @@ def gettext_in(lang: str, message: str, **params: object) -> str:
 def lang_of(code: str) -> str:
     """"en", "en_GB" -> English; anything else Italian (the service's first language)."""
     return "en" if str(code).lower().startswith("en") else "it"
+
+
+def request_lang() -> str:
+    """The language of the reader of this web request, as ``select_locale`` chose it:
+    "it" or "en" (Italian outside a request)."""
+    return lang_of(str(get_locale() or "it"))
 
 
 def count_text(n: int, one: str, many: str, lang: str) -> str:

@@ -23,7 +23,7 @@ from ..core import (
     valid_at_close,
 )
 from ..interface import (
-    WINDOW, BaseRuleset, Panel, Timing, Viewer, Vocabulary, word,
+    WINDOW, Ability, BaseRuleset, Panel, Timing, Viewer, Vocabulary, word,
 )
 from . import game, wording
 from . import vocabulary as _vocabulary
@@ -33,7 +33,8 @@ from .cards import (
     card_name, fold, in_play,
 )
 from .rooms import ROOMS
-from .texts import EVENTS, FORMS, KINDS, MOMENT, REJECTIONS, SELF, WELCOME
+from .scenario import TurnScenarios
+from .texts import EVENTS, FORMS, KINDS, MOMENT, REJECTIONS, WELCOME
 from .vocabulary import PASS_NOT_ME, challenge_key
 
 # The submission kind each window takes.
@@ -55,13 +56,14 @@ _FALSE = {"false", "no", "0", "return", "restituisco", "restituisci", "keep"}
 class Complots(BaseRuleset):
     key = game.KEY
     names = {"it": "Complots", "en": "Complots (Coup)"}
-    factions = ()
     min_players = 2
     max_players = 8
     EVENTS = EVENTS
     REJECTIONS = REJECTIONS
+    WELCOME = WELCOME
     # The table's open talk (rooms.py; docs/rulesets.md, "Rooms").
-    abilities = (ROOMS,)
+    # Its scenario files play a turn a step (docs/scenarios.md, Complots).
+    abilities: tuple[Ability, ...] = (ROOMS, TurnScenarios())
 
     # -- set-up ----------------------------------------------------------------------
     def options(self) -> list[Any]:
@@ -70,11 +72,6 @@ class Complots(BaseRuleset):
     def setup(self, seating: list[tuple[str, str]], rng: random.Random,
               options: dict[str, Any] | None = None) -> tuple[GameState, list[Event]]:
         return game.setup_game(seating, rng, options)
-
-    def play_scenario(self, data: dict[str, Any], seed: int, seen: dict[int, set[int]]) -> list[str]:
-        """A Complots scenario file (SCENARIOS.md, Complots): a step is a turn."""
-        from .scenario import play_scenario
-        return play_scenario(self, data, seed, seen)
 
     # -- moments -------------------------------------------------------------------------
     def timing(self, state: GameState) -> Timing:
@@ -402,17 +399,8 @@ class Complots(BaseRuleset):
     def describe_action(self, kind: str, lang: str) -> str:
         return word(KINDS, kind, lang) or kind
 
-    def self_facts(self, state: GameState, player: str, lang: str) -> list:
-        return []  # no role, faction or aura: the hand is on the table panel
-
-    def self_status(self, state: GameState, player: str, lang: str) -> str:
-        return word(SELF, "in" if state.player(player).alive else "out", lang) or ""
-
     def moment_heading(self, state: GameState, lang: str) -> str | None:
         return wording.heading(state, lang)
-
-    def welcome(self, lang: str) -> dict[str, str]:
-        return {key: word(WELCOME, key, lang) or "" for key in WELCOME}
 
     def public_table(self, state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
         """Coins, face-up cards and face-down counts of everyone, the court and the

@@ -1,4 +1,4 @@
-"""The Complots section of shared/SCENARIOS.md: a step is one turn.
+"""The Complots section of docs/scenarios.md: a step is one turn.
 
 Each step's ``action`` and answers (``challenge``, ``block``, ``block_challenge``,
 ``lose``, ``keep``, ``show``, ``discard``) are handed out to the answer windows as they
@@ -10,7 +10,7 @@ the step ``rejected``: the game goes back to where it was before the step (the f
 to lose by a player who lost none) is submitted when the turn is over, and refused like
 a late mail. A refusal is never silent: a step refused without ``rejected: true`` in its
 ``expect`` (or in the ``one_of`` alternative that held) fails, naming the player and
-the refusal (``engine.scenario.unexpected_refusals``).
+the refusal (the runner, ``engine/scenario.py``, says so for every game).
 """
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from collections import Counter
 from typing import Any
 
 from ..core import Action, GameState, Rejected, SetupError, phase_rng, setup_rng
-from ..scenario import Mismatch, ScenarioError, _norm_name_list, unexpected_refusals
+from ..interface import BaseRuleset
+from ..scenario_format import Mismatch, Played, ScenarioError, Scenarios, name_set
 from .cards import canonical_action, canonical_card
 
 TOP_KEYS = {"ruleset", "title", "source", "seed", "seeds", "variant", "players", "setup", "steps",
@@ -80,7 +81,7 @@ class _Refused(Exception):
         self.player, self.rejected = player, rejected
 
 
-def _submit(ruleset: Any, state: GameState, action: Action) -> Action:
+def _submit(ruleset: BaseRuleset, state: GameState, action: Action) -> Action:
     """One of the step's submissions, read as the service reads it (``submission_actions``:
     a form's ``{"kind": ..., **args}``); raises ``_Refused`` when it is refused."""
     checked = ruleset.submission_actions(state, action.player, {"kind": action.kind, **action.args})
@@ -175,7 +176,7 @@ class _Script:
         return out
 
 
-def _play_turn(ruleset: Any, state: GameState, script: _Script, seed: int) -> tuple[GameState, list]:
+def _play_turn(ruleset: BaseRuleset, state: GameState, script: _Script, seed: int) -> tuple[GameState, list]:
     """Play one turn to its end; raises ``_Refused`` at the first refused submission."""
     events: list = []
     actor = state.data["window"]["answerers"][0]
@@ -208,42 +209,48 @@ def _play_turn(ruleset: Any, state: GameState, script: _Script, seed: int) -> tu
     return state, events
 
 
-def play_scenario(ruleset: Any, data: dict[str, Any], seed: int,
-                  seen: dict[int, set[int]]) -> list[str]:
-    unknown = set(data) - TOP_KEYS
-    if unknown:
-        raise ScenarioError(f"unknown key(s) {sorted(unknown)}")
-    players = data.get("players") or {}
-    if not players:
-        raise ScenarioError("no players")
-    setup = data.get("setup") or {}
-    if set(setup) - SETUP_KEYS:
-        raise ScenarioError(f"unknown setup key(s) {sorted(set(setup) - SETUP_KEYS)}")
-    hands = {}
-    for name, cards in players.items():
-        if isinstance(cards, str):  # "Capitano, Duchessa"
-            cards = cards.replace(",", " ").split()
-        if not isinstance(cards, (list, tuple)) or len(cards) != 2:
-            raise ScenarioError(f"players: {name} must hold a list of two cards")
-        hands[str(name)] = _cards(cards, f"players: {name}")
-    options = {"variant": data.get("variant") or setup.get("variant") or "ambasciatore",
-               "hands": hands,
-               "court": _cards(setup.get("court"), "setup.court"),
-               "coins": {str(k): int(v) for k, v in (setup.get("coins") or {}).items()}}
-    for name in options["coins"]:
-        if name not in hands:
-            raise ScenarioError(f"setup.coins: unknown player {name!r}")
-    try:
-        state, _ = ruleset.setup([(n, "") for n in hands], setup_rng(seed), options)
-    except SetupError as exc:
-        raise ScenarioError(f"setup: {exc}") from None
-    failures: list[str] = []
-    for index, step in enumerate(data.get("steps") or []):
+class TurnScenarios(Scenarios):
+    """Complots' scenario files: a step is one player's turn."""
+
+    says_rejected = "rejected: true"
+
+    def start(self, ruleset: BaseRuleset, data: dict[str, Any], seed: int) -> GameState:
+        unknown = set(data) - TOP_KEYS
+        if unknown:
+            raise ScenarioError(f"unknown key(s) {sorted(unknown)}")
+        players = data.get("players") or {}
+        if not players:
+            raise ScenarioError("no players")
+        setup = data.get("setup") or {}
+        if set(setup) - SETUP_KEYS:
+            raise ScenarioError(f"unknown setup key(s) {sorted(set(setup) - SETUP_KEYS)}")
+        hands = {}
+        for name, cards in players.items():
+            if isinstance(cards, str):  # "Capitano, Duchessa"
+                cards = cards.replace(",", " ").split()
+            if not isinstance(cards, (list, tuple)) or len(cards) != 2:
+                raise ScenarioError(f"players: {name} must hold a list of two cards")
+            hands[str(name)] = _cards(cards, f"players: {name}")
+        options = {"variant": data.get("variant") or setup.get("variant") or "ambasciatore",
+                   "hands": hands,
+                   "court": _cards(setup.get("court"), "setup.court"),
+                   "coins": {str(k): int(v) for k, v in (setup.get("coins") or {}).items()}}
+        for name in options["coins"]:
+            if name not in hands:
+                raise ScenarioError(f"setup.coins: unknown player {name!r}")
+        try:
+            state, _ = ruleset.setup([(n, "") for n in hands], setup_rng(seed), options)
+        except SetupError as exc:
+            raise ScenarioError(f"setup: {exc}") from None
+        return state
+
+    def label(self, step: Any, index: int) -> str:
         if not isinstance(step, dict) or "turn" not in step:
             raise ScenarioError(f"step {index + 1}: no turn")
-        label = f"step {index + 1} (turn {step['turn']})"
-        if state.over:
-            raise ScenarioError(f"{label}: the game is already over")
+        return f"step {index + 1} (turn {step['turn']})"
+
+    def play(self, ruleset: BaseRuleset, state: GameState, step: dict[str, Any],
+             label: str, seed: int) -> Played:
         whose = state.data["window"]["answerers"][0]
         if state.phase.kind != "turn" or str(step["turn"]) != whose:
             raise ScenarioError(f"{label}: it is {whose}'s turn")
@@ -255,22 +262,7 @@ def play_scenario(ruleset: Any, data: dict[str, Any], seed: int,
         except _Refused as refused:
             state, events = before, []
             refusals[refused.player] = [str(refused.rejected)]
-        expect = step.get("expect") or {}
-        checker = _Checker(state, events, bool(refusals), label)
-        mismatches = checker.check(expect)
-        held: list[dict[str, Any]] = []
-        if "one_of" in expect:
-            held_at = [i for i, alt in enumerate(expect["one_of"]) if not checker.check(alt)]
-            held = [expect["one_of"][i] for i in held_at]
-            seen.setdefault(index, set()).update(held_at)
-            if not held:
-                mismatches.append(Mismatch(label, "one_of", "one alternative to hold", "none held"))
-        failures += [f"seed {seed}: {m}" for m in mismatches]
-        unsaid = unexpected_refusals(label, expect, held, refusals, say="rejected: true")
-        failures += [f"seed {seed}: {m}" for m in unsaid]
-        if failures:
-            break
-    return failures
+        return Played(state, _Checker(state, events, bool(refusals), label).check, refusals)
 
 
 class _Checker:
@@ -316,8 +308,8 @@ class _Checker:
 
     def _k_eliminated(self, expected):
         got = sorted(e.data["player"] for e in self.events if e.kind == "eliminated")
-        if _norm_name_list(expected) != frozenset(got):
-            return [Mismatch(self.step, "eliminated", sorted(_norm_name_list(expected)), got)]
+        if name_set(expected) != frozenset(got):
+            return [Mismatch(self.step, "eliminated", sorted(name_set(expected)), got)]
         return []
 
     def _k_court(self, expected):

@@ -214,13 +214,6 @@ KINDS = {
     "discard": {"it": "la decisione sulla carta", "en": "your decision on the card"},
 }
 
-# Whether a player is still in the game, as their own page says it (``self_status``):
-# no role, faction or aura in Complots, and nobody plays on once out.
-SELF = {
-    "in": {"it": "Sei in gioco.", "en": "You are in the game."},
-    "out": {"it": "Sei fuori dal gioco.", "en": "You are out of the game."},
-}
-
 # The events whose sentence has another form when the number it counts is 0
 # (``<kind>_none``); the other numbers pick their form in the template ("{n:# moneta|# monete}").
 # An event whose count or list is empty reads as its "_none" text: eliminated_none (no

@@ -4,10 +4,16 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from ..core import VOTE, Action, Event, GameState, Player, as_number, public
+from ..core import Action, Event, GameState, Player, public
+from ..lupus_common.actions import VOTE
 from .death import kill, revive
 
 MAYOR_BONUS = Fraction(1, 4)
+
+
+def as_number(value: Fraction) -> int | float:
+    """A vote total for display and comparison: an int when whole."""
+    return int(value) if value.denominator == 1 else float(value)
 
 
 def day_mods(state: GameState, day: int) -> dict[str, dict[str, str]]:

@@ -1,10 +1,8 @@
 """The forms of the reserved area (§1.4): only the choices the rules allow now."""
 from __future__ import annotations
 
-from ..core import (
-    APPOINT, BECOME, NOTES, POWER, QUESTION, RITUAL, SHOUT, VOTE, ActionForm, FormField,
-    GameState,
-)
+from ..core import ActionForm, FormField, GameState
+from ..lupus_common.actions import APPOINT, BECOME, NOTES, POWER, QUESTION, RITUAL, SHOUT, VOTE
 from .rituals import RITUALS, target_choices
 from .validation import become_choices, can_ask, power_targets
 

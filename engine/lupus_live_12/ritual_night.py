@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..core import master, private
 from .death import tell_corrupted
@@ -12,9 +12,7 @@ from .rituals import (
     REPLAY, RESURREZIONE, RITUALS, SPIONAGGIO, VOTO_DELEGATO, VOTO_DIRETTO,
 )
 from .roles import LUPI, VILLAGGIO
-
-if TYPE_CHECKING:
-    from .night import Night
+from .tonight import Tonight
 
 
 @dataclass
@@ -41,7 +39,7 @@ def ritual_state(state: Any) -> dict[str, Any]:
     })
 
 
-def performed_groups(night: "Night") -> list[Group]:
+def performed_groups(night: Tonight) -> list[Group]:
     """§1.10.2 and §2.6: the groups whose members all named the same ritual, target and group."""
     subs = night.rituals
 
@@ -79,7 +77,7 @@ def performed_groups(night: "Night") -> list[Group]:
     return sorted(groups, key=Group.key)
 
 
-def _pick(night: "Night", groups: list[Group], limit: int) -> list[Group]:
+def _pick(night: Tonight, groups: list[Group], limit: int) -> list[Group]:
     """§4: over a limit, the successful ones are drawn at random among those performed."""
     if limit <= 0:
         return []
@@ -88,7 +86,7 @@ def _pick(night: "Night", groups: list[Group], limit: int) -> list[Group]:
     return sorted(night.rng.sample(groups, limit), key=Group.key)
 
 
-def resolve_rituals(night: "Night") -> None:
+def resolve_rituals(night: Tonight) -> None:
     state = night.state
     limits = ritual_state(state)
     groups = performed_groups(night)

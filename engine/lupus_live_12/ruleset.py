@@ -6,29 +6,42 @@ from dataclasses import replace
 from typing import Any, Callable, Iterable
 
 from .. import remedies as plain_remedies
-from ..core import (
-    APPOINT, BECOME, NOTES, RITUAL_KEYS, SHOUT, Action, ActionForm, Event, GameState, Pending,
-    Phase, Player, Rejected, Resolution, RoleInfo, SetupError, master, private, public,
-    valid_at_close, without_cause,
-)
+from ..core import Action, ActionForm, Event, GameState, Pending, Phase, Player, Rejected, Resolution, RoleInfo, SetupError, master, private, public, valid_at_close
+from ..lupus_common.actions import APPOINT, BECOME, RITUAL_KEYS, SHOUT
+from ..lupus_common.results import without_cause
 from .. import texts as base_texts
-from ..pyre import pyre_tally
-from ..interface import BaseRuleset, Checked, Panel, Remedy, Tally, Viewer, Vocabulary
+from ..lupus_common import texts as lupus_texts
+from ..lupus_common.ruleset import LupusRuleset
+from ..lupus_common.scenario import PhaseScenarios
+from ..lupus_common.pyre import pyre_tally
+from ..interface import Ability, Checked, Panel, Remedy, Tally, Viewer, Vocabulary
 from . import endgame, texts
 from . import vocabulary as _vocabulary
-from .day import resolve_day, vote_weight
+from .day import resolve_day
 from .forms import forms as _forms
 from .night import resolve_night
 from .panels import panels as _panels
 from .ritual_night import ritual_state
-from .rituals import RITUALS, canonical_ritual
+from .rituals import canonical_ritual
 from .rooms import ROOMS
 from .roles import EREDE_CHOICES, LUPI, ROLES, USURPATORE_CHOICES, VILLAGGIO, canonical
 from .validation import power_beside_ritual
 from .validation import validate as _validate
 
 
-class LupusLive12(BaseRuleset):
+def canonical_result(kind: str, value: Any) -> Any:
+    """The rulebook's spelling of a result value, for comparisons (scenario runner)."""
+    try:
+        if kind == "ritual":
+            return canonical_ritual(value)
+        if kind == "role":
+            return canonical(str(value))
+    except (Rejected, KeyError):
+        pass
+    return value
+
+
+class LupusLive12(LupusRuleset):
     key = "lupus-live-12"
     names = texts.NAMES
     factions = (VILLAGGIO, LUPI)
@@ -38,13 +51,11 @@ class LupusLive12(BaseRuleset):
     RITUAL_KEYS = RITUAL_KEYS + ("satanista",)
     # §1.2: days 9-21 Mon-Thu, a long day from Friday 9 to Sunday 21.
     schedule_spec = {"day_start": "09:00", "day_end": "21:00", "long_day": {"from": "fri", "to": "sun"}}
-    # Anyone may shout, write notes or name a deputy; nobody must.
-    OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
-    # Where the players talk (rooms.py; docs/rulesets.md, "Rooms").
-    abilities = (ROOMS,)
+    # Where the players talk (rooms.py; docs/rulesets.md, "Rooms"); its scenario files, a phase a step.
+    abilities: tuple[Ability, ...] = (ROOMS, PhaseScenarios(canonical_result))
 
     def tally(self, event: Event, lang: str) -> Tally | None:
-        """The pyre's count, for the archive and the vote picture (engine/pyre.py)."""
+        """The pyre's count, for the archive and the vote picture (engine/lupus_common/pyre.py)."""
         return pyre_tally(event, lang, texts.TALLY)
 
     # -- composition -------------------------------------------------------
@@ -53,31 +64,17 @@ class LupusLive12(BaseRuleset):
                          {"corruption": str(r.corruption), "magic": r.magic,
                           "guaranteed": r.guaranteed}) for r in ROLES.values()]
 
-    def rituals(self) -> list[str]:
-        return list(RITUALS)
-
     def canonical_role(self, name: str) -> str:
         return canonical(name)
 
-    def canonical_result(self, kind: str, value: Any) -> Any:
-        """The rulebook's spelling of a result value, for comparisons (scenario runner)."""
-        try:
-            if kind == "ritual":
-                return canonical_ritual(value)
-            if kind == "role":
-                return canonical(str(value))
-        except (Rejected, KeyError):
-            pass
-        return value
-
     def options(self) -> list[Any]:
-        return [base_texts.mayor_option()]
+        return [lupus_texts.mayor_option()]
 
     def titles(self, state: GameState, player: str, lang: str) -> list[str]:
-        return base_texts.mayor_titles(state, player, lang)
+        return lupus_texts.mayor_titles(state, player, lang)
 
     def prepared_options(self, events: list[Event]) -> dict[str, Any]:
-        return base_texts.mayor_drawn(events)
+        return lupus_texts.mayor_drawn(events)
 
     def setup(self, seating: list[tuple[str, str]], rng: random.Random,
               options: dict[str, Any] | None = None) -> tuple[GameState, list[Event]]:
@@ -125,7 +122,7 @@ class LupusLive12(BaseRuleset):
     def submission_actions(self, state: GameState, player: str, submission: dict[str, Any],
                            made: Callable[[], list[Action]] | None = None) -> Checked:
         """``target`` is "the player on whom a power is used" and also a ritual's target
-        (SCENARIOS.md): one submission naming a ritual and a target, from a ghost who
+        (docs/scenarios.md): one submission naming a ritual and a target, from a ghost who
         holds her power tonight besides her ritual (§4.8 Replay: "in aggiunta al
         rituale"), also uses the power on that target, unless she already chose another
         target for her power this night (``made``); anyone else's target is the
@@ -141,29 +138,26 @@ class LupusLive12(BaseRuleset):
         return _vocabulary.vocabulary()
 
     def describe_choice(self, key: str, value: Any, lang: str) -> str:
-        return base_texts.mayor_choice(key, value, lang) or _vocabulary.describe_choice(key, value, lang)
+        return lupus_texts.mayor_choice(key, value, lang) or _vocabulary.describe_choice(key, value, lang)
 
     def form_groups(self, forms: list[ActionForm]) -> list[list[ActionForm]]:
         return _vocabulary.form_groups(forms)
 
     # The ritual forms' words are this game's; the others' the two Lupus games share.
     def form_title(self, form: ActionForm, lang: str) -> str | None:
-        return _vocabulary.form_title(form, lang) or base_texts.form_title(form, lang)
+        return _vocabulary.form_title(form, lang) or lupus_texts.form_title(form, lang)
 
     def field_label(self, form: ActionForm, field: str, lang: str) -> str | None:
-        return _vocabulary.field_label(form, field, lang) or base_texts.field_label(field, lang)
+        return _vocabulary.field_label(form, field, lang) or lupus_texts.field_label(field, lang)
 
     def field_help(self, form: ActionForm, field: str, lang: str) -> str | None:
-        return _vocabulary.field_help(form, field, lang) or base_texts.field_help(field, lang)
+        return _vocabulary.field_help(form, field, lang) or lupus_texts.field_help(field, lang)
 
     def shown_when(self, form: ActionForm, field: str) -> dict[str, list[str]]:
         return _vocabulary.shown_when(form, field)
 
     def form_values(self, form: ActionForm, args: dict[str, Any], state: GameState) -> dict[str, Any]:
         return _vocabulary.form_values(form, args, state)
-
-    def vote_weight(self, state: GameState, p: Player) -> Any:
-        return vote_weight(state, p, state.phase.number)
 
     # -- resolution ------------------------------------------------------------
     def resolve(self, state: GameState, actions: list[Action], rng: random.Random,
@@ -223,20 +217,20 @@ class LupusLive12(BaseRuleset):
     def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:
         data = event.data
         if event.kind == "death":
-            return base_texts.death_line(self.EVENTS, texts.CAUSES, data, lang)
+            return lupus_texts.death_line(self.EVENTS, texts.CAUSES, data, lang)
         if event.kind == "pyre":
-            return base_texts.pyre_line(self.EVENTS, data, lang,
+            return lupus_texts.pyre_line(self.EVENTS, data, lang,
                                         "pyre_declared" if data.get("declared") else "pyre_tally")
         if event.kind == "rejected_at_resolution":
             return base_texts.rejected_line(self, data, lang)
         if event.kind == "answer":
             return self._answer(data, lang)
         if event.kind == "game_over":
-            return base_texts.winner_line(self.EVENTS, data, lang)
+            return lupus_texts.winner_line(self.EVENTS, data, lang)
         if event.kind == "mayor":
-            return base_texts.mayor_line(self.EVENTS, data, lang)
+            return lupus_texts.mayor_line(self.EVENTS, data, lang)
         if event.kind == "role_letter":
-            return base_texts.role_letter(self.EVENTS, data, lang,
+            return lupus_texts.role_letter(self.EVENTS, data, lang,
                                           self.describe_choice("become", data.get("role"), lang))
         if event.kind in ("ritual", "ritual_failed") and data.get("ritual"):
             data = {**data, "ritual": _vocabulary.ritual_name(str(data["ritual"]), lang)}

@@ -1,9 +1,9 @@
 """Wording of Lupus LIVE! 12 rejections and events, Italian and English.
 
 Placeholders are the rejection's params or the event's data. Codes shared by
-every ruleset live in engine/texts.py; what is here overrides or adds.
+the Lupus games share live in engine/lupus_common/texts.py; what is here overrides or adds.
 """
-from .. import texts
+from ..lupus_common import texts
 
 NAMES = {"it": "Lupus LIVE!, dodicesima edizione", "en": "Lupus LIVE!, 12th edition"}
 
@@ -138,7 +138,7 @@ CAUSES = {
     "missile": {"it": "Missile", "en": "Missile"},
 }
 
-# What a pyre vote needs, beside its tally in the archive and the vote picture (engine/pyre.py).
+# What a pyre vote needs, beside its tally in the archive and the vote picture (engine/lupus_common/pyre.py).
 TALLY = {
     "valid": {
         "it": "Votazione valida se vota almeno la metà dei vivi: {needed} su {living}; voti "

@@ -3,10 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..core import (
-    APPOINT, BECOME, NOTES, POWER, QUESTION, RITUAL, SHOUT, VOTE, Action, GameState, Player, acting_player,
-    Rejected,
-)
+from ..core import Action, GameState, Player, acting_player, Rejected
+from ..lupus_common.actions import APPOINT, BECOME, NOTES, POWER, QUESTION, RITUAL, SHOUT, VOTE
 from .rituals import validate_ritual
 from .roles import ALIVE, DEAD, EREDE_CHOICES, MISSILE_NIGHTS, ROLES, USURPATORE_CHOICES, canonical
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import RITUAL, ActionForm, GameState
+from ..core import ActionForm, GameState
+from ..lupus_common.actions import RITUAL
 from ..interface import Keyword, Part, Vocabulary, word
 from .rituals import (
     CONFUSIONE, END_STORY, IMPEDIMENTO, MALEDIZIONE, MENO_DELEGATO, MENO_DIRETTO, OMICIDIO,
@@ -74,7 +75,7 @@ AURA_IT = ("VEDO L'AURA DI", "VEDERE L'AURA DI", "GUARDO L'AURA DI", "CONTROLLO 
            "SCOPRO L'AURA DI", "L'AURA DI")
 AURA_EN = ("SEE THE AURA OF", "CHECK THE AURA OF", "READ THE AURA OF", "THE AURA OF")
 # The words the service itself prints to name an action (receipts, forms, the desk:
-# engine/texts.KEYS and ACTIONS, the web's form titles): a player who copies them back
+# engine/lupus_common/texts.KEYS and ACTIONS, the web's form titles): a player who copies them back
 # is understood (tests/mail/test_natural_forms.py checks every one).
 # The pack named before a command ("Noi lupi sbraniamo Dario", "We wolves: MAUL Dario"):
 # the service reads the line after them (pbm/mail/reading/commands.py).

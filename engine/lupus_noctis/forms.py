@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import POWER, VOTE, Action, ActionForm, FormField, GameState, Player, Rejected, acting_player
+from ..core import Action, ActionForm, FormField, GameState, Player, Rejected, acting_player
+from ..lupus_common.actions import POWER, VOTE
 from .phases import AFTERNOON, MORNING, NIGHT
 from .roles import ALIVE, DEAD, LICANTROPO, ROLES
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..core import POWER, Action, Event, GameState, master, private, public
+from ..core import Action, Event, GameState, master, private, public
+from ..lupus_common.actions import POWER
 from .endgame import check_end
 from .roles import APPRENDISTA, CALL_ORDER, LICANTROPO, MEDIUM, ROLES, VEGGENTE
 

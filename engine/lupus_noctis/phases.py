@@ -1,6 +1,6 @@
 """The moments of Lupus Noctis as the engine counts them: night 1, morning 1,
 afternoon 1, night 2... Dawn is resolved with its night, the evening with its
-afternoon (SCENARIOS.md, Lupus Noctis)."""
+afternoon (docs/scenarios.md, Lupus Noctis)."""
 from __future__ import annotations
 
 from ..core import Phase

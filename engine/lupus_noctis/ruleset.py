@@ -10,19 +10,21 @@ from ..core import (
     valid_at_close,
 )
 from ..interface import (
-    IDENTIFY, NARRATOR, REPORT_GAME, Ability, BaseRuleset, Panel, Tally, Timing, Viewer, Vocabulary, word,
+    IDENTIFY, NARRATOR, REPORT_GAME, Ability, Panel, Tally, Timing, Viewer, Vocabulary, word,
 )
+from ..lupus_common.ruleset import LupusRuleset
+from ..lupus_common.scenario import PhaseScenarios
 from . import forms as _forms
 from . import vocabulary as _vocabulary
 from .night import resolve_night
-from .phases import AFTERNOON, MORNING, NIGHT, next_moment
+from .phases import MORNING, NIGHT, next_moment
 from .roles import (
     BUONA, FACTIONS, KEY, MALVAGIA, MIN_PLAYERS, ROLES, canonical, default_composition,
 )
 from .script import NoctisTable, night_script
 from .setup import identify, setup_game
 from .tally import day_tally
-from .. import texts
+from ..lupus_common import texts as lupus_texts
 from .texts import EVENTS, MOMENTS, REJECTIONS, SCRIPT, role_name
 from .votes import resolve_afternoon, resolve_morning
 
@@ -30,18 +32,24 @@ _AURAS = {"buona": BUONA, "good": BUONA, "buono": BUONA,
           "malvagia": MALVAGIA, "evil": MALVAGIA, "malvagio": MALVAGIA}
 
 
-class LupusNoctis(BaseRuleset):
+def canonical_result(kind: str, value: Any) -> Any:
+    """The rulebook's spelling of a result value, for a scenario file's comparisons."""
+    if kind == "aura":
+        return _AURAS.get(str(value).casefold(), value)
+    return value
+
+
+class LupusNoctis(LupusRuleset):
     key = KEY
     names = {"it": "Lupus Noctis", "en": "Lupus Noctis"}
     factions = FACTIONS
     min_players = MIN_PLAYERS
     max_players = 40
-    moments = (NIGHT, MORNING, AFTERNOON)
     EVENTS = EVENTS
     REJECTIONS = REJECTIONS
     SCRIPT = SCRIPT
     # Played at a table from the narrator's phone: the night's calls (script.py).
-    abilities: tuple[Ability, ...] = (NoctisTable(),)
+    abilities: tuple[Ability, ...] = (NoctisTable(), PhaseScenarios(canonical_result))
 
     # -- set-up ----------------------------------------------------------------
     def roles(self) -> list[RoleInfo]:
@@ -51,11 +59,6 @@ class LupusNoctis(BaseRuleset):
 
     def canonical_role(self, name: str) -> str:
         return canonical(name)
-
-    def canonical_result(self, kind: str, value: Any) -> Any:
-        if kind == "aura":
-            return _AURAS.get(str(value).casefold(), value)
-        return value
 
     def default_composition(self, players: int) -> dict[str, int] | None:
         return default_composition(players)
@@ -150,9 +153,9 @@ class LupusNoctis(BaseRuleset):
         if event.kind == "death" and data.get("cause") == "pyre":
             return word(EVENTS, "death_pyre", lang, data)
         if event.kind == "game_over":
-            return texts.winner_line(EVENTS, data, lang)
+            return lupus_texts.winner_line(EVENTS, data, lang)
         if event.kind == "aura":
-            return word(EVENTS, "aura", lang, {**data, "aura": texts.aura(data.get("aura"), lang)})
+            return word(EVENTS, "aura", lang, {**data, "aura": lupus_texts.aura(data.get("aura"), lang)})
         if event.kind == "role_card":
             return word(EVENTS, "role_card", lang, {**data, "role": role_name(data.get("role"), lang)})
         return word(EVENTS, event.kind, lang, data)

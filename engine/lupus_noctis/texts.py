@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import texts
+from ..lupus_common import texts
 from .roles import AMANTE, APPRENDISTA, CONTADINO, LICANTROPO, MEDIUM, PROCIONE, VEGGENTE
 
 # The moments as pages and mail name them, with their number (the book's "Notte",

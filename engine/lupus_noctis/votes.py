@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..core import VOTE, Action, Event, GameState, public
+from ..core import Action, Event, GameState, public
+from ..lupus_common.actions import VOTE
 from .endgame import check_end
 from .tiebreak import most_voted
 

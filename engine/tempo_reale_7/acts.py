@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core import GameState
 from .roles import BLOCKERS
 
 
@@ -21,7 +20,7 @@ class Act:
         return not self.spectre
 
 
-def blocking_edges(acts: dict[str, Act], state: GameState) -> dict[str, list[str]]:
+def blocking_edges(acts: dict[str, Act]) -> dict[str, list[str]]:
     """blocker -> the actors whose power it makes fail, if the blocker itself works.
 
     "Acting on" a player means aiming one's first target at them (Illusione acts

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import random
 
-from ..core import ELECT, VOTE, Action, Event, GameState, master, public
+from ..core import Action, Event, GameState, master, public
+from ..lupus_common.actions import ELECT, VOTE
 from .deaths import after_deaths, awaken_fantasmi, check_winner, kill, leaders_alive, living
 from .votes import quorum, run_pipeline, tally
 

@@ -37,7 +37,7 @@ def assigned_powers(state: GameState) -> set[str]:
     return {p.data["spettro"] for p in state.players if p.data.get("spettro")}
 
 
-def make_spettro(state: GameState, p: Player, power: str, from_night: int) -> None:
+def make_spettro(p: Player, power: str, from_night: int) -> None:
     p.role = SPETTRO
     p.faction = NEGROMANTI
     p.data["spettro"] = power
@@ -61,7 +61,7 @@ def awaken_fantasmi(state: GameState, names: list[str], from_night: int,
             events.append(master("fantasma_no_power", player=g.name))
             continue
         power = free[rng.randrange(len(free))]
-        make_spettro(state, g, power, from_night)
+        make_spettro(g, power, from_night)
         events.append(private(g.name, "spettro", spettro=power))
         events.append(private(g.name, "necromancers", players=necromancers))
         if necromancers:

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import (
-    APPOINT, ELECT, POWER, VOTE, Action, ActionForm, FormField, GameState, Player, Rejected, acting_player,
-)
+from ..core import Action, ActionForm, FormField, GameState, Player, Rejected, acting_player
+from ..lupus_common.actions import APPOINT, ELECT, POWER, VOTE
 from .deaths import assigned_powers, in_play, is_active
 from .roles import ALIVE, DEAD, EVERY_OTHER, ONCE, POWERS, ROLES, canonical_power
 
 
-def _power_spec(state: GameState, p: Player):
+def _power_spec(p: Player):
     """(name, target kind, frequency, target2 kind, kills, is_spectre) of p's power, or None."""
     if p.data.get("exiled"):
         return None
@@ -63,7 +62,7 @@ def free_powers(state: GameState) -> list[str]:
 def power_form(state: GameState, p: Player) -> ActionForm | None:
     if state.phase.kind != "night":
         return None
-    spec = _power_spec(state, p)
+    spec = _power_spec(p)
     if spec is None or _usage_problem(state, p, spec):
         return None
     name, kind, _, kind2, _, spectre = spec
@@ -84,7 +83,7 @@ def power_form(state: GameState, p: Player) -> ActionForm | None:
 def check_power(state: GameState, p: Player, action: Action) -> Action:
     if state.phase.kind != "night":
         raise Rejected("not_now", kind=POWER)
-    spec = _power_spec(state, p)
+    spec = _power_spec(p)
     if spec is None:
         if not p.alive:
             raise Rejected("dead_no_power")

@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..core import POWER, Action, Event, GameState, master, private, public
+from ..core import Action, Event, GameState, master, private, public
+from ..lupus_common.actions import POWER
 from .acts import Act, blocking_edges
 from .blocking import resolve_blocks
 from .deaths import after_deaths, awaken_fantasmi, kill, leaders_alive, make_spettro
@@ -63,7 +64,7 @@ class Night:
     def run(self) -> None:
         had = leaders_alive(self.state)
         self.mark_usage()
-        outcome = resolve_blocks(list(self.acts), blocking_edges(self.acts, self.state), self.rng)
+        outcome = resolve_blocks(list(self.acts), blocking_edges(self.acts), self.rng)
         self.effective = outcome.effective
         self.failed |= outcome.blocked | outcome.forced
         if outcome.forced:
@@ -326,7 +327,7 @@ class Night:
 
     def wake(self, target: str, power: str, necromancers: list[str]) -> None:
         p = self.state.player(target)
-        make_spettro(self.state, p, power, self.n + 1)
+        make_spettro(p, power, self.n + 1)
         self.tell(target, "spettro", spettro=power)
         self.tell(target, "necromancers", players=sorted(necromancers))
         self.events.append(master("spettro", player=target, spettro=power, how="negromanti"))

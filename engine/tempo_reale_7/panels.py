@@ -9,7 +9,7 @@ from typing import Any, Iterable
 
 from ..core import MASTER, Event, GameState
 from ..interface import Panel, word
-from ..texts import faction
+from ..lupus_common.texts import faction
 
 TEXTS = {
     "divinatore": {"it": "Proposizioni del Divinatore", "en": "Divinatore propositions"},

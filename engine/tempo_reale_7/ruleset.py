@@ -5,13 +5,15 @@ import random
 from typing import Any, Iterable
 
 from .. import remedies as plain_remedies
-from ..core import (
-    APPOINT, NOTES, SHOUT, Action, ActionForm, Event, GameState, Phase, Resolution,
-    RoleInfo, private, public, valid_at_close, without_cause,
-)
+from ..core import Action, ActionForm, Event, GameState, Phase, Resolution, RoleInfo, private, public, valid_at_close
+from ..lupus_common.actions import APPOINT
+from ..lupus_common.results import without_cause
 from .. import texts as base_texts
-from ..pyre import pyre_tally
-from ..interface import BaseRuleset, Panel, Remedy, Tally, Viewer, Vocabulary
+from ..lupus_common import texts as lupus_texts
+from ..lupus_common.ruleset import LupusRuleset
+from ..lupus_common.scenario import PhaseScenarios
+from ..lupus_common.pyre import pyre_tally
+from ..interface import Ability, Panel, Remedy, Tally, Viewer, Vocabulary
 from . import forms as _forms
 from . import texts
 from . import vocabulary as _vocabulary
@@ -23,7 +25,20 @@ from .roles import FACTIONS, POWERS, ROLES, SPETTRO_ROLE, canonical, canonical_p
 from .setup import KEY, setup_game
 
 
-class TempoReale7(BaseRuleset):
+def canonical_result(kind: str, value: Any) -> Any:
+    """The rulebook's spelling of a result value, for comparisons (scenario runner):
+    the rulebook itself writes both "Morte" and "Spettro della Morte"."""
+    try:
+        if kind == "spettro":
+            return canonical_power(str(value))
+        if kind == "role":
+            return canonical(str(value))
+    except KeyError:
+        pass
+    return value
+
+
+class TempoReale7(LupusRuleset):
     key = KEY
     names = texts.NAMES
     factions = FACTIONS
@@ -31,13 +46,11 @@ class TempoReale7(BaseRuleset):
     REJECTIONS = texts.REJECTIONS
     # §2.1: days 8-22 Mon-Thu, a long day from Friday 8 to Sunday 22.
     schedule_spec = {"day_start": "08:00", "day_end": "22:00", "long_day": {"from": "fri", "to": "sun"}}
-    # Anyone may shout, write notes or name a deputy; nobody must.
-    OPTIONAL_KINDS = frozenset({SHOUT, NOTES, APPOINT})
-    # Where the players talk (rooms.py; docs/rulesets.md, "Rooms").
-    abilities = (ROOMS,)
+    # Where the players talk (rooms.py; docs/rulesets.md, "Rooms"); its scenario files, a phase a step.
+    abilities: tuple[Ability, ...] = (ROOMS, PhaseScenarios(canonical_result))
 
     def tally(self, event: Event, lang: str) -> Tally | None:
-        """The pyre's count, for the archive and the vote picture (engine/pyre.py)."""
+        """The pyre's count, for the archive and the vote picture (engine/lupus_common/pyre.py)."""
         return pyre_tally(event, lang, texts.TALLY)
 
     def roles(self) -> list[RoleInfo]:
@@ -51,23 +64,11 @@ class TempoReale7(BaseRuleset):
     def canonical_role(self, name: str) -> str:
         return canonical(name)
 
-    def canonical_result(self, kind: str, value: Any) -> Any:
-        """The rulebook's spelling of a result value, for comparisons (scenario runner):
-        the rulebook itself writes both "Morte" and "Spettro della Morte"."""
-        try:
-            if kind == "spettro":
-                return canonical_power(str(value))
-            if kind == "role":
-                return canonical(str(value))
-        except KeyError:
-            pass
-        return value
-
     def options(self) -> list[Any]:
-        return [base_texts.mayor_option()]
+        return [lupus_texts.mayor_option()]
 
     def titles(self, state: GameState, player: str, lang: str) -> list[str]:
-        return base_texts.mayor_titles(state, player, lang)
+        return lupus_texts.mayor_titles(state, player, lang)
 
     def setup(self, seating: list[tuple[str, str]], rng: random.Random,
               options: dict[str, Any] | None = None) -> tuple[GameState, list[Event]]:
@@ -79,7 +80,7 @@ class TempoReale7(BaseRuleset):
         drawn = {e.data["player"]: [{"player": p["player"], "role": p["role"]}
                                     for p in e.data["propositions"]]
                  for e in events if e.kind == "divinatore_propositions"}
-        return {**base_texts.mayor_drawn(events), **({"divinatore_propositions": drawn} if drawn else {})}
+        return {**lupus_texts.mayor_drawn(events), **({"divinatore_propositions": drawn} if drawn else {})}
 
     def describe_prepared(self, key: str, subject: str, lang: str) -> str:
         return base_texts.word(texts.PREPARED, key, lang, {"name": subject}) or f"{subject}:"
@@ -96,17 +97,17 @@ class TempoReale7(BaseRuleset):
         return _vocabulary.vocabulary()
 
     def describe_choice(self, key: str, value: Any, lang: str) -> str:
-        return base_texts.mayor_choice(key, value, lang) or _vocabulary.describe_choice(key, value, lang)
+        return lupus_texts.mayor_choice(key, value, lang) or _vocabulary.describe_choice(key, value, lang)
 
     # The two-target powers' fields are worded here; the rest as the two Lupus games share them.
     def form_title(self, form: ActionForm, lang: str) -> str | None:
-        return base_texts.form_title(form, lang)
+        return lupus_texts.form_title(form, lang)
 
     def field_label(self, form: ActionForm, field: str, lang: str) -> str | None:
-        return _vocabulary.field_label(form, field, lang) or base_texts.field_label(field, lang)
+        return _vocabulary.field_label(form, field, lang) or lupus_texts.field_label(field, lang)
 
     def field_help(self, form: ActionForm, field: str, lang: str) -> str | None:
-        return base_texts.field_help(field, lang)
+        return lupus_texts.field_help(field, lang)
 
     def resolve(self, state: GameState, actions: list[Action], rng: random.Random,
                 gm: dict[str, Any] | None = None) -> Resolution:
@@ -130,7 +131,7 @@ class TempoReale7(BaseRuleset):
     # -- what each viewer may see, and how it reads ------------------------------
     def visible(self, event: Event, viewer: Viewer) -> Event | None:
         """A death (or a return to life) is announced without its cause, except the pyre
-        and the Masters' decision, which everybody saw (``core.without_cause``): the cause
+        and the Masters' decision, which everybody saw (``lupus_common.results.without_cause``): the cause
         would tell who used a power, and the role of the dead, which only the Medium
         learns (§3.7). Every vote weighs one (§3.3), so the pyre's count says nothing new
         and is published as it is."""
@@ -142,17 +143,17 @@ class TempoReale7(BaseRuleset):
     def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:
         data, kind = event.data, event.kind
         if kind == "death":
-            return base_texts.death_line(self.EVENTS, texts.CAUSES, data, lang)
+            return lupus_texts.death_line(self.EVENTS, texts.CAUSES, data, lang)
         if kind == "pyre":
-            return base_texts.pyre_line(self.EVENTS, data, lang)
+            return lupus_texts.pyre_line(self.EVENTS, data, lang)
         if kind == "rejected_at_resolution":
             return base_texts.rejected_line(self, data, lang)
         if kind == "game_over":
-            return base_texts.winner_line(self.EVENTS, data, lang)
+            return lupus_texts.winner_line(self.EVENTS, data, lang)
         if kind == "mayor":
-            return base_texts.mayor_line(self.EVENTS, data, lang)
+            return lupus_texts.mayor_line(self.EVENTS, data, lang)
         if kind == "role_letter":
-            letter = base_texts.role_letter(self.EVENTS, data, lang)
+            letter = lupus_texts.role_letter(self.EVENTS, data, lang)
             if "mystic" not in data:
                 return letter
             mystic = base_texts.word(self.EVENTS, "mystic_yes" if data["mystic"] else "mystic_no", lang)
@@ -163,13 +164,13 @@ class TempoReale7(BaseRuleset):
         if kind in ("acted_on", "visitors", "others") and not data.get(kind):
             return base_texts.word(self.EVENTS, f"{kind}_none", lang, data)
         if kind == "aura":
-            return base_texts.word(self.EVENTS, kind, lang, {**data, "aura": base_texts.aura(data.get("aura"), lang)})
+            return base_texts.word(self.EVENTS, kind, lang, {**data, "aura": lupus_texts.aura(data.get("aura"), lang)})
         if kind == "spettro":
             return base_texts.word(self.EVENTS, kind, lang,
                                    {**data, "spettro": self.describe_choice("power", data.get("spettro"), lang)})
         if kind == "faction_lost" and lang == "en":
             return base_texts.word(self.EVENTS, kind, lang,
-                                   {**data, "faction": base_texts.faction(data.get("faction"), lang)})
+                                   {**data, "faction": lupus_texts.faction(data.get("faction"), lang)})
         if kind == "knows":
             return base_texts.word(self.EVENTS, kind, lang,
                                    {"players": base_texts.listing(data.get("players"), lang)})

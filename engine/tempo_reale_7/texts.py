@@ -1,9 +1,9 @@
 """Wording of Lupus in tempo reale (7th edition) rejections and events, Italian and English.
 
 Placeholders are the rejection's params or the event's data. Codes shared by
-every ruleset live in engine/texts.py; what is here overrides or adds.
+the Lupus games share live in engine/lupus_common/texts.py; what is here overrides or adds.
 """
-from .. import texts
+from ..lupus_common import texts
 
 NAMES = {"it": "Lupus in tempo reale, settima edizione", "en": "Lupus in tempo reale, 7th edition"}
 
@@ -126,7 +126,7 @@ PREPARED = {
         "en": "Propositions for the Divinatore {name} (exactly two true):"},
 }
 
-# What a pyre vote needs, beside its tally in the archive and the vote picture (engine/pyre.py).
+# What a pyre vote needs, beside its tally in the archive and the vote picture (engine/lupus_common/pyre.py).
 TALLY = {
     "valid": {
         "it": "Votazione valida se vota almeno la metà dei vivi: {needed} su {living}; voti validi: "

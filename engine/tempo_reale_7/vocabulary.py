@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import POWER, ActionForm
+from ..core import ActionForm
+from ..lupus_common.actions import POWER
 from ..interface import Keyword, Part, Vocabulary, word
 from .roles import POWERS
 
@@ -59,7 +60,7 @@ NATURAL_EN = ("EAT", "DEVOUR", "ATTACK", "GUARD", "SAVE", "CHECK", "INSPECT", "K
 AURA_IT = ("VEDO L'AURA DI", "VEDERE L'AURA DI", "GUARDO L'AURA DI", "CONTROLLO L'AURA DI",
            "SCOPRO L'AURA DI", "L'AURA DI")
 AURA_EN = ("SEE THE AURA OF", "CHECK THE AURA OF", "READ THE AURA OF", "THE AURA OF")
-# The words the service prints to name these actions (engine/texts.KEYS and ACTIONS, the
+# The words the service prints to name these actions (engine/lupus_common/texts.KEYS and ACTIONS, the
 # web's form titles), understood back (tests/mail/test_natural_forms.py checks every one).
 # The pack named before a command ("Noi lupi sbraniamo Dario", "We wolves: MAUL Dario"):
 # the service reads the line after them (pbm/mail/reading/commands.py).

@@ -87,7 +87,3 @@ class CoMasterForm(FlaskForm):
     email = address_field()
     name = StringField(_l("Name"), validators=[Optional(), Length(max=120)])
     lang = SelectField(_l("Language"), choices=options(LANGUAGES))
-
-
-class PlainForm(FlaskForm):
-    """A button with its CSRF token."""

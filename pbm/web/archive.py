@@ -10,18 +10,15 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, Response, abort, render_template
-from flask_babel import get_locale
 from flask_login import current_user
 
+from ..i18n import request_lang
 from .. import archive, operations
 from ..models import GameStatus
 from . import config, db, game_or_404
 
 bp = Blueprint("archive", __name__)
 
-
-def _lang() -> str:
-    return str(get_locale() or "it")
 
 
 def _user():
@@ -33,14 +30,14 @@ def _phase_or_404(slug: str, n: int):
     phase = archive.published_phase(db(), game, n)
     if phase is None:
         abort(404)
-    view, = archive.phase_views(db(), game, _lang(), operations.game_tz(game), [phase])
+    view, = archive.phase_views(db(), game, request_lang(), operations.game_tz(game), [phase])
     return game, view
 
 
 @bp.route("/g/<slug>/phases/")
 def phases(slug: str):
     game = game_or_404(slug)
-    views = archive.phase_views(db(), game, _lang(), operations.game_tz(game))
+    views = archive.phase_views(db(), game, request_lang(), operations.game_tz(game))
     return render_template("archive_phases.html", game=game, views=views,
                            revealable=archive.may_reveal(game, _user()))
 
@@ -58,7 +55,7 @@ def votes_svg(slug: str, n: int):
     if view.tally is None:
         abort(404)
     body = render_template("votes.svg", game=game, view=view, t=view.tally,
-                           bars=archive.bars(view.tally, _lang()), lang=_lang())
+                           bars=archive.bars(view.tally, request_lang()))
     # No caching: a phase the Masters roll back and correct keeps its address.
     return Response(body, mimetype="image/svg+xml")
 
@@ -71,13 +68,13 @@ def substitute_line(holder, lang: str) -> str:
 @bp.app_template_filter("votecount")
 def count_filter(value: float) -> str:
     """A vote count as people write it: 2, 1,25 (Italian) or 1.25."""
-    return archive.shown_count(value, _lang())
+    return archive.shown_count(value, request_lang())
 
 
 @bp.route("/g/<slug>/bulletin.atom")
 def feed(slug: str):
     game = game_or_404(slug)
-    views = archive.phase_views(db(), game, _lang(), operations.game_tz(game))
+    views = archive.phase_views(db(), game, request_lang(), operations.game_tz(game))
     base = config()["BASE_URL"].rstrip("/")
     body = render_template("bulletin.atom.xml", game=game, views=list(reversed(views)), base=base,
                            updated=max((v.phase.published_at for v in views if v.phase.published_at),
@@ -90,7 +87,7 @@ def archive_json(slug: str):
     game = game_or_404(slug)
     if not archive.may_reveal(game, _user()):
         abort(404)
-    data = archive.revealed(db(), game, _lang(), operations.game_tz(game))
+    data = archive.revealed(db(), game, request_lang(), operations.game_tz(game))
     return Response(json.dumps(data, ensure_ascii=False, indent=1, default=str),
                     mimetype="application/json",
                     headers={"Content-Disposition": f'inline; filename="{game.slug}.json"'})
@@ -101,6 +98,6 @@ def reveal(slug: str):
     game = game_or_404(slug)
     if not archive.may_reveal(game, _user()):
         abort(404)
-    data = archive.revealed(db(), game, _lang(), operations.game_tz(game))
+    data = archive.revealed(db(), game, request_lang(), operations.game_tz(game))
     return render_template("archive_reveal.html", game=game, data=data,
                            early=game.status != GameStatus.OVER)

@@ -14,19 +14,19 @@ from datetime import timedelta
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, flash, redirect, render_template, request, session, url_for
-from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import bindparam, select
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from ..i18n import request_lang
 from .. import accounts
 from ..accounts import tokens
 from ..models import User, check_dummy_password
 from . import config, db, now
 from .account_forms import AccountForm, ChangePasswordForm, ChoosePasswordForm, ResetRequestForm
 from .forms import LoginForm
-from .refusals import refusal
+from .refusals import attempted, refusal
 
 bp = Blueprint("auth", __name__)
 
@@ -152,7 +152,7 @@ def account():
     if request.method == "GET":
         # Offer the language the pages are shown in (chosen with IT/EN, maybe before
         # logging in): saving must not silently switch the site back to the other one.
-        form.lang.data = str(get_locale() or current_user.lang)
+        form.lang.data = request_lang()
     return render_template("account.html", form=form)
 
 
@@ -191,14 +191,9 @@ def password_reset():
     address has an account (and the same work: a mail is queued either way)."""
     form = ResetRequestForm()
     if form.validate_on_submit():
-        try:
-            accounts.request_reset(db(), config(), form.email.data, client_address(), now(),
-                                   lang=str(get_locale() or "it"))
-        except accounts.AccountError as exc:
-            db().rollback()
-            flash(refusal(exc), "error")
+        if attempted(None, lambda: accounts.request_reset(
+                db(), config(), form.email.data, client_address(), now(), lang=request_lang())).refused:
             return render_template("password_reset.html", form=form), 429
-        db().commit()
         return render_template("password_reset.html", form=form, sent=True)
     return render_template("password_reset.html", form=form)
 
@@ -213,14 +208,9 @@ def password_choose(token: str):
         flash(refusal(exc), "error")
         return redirect(url_for("auth.password_reset"))
     form = ChoosePasswordForm()
-    if form.validate_on_submit():
-        try:
-            accounts.choose_password(db(), user, form.password.data, form.confirm.data)
-        except accounts.AccountError as exc:
-            flash(refusal(exc), "error")
-        else:
-            db().commit()
-            login_user(user, remember=True)
-            flash(_("Password saved: you are logged in."), "receipt")
-            return redirect(url_for("public.index"))
+    if form.validate_on_submit() and attempted(None, lambda: accounts.choose_password(
+            db(), user, form.password.data, form.confirm.data),
+            success=_("Password saved: you are logged in.")).refused is None:
+        login_user(user, remember=True)
+        return redirect(url_for("public.index"))
     return render_template("password_choose.html", form=form, user=user)

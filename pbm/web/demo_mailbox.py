@@ -18,16 +18,16 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from sqlalchemy import and_, or_, select
 
+from ..i18n import request_lang
 from .. import operations, render
 from ..mail import smtpd
 from ..models import Game, GameMaster, OutboxRow
 from . import config, db, now
-from .forms import PublishForm
+from .forms import CsrfForm
 
 bp = Blueprint("mailbox", __name__)
 
@@ -84,7 +84,7 @@ def _when(header: str) -> str:
     if sent is None:
         return str(header)
     tz = current_user.tz or config()["DEFAULT_TIMEZONE"]
-    return render.when_text(sent, str(get_locale() or "it"), tz)
+    return render.when_text(sent, request_lang(), tz)
 
 
 def _example(row: OutboxRow) -> str:
@@ -93,7 +93,7 @@ def _example(row: OutboxRow) -> str:
     if game is None:
         return ""
     from engine.registry import get_ruleset
-    return get_ruleset(game.ruleset).welcome("en" if str(get_locale()) == "en" else "it")["example"]
+    return get_ruleset(game.ruleset).welcome(request_lang())["example"]
 
 
 def _body(msg: email.message.EmailMessage) -> str:
@@ -116,7 +116,7 @@ def index():
                              "body": _body(msg), "example": _example(row)})
     outbox = db().scalars(select(OutboxRow).where(_visible(game_ids))
                           .order_by(OutboxRow.id.desc()).limit(100)).all()
-    return render_template("mailbox.html", messages=messages, outbox=outbox, reply_form=PublishForm())
+    return render_template("mailbox.html", messages=messages, outbox=outbox, csrf_form=CsrfForm())
 
 
 @bp.route("/master/mailbox/reply", methods=["POST"])
@@ -126,7 +126,7 @@ def reply():
     embedded SMTP server: the demo's way to play by mail from the browser.
     Only for the viewer's own games, and written in that game's log."""
     game_ids = _require_a_master()
-    if not PublishForm().validate_on_submit():
+    if not CsrfForm().validate_on_submit():
         abort(400)
     try:
         box = mailbox.Maildir(str(Path(config()["LOCAL_MAILBOX"])), create=False)

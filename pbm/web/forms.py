@@ -5,7 +5,6 @@ from functools import lru_cache
 
 from babel.support import NullTranslations, Translations
 from flask import current_app
-from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms.i18n import messages_path
@@ -17,6 +16,7 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional, Vali
 
 from .. import addresses, errors
 from ..accounts import address_problem
+from ..i18n import request_lang
 
 
 # The one message of every form that takes an address, saying what is wanted.
@@ -32,7 +32,7 @@ def address(_form: FlaskForm, field: EmailField) -> None:
     if problem == addresses.NOT_PLAIN:
         raise ValidationError(ADDRESS_MESSAGE)
     if problem is not None:
-        raise ValidationError(errors.say(problem, {}, str(get_locale() or "it")))
+        raise ValidationError(errors.say(problem, {}, request_lang()))
 
 
 def tidy(value: str | None) -> str | None:
@@ -84,13 +84,10 @@ class SubstituteForm(FlaskForm):
     email = address_field(_l("Or the newcomer's address"), required=False)
 
 
-class StartGameForm(FlaskForm):
-    """Draw and start: the composition and the ruleset's set-up options are read
-    from the request (their fields depend on the ruleset); this checks the token."""
-
-
-class PublishForm(FlaskForm):
-    pass
+class CsrfForm(FlaskForm):
+    """The one form of buttons whose fields the view reads itself (the desk's controls,
+    a draw's composition and set-up options, a player's answer, more time): it carries
+    and checks the CSRF token only."""
 
 
 class OnBehalfForm(FlaskForm):
@@ -115,9 +112,9 @@ class ActionFormBase(FlaskForm):
             # for every request, a good part of a vote's time.
             if not current_app.config.get("WTF_I18N_ENABLED", True):
                 return super().get_translations(form)
-            return _wtforms_catalog(str(get_locale() or "it"))
+            return _wtforms_catalog(request_lang())
 
 
-__all__ = ["LoginForm", "NewGameForm", "AddPlayerForm", "SubstituteForm", "address", "address_field", "StartGameForm", "PublishForm",
+__all__ = ["LoginForm", "NewGameForm", "AddPlayerForm", "SubstituteForm", "address", "address_field", "CsrfForm",
            "OnBehalfForm", "ActionFormBase", "IntegerField", "StringField", "SelectField",
            "TextAreaField"]

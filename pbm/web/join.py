@@ -6,24 +6,22 @@ from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
-from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user
 
+from ..i18n import request_lang
 from .. import accounts, operations, render
 from ..accounts import tokens
 from ..operations import signups
 from ..models import Signup
 from . import config, db, game_or_404, now, require_master
-from .account_forms import CoMasterForm, JoinForm, PlainForm, SignupForm, TakeSeatForm
+from .account_forms import CoMasterForm, JoinForm, SignupForm, TakeSeatForm
+from .forms import CsrfForm
 from .auth import client_address
-from .refusals import REFUSALS, attempt, refusal
+from .refusals import attempt, attempted, refusal
 
 bp = Blueprint("join", __name__)
 
-
-def _lang() -> str:
-    return str(get_locale() or "it")
 
 
 def _refusal(exc: Exception) -> str:
@@ -39,7 +37,7 @@ def _signup_or_404(token: str) -> Signup:
 
 
 def _closing_text(signup: Signup) -> str:
-    return render.deadline_text(signup.closes_at, _lang(), operations.game_tz(signup.game))
+    return render.deadline_text(signup.closes_at, request_lang(), operations.game_tz(signup.game))
 
 
 @bp.route("/join/<token>", methods=["GET", "POST"])
@@ -48,19 +46,12 @@ def join(token: str):
     game = signup.game
     form = JoinForm()
     if not form.is_submitted():
-        form.lang.data = _lang()
+        form.lang.data = request_lang()
     sent = False
     if form.validate_on_submit():
-        try:
-            operations.lock_game(db(), game)
-            signups.request_seat(db(), config(), signup, name=form.name.data, email=form.email.data,
-                                 lang=form.lang.data, client=client_address(), now=now())
-        except REFUSALS as exc:
-            db().rollback()
-            flash(_refusal(exc), "error")
-        else:
-            db().commit()
-            sent = True
+        sent = attempted(game, lambda: signups.request_seat(
+            db(), config(), signup, name=form.name.data, email=form.email.data, lang=form.lang.data,
+            client=client_address(), now=now()), page="signup").refused is None
     elif form.is_submitted():
         flash(_("Check the name and the address."), "error")
     closed = signups.why_closed(signup, now())
@@ -98,20 +89,14 @@ def confirm(token: str, signed: str):
                 return render_template("join_confirm.html", game=game, wanted=wanted, form=form,
                                        needs_password=needs_password, signed_in=signed_in), 403
             proven = account
-        try:
-            operations.lock_game(db(), game)
-            user, seat = signups.take_seat(db(), config(), signup, wanted, password=form.password.data,
-                                           confirm=form.confirm.data, now=now(), proven=proven)
-        except REFUSALS as exc:
-            db().rollback()
-            flash(_refusal(exc), "error")
-            if isinstance(exc, operations.OperationError) and exc.code == "already_seated":
-                return redirect(url_for("public.game_home", slug=game.slug))
-        else:
-            db().commit()
-            login_user(user, remember=True)
-            flash(_("You are in: you play as %(name)s in %(game)s.", name=seat.name, game=game.name),
-                  "receipt")
+        taken = attempted(game, lambda: signups.take_seat(
+            db(), config(), signup, wanted, password=form.password.data, confirm=form.confirm.data,
+            now=now(), proven=proven), page="signup", success=lambda user_and_seat: _(
+                "You are in: you play as %(name)s in %(game)s.", name=user_and_seat[1].name, game=game.name))
+        if taken.done is not None:
+            login_user(taken.done[0], remember=True)
+            return redirect(url_for("public.game_home", slug=game.slug))
+        if isinstance(taken.refused, operations.OperationError) and taken.refused.code == "already_seated":
             return redirect(url_for("public.game_home", slug=game.slug))
     return render_template("join_confirm.html", game=game, wanted=wanted, form=form,
                            needs_password=needs_password, signed_in=signed_in)
@@ -140,7 +125,7 @@ def people(slug: str):
         link=f"{config()['BASE_URL'].rstrip('/')}{link}" if link else None,
         closed=signups.why_closed(signup, now()) if signup else None,
         closing=_closing_text(signup) if signup else None,
-        master_form=CoMasterForm(formdata=None, lang=_lang()), plain=PlainForm())
+        master_form=CoMasterForm(formdata=None, lang=request_lang()), csrf_form=CsrfForm())
 
 
 def _on_people_page(slug: str, change, success: str):
@@ -168,7 +153,7 @@ def open_signups(slug: str):
 def close_signups(slug: str):
     game = game_or_404(slug)
     require_master(game)
-    if not PlainForm().validate_on_submit():
+    if not CsrfForm().validate_on_submit():
         abort(400)
     return _on_people_page(slug, lambda: signups.close_signups(db(), game, by=current_user, now=now()),
                     _("Sign-ups are closed."))
@@ -179,7 +164,7 @@ def close_signups(slug: str):
 def new_link(slug: str):
     game = game_or_404(slug)
     require_master(game)
-    if not PlainForm().validate_on_submit():
+    if not CsrfForm().validate_on_submit():
         abort(400)
     return _on_people_page(slug, lambda: signups.new_link(db(), game, by=current_user, now=now()),
                     _("New link made: the old one no longer works."))

@@ -6,12 +6,12 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask import session as flask_session
-from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from engine.registry import available, get_ruleset
 
+from ..i18n import request_lang
 from .. import operations
 from ..mail import outbound as mailer
 from ..operations.carry_out import Origin, carry_out
@@ -20,15 +20,12 @@ from ..mail.reading.wording import describe_error
 from ..models import InboundRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
 from . import config, db, desk_view, game_or_404, now, require_master
-from .forms import AddPlayerForm, NewGameForm, OnBehalfForm, PublishForm, StartGameForm, options
+from .forms import AddPlayerForm, CsrfForm, NewGameForm, OnBehalfForm, options
 from .public import ruleset_name
-from .refusals import REFUSALS, attempt, refusal
+from .refusals import attempt, attempted
 
 bp = Blueprint("master", __name__)
 
-
-def _lang() -> str:
-    return str(get_locale() or "it")
 
 
 @bp.route("/master/new", methods=["GET", "POST"])
@@ -39,19 +36,14 @@ def new_game():
     form = NewGameForm()
     form.ruleset.choices = options((k, ruleset_name(k)) for k in available())
     if form.validate_on_submit():
-        try:
-            game = operations.create_game(db(), name=form.name.data, ruleset=form.ruleset.data,
-                                          master=current_user, now=now(),
-                                          auto_publish=form.auto_publish.data,
-                                          review_contradictions=form.review_contradictions.data,
-                                          answer_window=timedelta(minutes=form.answer_window.data)
-                                          if form.answer_window.data else None,
-                                          extensions=form.extensions.data)
-        except REFUSALS as exc:
-            db().rollback()
-            flash(refusal(exc), "error")
+        made = attempted(None, lambda: operations.create_game(
+            db(), name=form.name.data, ruleset=form.ruleset.data, master=current_user, now=now(),
+            auto_publish=form.auto_publish.data, review_contradictions=form.review_contradictions.data,
+            answer_window=timedelta(minutes=form.answer_window.data) if form.answer_window.data else None,
+            extensions=form.extensions.data))
+        if made.done is None:
             return render_template("master_new.html", form=form), 400
-        db().commit()
+        game = made.done
         if operations.timing.moments(game).page == operations.timing.TABLE_PAGE:  # the narrator's phone runs it
             return redirect(url_for("narrator.page", slug=game.slug))
         return redirect(url_for("master.desk", slug=game.slug))
@@ -60,14 +52,13 @@ def new_game():
 
 def _desk_context(game) -> dict[str, Any]:
     """The desk's data (desk_view) and the forms of its controls."""
-    view = desk_view.desk(db(), game, _lang(), now(), typed=flask_session.get(_composition_key(game)))
-    start_form = StartGameForm()
+    view = desk_view.desk(db(), game, request_lang(), now(), typed=flask_session.get(_composition_key(game)))
     behalf = OnBehalfForm()
     behalf.player.choices = options((s.name, s.name) for s in game.seats)
     return {**view,
-            "add_form": AddPlayerForm(), "start_form": start_form, "behalf_form": behalf,
-            "setup_options": setup_option_fields(game, _lang()),
-            "publish_form": PublishForm(), "narrated": operations.timing.moments(game).page == operations.timing.TABLE_PAGE,
+            "add_form": AddPlayerForm(), "behalf_form": behalf,
+            "setup_options": setup_option_fields(game, request_lang()),
+            "csrf_form": CsrfForm(), "narrated": operations.timing.moments(game).page == operations.timing.TABLE_PAGE,
             "my_mail_address": _my_mail_address(game)}
 
 
@@ -109,10 +100,11 @@ def _desk(slug: str) -> str:
     return url_for("master.desk", slug=slug)
 
 
-def _start_form(slug: str):
+def _desk_post(slug: str):
+    """The game of a Master's button on the desk, its CSRF token checked."""
     game = game_or_404(slug)
     require_master(game)
-    if not StartGameForm().validate_on_submit():
+    if not CsrfForm().validate_on_submit():
         abort(400)
     return game
 
@@ -137,7 +129,7 @@ def _composition_key(game) -> str:
 @login_required
 def draw(slug: str):
     """Draw the roles for review; nothing is dealt or mailed yet."""
-    game = _start_form(slug)
+    game = _desk_post(slug)
     composition = _composition_from(game, request.form)
     flask_session[_composition_key(game)] = composition
     return attempt(game, lambda: operations.prepare_game(
@@ -165,7 +157,7 @@ def setup_option_fields(game, lang: str) -> list[dict[str, Any]]:
     """The set-up options as the desk's draw form shows them, worded by the ruleset."""
     ruleset = get_ruleset(game.ruleset)
     current = ((game.prepared or {}).get("options") or {})
-    return [{"name": f.name, "label": ruleset.describe_choice("option", f.name, _lang()),
+    return [{"name": f.name, "label": ruleset.describe_choice("option", f.name, request_lang()),
              "choices": [("", _("drawn at random"))] * (f.type == "player") + [
                  (c, c if f.type == "player" else ruleset.describe_choice(f.name, c, lang))
                  for c in _offered(game, f)],
@@ -177,10 +169,7 @@ def setup_option_fields(game, lang: str) -> list[dict[str, Any]]:
 def setup_options(slug: str):
     """The Masters edit what the set-up drew (the ruleset's ``prepared_options``):
     fields ``prepared|<option>|<subject>|<index>|<player or role>``."""
-    game = game_or_404(slug)
-    require_master(game)
-    if not PublishForm().validate_on_submit():
-        abort(400)
+    game = _desk_post(slug)
     edited: dict[str, dict[str, dict[int, dict[str, str]]]] = {}
     for key, value in request.form.items():
         parts = key.split("|")
@@ -198,7 +187,7 @@ def setup_options(slug: str):
 @login_required
 def start(slug: str):
     """Deal the reviewed draw (or draw now, from the composition given) and start."""
-    game = _start_form(slug)
+    game = _desk_post(slug)
     composition = _composition_from(game, request.form)
     return attempt(game, lambda: operations.start_game(
         db(), config(), game, composition=composition or None, now=now(), by=current_user,
@@ -209,10 +198,7 @@ def start(slug: str):
 @bp.route("/g/<slug>/master/close", methods=["POST"])
 @login_required
 def close(slug: str):
-    game = game_or_404(slug)
-    require_master(game)
-    if not PublishForm().validate_on_submit():
-        abort(400)
+    game = _desk_post(slug)
     factory = _factory()
     db().close()
     if operations.close_now(factory, config(), game.id, now(), current_user.id):
@@ -223,10 +209,7 @@ def close(slug: str):
 @bp.route("/g/<slug>/master/publish/<int:phase_id>", methods=["POST"])
 @login_required
 def publish(slug: str, phase_id: int):
-    game = game_or_404(slug)
-    require_master(game)
-    if not PublishForm().validate_on_submit():
-        abort(400)
+    game = _desk_post(slug)
     session = db()
     phase = session.get(PhaseRow, phase_id)
     if phase is None or phase.game_id != game.id:
@@ -254,7 +237,7 @@ def on_behalf(slug: str):
         flash(_("Choose a player and write the commands."), "error")
         return redirect(url_for("master.desk", slug=slug))
     session = db()
-    lang = _lang()
+    lang = request_lang()
     seat = game.seat_by_name(form.player.data)
     commands, errors, _ignored = parse_commands(form.commands.data, [s.name for s in game.seats],
                                                 game.ruleset)
@@ -274,14 +257,6 @@ def on_behalf(slug: str):
 def _factory():
     from flask import current_app
     return current_app.extensions["pbm_sessions"]
-
-
-def _desk_post(slug: str):
-    game = game_or_404(slug)
-    require_master(game)
-    if not PublishForm().validate_on_submit():
-        abort(400)
-    return game
 
 
 @bp.route("/g/<slug>/master/pause", methods=["POST"])

@@ -12,7 +12,6 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
-from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from flask_wtf.csrf import validate_csrf
@@ -21,18 +20,16 @@ from wtforms.validators import ValidationError
 
 from engine.registry import get_ruleset
 
+from ..i18n import request_lang
 from .. import photos
 from ..models import Game, GameStatus
 from ..operations import table, timing
 from . import config, db, game_or_404, now, request_size, require_master
 from .narrator_view import screen, summary
-from .refusals import REFUSALS, attempt, refusal
+from .refusals import attempt
 
 bp = Blueprint("narrator", __name__)
 
-
-def _lang() -> str:
-    return str(get_locale() or "it")
 
 
 def _game(slug: str):
@@ -51,7 +48,11 @@ def _attempt(game, work) -> BaseResponse:
     """One tap. The table's calls and votes lock the game themselves (``operations.table``);
     a refusal says that nothing was recorded."""
     return attempt(game, work, back=url_for("narrator.page", slug=game.slug), page="table", lock=False,
-                   after_refusal=_("Nothing was recorded."))
+                   refused=_nothing_recorded)
+
+
+def _nothing_recorded(why: str) -> str:
+    return f"{why} {_('Nothing was recorded.')}"
 
 
 @bp.route("/g/<slug>/narrator")
@@ -61,7 +62,7 @@ def page(slug: str):
     if game.status == GameStatus.OVER:
         return redirect(url_for("narrator.game_summary", slug=slug))
     fix = request.args.get("fix", type=int)  # the narrator's "Correct" on a call of tonight
-    return render_template("narrator.html", s=screen(db(), game, _lang(), fix=fix))
+    return render_template("narrator.html", s=screen(db(), game, request_lang(), fix=fix))
 
 
 def _may_upload() -> bool:
@@ -169,13 +170,13 @@ def close(slug: str):
     except ValueError:
         abort(400)
     factory = current_app.extensions["pbm_sessions"]
-    game_id, user_id = game.id, current_user.id
-    db().rollback()  # the close is its own unit of work; nothing of this request is pending
-    try:
-        table.close_moment(factory, config(), game_id, phase_id=phase_id, now=now(), by_user_id=user_id)
-    except REFUSALS as exc:
-        flash(refusal(exc, game=game, page="table") + " " + _("Nothing was recorded."), "error")
-    return _back(slug)
+    game_id, user_id, back = game.id, current_user.id, url_for("narrator.page", slug=slug)
+    # The close is its own unit of work: nothing of this request is pending, and the
+    # request's session reads nothing more until it is done (a read would hold SQLite).
+    db().rollback()
+    return attempt(game, lambda: table.close_moment(factory, config(), game_id, phase_id=phase_id, now=now(),
+                                                    by_user_id=user_id),
+                   back=back, page="table", lock=False, refused=_nothing_recorded)
 
 
 @bp.route("/g/<slug>/narrator/photo/<int:seat_id>")
@@ -198,4 +199,4 @@ def game_summary(slug: str):
     game = game_or_404(slug)
     if game.status != GameStatus.OVER or timing.moments(game).page != timing.TABLE_PAGE:
         abort(404)
-    return render_template("table_summary.html", s=summary(db(), game, _lang()))
+    return render_template("table_summary.html", s=summary(db(), game, request_lang()))

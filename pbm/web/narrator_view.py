@@ -116,7 +116,7 @@ def vote_shown(game: Game, tally: Tally) -> dict[str, Any]:
                    for n, c in tally.counts],
         "votes": [{"voter": v, "choice": c} for v, c in
                   sorted(tally.votes, key=lambda v: seat_order.get(v[0], len(seat_order)))],
-        "needed": tally.needed, "tie": tie, "valid": tally.valid,
+        "needed": tally.needed, "tie": tie,
     }
 
 
@@ -166,7 +166,6 @@ def _call_view(call: Call, lang: str, choices: list[str]) -> dict[str, Any]:
         "identify": identifying,
         "count": tap.count if isinstance(tap, IdentifyTap) else (1 if tap.choices else 0),
         "optional": False if isinstance(tap, IdentifyTap) else tap.optional,
-        "actor": None if isinstance(tap, IdentifyTap) else tap.actor,
         "choices": choices,
         "holders": list(call.holders),
         "living": list(call.living),
@@ -204,7 +203,7 @@ def _night(session: Session, game: Game, phase: PhaseRow, script: tuple[Call, ..
     if waiting is not None:
         out.step = "answer"
         out.data.update(index=waiting.index, answer={
-            "name": waiting.call.name.read(lang), "actor": waiting.actor,
+            "name": waiting.call.name.read(lang),
             "asked": confirmed.get(waiting.call.role, []), "lines": answer_lines(game, waiting, lang),
             "again": waiting.again, "mark": waiting.mark})
         return

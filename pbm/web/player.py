@@ -15,8 +15,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
-from flask_babel import get_locale
+from flask import Blueprint, abort, g, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import login_required
 from markupsafe import Markup, escape
@@ -27,10 +26,12 @@ from engine.core import PRIVATE, ActionForm, GameState, Rejected
 from engine.interface import BaseRuleset, Viewer
 from engine.registry import get_ruleset
 
+from ..i18n import request_lang
 from .. import limits, operations, render, visibility
 from ..models import EventRow, Game, PhaseStatus, Seat
 from . import config, db, game_and_my_seat_or_404, game_my_seat_and_phase_or_404, now
 from .forms import ActionFormBase, options
+from .refusals import attempt, not_recorded
 
 bp = Blueprint("player", __name__)
 
@@ -53,10 +54,6 @@ class NameSelect(widgets.Select):
             return super().render_option(choice, **kwargs)
         selected = " selected" if choice.selected else ""
         return Markup(f'<option{selected} value="{escape(choice.value)}">{escape(choice.label or choice.value)}</option>')
-
-
-def _lang() -> str:
-    return str(get_locale() or "it")
 
 
 def _ruleset(key: str) -> BaseRuleset:
@@ -88,7 +85,7 @@ def build_form(specs: ActionForm | list[ActionForm], formdata: Any = None, *,
     and is never put on a page again (see ``_meta``)."""
     group = [specs] if isinstance(specs, ActionForm) else list(specs)
     rules = _ruleset(ruleset)
-    lang = _lang()
+    lang = request_lang()
     prefix = group[0].kind
     data: dict[str, Any] = {}
     for spec in group:
@@ -201,7 +198,7 @@ _ONE_LINE = 300
 def form_title(spec: ActionForm, ruleset: str = "") -> str:
     """A form's heading: the ruleset's, or the name of its kind."""
     rules = _ruleset(ruleset)
-    return rules.form_title(spec, _lang()) or _capitalized(rules.describe_action(spec.kind, _lang()))
+    return rules.form_title(spec, request_lang()) or _capitalized(rules.describe_action(spec.kind, request_lang()))
 
 
 def _capitalized(named: str) -> str:
@@ -211,7 +208,7 @@ def _capitalized(named: str) -> str:
 
 
 def submission_from(form: ActionFormBase, group: ActionForm | list[ActionForm]) -> dict[str, Any]:
-    """The vocabulary of SCENARIOS.md, only the keys the player filled in."""
+    """The vocabulary of docs/scenarios.md, only the keys the player filled in."""
     specs = [group] if isinstance(group, ActionForm) else group
     out: dict[str, Any] = {}
     for spec in specs:
@@ -230,7 +227,7 @@ def submission_from(form: ActionFormBase, group: ActionForm | list[ActionForm]) 
 def reserved_context(game: Game, seat: Seat, state: GameState | None = None) -> dict[str, Any]:
     """What the reserved page shows. ``state``: the game's current state, if the
     caller has already read it (``operations.current_state``)."""
-    lang = str(get_locale() or "it")
+    lang = request_lang()
     tz = operations.game_tz(game)
     session = db()
     phase = operations.current_phase(session, game)
@@ -265,7 +262,7 @@ def reserved_context(game: Game, seat: Seat, state: GameState | None = None) -> 
     # What the rules show this player of their own state at a glance (a power they hold...).
     table = rules.public_table(state, viewer, lang) if state else []
     return {
-        "game": game, "seat": seat, "me": me, "state": state, "phase": phase,
+        "game": game, "seat": seat, "me": me, "phase": phase,
         "phase_label": render.phase_label(phase, lang, tz) if phase else None,
         "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase else None,
         "known": known, "results": results, "forms": forms, "current": current,
@@ -297,16 +294,17 @@ def act(slug: str):
     if seat is None:
         abort(403)
     session = db()
-    lang = str(get_locale() or "it")
+    lang = request_lang()
     kind = _kind_from(request.form) or ""
-    try:
+
+    def record() -> tuple[dict[str, Any], Any]:
         if held is None:
             raise Rejected("phase_closed")
         # One reading of the clock judges the vote in time and stamps it: read twice, a
         # vote judged a moment before the deadline could be stored a moment after it.
         at = now()
         opened = operations.opening(session, game, at, held=held, held_state=held_state)
-        phase, state = opened.phase, opened.state
+        state = opened.state
         groups = {group_key(g): g for g in page_groups(get_ruleset(game.ruleset).forms(state, seat.name),
                                                         game.ruleset)}
         group = groups.get(kind)
@@ -323,16 +321,17 @@ def act(slug: str):
             submission = get_ruleset(game.ruleset).form_submission(group[0], submission)
         operations.submit(session, config(), game, seat, submission, source="web", now=at,
                           opened=opened)
-        session.commit()
-        flash(_("Recorded: %(what)s. You can change it until %(deadline)s.",
-                what="; ".join(render.describe_submission(submission, lang, game.ruleset)),
-                deadline=render.deadline_text(phase.ends_at, lang, operations.game_tz(game))),
-              "receipt")
-    except Rejected as exc:
-        session.rollback()
-        flash(_("Not recorded: %(why)s", why=render.rejection(exc.code, exc.params, game.ruleset, lang)),
-              "error")
-    return redirect(url_for("player.reserved", slug=game.slug))
+        return submission, opened.phase
+
+    def receipt(recorded: tuple[dict[str, Any], Any]) -> str:
+        submission, phase = recorded
+        return _("Recorded: %(what)s. You can change it until %(deadline)s.",
+                 what="; ".join(render.describe_submission(submission, lang, game.ruleset)),
+                 deadline=render.deadline_text(phase.ends_at, lang, operations.game_tz(game)))
+
+    # The submission holds its phase itself (game_my_seat_and_phase_or_404: FOR UPDATE).
+    return attempt(game, record, back=url_for("player.reserved", slug=game.slug), success=receipt,
+                   refused=not_recorded, lock=False)
 
 
 def _kind_from(form: Any) -> str | None:

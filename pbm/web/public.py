@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, render_template
-from flask_babel import get_locale
 from sqlalchemy import select
 
 from engine.registry import get_ruleset
 
+from ..i18n import request_lang
 from .. import archive, operations, render
 from ..models import Game, GameStatus, PhaseRow
 from . import config, db, game_or_404, my_seat, now
@@ -17,20 +17,20 @@ bp = Blueprint("public", __name__)
 @bp.app_template_filter("local_time")
 def local_time(when, tz: str) -> str:
     """A stored UTC time as the game's clock shows it, in the reader's words."""
-    return render.when_text(when, str(get_locale() or "it"), tz)
+    return render.when_text(when, request_lang(), tz)
 
 
 @bp.app_template_filter("day")
 def day(when) -> str:
     """A calendar day (an absence's first or last) in the reader's words."""
-    return render.day_text(when, str(get_locale() or "it"))
+    return render.day_text(when, request_lang())
 
 
 @bp.app_template_filter("ruleset_name")
 def ruleset_name(key: str) -> str:
     """A ruleset as people call it, in the reader's language, not its key."""
     try:
-        return get_ruleset(key).name_in(str(get_locale() or "it")) or key
+        return get_ruleset(key).name_in(request_lang()) or key
     except KeyError:
         return key
 
@@ -49,7 +49,7 @@ def game_home(slug: str):
     if timing.page == operations.timing.WINDOW_PAGE:  # the table and the log, without anyone's hand
         from .window_page import render_page
         return render_page(game, None)
-    lang = str(get_locale() or "it")
+    lang = request_lang()
     tz = operations.game_tz(game)
     phase = operations.current_phase(db(), game)
     # Each published phase as the archive shows it (the public's view), newest first.
@@ -63,7 +63,7 @@ def game_home(slug: str):
         phase_label=render.phase_label(phase, lang, tz) if phase else None,
         deadline=(render.deadline_text(phase.ends_at, lang, tz)
                   if phase and phase.has_deadline else None),
-        now=now(), seat=my_seat(game), is_master=game.is_master(_user()),
+        seat=my_seat(game), is_master=game.is_master(_user()),
         narrated=timing.page == operations.timing.TABLE_PAGE,
     )
 
@@ -85,7 +85,7 @@ def calendar_feed(slug: str):
     dated = [r for r in rows if r.has_deadline]
     phases = [calendar.Phase(r.kind, r.starts_at.astimezone(sched.zone), r.ends_at.astimezone(sched.zone),
                              r.long) for r in dated]
-    lang = str(get_locale() or "it")
+    lang = request_lang()
     # A moment that is no night or day (an answer window) is named by its ruleset,
     # as the desk and the mail name it, never by its kind.
     names = {i: render.phase_label(r, lang, operations.game_tz(game))

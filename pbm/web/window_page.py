@@ -15,8 +15,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import get_locale
+from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import login_required
 from sqlalchemy import select
@@ -25,21 +24,19 @@ from engine.core import ActionForm, GameState, Rejected
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
+from ..i18n import request_lang
 from .. import operations, render
 from ..models import EventRow, Game, PhaseRow, PhaseStatus, Seat
 from ..operations import windows
 from ..views import window as window_view
 from . import config, db, game_or_404, my_seat, now
-from .forms import PublishForm
+from .forms import CsrfForm
+from .refusals import attempt, not_recorded
 
 bp = Blueprint("window_page", __name__)
 
 # Beyond this many combinations a form is offered as drop-downs, not buttons.
 MAX_BUTTONS = 24
-
-
-def _lang() -> str:
-    return str(get_locale() or "it")
 
 
 def buttons(ruleset: Any, form: ActionForm, lang: str,
@@ -95,7 +92,7 @@ def _log(session: Any, game: Game, ruleset: Any, viewer: Viewer, lang: str) -> l
 
 
 def page_context(game: Game, seat: Seat | None) -> dict[str, Any]:
-    session, lang = db(), _lang()
+    session, lang = db(), request_lang()
     ruleset = get_ruleset(game.ruleset)
     phase = operations.current_phase(session, game)
     ctx = window_view.window_context(session, game, phase, seat, lang, now())
@@ -117,7 +114,7 @@ def page_context(game: Game, seat: Seat | None) -> dict[str, Any]:
             "standing": [(k, label.get(lang) or label.get("it"), seat is not None and k in seat.standing)
                          for k, label in offered],
             "extensions_left": (windows.extensions_allowed(game) - seat.extensions_used) if seat else 0,
-            "csrf_form": PublishForm()}
+            "csrf_form": CsrfForm()}
 
 
 def render_page(game: Game, seat: Seat | None):
@@ -141,12 +138,13 @@ def _phase_id() -> int | None:
 def answer(slug: str):
     game = game_or_404(slug)
     seat = _seat_or_403(game)
-    if not PublishForm().validate_on_submit():
+    if not CsrfForm().validate_on_submit():
         abort(400)
-    session, lang = db(), _lang()
+    session, lang = db(), request_lang()
     ruleset = get_ruleset(game.ruleset)
     kind = request.form.get("kind", "")
-    try:
+
+    def record() -> tuple[dict[str, Any], GameState]:
         phase = session.get(PhaseRow, _phase_id() or 0)
         if phase is None or phase.game_id != game.id:
             raise Rejected("moment_passed")
@@ -165,15 +163,17 @@ def answer(slug: str):
         submission = ruleset.form_submission(form, {k: v for k, v in values.items() if v})
         operations.submit(session, config(), game, seat, submission, source="web", now=now(),
                           expected_phase_id=phase.id)
-        session.commit()
-        flash(_("Recorded: %(what)s.", what="; ".join(
-            render.describe_submission(submission, lang, game.ruleset, state))), "receipt")
-    except Rejected as exc:
-        session.rollback()
-        flash(_("Not recorded: %(why)s", why=render.rejection(exc.code, exc.params, game.ruleset, lang)),
-              "error")
+        return submission, state
+
+    def receipt(recorded: tuple[dict[str, Any], GameState]) -> str:
+        submission, state = recorded
+        return _("Recorded: %(what)s.", what="; ".join(
+            render.describe_submission(submission, lang, game.ruleset, state)))
+
+    back = attempt(game, record, back=url_for("player.reserved", slug=game.slug), success=receipt,
+                   refused=not_recorded, lock=False)
     operations.settle(_factory(), config(), game.id, now())
-    return redirect(url_for("player.reserved", slug=game.slug))
+    return back
 
 
 def _player_post(slug: str, change, done: str, settle: bool = False):
@@ -181,19 +181,13 @@ def _player_post(slug: str, change, done: str, settle: bool = False):
     committed, and said in the reader's language either way."""
     game = game_or_404(slug)
     seat = _seat_or_403(game)
-    if not PublishForm().validate_on_submit():
+    if not CsrfForm().validate_on_submit():
         abort(400)
-    session, lang = db(), _lang()
-    try:
-        change(session, game, seat)
-        session.commit()
-        flash(done, "receipt")
-    except Rejected as exc:
-        session.rollback()
-        flash(render.rejection(exc.code, exc.params, game.ruleset, lang), "error")
+    back = attempt(game, lambda: change(db(), game, seat), back=url_for("player.reserved", slug=game.slug),
+                   success=done, lock=False)
     if settle:  # a standing answer may complete the open window
         operations.settle(_factory(), config(), game.id, now())
-    return redirect(url_for("player.reserved", slug=game.slug))
+    return back
 
 
 @bp.route("/g/<slug>/more-time", methods=["POST"])

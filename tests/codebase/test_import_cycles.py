@@ -2,22 +2,24 @@
 modules they write with (render, archive, seating), counting the imports made inside
 functions (they only hide a cycle) and a package's imports of its own modules (so a
 module that imports its package back closes a loop): issue 24. The same rules as the
-project's shape tool, read from the source, not from what Python happened to import."""
+project's shape tool, read from the source, not from what Python happened to import.
+Nor any among the engine's modules (issue 36)."""
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
 PBM = Path(__file__).resolve().parents[2] / "pbm"
+ENGINE = PBM.parent / "engine"
 WATCHED = ("pbm.operations", "pbm.accounts", "pbm.calendar", "pbm.render", "pbm.archive", "pbm.seating")
 
 
-def _modules() -> dict[str, Path]:
+def _modules(root: Path = PBM) -> dict[str, Path]:
     out = {}
-    for f in PBM.rglob("*.py"):
+    for f in root.rglob("*.py"):
         if "migrations" in f.parts:
             continue
-        name = ".".join(f.relative_to(PBM.parent).with_suffix("").parts)
+        name = ".".join(f.relative_to(root.parent).with_suffix("").parts)
         out[name.removesuffix(".__init__")] = f
     return out
 
@@ -36,8 +38,8 @@ def _targets(mods: dict[str, Path], module: str, node: ast.Import | ast.ImportFr
     return [n for n in names if n in mods and n != module]
 
 
-def _graph() -> dict[str, set[str]]:
-    mods = _modules()
+def _graph(root: Path = PBM) -> dict[str, set[str]]:
+    mods = _modules(root)
     graph: dict[str, set[str]] = {m: set() for m in mods}
     for m, f in mods.items():
         for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
@@ -108,3 +110,13 @@ def test_no_module_of_the_operations_accounts_or_calendar_is_over_600_lines():
     long = {m: n for m, f in _modules().items() if _watched(m)
             and (n := len(f.read_text(encoding="utf-8").splitlines())) > 600}
     assert long == {}
+
+
+def test_no_cycle_among_the_engines_modules():
+    """Function-level imports count (lupus-live-12's night and ritual_night had one).
+    A game's package (its ``__init__``, which only hands its RULESET to the registry)
+    is left out: its modules' ``from . import texts`` name it only on the way."""
+    graph = _graph(ENGINE)
+    packages = {m for m, f in _modules(ENGINE).items() if f.name == "__init__.py"}
+    modules = {m: deps - packages for m, deps in graph.items() if m not in packages}
+    assert [sorted(c) for c in _cycles(modules)] == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 
 from engine.core import Action, phase_rng, setup_rng
+from engine.lupus_common.results import results_for
 from engine.lupus_live_12 import RULESET
 
 SEATING = [("Anna", "Lupo Mannaro"), ("Bruno", "Profeta"), ("Carla", "Contadino"),
@@ -22,10 +23,10 @@ def test_profeta_question_blocks_until_answered() -> None:
     (p,) = res.pending
     assert p.kind == "profeta_question" and p.blocking
     assert p.data == {"player": "Bruno", "question": "Anna è un lupo?"}
-    assert res.results_for("Bruno") == []
+    assert results_for(res, "Bruno") == []
     res = RULESET.resolve(state, ask, phase_rng(0, state.phase), {"answers": {"Bruno": False}})
     assert res.publishable
-    assert res.results_for("Bruno") == [{"answer": "no"}]
+    assert results_for(res, "Bruno") == [{"answer": "no"}]
 
 
 def _quiet(state, phases):

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from engine.core import MASTER, PUBLIC, Action, Rejected, public, setup_rng
+from engine.lupus_common.results import pyre_of
 from engine.interface import NARRATOR, Viewer
 from engine.lupus_noctis.endgame import ended
 
@@ -137,7 +138,7 @@ def test_winners_include_the_dead_of_the_winning_side():
     # that Carla's seat settles: Anna and Elio both sit two seats away, Elio clockwise.
     res = R.resolve(state, [Action("Anna", "vote", {"vote": "Elio"})], setup_rng(0))
     assert [e.data["code"] for e in res.events if e.kind == "rejected_at_resolution"] == ["in_runoff"]
-    assert res.pyre().data["burned"] == "Elio"
+    assert pyre_of(res).data["burned"] == "Elio"
     (over,) = [e for e in res.events if e.kind == "game_over"]
     assert res.state.winner == "Licantropi"
     assert sorted(over.data["winners"]) == ["Anna", "Bruno"]  # the dead Apprendista too

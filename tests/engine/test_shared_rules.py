@@ -1,6 +1,6 @@
 """The rules lupus-live-12 and tempo-reale-7 share, written once: a death's cause kept
-from the players unless everybody saw it (``core.without_cause``), the kinds nobody must
-send (``OPTIONAL_KINDS``), the pyre's tally (``engine/pyre.py``)."""
+from the players unless everybody saw it (``lupus_common.results.without_cause``), the kinds nobody must
+send (``OPTIONAL_KINDS``), the pyre's tally (``engine/lupus_common/pyre.py``)."""
 from __future__ import annotations
 
 import pytest

@@ -6,6 +6,7 @@ import random
 import pytest
 
 from engine.core import Action, phase_rng, setup_rng
+from engine.lupus_common.results import deaths
 from engine.registry import get_ruleset
 from engine.tempo_reale_7.roles import FACTIONS, ROLES
 
@@ -43,7 +44,7 @@ def test_random_games_keep_invariants(seed):
         res = R.resolve(state, actions, phase_rng(seed, state.phase))
         state = res.state
         alive_before = {p.name for p in before.players if p.alive}
-        for name in res.deaths():
+        for name in deaths(res):
             assert name in alive_before
             assert not state.player(name).alive
         for e in res.events:

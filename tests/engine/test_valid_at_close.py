@@ -9,6 +9,7 @@ import random
 import pytest
 
 from engine.core import Action, phase_rng, setup_rng
+from engine.lupus_common.results import results_for
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
@@ -40,7 +41,7 @@ def test_an_action_no_longer_valid_is_dropped_and_its_sender_told_why_by_name(ke
     for lang in ("it", "en"):
         line = rules.describe(rules.visible(refused, Viewer(player="Dario")), lang, Viewer(player="Dario"))
         assert "Carla" in line and "{" not in line, line
-    assert res.results_for("Dario") == []  # the power was not used
+    assert results_for(res, "Dario") == []  # the power was not used
 
 
 def test_lupus_the_last_choice_of_a_kind_counts_even_when_it_no_longer_holds():
@@ -52,9 +53,9 @@ def test_lupus_the_last_choice_of_a_kind_counts_even_when_it_no_longer_holds():
     state.player("Carla").alive = False
     res = rules.resolve(state, [first, second], phase_rng(0, state.phase), {})
     assert [e.data["code"] for e in res.events if e.kind == "rejected_at_resolution"] == ["target_not_alive"]
-    assert res.results_for("Dario") == []
+    assert results_for(res, "Dario") == []
     alone = rules.resolve(state, [first], phase_rng(0, state.phase), {})
-    assert alone.results_for("Dario") == [{"answer": "yes"}]  # what the earlier one alone gives
+    assert results_for(alone, "Dario") == [{"answer": "yes"}]  # what the earlier one alone gives
 
 
 def test_complots_every_answer_is_judged_and_the_last_that_holds_counts():

@@ -2,9 +2,9 @@
 natural forms documented in docs/mail-commands.md read as documented.
 
 The printed words are taken from where the service prints them, not copied: the
-receipts' and desk's names of a submission's keys (engine/texts.KEYS), the reminders'
-names of an action (engine/texts.ACTIONS), and the web page's form titles and field
-labels (the two Lupus games' forms, engine/texts.FORM_TITLES and FIELD_LABELS). A word
+receipts' and desk's names of a submission's keys (engine/lupus_common/texts.KEYS), the reminders'
+names of an action (engine/lupus_common/texts.ACTIONS), and the web page's form titles and field
+labels (the two Lupus games' forms, engine/lupus_common/texts.FORM_TITLES and FIELD_LABELS). A word
 added there and not to a ruleset's vocabulary fails here."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import texts
+from engine.lupus_common import texts
 from engine.core import ActionForm
 from engine.registry import get_ruleset
 from pbm.mail.reading.commands import parse_commands

@@ -15,7 +15,8 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from engine.core import POWER, Action, Event, GameState, Resolution, keep_last, public
+from engine.core import Action, Event, GameState, Resolution, keep_last, public
+from engine.lupus_common.actions import POWER
 from engine.interface import Viewer
 from engine.lupus_noctis.endgame import check_end
 from engine.lupus_noctis.phases import NIGHT

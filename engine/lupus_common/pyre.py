@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import Event
-from .interface import Tally, ranked
-from .texts import word
+from ..core import Event
+from ..interface import Tally, ranked
+from ..texts import word
 
 
 def pyre_tally(event: Event, lang: str, catalogue: dict[str, dict[str, Any]]) -> Tally | None:
