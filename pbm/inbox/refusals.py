@@ -11,6 +11,7 @@ from typing import Any, Callable
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ..errors import N_
 from ..i18n import gettext_in
 from ..mail.outbound import master_address
 from ..mail.reading.parse import ParsedMessage
@@ -87,24 +88,24 @@ REFUSALS: dict[str, Refusal] = {
     "doubtful": Refusal(_claimed_or_named, _doubtful, "display name",
                         lambda parsed: [f"doubtful From ({parsed.from_doubtful})"]),
     # The receiving server found the From forged (DMARC), Masters included.
-    "forged": Refusal(_claimed, _says("A message in your name arrived that the mail server found forged: it "
-                                      "was not applied."), "dmarc", lambda parsed: ["dmarc fail"]),
+    "forged": Refusal(_claimed, _says(N_("A message in your name arrived that the mail server found forged: it "
+                                      "was not applied.")), "dmarc", lambda parsed: ["dmarc fail"]),
     # A Master's reply address, from another address.
     "master_spoof": Refusal(lambda s, r, p, who: Told(who.master.user, who.master.game, master=True),
-                            _says("A message to your Master's address came from an address that is not "
-                                  "yours: it was not applied. The desk's log says which."), "",
+                            _says(N_("A message to your Master's address came from an address that is not "
+                                  "yours: it was not applied. The desk's log says which.")), "",
                             lambda parsed: ["master token from another address"]),
     # A Master's address, without their reply address for a game.
     "master_without_token": Refusal(lambda s, r, p, who: Told(who.user, master=True), _master_without_token,
                                     None, lambda parsed: ["master without token"]),
     # A player's code, from another address.
     "spoof": Refusal(lambda s, r, p, who: Told(who.seat.user, who.seat.game, who.seat),
-                     _says("A message with your code came from an address that is not yours: it was not "
-                           "applied. Use your registered address."), "", lambda parsed: []),
+                     _says(N_("A message with your code came from an address that is not yours: it was not "
+                           "applied. Use your registered address.")), "", lambda parsed: []),
     # No code at all: a registered address is told how to reach its game.
     "unknown": Refusal(lambda s, r, p, who: Told(user_by_address(s, r.from_addr)),
-                       _says("I cannot tell the game: reply to a mail you received from the game, without "
-                             "changing the reply address."), None, lambda parsed: []),
+                       _says(N_("I cannot tell the game: reply to a mail you received from the game, without "
+                             "changing the reply address.")), None, lambda parsed: []),
 }
 
 

@@ -32,17 +32,17 @@ def connect() -> None:
     if _connected:
         return
     for by_mail in (ON_CALENDAR, AT_THE_TABLE):
-        hooks.game_started.connect(start_mail.role_letters, sender=by_mail)
+        hooks.listen(hooks.game_started, start_mail.role_letters, by_mail)
         # In this order: the players' results are queued before the Masters' report.
-        hooks.phase_published.connect(results_mail.phase_results, sender=by_mail)
-        hooks.phase_published.connect(masters_mail.masters_report, sender=by_mail)
-    hooks.game_started.connect(window_mail.window_start, sender=IN_WINDOWS)
-    hooks.phase_published.connect(window_mail.window_results, sender=IN_WINDOWS)
-    hooks.deadline_changed.connect(window_mail.more_time, sender=IN_WINDOWS)
-    hooks.submission_recorded.connect(copies.on_behalf_copy)
-    hooks.deadline_changed.connect(deadlines.deadline_moved)
+        hooks.listen(hooks.phase_published, results_mail.phase_results, by_mail)
+        hooks.listen(hooks.phase_published, masters_mail.masters_report, by_mail)
+    hooks.listen(hooks.game_started, window_mail.window_start, IN_WINDOWS)
+    hooks.listen(hooks.phase_published, window_mail.window_results, IN_WINDOWS)
+    hooks.listen(hooks.deadline_changed, window_mail.more_time, IN_WINDOWS)
+    hooks.listen(hooks.submission_recorded, copies.on_behalf_copy)
+    hooks.listen(hooks.deadline_changed, deadlines.deadline_moved)
     for told in (seat_mail.newcomer, seat_mail.announced, seat_mail.left):
-        hooks.seat_taken.connect(told)
-    hooks.phase_published.connect(room_mail.posts_by_the_rules)
-    hooks.post_made.connect(room_mail.post_by_mail)
+        hooks.listen(hooks.seat_taken, told)
+    hooks.listen(hooks.phase_published, room_mail.posts_by_the_rules)
+    hooks.listen(hooks.post_made, room_mail.post_by_mail)
     _connected = True

@@ -73,3 +73,22 @@ def test_only_the_timing_owner_knows_the_kinds_of_timing():
     askers = sorted(str(f.relative_to(PBM)) for f in PBM.rglob("*.py")
                     if "migrations" not in f.parts and _asks_the_kind(ast.parse(f.read_text(encoding="utf-8"))))
     assert askers == ["operations/timing.py"]
+
+
+def test_listeners_are_told_in_the_order_they_were_connected():
+    """Blinker keeps a signal's receivers in a set; the mail they queue goes out in the
+    order it was queued, so the hooks tell them in the order of connection."""
+    from blinker import Namespace
+
+    from pbm import hooks
+
+    signal = Namespace().signal("test-order")
+    heard: list[str] = []
+    names = [f"listener{i}" for i in range(40)]
+    for name in names:
+        def listener(_sender, news, name=name):
+            heard.append(name)
+        hooks.listen(signal, listener)
+    hooks.listen(signal, lambda _sender, news: heard.append("first"), first=True)
+    hooks.announce(signal, object(), news=None)
+    assert heard == ["first", *names]

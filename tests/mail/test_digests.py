@@ -76,10 +76,7 @@ def _game_with_choices(app, factory, clock) -> int:
         for email, mode in CHOICES.items():
             news.session.scalars(select(User).where(User.email == email)).one().bulletins = mode
 
-    receivers = dict(hooks.phase_published.receivers)
-    hooks.phase_published.receivers.clear()  # blinker calls receivers in the order connected
-    hooks.phase_published.connect(choosing_first)
-    hooks.phase_published.receivers.update(receivers)
+    hooks.listen(hooks.phase_published, choosing_first, first=True)
     try:
         return seer_looks_then_day_comes(app, factory, clock)
     finally:
