@@ -32,12 +32,15 @@ def refusal(exc: Exception, *, game: Game | None = None, page: str = "") -> str:
 
 
 def attempt(game: Game | None, change: Callable[[], object], *, back: str, success: str | None = None,
-            page: str = "", lock: bool = True, after_refusal: str = "") -> Response:
+            page: str = "", lock: bool = True, after_refusal: str = "",
+            refused: Callable[[Exception, str], Response] | None = None) -> Response:
     """Run one change in the request's transaction, then back to ``back``: committed and
     ``success`` said (if any), or rolled back and the refusal said (followed by
     ``after_refusal``). ``lock``: hold the game's row first (``operations.lock_game``),
     so two Masters' clicks act one after the other; a change that holds what it needs
-    itself (the narrator's taps) goes without."""
+    itself (the narrator's taps) goes without. ``refused``: the answer to a refusal
+    instead (given it and its words), for a page that gives back what was sent (a post
+    refused stays in the composer)."""
     try:
         if lock and game is not None:
             operations.lock_game(db(), game)
@@ -46,6 +49,8 @@ def attempt(game: Game | None, change: Callable[[], object], *, back: str, succe
     except REFUSALS as exc:
         db().rollback()
         said = refusal(exc, game=game, page=page)
+        if refused is not None:
+            return refused(exc, said)
         flash(f"{said} {after_refusal}" if after_refusal else said, "error")
     else:
         if success:
