@@ -11,11 +11,12 @@ it to the readers who chose every post (pbm/telling/room_mail.py).
 """
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.core import Event, GameState, Rejected
@@ -314,9 +315,10 @@ def open_whisper(session: Session, config: dict[str, Any], game: Game, seat: Sea
         have = set(session.scalars(select(WhisperMember.seat_id).where(WhisperMember.room_id == row.id)))
         if have == wanted:
             return row
-    count = session.scalar(select(func.count()).select_from(RoomRow).where(
-        RoomRow.game_id == game.id, RoomRow.kind == WHISPER)) or 0
-    row = RoomRow(game_id=game.id, key=f"w{count + 1}", kind=WHISPER, created_at=now, opened_by=seat.id)
+    # A key of chance, not the whispers' count: its members read it in every address of
+    # the whisper, and "w7" would tell them six others were opened before (and when).
+    row = RoomRow(game_id=game.id, key=f"w{secrets.token_hex(5)}", kind=WHISPER, created_at=now,
+                  opened_by=seat.id)
     session.add(row)
     session.flush()
     session.add_all([WhisperMember(room_id=row.id, seat_id=s) for s in sorted(wanted)])
