@@ -237,19 +237,20 @@ def since(slug: str, key: str, after: str):
     items; 204 when there is none. A reader without a place in the room gets 403 (after
     one query, before anything else: never a 204 that would say the room is there), an
     anonymous one 401, a token of another room 404."""
+    # Bare answers: a script reads them, and an error page would cost a page.
     if not current_user.is_authenticated:
-        abort(401)
+        return Response(status=401)
     found = rooms_access.poll(db(), slug, key, current_user.id)
     if found is None:
-        abort(404)
+        return Response(status=404)
     if not found.reads:
-        abort(403)
+        return Response(status=403)
     if found.room_id is None:
         return Response(status=204)  # a room of the rules nobody has written in yet
     tokens = _tokens(found.room_id)
     after_id = tokens.id_of(after)
     if after_id is None:
-        abort(404)
+        return Response(status=404)
     if found.latest <= after_id:
         return Response(status=204)
     return _news(slug, key, after_id, tokens)
@@ -269,7 +270,7 @@ def _news(slug: str, key: str, after_id: int, tokens: PostTokens):  # noqa: ANN2
     if posts:
         _mark_read(game.id, key, posts[-1].id)
     body = render_template("rooms/_posts.html", game=game, place=place, posts=views, master=master)
-    return Response(body, mimetype="text/html", headers={"X-Newest": views[-1].token if views else after_id})
+    return Response(body, mimetype="text/html", headers={"X-Newest": views[-1].token if views else ""})
 
 
 # --------------------------------------------------------------------------- a reader's choices

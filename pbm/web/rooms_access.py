@@ -21,7 +21,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from sqlalchemy import Text, and_, bindparam, cast, exists, false, select
+from sqlalchemy import Text, and_, bindparam, cast, exists, false, func, select
 from sqlalchemy.orm import Session
 
 from engine.core import GameState
@@ -133,12 +133,14 @@ def asker(session: Session, slug: str, user_id: int) -> Asker | None:
 
 
 # The polling endpoint's one query: the user in the game, the room, whether they are in
-# it as a whisper's member, and the newest post they may see there.
+# it as a whisper's member, and the newest post there: for a player, the newest they may
+# see (not one held for review, unless theirs); for a Master, the newest.
 _LATEST = (select(PostRow.id).where(PostRow.room_id == RoomRow.id,
                                     (PostRow.status != HELD) | (PostRow.author_id == bindparam("user_id")))
            .order_by(PostRow.id.desc()).limit(1).correlate(RoomRow).scalar_subquery())
+_LATEST_OF_ALL = select(func.max(PostRow.id)).where(PostRow.room_id == RoomRow.id).correlate(RoomRow).scalar_subquery()
 _WHISPER_MEMBER = exists().where(WhisperMember.room_id == RoomRow.id, WhisperMember.seat_id == Seat.id)
-_POLL = (select(*_asker_columns(), RoomRow.id, RoomRow.kind, _WHISPER_MEMBER, _LATEST)
+_POLL = (select(*_asker_columns(), RoomRow.id, RoomRow.kind, _WHISPER_MEMBER, _LATEST, _LATEST_OF_ALL)
          .outerjoin(Seat, _SEAT)
          .outerjoin(RoomRow, and_(RoomRow.game_id == Game.id, RoomRow.key == bindparam("key")))
          .where(Game.slug == bindparam("slug")))
@@ -158,7 +160,9 @@ def poll(session: Session, slug: str, key: str, user_id: int) -> Poll | None:
     if row is None:
         return None
     who = _asker(row, user_id)
-    room_id, kind, member, latest = row[9:]
+    room_id, kind, member, latest, latest_of_all = row[9:]
+    if who.master:
+        latest = latest_of_all
     if room_id is not None and kind == WHISPER:
         reads = who.reads_whisper(bool(member) and who.seat_id is not None)
     else:
