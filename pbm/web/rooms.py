@@ -301,15 +301,15 @@ def _hours(text: str) -> list[int]:
     return out
 
 
-@bp.route("/g/<slug>/rooms/<key>/report/<token>", methods=["POST"])
+@bp.route("/g/<slug>/rooms/<key>/report/<post>", methods=["POST"])
 @login_required
-def report(slug: str, key: str, token: str):
+def report(slug: str, key: str, post: str):
     game, seat, master = _reader_of_game(slug)
     place = _place_or_403(game, key, seat, master)
-    post_row = _post_or_404(place, token, master)
+    post_row = _post_or_404(place, post, master)
     note = request.form.get("note", "")
     return attempt(game, lambda: talk.report(db(), game, post_row, current_user, note, now()),
-                   back=room_url(slug, key, _anchor=token), lock=False,
+                   back=room_url(slug, key, _anchor=post), lock=False,
                    success=_("Reported to the Masters: they will look at it."))
 
 

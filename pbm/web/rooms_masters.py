@@ -48,22 +48,22 @@ def _back(slug: str, key: str, anchor: str | None = None) -> str:
     return url_for("rooms.room", slug=slug, key=key, _anchor=anchor)
 
 
-@bp.route("/g/<slug>/master/rooms/<key>/moderate/<token>", methods=["POST"])
+@bp.route("/g/<slug>/master/rooms/<key>/moderate/<post>", methods=["POST"])
 @login_required
-def moderate(slug: str, key: str, token: str):
+def moderate(slug: str, key: str, post: str):
     game, place = _masters_room(slug, key)
     if place.row is None:
         abort(404)
-    post_id = PostTokens(_secret(), place.row.id).id_of(token)
-    post = db().get(PostRow, post_id) if post_id else None
-    if post is None or post.room_id != place.row.id:
+    post_id = PostTokens(_secret(), place.row.id).id_of(post)
+    row = db().get(PostRow, post_id) if post_id else None
+    if row is None or row.room_id != place.row.id:
         abort(404)
     action = request.form.get("action", "")
     said = {"hold": _("The post is held: only you and its author see it."),
             "release": _("The post is shown again."),
             "remove": _("The post is removed: its place says so.")}.get(action)
-    return attempt(game, lambda: talk.moderate(db(), game, post, action, current_user, now()),
-                   back=_back(slug, key, token), success=said)
+    return attempt(game, lambda: talk.moderate(db(), game, row, action, current_user, now()),
+                   back=_back(slug, key, post), success=said)
 
 
 @bp.route("/g/<slug>/master/rooms/<key>/silence", methods=["POST"])
