@@ -176,7 +176,7 @@ def _room_page(game: Game, seat: Seat | None, master: bool, place: talk.Place, *
         "paged": before is not None, "newest": views[-1].token if views and before is None else FROM_THE_START,
         "first_unread": first_unread, "why": why, "draft": draft, "refused": refused,
         "reader": reader, "deliveries": DELIVERIES, "digest": DIGEST, "max_post": talk.MAX_POST,
-        "poll_every": int(current_app.config.get("ROOM_POLL_SECONDS", 10)),
+        "poll_every": float(current_app.config.get("ROOM_POLL_SECONDS", 10)),
         "room_seats": _room_seats(game, place) if master else [],
         "locked": bool(row is not None and row.locked),
     }
