@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
 from engine.core import Event, GameState, Rejected
@@ -342,21 +342,19 @@ def visible_posts(session: Session, room: RoomRow, user: User, *, master: bool, 
 
 def unread(session: Session, rooms: list[tuple[RoomRow, RoomReader | None]], user: User, *,
            master: bool) -> dict[int, int]:
-    """Posts not read yet, per room, in one query (a muted room counts none)."""
+    """Posts not read yet, per room, in one query (a muted room counts none). Counted by
+    the database from where each reader stopped (the posts' index), never by reading
+    the room: the counts of a room of 5,000 read posts cost what a room of 50 does."""
     wanted = {room.id: (reader.last_read_id if reader else 0) for room, reader in rooms
               if reader is None or not reader.muted}
     if not wanted:
         return {}
-    counts: dict[int, int] = {}
-    query = select(PostRow.room_id, PostRow.id).where(PostRow.room_id.in_(list(wanted)),
-                                                      PostRow.status != REMOVED)
+    after = or_(*(and_(PostRow.room_id == room_id, PostRow.id > last) for room_id, last in wanted.items()))
+    query = select(PostRow.room_id, func.count()).where(after, PostRow.status != REMOVED)
     if not master:
         query = query.where((PostRow.status != HELD) | (PostRow.author_id == user.id))
     query = query.where(PostRow.author_id.is_(None) | (PostRow.author_id != user.id))
-    for room_id, post_id in session.execute(query):
-        if post_id > wanted[room_id]:
-            counts[room_id] = counts.get(room_id, 0) + 1
-    return counts
+    return {room_id: count for room_id, count in session.execute(query.group_by(PostRow.room_id)) if count}
 
 
 def mark_read(reader: RoomReader, through: int) -> None:

@@ -16,22 +16,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import session as flask_session
 from flask import (
     Blueprint, Response, abort, current_app, g, redirect, render_template, request, url_for,
 )
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from engine.core import Rejected
-from engine.rooms import MASTERS_READ_WHISPERS, WHISPERS, Access
+from engine.registry import get_ruleset
+from engine.rooms import MASTERS_READ_WHISPERS, WHISPERS, Access, Rooms
 
 from .. import operations, render
 from ..db import transaction, unflushed, write_sessions
 from ..models import Game, Seat, User
 from ..operations import rooms as talk
-from ..talk_models import DELIVERIES, DIGEST, HELD, PostRow, RoomReader, RoomRow
+from ..talk_models import DELIVERIES, DIGEST, HELD, WHISPER, PostRow, RoomReader, RoomRow
 from . import config, db, game_and_my_seat_or_404, now
 from . import rooms_access, rooms_view
 from .post_tokens import FROM_THE_START, PostTokens
@@ -68,6 +70,13 @@ def room_url(slug: str, key: str, **kwargs: Any) -> str:
     return url_for("rooms.room", slug=slug, key=key, **kwargs)
 
 
+def post_urls(slug: str, key: str) -> dict[str, str]:
+    """Where a post is reported and moderated, but for the post's token at the end:
+    made once for a page of posts."""
+    return {"report_url": url_for("rooms.report", slug=slug, key=key, post="-")[:-1],
+            "moderate_url": url_for("rooms_masters.moderate", slug=slug, key=key, post="-")[:-1]}
+
+
 # --------------------------------------------------------------------------- the menu
 
 @bp.app_context_processor
@@ -95,24 +104,23 @@ def _menu_now() -> rooms_view.Menu:
     slug = (request.view_args or {}).get("slug") if request else None
     if not slug or not current_user.is_authenticated:
         return rooms_view.Menu("")
-    who = rooms_access.asker(db(), slug, current_user.id)
-    if who is None or not who.in_game or who.standing is None:
-        return rooms_view.Menu(slug)
-    held = rooms_access.rooms_held(db(), who)
-    counts = talk.unread(db(), [(h.row, h.reader) for h in held if h.row is not None], current_user,
-                         master=who.master)
-    rules = talk.rooms_of(db().get(Game, who.game_id))
-    names = rooms_view.whisper_names(db(), [h.row.id for h in held if h.kind == "whisper" and h.row])
+    # On a connection of its own, in plain rows: every page of a game shows the menu.
+    with current_app.extensions["pbm_engine"].connect() as connection:
+        who = rooms_access.asker(connection, slug, current_user.id)
+        if who is None or not who.in_game or who.standing is None:
+            return rooms_view.Menu(slug)
+        held = rooms_access.rooms_held(connection, who)
+        names = rooms_view.whisper_names(connection, [h.room_id for h in held if h.kind == WHISPER and h.room_id])
+    rules = get_ruleset(who.ruleset).ability(Rooms)
     lang = _lang()
     entries = []
     for h in held:
-        if h.row is not None and h.kind == "whisper":
-            title = ", ".join(names.get(h.row.id, []))
+        if h.kind == WHISPER:
+            title = ", ".join(names.get(h.room_id, []))
         else:
             spec = rules.spec(h.key) if rules is not None else None
             title = spec.name.read(lang) if spec is not None else h.key
-        entries.append(rooms_view.Entry(h.key, title, h.kind, counts.get(h.row.id, 0) if h.row else 0,
-                                        row_id=h.row.id if h.row else None))
+        entries.append(rooms_view.Entry(h.key, title, h.kind, h.unread, row_id=h.room_id))
     return rooms_view.Menu(slug, entries)
 
 
@@ -166,7 +174,7 @@ def _room_page(game: Game, seat: Seat | None, master: bool, place: talk.Place, *
     first_unread = next((v.token for v, p in zip(views, posts) if p.id > last_read and p.author_id != current_user.id),
                         None)
     if mark and before is None and posts:
-        reader = _mark_read(game.id, place.key, posts[-1].id) or reader
+        reader = _mark_read(game.id, place.key, posts[-1].id, reader)
     why = render.rejection(place.refusal[0], place.refusal[1], game.ruleset, lang) if place.refusal else ""
     context = {
         "game": game, "seat": seat, "master": master, "place": place, "title": place.title(lang),
@@ -179,6 +187,7 @@ def _room_page(game: Game, seat: Seat | None, master: bool, place: talk.Place, *
         "poll_every": float(current_app.config.get("ROOM_POLL_SECONDS", 10)),
         "room_seats": _room_seats(game, place) if master else [],
         "locked": bool(row is not None and row.locked),
+        **post_urls(game.slug, place.key),
     }
     return render_template("rooms/room.html", **context), status
 
@@ -193,18 +202,24 @@ def _room_seats(game: Game, place: talk.Place) -> list[str]:
     return [s.name for s in game.seats if s.name in members]
 
 
-def _mark_read(game_id: int, key: str, through: int) -> RoomReader | None:
-    """The reader has read the room through post ``through``: a write of its own, the
-    page's session only reads. Returns the reader's place as stored."""
+def _mark_read(game_id: int, key: str, through: int, reader: RoomReader | None = None) -> RoomReader | None:
+    """The reader has read the room through post ``through``: a write of its own (the
+    page's session only reads), and none when they had already read that far. Their
+    place in the room is made the first time; returns it as stored."""
+    if reader is not None and reader.last_read_id >= through:
+        return reader
     with transaction(write_sessions(current_app.extensions)) as session:
         unflushed(session)  # a mark lost to a power cut costs a repeat, not a post
-        game = session.get(Game, game_id)
-        room = talk.room_row(session, game, key, now())
-        reader = talk.reader_of(session, room, session.get(User, current_user.id))
-        talk.mark_read(reader, through)
+        if reader is not None:
+            session.execute(update(RoomReader).where(RoomReader.id == reader.id, RoomReader.last_read_id < through)
+                            .values(last_read_id=through))
+            return reader
+        room = talk.room_row(session, session.get(Game, game_id), key, now())
+        made = talk.reader_of(session, room, session.get(User, current_user.id))
+        talk.mark_read(made, through)
         session.flush()
-        session.expunge(reader)
-        return reader
+        session.expunge(made)
+        return made
 
 
 # --------------------------------------------------------------------------- posting
@@ -238,11 +253,17 @@ def since(slug: str, key: str, after: str):
     one query, before anything else: never a 204 that would say the room is there), an
     anonymous one 401, a token of another room 404."""
     # Bare answers: a script reads them, and an error page would cost a page.
-    if not current_user.is_authenticated:
+    user_id, token = _logged_in()
+    if user_id is None:
         return Response(status=401)
-    found = rooms_access.poll(db(), slug, key, current_user.id)
+    # A connection, not the request's ORM session: half the cost of the answer when
+    # nothing is new (bench/bench_talk.py).
+    with current_app.extensions["pbm_engine"].connect() as connection:
+        found = rooms_access.poll(connection, slug, key, user_id, token)
     if found is None:
         return Response(status=404)
+    if not found.signed_in:
+        return Response(status=401)
     if not found.reads:
         return Response(status=403)
     if found.room_id is None:
@@ -254,6 +275,17 @@ def since(slug: str, key: str, after: str):
     if found.latest <= after_id:
         return Response(status=204)
     return _news(slug, key, after_id, tokens)
+
+
+def _logged_in() -> tuple[int | None, str | None]:
+    """Who asks, read from the session's login ("id:token", as flask-login keeps it)
+    without loading the user: the polling endpoint's one query checks the token
+    (``rooms_access.poll``). A session without it (only a remember cookie) goes through
+    flask-login, which loads the user."""
+    uid, _, token = str(flask_session.get("_user_id") or "").partition(":")
+    if uid.isdigit() and token:
+        return int(uid), token
+    return (current_user.id, None) if current_user.is_authenticated else (None, None)
 
 
 def _news(slug: str, key: str, after_id: int, tokens: PostTokens):  # noqa: ANN202
@@ -268,8 +300,10 @@ def _news(slug: str, key: str, after_id: int, tokens: PostTokens):  # noqa: ANN2
                                   tz=operations.game_tz(game), now=now(),
                                   seat_names=rooms_view.anonymous_authors(db(), game, posts) if master else None)
     if posts:
-        _mark_read(game.id, key, posts[-1].id)
-    body = render_template("rooms/_posts.html", game=game, place=place, posts=views, master=master)
+        _mark_read(game.id, key, posts[-1].id, db().scalar(select(RoomReader).where(
+            RoomReader.room_id == place.row.id, RoomReader.user_id == current_user.id)))
+    body = render_template("rooms/_posts.html", game=game, place=place, posts=views, master=master,
+                           **post_urls(slug, key))
     return Response(body, mimetype="text/html", headers={"X-Newest": views[-1].token if views else ""})
 
 

@@ -15,21 +15,23 @@ the room at their next request. tests/web/test_rooms_poll.py holds this against
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from sqlalchemy import Text, and_, bindparam, cast, exists, false, func, select
+from sqlalchemy import Boolean, Text, and_, bindparam, cast, exists, func, or_, select
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from engine.core import GameState
 from engine.registry import get_ruleset
 from engine.rooms import Access, Rooms
 
-from ..models import Game, GameMaster, GameStatus, Seat
-from ..talk_models import HELD, WHISPER, PostRow, RoomReader, RoomRow, WhisperMember
+from ..models import Game, GameMaster, GameStatus, Seat, User
+from ..talk_models import HELD, REMOVED, RULES, WHISPER, PostRow, RoomReader, RoomRow, WhisperMember
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,7 @@ _SEAT = and_(Seat.game_id == Game.id, Seat.user_id == bindparam("user_id"))
 _ASKER = select(*_asker_columns()).outerjoin(Seat, _SEAT).where(Game.slug == bindparam("slug"))
 
 
-def asker(session: Session, slug: str, user_id: int) -> Asker | None:
+def asker(session: Session | Connection, slug: str, user_id: int) -> Asker | None:
     """The user in the game ``slug`` (None: no such game)."""
     row = session.execute(_ASKER, {"slug": slug, "user_id": user_id}).first()
     return _asker(row, user_id) if row is not None else None
@@ -140,7 +142,9 @@ _LATEST = (select(PostRow.id).where(PostRow.room_id == RoomRow.id,
            .order_by(PostRow.id.desc()).limit(1).correlate(RoomRow).scalar_subquery())
 _LATEST_OF_ALL = select(func.max(PostRow.id)).where(PostRow.room_id == RoomRow.id).correlate(RoomRow).scalar_subquery()
 _WHISPER_MEMBER = exists().where(WhisperMember.room_id == RoomRow.id, WhisperMember.seat_id == Seat.id)
-_POLL = (select(*_asker_columns(), RoomRow.id, RoomRow.kind, _WHISPER_MEMBER, _LATEST, _LATEST_OF_ALL)
+_SESSION_TOKEN = select(User.session_token).where(User.id == bindparam("user_id")).scalar_subquery()
+_POLL = (select(*_asker_columns(), RoomRow.id, RoomRow.kind, _WHISPER_MEMBER, _LATEST, _LATEST_OF_ALL,
+                _SESSION_TOKEN)
          .outerjoin(Seat, _SEAT)
          .outerjoin(RoomRow, and_(RoomRow.game_id == Game.id, RoomRow.key == bindparam("key")))
          .where(Game.slug == bindparam("slug")))
@@ -152,53 +156,78 @@ class Poll:
     room_id: int | None
     reads: bool
     latest: int  # the newest post the asker may see (0: none yet)
+    signed_in: bool = True
 
 
-def poll(session: Session, slug: str, key: str, user_id: int) -> Poll | None:
-    """What the polling endpoint needs, in one query (None: no such game)."""
+def poll(session: Session | Connection, slug: str, key: str, user_id: int,
+         session_token: str | None = None) -> Poll | None:
+    """What the polling endpoint needs, in one query (None: no such game). With
+    ``session_token`` (the one of the login, as the session cookie carries it, instead
+    of the user loaded first) the same query checks it, as ``auth.load_user`` does:
+    ``signed_in`` False when it is not the user's now (logged out since, password
+    changed)."""
     row = session.execute(_POLL, {"slug": slug, "key": key, "user_id": user_id}).first()
     if row is None:
         return None
     who = _asker(row, user_id)
-    room_id, kind, member, latest, latest_of_all = row[9:]
+    room_id, kind, member, latest, latest_of_all, stored_token = row[9:]
+    signed_in = session_token is None or (
+        stored_token is not None and hmac.compare_digest(stored_token.encode(), session_token.encode()))
     if who.master:
         latest = latest_of_all
     if room_id is not None and kind == WHISPER:
         reads = who.reads_whisper(bool(member) and who.seat_id is not None)
     else:
         reads = who.reads_rules_room(key)
-    return Poll(who, room_id, reads, latest or 0)
+    return Poll(who, room_id, reads and signed_in, latest or 0, signed_in)
 
 
 # --------------------------------------------------------------------------- every room of a reader
 
 @dataclass(frozen=True)
 class Held:
-    """A room a reader has now, with its stored row (None: nobody has posted or read
-    there yet) and the reader's place in it."""
+    """A room a reader has now: its stored row's id (None: nobody has posted or read
+    there yet), and the posts in it the reader has not read (0 in a room they muted)."""
 
     key: str
     kind: str
-    row: RoomRow | None
-    reader: RoomReader | None
+    room_id: int | None
+    unread: int = 0
 
 
-def rooms_held(session: Session, who: Asker) -> list[Held]:
-    """The rooms ``who`` reads now: the rules' in their order, then the whispers."""
+# The posts of a room its reader has not read, counted through the posts' index from
+# where they stopped: what ``operations.rooms.unread`` counts (not removed, not held
+# unless theirs or for a Master, not their own), in the same query as the rooms.
+_UNREAD = (select(func.count(PostRow.id)).where(
+    PostRow.room_id == RoomRow.id, PostRow.id > func.coalesce(RoomReader.last_read_id, 0),
+    PostRow.status != REMOVED,
+    or_(PostRow.status != HELD, PostRow.author_id == bindparam("user_id"), bindparam("master", type_=Boolean)),
+    or_(PostRow.author_id.is_(None), PostRow.author_id != bindparam("user_id")))
+    .correlate(RoomRow, RoomReader).scalar_subquery())
+_HELD = (select(RoomRow.id, RoomRow.key, RoomRow.kind,
+                exists().where(WhisperMember.room_id == RoomRow.id, WhisperMember.seat_id == bindparam("seat_id")),
+                RoomReader.muted, _UNREAD)
+         .outerjoin(RoomReader, and_(RoomReader.room_id == RoomRow.id, RoomReader.user_id == bindparam("user_id")))
+         .where(RoomRow.game_id == bindparam("game_id")).order_by(RoomRow.id))
+
+
+def rooms_held(connection: Session | Connection, who: Asker) -> list[Held]:
+    """The rooms ``who`` reads now, the rules' in their order, then the whispers, with
+    their unread posts: one query, built once (every page of a game asks it, for the
+    menu)."""
     if who.standing is None:
         return []
-    member = (exists().where(WhisperMember.room_id == RoomRow.id, WhisperMember.seat_id == who.seat_id)
-              if who.seat_id is not None else false())
-    rows = session.execute(
-        select(RoomRow, RoomReader, member)
-        .outerjoin(RoomReader, and_(RoomReader.room_id == RoomRow.id, RoomReader.user_id == who.user_id))
-        .where(RoomRow.game_id == who.game_id)).all()
-    by_key = {row.key: (row, reader) for row, reader, _m in rows}
-    out = [Held(key, "rules", *by_key.get(key, (None, None)))
+    rows = connection.execute(_HELD, {"game_id": who.game_id, "user_id": who.user_id, "seat_id": who.seat_id,
+                                      "master": who.master}).all()
+
+    def held(row: Any, kind: str) -> Held:
+        room_id, key, _kind, _member, muted, unread = row
+        return Held(key, kind, room_id, 0 if muted else int(unread or 0))
+
+    by_key = {row[1]: row for row in rows}
+    out = [held(by_key[key], RULES) if key in by_key else Held(key, RULES, None)
            for key in who.standing.members if who.reads_rules_room(key)]
-    out += [Held(row.key, WHISPER, row, reader)
-            for row, reader, is_member in sorted(rows, key=lambda r: r[0].id)
-            if row.kind == WHISPER and who.reads_whisper(bool(is_member))]
+    out += [held(row, WHISPER) for row in rows if row[2] == WHISPER and who.reads_whisper(bool(row[3]))]
     return out
 
 

@@ -17,7 +17,8 @@ from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from engine.rooms import Access
@@ -25,7 +26,7 @@ from engine.rooms import Access
 from ..models import Game, Seat, User
 from ..operations import current_state
 from ..operations import rooms as talk
-from ..talk_models import HELD, REMOVED, WHISPER, PostRow, RoomRow
+from ..talk_models import HELD, REMOVED, WHISPER, PostRow, RoomReader, RoomRow, WhisperMember
 from .post_tokens import PostTokens
 
 # How many posts a page shows (and the polling endpoint brings at most at once).
@@ -147,14 +148,16 @@ class Menu:
         return bool(self.entries)
 
 
-def whisper_names(session: Session, room_ids: list[int]) -> dict[int, list[str]]:
-    from ..talk_models import WhisperMember
+_WHISPER_NAMES = (select(WhisperMember.room_id, Seat.name).join(Seat, Seat.id == WhisperMember.seat_id)
+                  .where(WhisperMember.room_id.in_(bindparam("rooms", expanding=True))).order_by(Seat.position))
+
+
+def whisper_names(session: Session | Connection, room_ids: list[int]) -> dict[int, list[str]]:
+    """The members' names of each whisper, in the game's order (a whisper's title)."""
     out: dict[int, list[str]] = {}
     if not room_ids:
         return out
-    for room_id, name in session.execute(
-            select(WhisperMember.room_id, Seat.name).join(Seat, Seat.id == WhisperMember.seat_id)
-            .where(WhisperMember.room_id.in_(room_ids)).order_by(Seat.position)):
+    for room_id, name in session.execute(_WHISPER_NAMES, {"rooms": room_ids}):
         out.setdefault(room_id, []).append(name)
     return out
 
@@ -165,7 +168,6 @@ def entries_of(session: Session, game: Game, places: list[talk.Place], user: Use
     readers = {}
     rows = [p.row for p in places if p.row is not None]
     if rows:
-        from ..talk_models import RoomReader
         readers = {r.room_id: r for r in session.scalars(select(RoomReader).where(
             RoomReader.room_id.in_([r.id for r in rows]), RoomReader.user_id == user.id))}
     counts = talk.unread(session, [(r, readers.get(r.id)) for r in rows], user, master=master)

@@ -65,6 +65,18 @@ def test_tokens_of_another_room_or_forged_are_not_found(app, factory, clock):
         assert poll(bruno, "piazza", forged).status_code == 404, forged
 
 
+def test_a_login_ended_since_is_no_login_for_the_polling_endpoint(app, factory, clock):
+    """The session's login is checked in the endpoint's one query, as flask-login's
+    loader checks it: a password changed (every session ended) leaves a 401."""
+    start(app, factory, clock)
+    carla = player(app, "Carla")
+    assert poll(carla, "piazza").status_code == 204
+    with transaction(factory) as s:
+        s.scalar(select(User).where(User.email == "carla@players.test")).set_password("a-new-password")
+    assert poll(carla, "piazza").status_code == 401
+    assert carla.get(room_path("piazza")).status_code == 302  # the pages say the same: log in again
+
+
 def test_who_has_no_place_in_the_room_gets_no_answer_about_it(app, factory, clock):
     start(app, factory, clock)
     post_as(app, factory, clock, "Anna", "lupi", "Nella tana")
@@ -135,7 +147,7 @@ def test_a_post_held_for_review_is_no_news_but_to_the_masters_and_its_author(app
     assert "Da trattenere" in poll(mara, "piazza", seen).get_data(as_text=True)
 
 
-def test_nothing_new_costs_one_query_and_reads_no_game(app, factory, clock):
+def test_nothing_new_costs_one_query_and_loads_nothing(app, factory, clock):
     start(app, factory, clock)
     post_as(app, factory, clock, "Anna", "piazza", "Primo")
     carla = player(app, "Carla")
@@ -144,8 +156,8 @@ def test_nothing_new_costs_one_query_and_reads_no_game(app, factory, clock):
     for key, token, answer in (("piazza", token, 204), ("lupi", "0", 403)):
         with counting(app) as spent, selects(app) as sent:
             assert poll(carla, key, token).status_code == answer
-        assert len(sent) == 2 and "FROM users" in sent[0] and "FROM games" in sent[1]  # the user, one query
-        assert set(spent.loaded) == {"User"}  # no Game, no Seat: no state read
+        assert len(sent) == 1 and "FROM games" in sent[0]  # one query, the login's token checked in it
+        assert not spent.loaded  # no User, no Game, no Seat loaded: no state read
 
 
 @contextmanager

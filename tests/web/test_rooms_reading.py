@@ -14,7 +14,7 @@ from pbm.models import Game
 from pbm.talk_models import PostRow, RoomRow
 from pbm.db import transaction
 
-from tests.support.cost import counting
+from tests.support.cost import counting, sqlite_steps
 from tests.support.rooms import (
     SLUG, choose, form_post, master, page, player, post_as, posts, room_path, send, start, tokens_in,
     unread_badge,
@@ -65,11 +65,11 @@ def test_a_room_page_reads_one_page_of_posts_however_long_the_room(app, factory,
                  "signature": "Dario", "heading": {}, "body": f"Messaggio {i}", "created_at": clock.now(),
                  "via": "web", "status": "shown"} for i in range(first, first + n)])
 
-    def cost() -> tuple[int, int]:
-        page(carla, "piazza")  # the reader's place is made once
-        with counting(app) as spent:
+    def cost() -> tuple[int, int, str, int]:
+        page(carla, "piazza")  # the reader's place is made once, and the room read
+        with counting(app) as spent, sqlite_steps(app) as work:
             html = page(carla, "piazza")
-        return spent.statements, spent.loaded["PostRow"], html
+        return spent.statements, spent.loaded["PostRow"], html, work.statements
 
     fill(0, 59)
     few = cost()
@@ -77,6 +77,9 @@ def test_a_room_page_reads_one_page_of_posts_however_long_the_room(app, factory,
     many = cost()
     assert few[0] == many[0]  # the same statements for 60 posts and for 5,000
     assert few[1] == many[1] == 51  # a page, and one more to know there are older ones
+    # and about the same work of the database: nothing reads the room to its start (the
+    # unread counts of the menu once did, 5,000 rows to count none)
+    assert many[3] <= few[3] * 1.2 + 5, (few[3], many[3])
     html = many[2]
     shown = [int(n) for n in re.findall(r">Messaggio (\d+)<", html)]
     assert shown == list(range(4949, 4999))  # the newest 50, oldest first
@@ -196,3 +199,42 @@ def test_the_masters_choose_the_talk_on_the_desk_in_their_language(app, factory,
     assert form_post(player(app, "Carla"), f"/g/{SLUG}/master/talk", {"archive": "none"}).status_code == 403
     bad = form_post(mara, f"/g/{SLUG}/master/talk", {"archive": "everything"}, follow=True)
     assert "The archive keeps all the rooms" in bad.get_data(as_text=True)
+
+
+def test_the_menus_counts_are_those_of_operations_rooms_unread(app, factory, clock):
+    """The menu counts in the query that lists the rooms (pbm/web/rooms_access.py); the
+    authority counts in ``operations.rooms.unread``: the same, whatever was held,
+    removed, read, muted or written by the reader."""
+    from pbm.models import User
+    from pbm.operations import rooms as talk
+    from pbm.talk_models import RoomReader
+    from pbm.web import rooms_access
+
+    start(app, factory, clock)
+    for name, key, text in (("Anna", "piazza", "uno"), ("Anna", "piazza", "due"), ("Bruno", "lupi", "tre"),
+                            ("Carla", "piazza", "quattro"), ("Dario", "piazza", "cinque")):
+        post_as(app, factory, clock, name, key, text)
+    carla = player(app, "Carla")
+    key = form_post(carla, f"/g/{SLUG}/rooms/whisper", {"with": ["Dario"]}).headers["Location"].rsplit("/", 1)[-1]
+    send(carla, key, "sei")
+    mara = master(app)
+    first, _second, _third, fourth = tokens_in(page(mara, "piazza"))
+    form_post(mara, f"/g/{SLUG}/master/rooms/piazza/moderate/{first}", {"action": "hold"})
+    form_post(mara, f"/g/{SLUG}/master/rooms/piazza/moderate/{fourth}", {"action": "remove"})
+    page(player(app, "Bruno"), "piazza")
+    post_as(app, factory, clock, "Anna", "piazza", "sette")
+    form_post(player(app, "Elena"), room_path("piazza", "/reading"), {"delivery": "web", "muted": "1"})
+    with factory() as s:
+        game = s.scalar(select(Game).where(Game.slug == SLUG))
+        users = [seat.user for seat in game.seats] + [s.get(User, m.user_id) for m in game.masters]
+        rows = list(s.scalars(select(RoomRow).where(RoomRow.game_id == game.id)))
+        counted = 0
+        for user in users:
+            who = rooms_access.asker(s, SLUG, user.id)
+            held = rooms_access.rooms_held(s, who)
+            readers = {r.room_id: r for r in s.scalars(select(RoomReader).where(RoomReader.user_id == user.id))}
+            mine = [(r, readers.get(r.id)) for r in rows if r.key in {h.key for h in held}]
+            expected = talk.unread(s, mine, user, master=who.master)
+            assert {h.room_id: h.unread for h in held if h.unread} == expected, user.email
+            counted += sum(expected.values())
+        assert counted > 5  # the comparison had counts to compare
