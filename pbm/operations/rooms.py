@@ -99,8 +99,24 @@ def places(session: Session, game: Game, seat: Seat | None, *, master: bool = Fa
 
 
 def place_of(session: Session, game: Game, key: str, seat: Seat | None, *, master: bool = False) -> Place | None:
-    """One room as this reader finds it, or None if they have no place in it."""
-    return next((p for p in places(session, game, seat, master=master) if p.key == key), None)
+    """One room as this reader finds it, or None if they have no place in it: what
+    ``places`` finds of that room, asking the rules and the database of it alone (every
+    post and every room's page asks this)."""
+    rooms = rooms_of(game)
+    if rooms is None or not _talking(game):
+        return None
+    state = _state(game)
+    settings = settings_of(game)
+    row = session.scalar(select(RoomRow).where(RoomRow.game_id == game.id, RoomRow.key == key))
+    spec = rooms.spec(key)
+    if spec is not None:
+        if spec not in rooms.rooms_in(state):
+            return None
+        place = _rules_place(game, rooms, state, settings, spec, seat, master, row)
+        return place if place.access > Access.NONE else None
+    if row is None or row.kind != WHISPER:
+        return None
+    return next(iter(_whisper_places(session, game, rooms, state, settings, seat, master, {row.key: row})), None)
 
 
 def _rules_place(game: Game, rooms: Rooms, state: GameState, settings: dict[str, Any], spec: RoomSpec,

@@ -29,7 +29,7 @@
       if (!document.getElementById(items[i].id)) {
         list.appendChild(items[i]);
       }
-      newest = items[i].getAttribute("data-token") || newest;
+      newest = items[i].id || newest;
     }
     var empty = document.getElementById("empty");
     if (empty && items.length) {

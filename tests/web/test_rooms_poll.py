@@ -197,11 +197,14 @@ def _agree(factory, gid: int, moment: str) -> None:
             user_id = seat.user_id if seat else game.masters[0].user_id
             who = rooms_access.asker(s, SLUG, user_id)
             held = {h.key for h in rooms_access.rooms_held(s, who)}
-            authority = {p.key for p in talk.places(s, game, seat, master=is_master)}
+            every = {p.key: p for p in talk.places(s, game, seat, master=is_master)}
+            authority = set(every)
             assert held == authority, (moment, label)
             for key in keys + ["no-such-room"]:
                 cheap = rooms_access.poll(s, SLUG, key, user_id).reads
                 assert cheap == (key in authority), (moment, label, key)
+                # place_of asks of one room what places finds of it
+                assert talk.place_of(s, game, key, seat, master=is_master) == every.get(key), (moment, label, key)
 
 
 def test_the_reckoning_agrees_with_the_rules_at_every_moment(app, factory, clock):
