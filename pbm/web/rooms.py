@@ -14,6 +14,7 @@ costs a repeat, never a post). A refused post comes back in the composer, with w
 """
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from flask import session as flask_session
@@ -24,6 +25,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from engine.core import Rejected
 from engine.registry import get_ruleset
@@ -40,6 +42,7 @@ from .post_tokens import FROM_THE_START, PostTokens
 from .refusals import attempt
 
 bp = Blueprint("rooms", __name__)
+log = logging.getLogger(__name__)
 
 
 def _lang() -> str:
@@ -208,6 +211,17 @@ def _mark_read(game_id: int, key: str, through: int, reader: RoomReader | None =
     place in the room is made the first time; returns it as stored."""
     if reader is not None and reader.last_read_id >= through:
         return reader
+    try:
+        return _marked(game_id, key, through, reader)
+    except (OperationalError, IntegrityError):
+        # The database busy past its wait (a long boundary), or another tab of the same
+        # reader making their place at the same moment: the page is shown all the same,
+        # and the next visit marks it.
+        log.warning("room %s of game %s not marked read for user %s", key, game_id, current_user.id)
+        return reader
+
+
+def _marked(game_id: int, key: str, through: int, reader: RoomReader | None) -> RoomReader | None:
     with transaction(write_sessions(current_app.extensions)) as session:
         unflushed(session)  # a mark lost to a power cut costs a repeat, not a post
         if reader is not None:
