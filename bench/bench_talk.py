@@ -30,19 +30,19 @@ import sys
 import time
 from typing import Any
 
-from _support import (  # noqa: E402 (sets the path)
+from _support import (
     NAMES, ROOT, TUESDAY_0930_ROME, fast_passwords, median, open_day_one, percentile, record, scratch,
     service_app,
 )
-from bench_web import TOKEN_RE, Client, Server, load_average  # noqa: E402
+from bench_web import TOKEN_RE, Client, Server, load_average
 
-from sqlalchemy import func, insert, select  # noqa: E402
+from sqlalchemy import func, insert, select
 
-from pbm.clock import FixedClock  # noqa: E402
-from pbm.db import transaction  # noqa: E402
-from pbm.models import Game, OutboxRow, User  # noqa: E402
-from pbm.operations import rooms  # noqa: E402
-from pbm.talk_models import DIGEST, EVERY_POST, WEB_ONLY, PostRow  # noqa: E402
+from pbm.clock import FixedClock
+from pbm.db import transaction
+from pbm.models import Game, OutboxRow, User
+from pbm.operations import rooms
+from pbm.talk_models import DIGEST, EVERY_POST, WEB_ONLY, PostRow
 
 GAMES = {"short": 50, "long": 5000, "talk": 50, "quiet": 50}
 READER = NAMES[20]  # a villager (_support.roles_for): the piazza is all they read
@@ -60,9 +60,9 @@ def set_up(app: Any, clock: FixedClock) -> dict[str, int]:
             room = rooms.room_row(s, game, "piazza", clock.now())
             for i, seat in enumerate(game.seats):
                 delivery = WEB_ONLY if slug != "talk" else (EVERY_POST if i % 2 else DIGEST)
-                rooms.reader_of(s, room, seat.user, default=delivery)
+                rooms.choose_delivery(rooms.reader_of(s, room, seat.user), delivery)
             for master in game.masters:
-                rooms.reader_of(s, room, s.get(User, master.user_id), default=WEB_ONLY)
+                rooms.choose_delivery(rooms.reader_of(s, room, s.get(User, master.user_id)), WEB_ONLY)
             authors = [seat for seat in game.seats if seat.name != READER]
             s.execute(insert(PostRow), [
                 {"room_id": room.id, "game_id": game.id, "seat_id": authors[i % len(authors)].id,

@@ -160,7 +160,7 @@ def _counts(counts: dict[str, int] | None) -> str:
     return ", ".join(f"{role} ×{n}" for role, n in (counts or {}).items() if role)
 
 
-def talk_log_words(game, lang: str, when) -> dict[str, Any]:  # noqa: ANN001
+def talk_log_words(game, lang: str, when) -> dict[str, Any]:
     """The Masters' moderation of the rooms and their talk choices (pbm/operations/rooms.py)."""
     from ..operations.rooms import rooms_of
     rooms = rooms_of(game)

@@ -170,7 +170,7 @@ def _room_page(game: Game, seat: Seat | None, master: bool, place: talk.Place, *
     reader = session.scalar(select(RoomReader).where(RoomReader.room_id == row.id,
                                                      RoomReader.user_id == current_user.id)) if row else None
     last_read = reader.last_read_id if reader is not None else 0
-    views = rooms_view.post_views(posts, tokens, current_user, master=master, lang=lang,
+    views = rooms_view.post_views(posts, tokens, current_user.id, master=master, lang=lang,
                                   tz=operations.game_tz(game), now=now(),
                                   seat_names=rooms_view.anonymous_authors(session, game, posts) if master else None) \
         if tokens is not None else []
@@ -244,7 +244,7 @@ def post(slug: str, key: str):
     game, seat, master = _reader_of_game(slug)
     body = request.form.get("body", "")
 
-    def refused(exc: Exception, said: str):  # noqa: ANN202
+    def refused(exc: Exception, said: str):
         place = talk.place_of(db(), game, key, seat, master=master)
         if place is None or (isinstance(exc, Rejected) and exc.code in ("room_not_member", "room_unknown")):
             abort(403)  # a room of others, or none: told alike, whatever was sent
@@ -299,7 +299,7 @@ def _logged_in() -> tuple[int | None, str | None]:
     return (current_user.id, None) if current_user.is_authenticated else (None, None)
 
 
-def _news(slug: str, key: str, after_id: int, tokens: PostTokens):  # noqa: ANN202
+def _news(slug: str, key: str, after_id: int, tokens: PostTokens):
     game, seat, master = _reader_of_game(slug)
     place = _place_or_403(game, key, seat, master)
     posts = talk.visible_posts(db(), place.row, current_user, master=master, after=after_id,
@@ -307,7 +307,7 @@ def _news(slug: str, key: str, after_id: int, tokens: PostTokens):  # noqa: ANN2
     if len(posts) > rooms_view.PAGE:
         # More than a page came meanwhile (a phone asleep): the page is read anew.
         return Response(status=205)
-    views = rooms_view.post_views(posts, tokens, current_user, master=master, lang=_lang(),
+    views = rooms_view.post_views(posts, tokens, current_user.id, master=master, lang=_lang(),
                                   tz=operations.game_tz(game), now=now(),
                                   seat_names=rooms_view.anonymous_authors(db(), game, posts) if master else None)
     if posts:
@@ -358,7 +358,7 @@ def report(slug: str, key: str, post: str):
                    success=_("Reported to the Masters: they will look at it."))
 
 
-def _post_or_404(place: talk.Place, token: str, master: bool):  # noqa: ANN202
+def _post_or_404(place: talk.Place, token: str, master: bool):
     """The post ``token`` names in this room, if this reader sees it."""
     if place.row is None:
         abort(404)

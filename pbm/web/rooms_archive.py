@@ -35,7 +35,7 @@ def _lang() -> str:
     return str(get_locale() or "it")
 
 
-def _user():  # noqa: ANN202
+def _user():
     return current_user if current_user.is_authenticated else None
 
 
@@ -83,12 +83,6 @@ def _public_posts(room: RoomRow, before: int | None, limit: int) -> tuple[list[P
     return list(reversed(rows[:limit])), len(rows) > limit
 
 
-class _Nobody:
-    """The archive's reader: nobody's own post, nobody a Master."""
-
-    id = -1  # no user's id: never the author of a post
-
-
 @bp.route("/g/<slug>/reveal/rooms/<key>")
 def room(slug: str, key: str):
     game, spec, row = _archived_room(slug, key)
@@ -97,7 +91,7 @@ def room(slug: str, key: str):
     if request.args.get("before") and before is None:
         abort(404)
     posts, older = _public_posts(row, before, PAGE)
-    views = post_views(posts, tokens, _Nobody(), master=False, lang=_lang(), tz=operations.game_tz(game),
+    views = post_views(posts, tokens, None, master=False, lang=_lang(), tz=operations.game_tz(game),
                        now=now())
     return render_template("rooms/archive_room.html", game=game, title=spec.name.read(_lang()),
                            about=spec.about.read(_lang()), posts=views, key=key,
@@ -118,7 +112,7 @@ def feed(slug: str):
         abort(404)
     posts, _older = _public_posts(row, None, FEED_ENTRIES)
     tokens = PostTokens(current_app.config["SECRET_KEY"], row.id)
-    views = post_views(posts, tokens, _Nobody(), master=False, lang=_lang(), tz=operations.game_tz(game),
+    views = post_views(posts, tokens, None, master=False, lang=_lang(), tz=operations.game_tz(game),
                        now=now())
     base = config()["BASE_URL"].rstrip("/")
     body = render_template("rooms/feed.atom.xml", game=game, title=spec.name.read(_lang()), key=spec.key,

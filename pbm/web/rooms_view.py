@@ -53,8 +53,9 @@ def when_short(when: datetime, tz: ZoneInfo, today: datetime) -> str:
     return f"{local:%H:%M}" if local.date() == today.date() else f"{local:%d/%m %H:%M}"
 
 
-def post_views(posts: list[PostRow], tokens: PostTokens, user: User, *, master: bool, lang: str,
+def post_views(posts: list[PostRow], tokens: PostTokens, reader_id: int | None, *, master: bool, lang: str,
                tz: str, now: datetime, seat_names: dict[int, str] | None = None) -> list[PostView]:
+    """The posts as ``reader_id``'s page shows them (None: nobody's, the archive's)."""
     zone = ZoneInfo(tz)
     today = now.astimezone(zone)
     out = []
@@ -65,7 +66,7 @@ def post_views(posts: list[PostRow], tokens: PostTokens, user: User, *, master: 
         removed = p.status == REMOVED
         out.append(PostView(
             token=tokens.of(p.id), author=author, anonymous=not p.signature and not by_rules,
-            by_rules=by_rules, mine=p.author_id == user.id, status=p.status,
+            by_rules=by_rules, mine=reader_id is not None and p.author_id == reader_id, status=p.status,
             text=p.body if master or not removed else "",
             at_iso=(p.created_at if p.created_at.tzinfo else p.created_at.replace(tzinfo=timezone.utc)).isoformat(),
             at=when_short(p.created_at, zone, today),

@@ -151,11 +151,11 @@ def test_nothing_new_costs_one_query_and_loads_nothing(app, factory, clock):
     start(app, factory, clock)
     post_as(app, factory, clock, "Anna", "piazza", "Primo")
     carla = player(app, "Carla")
-    token, = tokens_in(poll(carla, "piazza").get_data(as_text=True))
-    poll(carla, "piazza", token)  # the state's reckoning is kept from now on
-    for key, token, answer in (("piazza", token, 204), ("lupi", "0", 403)):
+    newest, = tokens_in(poll(carla, "piazza").get_data(as_text=True))
+    poll(carla, "piazza", newest)  # the state's reckoning is kept from now on
+    for key, after, answer in (("piazza", newest, 204), ("lupi", "0", 403)):
         with counting(app) as spent, selects(app) as sent:
-            assert poll(carla, key, token).status_code == answer
+            assert poll(carla, key, after).status_code == answer
         assert len(sent) == 1 and "FROM games" in sent[0]  # one query, the login's token checked in it
         assert not spent.loaded  # no User, no Game, no Seat loaded: no state read
 
