@@ -107,13 +107,13 @@ def _menu_now() -> rooms_view.Menu:
     slug = (request.view_args or {}).get("slug") if request else None
     if not slug or not current_user.is_authenticated:
         return rooms_view.Menu("")
-    # On a connection of its own, in plain rows: every page of a game shows the menu.
-    with current_app.extensions["pbm_engine"].connect() as connection:
-        who = rooms_access.asker(connection, slug, current_user.id)
-        if who is None or not who.in_game or who.standing is None:
-            return rooms_view.Menu(slug)
-        held = rooms_access.rooms_held(connection, who)
-        names = rooms_view.whisper_names(connection, [h.room_id for h in held if h.kind == WHISPER and h.room_id])
+    # Two queries built once, in plain rows, in the page's own transaction: every page of
+    # a game shows the menu.
+    who = rooms_access.asker(db(), slug, current_user.id)
+    if who is None or not who.in_game or who.standing is None:
+        return rooms_view.Menu(slug)
+    held = rooms_access.rooms_held(db(), who)
+    names = rooms_view.whisper_names(db(), [h.room_id for h in held if h.kind == WHISPER and h.room_id])
     rules = get_ruleset(who.ruleset).ability(Rooms)
     lang = _lang()
     entries = []
