@@ -56,6 +56,8 @@ CATALOGUE: dict[str, str] = {
     "digest_hours": N_("Choose at least one hour for the digest."),
     "bad_moderation": N_("Hold, release or remove: nothing else can be done to a message."),
     "bad_archive": N_("The archive keeps all the rooms, only the one everyone shares, or none."),
+    "silence_hours": N_("Silence a player for a whole number of hours, from 1 to %(limit)s (0 lets them "
+                        "write again)."),
     "no_account": N_("This player has no account."),
     "not_master": N_("Only the game's Masters can do this."),
     "game_over": N_("The game is over."),

@@ -26,7 +26,7 @@ DELIVERIES = (EVERY_POST, DIGEST, WEB_ONLY)
 
 class RoomRow(Base):
     """A room of one game: one the rules declare (``key`` is the ruleset's) or a whisper
-    a player opened (``key`` "w" and its number, its members in ``WhisperMember``)."""
+    a player opened (``key`` "w" and ten hex digits of chance, its members in ``WhisperMember``)."""
 
     __tablename__ = "rooms"
     __table_args__ = (UniqueConstraint("game_id", "key"),)

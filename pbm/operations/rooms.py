@@ -11,11 +11,12 @@ it to the readers who chose every post (pbm/telling/room_mail.py).
 """
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
 from engine.core import Event, GameState, Rejected
@@ -98,8 +99,24 @@ def places(session: Session, game: Game, seat: Seat | None, *, master: bool = Fa
 
 
 def place_of(session: Session, game: Game, key: str, seat: Seat | None, *, master: bool = False) -> Place | None:
-    """One room as this reader finds it, or None if they have no place in it."""
-    return next((p for p in places(session, game, seat, master=master) if p.key == key), None)
+    """One room as this reader finds it, or None if they have no place in it: what
+    ``places`` finds of that room, asking the rules and the database of it alone (every
+    post and every room's page asks this)."""
+    rooms = rooms_of(game)
+    if rooms is None or not _talking(game):
+        return None
+    state = _state(game)
+    settings = settings_of(game)
+    row = session.scalar(select(RoomRow).where(RoomRow.game_id == game.id, RoomRow.key == key))
+    spec = rooms.spec(key)
+    if spec is not None:
+        if spec not in rooms.rooms_in(state):
+            return None
+        place = _rules_place(game, rooms, state, settings, spec, seat, master, row)
+        return place if place.access > Access.NONE else None
+    if row is None or row.kind != WHISPER:
+        return None
+    return next(iter(_whisper_places(session, game, rooms, state, settings, seat, master, {row.key: row})), None)
 
 
 def _rules_place(game: Game, rooms: Rooms, state: GameState, settings: dict[str, Any], spec: RoomSpec,
@@ -314,9 +331,10 @@ def open_whisper(session: Session, config: dict[str, Any], game: Game, seat: Sea
         have = set(session.scalars(select(WhisperMember.seat_id).where(WhisperMember.room_id == row.id)))
         if have == wanted:
             return row
-    count = session.scalar(select(func.count()).select_from(RoomRow).where(
-        RoomRow.game_id == game.id, RoomRow.kind == WHISPER)) or 0
-    row = RoomRow(game_id=game.id, key=f"w{count + 1}", kind=WHISPER, created_at=now, opened_by=seat.id)
+    # A key of chance, not the whispers' count: its members read it in every address of
+    # the whisper, and "w7" would tell them six others were opened before (and when).
+    row = RoomRow(game_id=game.id, key=f"w{secrets.token_hex(5)}", kind=WHISPER, created_at=now,
+                  opened_by=seat.id)
     session.add(row)
     session.flush()
     session.add_all([WhisperMember(room_id=row.id, seat_id=s) for s in sorted(wanted)])
@@ -340,21 +358,19 @@ def visible_posts(session: Session, room: RoomRow, user: User, *, master: bool, 
 
 def unread(session: Session, rooms: list[tuple[RoomRow, RoomReader | None]], user: User, *,
            master: bool) -> dict[int, int]:
-    """Posts not read yet, per room, in one query (a muted room counts none)."""
+    """Posts not read yet, per room, in one query (a muted room counts none). Counted by
+    the database from where each reader stopped (the posts' index), never by reading
+    the room: the counts of a room of 5,000 read posts cost what a room of 50 does."""
     wanted = {room.id: (reader.last_read_id if reader else 0) for room, reader in rooms
               if reader is None or not reader.muted}
     if not wanted:
         return {}
-    counts: dict[int, int] = {}
-    query = select(PostRow.room_id, PostRow.id).where(PostRow.room_id.in_(list(wanted)),
-                                                      PostRow.status != REMOVED)
+    after = or_(*(and_(PostRow.room_id == room_id, PostRow.id > last) for room_id, last in wanted.items()))
+    query = select(PostRow.room_id, func.count()).where(after, PostRow.status != REMOVED)
     if not master:
         query = query.where((PostRow.status != HELD) | (PostRow.author_id == user.id))
     query = query.where(PostRow.author_id.is_(None) | (PostRow.author_id != user.id))
-    for room_id, post_id in session.execute(query):
-        if post_id > wanted[room_id]:
-            counts[room_id] = counts.get(room_id, 0) + 1
-    return counts
+    return {room_id: count for room_id, count in session.execute(query.group_by(PostRow.room_id)) if count}
 
 
 def mark_read(reader: RoomReader, through: int) -> None:

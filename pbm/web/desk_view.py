@@ -160,6 +160,29 @@ def _counts(counts: dict[str, int] | None) -> str:
     return ", ".join(f"{role} ×{n}" for role, n in (counts or {}).items() if role)
 
 
+def talk_log_words(game, lang: str, when) -> dict[str, Any]:
+    """The Masters' moderation of the rooms and their talk choices (pbm/operations/rooms.py)."""
+    from ..operations.rooms import rooms_of
+    rooms = rooms_of(game)
+
+    def room(d: dict[str, Any]) -> str:
+        spec = rooms.spec(d.get("room") or "") if rooms is not None else None
+        return spec.name.read(lang) if spec is not None else _("a private conversation")
+
+    return {
+        "post_hold": lambda d: _("held a post in %(room)s for review", room=room(d)),
+        "post_release": lambda d: _("showed again a post in %(room)s", room=room(d)),
+        "post_remove": lambda d: _("removed a post in %(room)s", room=room(d)),
+        "room_silence": lambda d: (_("silenced %(name)s in %(room)s until %(when)s", name=d.get("player"),
+                                     room=room(d), when=when(d.get("until"))) if d.get("until") else
+                                   _("let %(name)s write again in %(room)s", name=d.get("player"), room=room(d))),
+        "room_lock": lambda d: _("locked %(room)s", room=room(d)),
+        "room_unlock": lambda d: _("opened %(room)s again", room=room(d)),
+        "talk_settings": lambda d: _("changed the choices about the players' talk"),
+        "reports_seen": lambda d: _("looked at the posts the players reported"),
+    }
+
+
 def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, str]]:
     """The Masters' log as (local time, who, what), worded: never a code or a dict."""
     phases = {p.index: p for p in session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id))}
@@ -265,6 +288,7 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
              _("withdrew the standing answers of %(name)s", name=d.get("player"))) if d.get("by_master") else
             (_("%(name)s changed their standing answers", name=d.get("player")) if d.get("standing") else
              _("%(name)s withdrew their standing answers", name=d.get("player")))),
+        **talk_log_words(game, lang, when),
     }
     lines = []
     for entry in logs:

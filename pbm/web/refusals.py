@@ -40,11 +40,12 @@ class Attempt(Generic[T]):
 
     done: T | None = None
     refused: Exception | None = None
+    said: str = ""  # the refusal in the reader's words
 
 
 def attempted(game: Game | None, change: Callable[[], T], *,
               success: str | Callable[[T], str] | None = None, page: str = "", lock: bool = True,
-              refused: Callable[[str], str] | None = None) -> Attempt[T]:
+              refused: Callable[[str], str] | None = None, tell: bool = True) -> Attempt[T]:
     """Run one change in the request's transaction: committed and ``success`` said (if
     any; a callable words what the change returned, such as the submission a receipt
     names), or rolled back and the refusal said (through ``refused``, which frames it:
@@ -52,7 +53,8 @@ def attempted(game: Game | None, change: Callable[[], T], *,
     so two Masters' clicks act one after the other; a change that holds what it needs
     itself (a player's submission, which holds its phase; the narrator's taps) goes
     without. For a page that shows itself again after the change (a sign-up, a
-    password); the others go back with ``attempt``."""
+    password); the others go back with ``attempt``. ``tell=False``: no flash of the
+    refusal, for a page that shows it in place (a post refused stays in the composer)."""
     try:
         if lock and game is not None:
             operations.lock_game(db(), game)
@@ -61,11 +63,12 @@ def attempted(game: Game | None, change: Callable[[], T], *,
     except REFUSALS as exc:
         db().rollback()
         said = refusal(exc, game=game, page=page)
-        flash(refused(said) if refused is not None else said, "error")
-        return Attempt(refused=exc)
-    said = success(done) if callable(success) else success
-    if said:
-        flash(said, "receipt")
+        if tell:
+            flash(refused(said) if refused is not None else said, "error")
+        return Attempt(refused=exc, said=said)
+    told = success(done) if callable(success) else success
+    if told:
+        flash(told, "receipt")
     return Attempt(done=done)
 
 

@@ -23,6 +23,7 @@ OUR_LICENCE = "AGPL-3.0-or-later"
 # under AGPL-3.0-or-later, and why.
 ACCEPTED: dict[str, str] = {
     "MIT": "permissive; only the notice must be kept",
+    "MIT-0": "permissive, MIT without even the notice to keep (cffi, under cryptography)",
     "MIT-CMU": "permissive (Pillow's HPND variant); only the notice must be kept",
     "HPND": "permissive (Historical Permission Notice and Disclaimer)",
     "BSD-2-Clause": "permissive; notice and disclaimer kept",

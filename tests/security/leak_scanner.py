@@ -118,13 +118,21 @@ CSRF = re.compile(r'(name="csrf_token"[^>]*value=")[^"]+|(value=")[A-Za-z0-9_-]+
 LINKS = re.compile(r"/(set-password|password-reset|reset|join)/[^\s\"'<>]+")
 
 
+# A post's token (pbm/web/post_tokens.py): a keyed permutation of the post's id, under
+# each service's own key. It tells a reader nothing but which post it names, so it is
+# read as its place among the tokens of the text.
+POST_TOKEN = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{22}(?![A-Za-z0-9_-])")
+
+
 def normal(text: str, own: list[str]) -> str:
     """What differs between the two services for reasons that are not the secret:
-    CSRF tokens, the viewer's own reply tokens, single-use links."""
+    CSRF tokens, the viewer's own reply tokens, single-use links, the posts' tokens."""
     text = CSRF.sub(lambda m: (m.group(1) or m.group(2)) + "CSRF" + (m.group(3) or ""), text)
     for token in own:
         text = text.replace(token, "OWN-TOKEN")
-    return LINKS.sub(r"/\1/LINK", text)
+    text = LINKS.sub(r"/\1/LINK", text)
+    places: dict[str, str] = {}
+    return POST_TOKEN.sub(lambda m: places.setdefault(m.group(0), f"POST-{len(places) + 1}"), text)
 
 
 def difference(a: str, b: str) -> str:

@@ -14,7 +14,11 @@ from dataclasses import dataclass
 import pytest
 from sqlalchemy import func, select
 
+from pbm.db import transaction
 from pbm.models import ActionRow, Game, GameMaster, InboundRow, MasterLog, OutboxRow, PhaseRow, Seat, User
+from pbm.operations import rooms
+from pbm.talk_models import PostRow, RoomReader, RoomRow
+from pbm.web.post_tokens import PostTokens
 
 from tests.conftest import csrf_from
 from tests.support.helpers import login, make_game
@@ -52,6 +56,14 @@ def world(app, factory, clock):
     deliver(app, bytes(msg))
     from pbm.worker import Worker
     run_mail(app, Worker(app, clock))
+    # A post in game A's piazza, and a whisper of two of its players with one in it, so
+    # the rooms' routes are tried on a real room and a real post.
+    with transaction(factory) as s:
+        game = s.get(Game, a)
+        carla, dario = game.seat_by_name("Carla"), game.seat_by_name("Dario")
+        rooms.post(s, app.config, game, "piazza", "Carla in piazza", user=carla.user, seat=carla, now=clock.now())
+        whisper = rooms.open_whisper(s, app.config, game, carla, [dario], clock.now())
+        rooms.post(s, app.config, game, whisper.key, "Carla sussurra", user=carla.user, seat=carla, now=clock.now())
     return a, b, slug
 
 
@@ -72,9 +84,14 @@ def concrete_paths(app, factory, game_id: int, slug: str) -> list[tuple[str, str
         phase_id = s.scalar(select(PhaseRow.id).where(PhaseRow.game_id == game_id))
         inbound_id = s.scalar(select(InboundRow.id).where(InboundRow.game_id == game_id))
         seat_id = s.scalar(select(Seat.id).where(Seat.game_id == game_id))
+        room_id, post_id = s.execute(select(PostRow.room_id, PostRow.id).join(RoomRow, RoomRow.id == PostRow.room_id)
+                                     .where(RoomRow.game_id == game_id, RoomRow.key == "piazza")).first()
+        whisper = s.scalar(select(RoomRow.key).where(RoomRow.game_id == game_id, RoomRow.kind == "whisper"))
+    token = PostTokens(app.config["SECRET_KEY"], room_id).of(post_id)
     values = {"slug": slug, "name": "Carla", "phase_id": phase_id, "inbound_id": inbound_id,
               "seat_id": seat_id, "n": 1, "absence_id": 1,
-              "code": "en", "filename": "style.css", "token": "not-a-real-token", "signed": "not-signed"}
+              "code": "en", "filename": "style.css", "token": "not-a-real-token", "signed": "not-signed",
+              "key": "piazza", "post": token, "after": "0"}
     out = []
     for rule in app.url_map.iter_rules():
         missing = set(rule.arguments) - set(values)
@@ -84,6 +101,9 @@ def concrete_paths(app, factory, game_id: int, slug: str) -> list[tuple[str, str
             path = re.sub(r"<(?:[^:<>]+:)?" + arg + ">", str(values[arg]), path)
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
             out.append((method, path, rule.rule))
+            if "<key>" in rule.rule:  # the rooms: a whisper, a room of others, none
+                for key in (whisper, "lupi", "no-such-room"):
+                    out.append((method, path.replace("/piazza", f"/{key}", 1), rule.rule))
     return sorted(out)
 
 
@@ -104,6 +124,12 @@ def game_a_fingerprint(factory, game_id: int) -> tuple:
             [(seat.name, seat.disqualified, seat.user.address_failing, seat.user.email)
              for seat in s.query(Seat).filter_by(game_id=game_id)],
             s.scalar(select(func.count()).select_from(GameMaster).where(GameMaster.game_id == game_id)),
+            # The rooms: what was said, and the Masters' moderation of it.
+            [(p.body, p.status) for p in s.scalars(select(PostRow).where(PostRow.game_id == game_id))],
+            [(r.key, r.locked) for r in s.scalars(select(RoomRow).where(RoomRow.game_id == game_id))],
+            [r.silenced_until for r in s.scalars(select(RoomReader).join(RoomRow, RoomRow.id == RoomReader.room_id)
+                                                 .where(RoomRow.game_id == game_id))],
+            game.talk,
         )
 
 
@@ -116,6 +142,12 @@ def expected(kind: str, method: str, rule: str) -> set[int] | None:
         if kind == "anonymous":
             return login_redirect
         return None if kind in ("master", "other_master") else {403}
+    if rule.startswith("/g/<slug>/rooms"):  # a player's, or a Master's, of this game
+        if kind == "anonymous":
+            return login_redirect
+        return {403} if kind in ("outsider", "other_master") else None
+    if rule.startswith("/g/<slug>/reveal/rooms") or rule == "/g/<slug>/piazza.atom":
+        return None if kind == "master" else {404}  # the game runs: its archive is its Masters'
     if rule in ("/g/<slug>/me", "/g/<slug>/act"):
         if kind == "anonymous":
             return login_redirect

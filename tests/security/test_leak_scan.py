@@ -237,3 +237,21 @@ def test_the_scan_finds_the_role_of_the_dead_on_the_game_page(tmp_path):
         app.view_functions["public.game_home"] = leaky
     with pytest.raises(Leak, match="Carla: (Veggente|Medium)"):
         scan(LIVE_WHO_WAS_THE_SEER, tmp_path, tamper=tamper)
+
+
+def test_the_scan_finds_a_room_read_by_players_outside_it(tmp_path, monkeypatch):
+    """Rooms that let every player read them (issue 30): the den's posts, written by the
+    pack alone, reach the village, and who wrote them tells who is a wolf."""
+    from engine.lupus_live_12.rooms import LiveRooms
+    from engine.rooms import Access, everyone
+    from pbm.web import rooms_access
+
+    members = LiveRooms.rules_members
+    monkeypatch.setattr(LiveRooms, "rules_members",
+                        lambda self, state, room: {**everyone(state, Access.READ), **members(self, state, room)})
+    rooms_access.forget()  # nothing reckoned under the true rules is kept
+    try:
+        with pytest.raises(Leak, match="differs between the two games"):
+            scan(LIVE_WHO_IS_A_WOLF, tmp_path)
+    finally:
+        rooms_access.forget()

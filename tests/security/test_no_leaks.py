@@ -99,6 +99,32 @@ def test_live_shouts_do_not_tell_who_shouted(app, clock):
     assert pages[0] == pages[1] and mails[0] == mails[1]
 
 
+def test_live_shouts_in_the_piazza_do_not_tell_who_shouted(app, clock):
+    """Principale §3.4: the night shout is anonymous; at dawn it is a post of the piazza
+    (issue 30), with no author. Two games where the same shouts come from different
+    players: the piazza reads the same to the shouters and to everyone else, and in
+    neither is a shout anyone's own post."""
+    from tests.security.leak_scanner import normal
+    pages = []
+    for first, second in (("Carla", "Fabio"), ("Fabio", "Carla")):
+        slug = new_game(app, clock, LIVE, mayor="Giulia")
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+        submit(app, clock, slug, first, {"shout": "Al lupo!"})
+        submit(app, clock, slug, second, {"shout": "Anna mente"})
+        pass_boundary(app, clock, TUESDAY_0930_ROME)
+        read = {}
+        for name in ("Carla", "Fabio", "Giulia"):
+            page = logged_in(app, name).get(f"/g/{slug}/rooms/piazza").get_data(as_text=True)
+            piazza = page[page.index('id="posts"'):page.index('id="composer"')]
+            assert "Al lupo!" in piazza and "Anna mente" in piazza and "Carla" not in piazza
+            assert "Fabio" not in piazza and 'class="post mine' not in piazza
+            read[name] = normal(without_slug(piazza, slug), [])
+        assert read["Carla"] == read["Fabio"] == read["Giulia"]
+        pages.append(read["Giulia"])
+        clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+    assert pages[0] == pages[1]
+
+
 def test_live_draft_shows_nothing_until_the_masters_publish(app, clock):
     """Principale §1.2: the intermediate phase lasts until the Masters have settled the
     results; personaggi §1.11: the Profeta asks the Masters, and (§1.9) whoever gets an

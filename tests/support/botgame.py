@@ -40,6 +40,7 @@ from sqlalchemy import select
 from engine.core import GameState, Rejected
 from engine.interface import IdentifyTap
 from engine.registry import get_ruleset
+from engine.rooms import Access
 
 from pbm import operations
 from pbm.mail import outbound
@@ -48,7 +49,7 @@ from pbm.clock import FixedClock
 from pbm.db import transaction
 from pbm.mail.sources import open_source
 from pbm.migrate import upgrade
-from pbm.operations import desk, table
+from pbm.operations import desk, rooms, table
 from pbm.models import Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User
 from pbm.worker import Worker
 
@@ -111,6 +112,8 @@ class Scenario:
     secret_at_the_end: tuple[str, ...] = ()
     # Everybody's language: the accounts' (their mail) and the browsers' (the pages).
     lang: str = "it"
+    # The players write in the rooms they may write in, every step (``BotGame.talk``).
+    talk: bool = True
 
 
 
@@ -215,6 +218,11 @@ class BotGame:
                 # show the phase still open (or its draft).
                 "n": list(range(1, len(published) + 2)),
                 "inbound_id": list(s.scalars(select(InboundRow.id).where(InboundRow.game_id == self.game_id))),
+                # Every room the rules may give (whoever is in it now: the page answers
+                # those who are not), and the polling endpoint from the start. No
+                # whisper: its key is of chance, another on each side.
+                "key": [spec.key for spec in rooms.rooms_of(game).specs()] if rooms.rooms_of(game) else ["piazza"],
+                "after": ["0"],
             }
         if pick is not None:
             values = {k: v if len(v) < 2 else [v[pick % len(v)]] for k, v in values.items()}
@@ -323,6 +331,26 @@ class BotGame:
             done.append((player, submission))
         if mails:
             self.send_mail(mails)
+        if self.scenario.talk:
+            done += self.talk(step)
+        return done
+
+    def talk(self, step: int) -> list[tuple[str, dict[str, Any]]]:
+        """Each player's word in every room of the rules they may write in now, through
+        the operation every door ends in: the same words on both sides, by seat, so a
+        room's posts are its members' whoever they are."""
+        done = []
+        with transaction(self.factory) as s:
+            game = s.get(Game, self.game_id)
+            for seat in game.seats:
+                if seat.user is None:
+                    continue
+                for place in rooms.places(s, game, seat):
+                    if place.access < Access.WRITE or place.whisper_names:
+                        continue
+                    rooms.post(s, self.app.config, game, place.key, f"{seat.name} in {place.key}, al passo {step}",
+                               user=seat.user, seat=seat, now=self.clock.now())
+                    done.append((seat.name, {"post": place.key}))
         return done
 
     def post_form(self, player: str, kind: str, submission: dict[str, Any]) -> bool:

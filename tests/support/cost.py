@@ -36,3 +36,30 @@ def counting(app) -> Iterator[Cost]:
     finally:
         event.remove(engine, "before_cursor_execute", statement)
         event.remove(Base, "load", loaded)
+
+
+@contextmanager
+def sqlite_steps(app) -> Iterator[Cost]:
+    """How much work SQLite did while the block runs, in thousands of its virtual
+    machine's instructions (``Cost.statements`` holds them): what a query costs however
+    few rows it returns (a count over a whole room is one row, and thousands of steps)."""
+    cost = Cost()
+    engine = app.extensions["pbm_engine"]
+
+    def step() -> int:
+        cost.statements += 1
+        return 0
+
+    def checkout(dbapi_connection, _record, _proxy) -> None:
+        dbapi_connection.set_progress_handler(step, 1000)
+
+    def checkin(dbapi_connection, _record) -> None:
+        dbapi_connection.set_progress_handler(None, 1000)
+
+    event.listen(engine, "checkout", checkout)
+    event.listen(engine, "checkin", checkin)
+    try:
+        yield cost
+    finally:
+        event.remove(engine, "checkout", checkout)
+        event.remove(engine, "checkin", checkin)

@@ -144,6 +144,7 @@ def test_every_action_the_service_logs_is_worded_on_the_desk(app):
     for source in root.rglob("*.py"):
         logged |= set(re.findall(r"\blog\(\s*session,\s*[^,]+,\s*[^,]+,\s*\"(\w+)\"", source.read_text()))
     logged.add(quota_watch.WARNED)
+    logged |= {f"post_{action}" for action in ("hold", "release", "remove")}  # operations.rooms.moderate
     logged |= {"disqualify"} | {r.key for key in registry.available() for r in registry.get_ruleset(key).remedies()}
     assert {"extend_window", "standing_answers", "close_phase", "kill"} <= logged  # the search finds them
 
