@@ -27,13 +27,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 from .core import (
     MASTER, NOTES, PRIVATE, PUBLIC, QUESTION, RITUAL_KEYS, SHOUT, Action, ActionForm, Event,
     GameState, Rejected, Resolution, RoleInfo, actions_from_submission,
 )
 from . import texts
+from .cards import RoleCard
 from .texts import LANGS, word
 
 # The service's own request for more time in an answer window: a ruleset's vocabulary
@@ -426,6 +427,30 @@ class BaseRuleset:
     def canonical_role(self, name: str) -> str:
         return name
 
+    def role_card(self, role: str, lang: str, example_names: Sequence[str] = ()) -> RoleCard | None:
+        """How ``role`` is played, written from the rulebook in ``lang`` (engine/cards.py):
+        what it does, when, its form and a mail line for it (with ``example_names``,
+        players of the game), what its player knows from the start. The role mail, the
+        reserved page, the answer to "what do I do?" and the rules page print it; None
+        for a role the game does not know. Every role of ``card_roles`` has one, in both
+        languages (tests/wording/test_role_cards.py)."""
+        return None
+
+    def card_roles(self, state: GameState | None = None) -> list[str]:
+        """The roles whose cards a game's rules page lists, in order: every role the
+        ruleset may deal (which of them a game holds is the Masters' secret). ``state``:
+        the game's, when it has started (a game whose set-up chooses its roles, such as
+        Complots' variant, lists only those)."""
+        return [r.name for r in self.roles()]
+
+    def player_roles(self, state: GameState, player: str) -> list[str]:
+        """The roles whose cards ``player`` reads now (their role mail, their reserved
+        page, the answer to "what do I do?"): default, the player's role; a game whose
+        players hold characters (Complots) lists those they hold."""
+        if not state.has_player(player) or not state.player(player).role:
+            return []
+        return [state.player(player).role]
+
     def default_composition(self, players: int) -> dict[str, int] | None:
         """The standard list of roles for this many players, if the game has one."""
         return None
@@ -739,7 +764,7 @@ class BaseRuleset:
 
 
 __all__ = [
-    "Ability", "BaseRuleset", "CALENDAR", "Call", "Checked", "Fact", "IDENTIFY", "IdentifyTap", "Keyword",
+    "Ability", "BaseRuleset", "CALENDAR", "Call", "Checked", "RoleCard", "Fact", "IDENTIFY", "IdentifyTap", "Keyword",
     "LANGS", "MASTER", "MORE_TIME", "NARRATOR", "NightFrame", "PRIVATE", "PUBLIC", "Panel", "Part",
     "PowerTap", "REPORT_GAME", "REPORT_MOMENT", "Remedy", "STANDING", "Say", "TableScript", "Tally",
     "Tap", "Timing", "Viewer", "Vocabulary", "WINDOW",

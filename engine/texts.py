@@ -190,6 +190,24 @@ def role_letter(events: dict[str, dict[str, str]], data: dict[str, Any], lang: s
         "aura": aura(data.get("aura"), lang)}) or ""
 
 
+# A role card's side (engine/cards.py): whom the role plays for, its aura, its marks.
+CARD_SIDE = {
+    "side": {"it": "Giochi per {faction}; la tua aura è {aura}.",
+             "en": "You play for {faction}; your aura is {aura}."},
+    "magic": {"it": "Il tuo potere è magico.", "en": "Your power is magic."},
+    "mystic": {"it": "Hai l'attributo mistico.", "en": "You are a mystic."},
+}
+
+
+def card_side(faction_name: Any, aura_name: Any, lang: str, *, magic: bool = False,
+              mystic: bool = False) -> str:
+    """A role card's side: "Giochi per il Villaggio; la tua aura è bianca." and its marks."""
+    out = [word(CARD_SIDE, "side", lang, {"faction": faction(faction_name, lang),
+                                           "aura": aura(aura_name, lang)}) or ""]
+    out += [word(CARD_SIDE, mark, lang) or "" for mark, on in (("magic", magic), ("mystic", mystic)) if on]
+    return " ".join(out)
+
+
 # The Mayor (Sindaco) of the two Lupus games: a set-up option, a title beside a name.
 MAYOR = {"option": {"it": "Sindaco", "en": "Mayor"}, "title": {"it": "Sindaco", "en": "mayor"}}
 

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, Sequence
 
 from ..core import (
     Action, ActionForm, Event, FormField, GameState, Rejected, Resolution, acting_player,
     valid_at_close,
 )
 from ..interface import (
-    WINDOW, BaseRuleset, Panel, Timing, Viewer, Vocabulary, word,
+    WINDOW, BaseRuleset, Panel, RoleCard, Timing, Viewer, Vocabulary, word,
 )
 from . import game, wording
 from . import vocabulary as _vocabulary
@@ -33,6 +33,7 @@ from .cards import (
     card_name, fold, in_play,
 )
 from .rooms import ROOMS
+from .role_cards import role_card as _role_card
 from .texts import EVENTS, FORMS, KINDS, MOMENT, REJECTIONS, SELF, WELCOME
 from .vocabulary import PASS_NOT_ME, challenge_key
 
@@ -410,6 +411,22 @@ class Complots(BaseRuleset):
 
     def moment_heading(self, state: GameState, lang: str) -> str | None:
         return wording.heading(state, lang)
+
+    # -- the character cards (engine/cards.py) -------------------------------------
+    def role_card(self, role: str, lang: str, example_names: Sequence[str] = ()) -> RoleCard | None:
+        return _role_card(role, lang, example_names)
+
+    def card_roles(self, state: GameState | None = None) -> list[str]:
+        """The characters of the game's variant (all six before it is known)."""
+        if state is None:
+            return [*in_play("ambasciatore"), VARIANTS["inquisitore"]]
+        return list(in_play(game.variant(state)))
+
+    def player_roles(self, state: GameState, player: str) -> list[str]:
+        """The characters the player holds face down, each once."""
+        if not state.has_player(player):
+            return []
+        return list(dict.fromkeys(game.hand(state.player(player))))
 
     def welcome(self, lang: str) -> dict[str, str]:
         return {key: word(WELCOME, key, lang) or "" for key in WELCOME}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from .. import remedies as plain_remedies
 from ..core import (
@@ -13,11 +13,12 @@ from ..core import (
 )
 from .. import texts as base_texts
 from ..pyre import pyre_tally
-from ..interface import BaseRuleset, Checked, Panel, Remedy, Tally, Viewer, Vocabulary
+from ..interface import BaseRuleset, Checked, Panel, Remedy, RoleCard, Tally, Viewer, Vocabulary
 from . import endgame, texts
 from . import vocabulary as _vocabulary
 from .day import resolve_day, vote_weight
 from .forms import forms as _forms
+from .role_cards import role_card as _role_card
 from .night import resolve_night
 from .panels import panels as _panels
 from .ritual_night import ritual_state
@@ -55,6 +56,9 @@ class LupusLive12(BaseRuleset):
 
     def rituals(self) -> list[str]:
         return list(RITUALS)
+
+    def role_card(self, role: str, lang: str, example_names: Sequence[str] = ()) -> RoleCard | None:
+        return _role_card(role, lang, example_names)
 
     def canonical_role(self, name: str) -> str:
         return canonical(name)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from .. import remedies as plain_remedies
 from ..core import (
@@ -11,7 +11,7 @@ from ..core import (
 )
 from .. import texts as base_texts
 from ..pyre import pyre_tally
-from ..interface import BaseRuleset, Panel, Remedy, Tally, Viewer, Vocabulary
+from ..interface import BaseRuleset, Panel, Remedy, RoleCard, Tally, Viewer, Vocabulary
 from . import forms as _forms
 from . import texts
 from . import vocabulary as _vocabulary
@@ -19,6 +19,7 @@ from .day import resolve_day
 from .night import resolve_night
 from .panels import panels as _panels
 from .rooms import ROOMS
+from .role_cards import role_card as _role_card
 from .roles import FACTIONS, POWERS, ROLES, SPETTRO_ROLE, canonical, canonical_power
 from .setup import KEY, setup_game
 
@@ -47,6 +48,9 @@ class TempoReale7(BaseRuleset):
         out.append(RoleInfo(SPETTRO_ROLE.name, SPETTRO_ROLE.faction, SPETTRO_ROLE.aura,
                             {"dealt": False, "powers": list(POWERS)}))
         return out
+
+    def role_card(self, role: str, lang: str, example_names: Sequence[str] = ()) -> RoleCard | None:
+        return _role_card(role, lang, example_names)
 
     def canonical_role(self, name: str) -> str:
         return canonical(name)

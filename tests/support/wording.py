@@ -16,6 +16,10 @@ in a reader of ``lang``:
 - a sentence of the other language (``Going away? Tell the Masters`` in an Italian
   page), told by words that only one of the two languages has.
 
+``gendered(text)`` lists, in Italian, what addresses a player as a man or as a woman
+("sei iscritto", "sei entrata", "da morto", "te stesso", "Benvenuto"): a service for
+everyone phrases it so that gender does not matter (issue 31).
+
 ``readable(read)`` is what of a ``Read`` (tests/support/botgame.py) a person sees: the
 text of a page (not its markup, scripts or hidden fields), a feed's titles and
 contents, a calendar's summaries, the subject and both parts of a mail.
@@ -185,6 +189,22 @@ def other_language(sentence: str, lang: str) -> bool:
 
 
 SENTENCE = re.compile(r"[^.!?;:\n]+[.!?;:]*")
+
+# Italian words that agree with the gender of the player they address: a participle or
+# adjective after "sei"/"sarai"/"eri"/"sei stato" ("sei iscritto", "sei stata eliminata"),
+# "da vivo"/"da morta", "te stesso", a greeting that agrees ("Benvenuto", "Caro").
+_AGREEING = (r"(?:iscritt|entrat|uscit|stat|eliminat|arrivat|tornat|rimast|mort|viv|pront|sicur|"
+             r"convint|sol|invitat|registrat|collegat|scelt|nominat|risvegliat|resuscitat|corrott|"
+             r"squalificat|sostituit|benvenut|car)[oaie]")
+GENDERED = re.compile(
+    rf"\b(?:sei|sarai|eri)\s+(?:(?:stat[oa]|già|ancora|appena|ora)\s+)*{_AGREEING}\b"
+    rf"|\bda\s+(?:viv|mort)[oa]\b|\bte\s+stess[oa]\b|^\s*(?:benvenut|car)[oa]\b",
+    re.I | re.M)
+
+
+def gendered(text: str) -> list[str]:
+    """What in an Italian ``text`` addresses its reader as a man or as a woman."""
+    return [m.group(0) for m in GENDERED.finditer(text)]
 
 
 @dataclass(frozen=True)
