@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from engine.registry import get_ruleset
 
-from .. import archive, operations, render
+from .. import archive, operations, render, role_cards
 from ..models import Game, GameStatus, PhaseRow
 from . import config, db, game_or_404, my_seat, now
 
@@ -66,6 +66,16 @@ def game_home(slug: str):
         now=now(), seat=my_seat(game), is_master=game.is_master(_user()),
         narrated=timing.page == operations.timing.TABLE_PAGE,
     )
+
+
+@bp.route("/g/<slug>/rules")
+def rules(slug: str):
+    """The game's rules page: the card of every role it may have (engine/cards.py),
+    written with the game's own players; public, as the rulebook is."""
+    game = game_or_404(slug)
+    state = operations.current_state(game)
+    cards = role_cards.game_cards(game, state, str(get_locale() or "it"))
+    return render_template("rules.html", game=game, cards=cards)
 
 
 def _user():
