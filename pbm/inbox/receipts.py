@@ -17,6 +17,7 @@ from engine.core import GameState
 from engine.registry import get_ruleset
 
 from .. import operations, render
+from ..role_cards import player_cards
 from ..i18n import gettext_in
 from ..models import (
     Game, InboundRow, MasterLog, OutboxRow, PhaseRow, PhaseStatus, Seat, User,
@@ -102,8 +103,11 @@ def commands_receipt(session: Session, config: dict[str, Any], row: InboundRow, 
                  "open_deadline": (render.deadline_text(phase.ends_at, lang, tz)
                                    if late and open_now else None),
                  "applied": applied, "errors": errors,
-                 "ignored": _ignored(parsed, lang),
+                 "ignored": [] if parsed.help else _ignored(parsed, lang),
                  "examples": [] if applied else _examples(game, phase, seat, lang),
+                 # "Cosa devo fare?": the player's role card (issue 31).
+                 "cards": (player_cards(game, operations.current_state(game), seat.name, lang)
+                           if parsed.help else []),
              }, is_error=bool(errors) and not applied, master=by is not None)
 
 
