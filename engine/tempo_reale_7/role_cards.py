@@ -261,13 +261,20 @@ CARDS: dict[str, CardText] = {
 }
 
 
+def role_name(role: object, lang: str) -> str:
+    """A role as the reader names it: the rulebook's, with the English beside it in
+    English ("Seer (Veggente)"), as lupus-live-12 and lupus-noctis name theirs."""
+    role = str(role)
+    english = ROLES_EN.get(role) if lang == "en" else None
+    return f"{english} ({role})" if english and english != role else role
+
+
 def role_card(role: str, lang: str, example_names: Sequence[str]) -> RoleCard | None:
     text = CARDS.get(role)
     info = SPETTRO_ROLE if role == SPETTRO_ROLE.name else ROLES.get(role)
     if text is None or info is None:
         return None
-    english = ROLES_EN.get(role) if lang == "en" else None
-    name = f"{english} ({role})" if english and english != role else role
+    name = role_name(role, lang)
     spectre = role == SPETTRO_ROLE.name
     side = (base_texts.word(_SPECTRE_SIDE, "side", lang) or "" if spectre
             else base_texts.card_side(info.faction, info.aura, lang, mystic=info.mystic))

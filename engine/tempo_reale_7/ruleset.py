@@ -20,6 +20,7 @@ from .night import resolve_night
 from .panels import panels as _panels
 from .rooms import ROOMS
 from .role_cards import role_card as _role_card
+from .role_cards import role_name
 from .roles import FACTIONS, POWERS, ROLES, SPETTRO_ROLE, canonical, canonical_power
 from .setup import KEY, setup_game
 
@@ -156,7 +157,7 @@ class TempoReale7(BaseRuleset):
         if kind == "mayor":
             return base_texts.mayor_line(self.EVENTS, data, lang)
         if kind == "role_letter":
-            letter = base_texts.role_letter(self.EVENTS, data, lang)
+            letter = base_texts.role_letter(self.EVENTS, data, lang, role_name(data.get("role"), lang))
             if "mystic" not in data:
                 return letter
             mystic = base_texts.word(self.EVENTS, "mystic_yes" if data["mystic"] else "mystic_no", lang)

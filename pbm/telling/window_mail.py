@@ -16,6 +16,7 @@ from engine.registry import get_ruleset
 
 from .. import hooks
 from ..mail import outbound as mailer
+from ..role_cards import player_cards
 from ..views.window import lines_for, round_events, round_phases, shared_window, window_context
 
 
@@ -56,7 +57,8 @@ def window_start(_moments: object, news: hooks.GameStarted) -> None:
         mailer.queue(session, news.config, to=seat.user.email, template="window", lang=lang, now=now,
                      game=game, seat=seat, phase_id=phase.id,
                      context={**ctx, "round_lines": [x for x in dealt if x], "summary": True,
-                              "is_asked": seat.name in asked_now, "winner": None})
+                              "is_asked": seat.name in asked_now, "winner": None,
+                              "cards": player_cards(game, shared.state, seat.name, lang)})
 
 
 def more_time(_moments: object, news: hooks.DeadlineChanged) -> None:

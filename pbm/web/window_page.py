@@ -25,7 +25,7 @@ from engine.core import ActionForm, GameState, Rejected
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import operations, render
+from .. import operations, render, role_cards
 from ..models import EventRow, Game, PhaseRow, PhaseStatus, Seat
 from ..operations import windows
 from ..views import window as window_view
@@ -117,6 +117,9 @@ def page_context(game: Game, seat: Seat | None) -> dict[str, Any]:
             "standing": [(k, label.get(lang) or label.get("it"), seat is not None and k in seat.standing)
                          for k, label in offered],
             "extensions_left": (windows.extensions_allowed(game) - seat.extensions_used) if seat else 0,
+            # The cards of the characters the player holds (engine/cards.py).
+            "cards": (role_cards.player_cards(game, operations.current_state(game), seat.name, lang)
+                      if seat is not None else []),
             "csrf_form": PublishForm()}
 
 

@@ -63,3 +63,31 @@ def test_the_rules_page_lists_every_card_of_the_game(app, factory, clock):
         assert rules.role_card(role, "it", list(ROLES)).does in page, role
     assert "POTERE Anna" in page or "POTERE Bruno" in page
     assert "/g/test-game/rules" in _page(app.test_client(), "/g/test-game/")
+
+
+def test_a_complots_player_reads_the_cards_of_the_characters_held(app, factory, clock):
+    from tests.service.windows.test_complots_windows import start
+    hands = {"Anna": ["Capitano", "Assassino"], "Bruno": ["Contessa", "Duchessa"],
+             "Carla": ["Ambasciatore", "Duchessa"]}
+    start(app, factory, clock.now(), hands=hands)
+    rules = get_ruleset("complots")
+    with factory() as s:
+        first = {m.to_addr: m.body for m in s.query(OutboxRow).filter_by(kind="window")}
+    anna = first["anna@players.test"]
+    assert rules.role_card("Capitano", "it", []).does in anna
+    assert rules.role_card("Assassino", "it", []).does in anna
+    assert rules.role_card("Contessa", "it", []).does not in anna  # not held: not hers to read
+    page = _page(login(app, "anna@players.test", "pw-anna"), "/g/complotto/me")
+    assert rules.role_card("Capitano", "it", []).does in page
+    # The rules page of an Ambasciatore game has no Inquisitore.
+    public = _page(app.test_client(), "/g/complotto/rules")
+    assert rules.role_card("Ambasciatore", "it", []).does in public
+    assert rules.role_card("Inquisitore", "it", []).does not in public
+
+
+def test_an_english_role_letter_names_the_role_in_english(app, factory, clock):
+    make_game(factory, app.config, clock.now(), ROLES, ruleset="tempo-reale-7", mayor="Dario",
+              langs={"Fabio": "en"})
+    with factory() as s:
+        fabio = s.query(OutboxRow).filter_by(kind="role_letter", to_addr="fabio@players.test").one().body
+    assert "Your role: Seer (Veggente)." in fabio
