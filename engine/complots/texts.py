@@ -160,6 +160,8 @@ REJECTIONS = {**texts.REJECTIONS,
               "(3 monete; la Contessa può bloccarlo) scrivi ASSASSINO e il nome del giocatore.",
         "en": "The Assassination costs 7 coins and you hold {have}. To have the Assassin kill a character "
               "(3 coins; the Countess may block it) write ASSASSIN and the player's name."},
+    "not_enough_coins_coup_poor": {"it": "L'Assassinio costa 7 monete e ne hai {have}.",
+                                   "en": "The Assassination costs 7 coins and you hold {have}."},
     "not_enough_coins_assassinate": {
         "it": "L'Assassino costa 3 monete e ne hai {have}.",
         "en": "The Assassin costs 3 coins and you hold {have}."},

@@ -159,6 +159,8 @@ def rejection(code: str, params: dict[str, Any], lang: str) -> str | None:
         need = params.get("need")
         code = ("not_enough_coins_coup" if need == COUP_COST
                 else "not_enough_coins_assassinate" if need == 3 else code)
+        if code == "not_enough_coins_coup" and int(params.get("have") or 0) < 3:
+            code = "not_enough_coins_coup_poor"  # the Assassino is out of reach too: never offered
     params = dict(params)
     for key in ("card", "character"):  # the reader's name ("the Countess"), "la Contessa" in a sentence
         if key in params and code != "unknown_card":

@@ -234,9 +234,13 @@ def _ignored(parsed: ParsedMessage, lang: str) -> list[str]:
 
 def _examples(game: Game, phase: PhaseRow | None, seat: Seat, lang: str) -> list[str]:
     """Example lines of what this player can send now (none when nothing; all the
-    game's commands when no phase is open), for a receipt that recorded nothing."""
+    game's commands when no phase is open), for a receipt that recorded nothing: the
+    whole lines legal now where the game words them (``operations.choices_now``)."""
     keys = None
     if phase is not None and phase.status == PhaseStatus.OPEN:
+        found = operations.choices_now(game, phase, seat, None, lang)
+        if found is not None:
+            return found[1]
         forms = get_ruleset(game.ruleset).forms(GameState.from_dict(phase.state_before), seat.name)
         keys = {f.name for form in forms for f in form.fields}
     return examples(game.ruleset, lang, keys)

@@ -15,12 +15,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from engine.core import ActionForm, GameState
-from engine.interface import MORE_TIME, STANDING, BaseRuleset, Viewer
+from engine.core import GameState
+from engine.interface import MORE_TIME, STANDING, Viewer
 from engine.registry import get_ruleset
 
 from .. import render, visibility
 from ..mail.reading.wording import examples
+from ..mail.reading.wording import lines_for_form as answer_lines
 from ..models import EventRow, Game, PhaseRow, Seat
 from ..operations.base import game_tz
 from ..operations.timing import answer_window
@@ -55,43 +56,6 @@ def round_events(session: Session, phases: list[PhaseRow], published_only: bool 
         query = query.where(EventRow.published.is_(True))
     rows = session.scalars(query).all()
     return sorted(rows, key=lambda r: (order[r.phase_id], r.seq))
-
-
-def answer_lines(ruleset: BaseRuleset, form: ActionForm, lang: str) -> list[str]:
-    """The mail lines that answer this form now, from the ruleset's vocabulary: one per
-    command word the form allows, with the choices it may take."""
-    fields = {f.name: f for f in form.fields}
-    out = []
-    for kw in ruleset.vocabulary().keywords:
-        if kw.verb:  # the natural forms are accepted, the mail offers the keyword
-            continue
-        fixed = dict(kw.fixed)
-        if fixed.pop("kind", None) != form.kind:
-            continue
-        if any(k in fields and fields[k].choices and v not in fields[k].choices
-               for k, v in fixed.items()):
-            continue  # an answer the window does not allow now
-        word = (kw.en if lang == "en" else kw.it)[0]
-        arg = fields.get(kw.key)
-        if kw.value == "none":
-            out.append(word)
-            continue
-        if arg is None:
-            continue
-        choices = list(arg.choices)
-        for k, v in fixed.items():  # narrowed by the word's own value (a target by action)
-            narrowed = (arg.depends.get(k) or {}).get(v)
-            if narrowed is not None:
-                choices = list(narrowed)
-        if not choices:
-            continue
-        shown = list(dict.fromkeys(ruleset.describe_choice(kw.key, c, lang) for c in choices))
-        if kw.value == "choices":
-            count = arg.min if arg.min == arg.max else f"{arg.min}-{arg.max}"
-            out.append(f"{word} … ({count}: {', '.join(shown)})")
-        else:  # one whole line per answer: copied as it stands, never edited
-            out.extend(f"{word} {choice}" for choice in shown)
-    return out
 
 
 @dataclass

@@ -324,10 +324,14 @@ def test_the_book_s_words_by_mail_and_receipts_that_say_where_the_game_is(make_a
                        "SEMPRE PASSO\nSEMPRE SFIDO l'Inquisitore\nLe mie risposte permanenti")
         worker.mail_once(source)
         refused = _receipt(factory, first)
+        # With 2 coins the Assassino (3) is out of reach too: never offered (issue 31); what
+        # can be done now is, as lines to copy.
         if it:
-            assert "L'Assassinio costa 7 monete e ne hai 2" in refused and "ASSASSINO" in refused
+            assert "L'Assassinio costa 7 monete e ne hai 2" in refused and "ASSASSINO" not in refused
+            assert "REDDITO" in refused
         else:
-            assert "The Assassination costs 7 coins and you hold 2" in refused and "ASSASSIN " in refused
+            assert "The Assassination costs 7 coins and you hold 2" in refused and "ASSASSIN " not in refused
+            assert "INCOME" in refused
         standing = _receipt(factory, italian)
         assert "Risposta permanente sconosciuta" in standing
         assert "Risposte permanenti: Passo su tutto ciò che non mi prende di mira." in standing

@@ -5,7 +5,8 @@ choices, its examples) come from its vocabulary.
 """
 from __future__ import annotations
 
-from engine.interface import Vocabulary
+from engine.core import ActionForm
+from engine.interface import BaseRuleset, Vocabulary
 
 from .grammar import VocabularyLike, grammar
 
@@ -106,4 +107,44 @@ def examples(vocabulary: VocabularyLike, lang: str, keys: set[str] | None = None
             f"{(k.en if str(lang).startswith('en') else k.it)[0]}"
         if example not in out:
             out.append(example)
+    return out
+
+
+def lines_for_form(ruleset: BaseRuleset, form: ActionForm, lang: str) -> list[str]:
+    """The mail lines that answer this form now, from the ruleset's vocabulary: one per
+    command word the form allows, with the choices it may take (an answer window's mail,
+    and what a refusal offers instead: only what can be done now, in the game's words).
+    Only for the words whose ``fixed`` names the form's kind; none for a game whose
+    words do not (the Lupus games, whose examples come from ``examples``)."""
+    fields = {f.name: f for f in form.fields}
+    out = []
+    for kw in ruleset.vocabulary().keywords:
+        if kw.verb:  # the natural forms are accepted, the mail offers the keyword
+            continue
+        fixed = dict(kw.fixed)
+        if fixed.pop("kind", None) != form.kind:
+            continue
+        if any(k in fields and fields[k].choices and v not in fields[k].choices
+               for k, v in fixed.items()):
+            continue  # an answer the window does not allow now
+        word = (kw.en if lang == "en" else kw.it)[0]
+        arg = fields.get(kw.key)
+        if kw.value == "none":
+            out.append(word)
+            continue
+        if arg is None:
+            continue
+        choices = list(arg.choices)
+        for k, v in fixed.items():  # narrowed by the word's own value (a target by action)
+            narrowed = (arg.depends.get(k) or {}).get(v)
+            if narrowed is not None:
+                choices = list(narrowed)
+        if not choices:
+            continue
+        shown = list(dict.fromkeys(ruleset.describe_choice(kw.key, c, lang) for c in choices))
+        if kw.value == "choices":
+            count = arg.min if arg.min == arg.max else f"{arg.min}-{arg.max}"
+            out.append(f"{word} … ({count}: {', '.join(shown)})")
+        else:  # one whole line per answer: copied as it stands, never edited
+            out.extend(f"{word} {choice}" for choice in shown)
     return out
