@@ -347,6 +347,10 @@ class PhaseRow(Base):
     starts_at: Mapped[datetime] = mapped_column(UTCDateTime())
     ends_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
     long: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The day a calendar phase is named by ("notte 2, lunedì 30 novembre"): the day its
+    # deadline fell on when it opened, kept when the Masters close it early or move the
+    # deadline, so its name never changes once read (None: a phase of before; its end).
+    named_on: Mapped[date | None] = mapped_column(Date, nullable=True)
     status: Mapped[str] = mapped_column(String(16), default=PhaseStatus.OPEN, index=True)  # PhaseStatus
     state_before: Mapped[dict[str, Any]] = mapped_column(JSON)
     state_after: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)

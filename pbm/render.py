@@ -79,19 +79,26 @@ def phase_label(phase: PhaseRow, lang: str, tz: str) -> str:
     with no deadline to date it by) is named by its ruleset, with its number."""
     if phase.kind not in ("day", "night") or not phase.has_deadline:
         return get_ruleset(phase.game.ruleset).describe_moment(phase.kind, phase.number, lang)
-    ends = phase.ends_at if phase.ends_at.tzinfo else phase.ends_at.replace(tzinfo=timezone.utc)
-    try:
-        day = ends.astimezone(ZoneInfo(tz)).date()
-    except (KeyError, ValueError, OverflowError):
-        day = ends.date()
+    # The day it was named by when it opened: closed early or moved, it keeps its name.
+    day = phase.named_on or named_day(phase.ends_at, tz)
     return numbered_label(phase.kind, phase.number, phase.long, day, lang)
+
+
+def named_day(ends_at: datetime, tz: str) -> date:
+    """The day a phase ending at ``ends_at`` is named by, on the game's clock."""
+    ends = ends_at if ends_at.tzinfo else ends_at.replace(tzinfo=timezone.utc)
+    try:
+        return ends.astimezone(ZoneInfo(tz)).date()
+    except (KeyError, ValueError, OverflowError):
+        return ends.date()
 
 
 def numbered_label(kind: str, number: int, long: bool, day: date, lang: str) -> str:
     """"giorno 3, venerdì 27 novembre": a calendar phase by its number and the day it
     ends. The number keeps two phases apart when a Master closes them early on one day,
     and ties the bulletin that announced a phase to its page in the archive; the day
-    is the one it really ended (a phase closed early takes the day it closed)."""
+    is the one its deadline fell on when it opened, so a name once read never changes
+    (a phase closed early or moved keeps it: issue 31)."""
     when = format_date(day, "EEEE d MMMM", locale=lang_of(lang))
     if kind == "night":
         return (gettext_in(lang, "long night %(number)s, %(date)s", number=number, date=when) if long

@@ -20,7 +20,8 @@ from .. import calendar, hooks
 from ..mail import outbound as mailer
 from ..accounts import create_user, normalize_email, password_link, send_set_password, tokens
 from ..models import Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
-from .base import OperationError, check_typed_name, log, store_events
+from ..render import named_day
+from .base import OperationError, check_typed_name, game_tz, log, store_events
 from .timing import checked_window, moments
 from .windows import apply_standing, checked_extensions
 
@@ -231,6 +232,7 @@ def open_phase(session: Session, game: Game, state: GameState, *, index: int,
     when = moments(game, state).span(game, state, first=index == 0, after=after, now=now)
     row = PhaseRow(game_id=game.id, index=index, kind=state.phase.kind, number=state.phase.number,
                    starts_at=when.starts_at, ends_at=when.ends_at, long=when.long, status=PhaseStatus.OPEN,
+                   named_on=named_day(when.ends_at, game_tz(game)),
                    state_before=state.to_dict() if saved is None else saved, pending=[], gm_input={},
                    reminded=[])
     session.add(row)
