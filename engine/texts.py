@@ -150,6 +150,17 @@ AURAS = {
 }
 
 
+def masters_kind(events: dict[str, dict[str, str]], event: Any) -> str:
+    """The entry to word ``event`` with: for an event of the Masters' own (``MASTER``)
+    whose kind a player is told too in the second person ("Il tuo nuovo ruolo è..."),
+    its Masters' wording in the third person, ``<kind>.masters``, when the catalogue
+    has one; else the kind itself. A Masters' report never reads "you" (issue 31)."""
+    from .core import MASTER
+    if event.visibility == MASTER and f"{event.kind}.masters" in events:
+        return f"{event.kind}.masters"
+    return event.kind
+
+
 def faction(name: Any, lang: str) -> str:
     """A faction with its article ("il Villaggio", "the Wolves"); an unknown one as it is."""
     return word(FACTIONS, str(name), lang) or str(name)

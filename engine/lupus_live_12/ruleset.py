@@ -20,6 +20,7 @@ from .day import resolve_day, vote_weight
 from .forms import forms as _forms
 from .role_cards import role_card as _role_card
 from .night import resolve_night
+from .panels import fraction as _panels_fraction
 from .panels import panels as _panels
 from .ritual_night import ritual_state
 from .rituals import RITUALS, canonical_ritual
@@ -248,8 +249,9 @@ class LupusLive12(BaseRuleset):
             data = {**data, "role": self.describe_choice("become", data.get("role"), lang)}
         if event.kind == "corruption_draw":
             data = {**data, "corrupt": base_texts.word(base_texts.VALUES,
-                                                       "yes" if data.get("corrupt") else "no", lang)}
-        return base_texts.word(self.EVENTS, event.kind, lang, data)
+                                                       "yes" if data.get("corrupt") else "no", lang),
+                    "expected": _panels_fraction(data.get("expected", "0"), lang)}
+        return base_texts.word(self.EVENTS, base_texts.masters_kind(self.EVENTS, event), lang, data)
 
     def _answer(self, data: dict[str, Any], lang: str) -> str | None:
         """The answer to what the power asks: "Giulia ha l'aura nera." (or "non ha")."""

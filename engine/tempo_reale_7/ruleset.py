@@ -170,7 +170,7 @@ class TempoReale7(BaseRuleset):
         if kind == "aura":
             return base_texts.word(self.EVENTS, kind, lang, {**data, "aura": base_texts.aura(data.get("aura"), lang)})
         if kind == "spettro":
-            return base_texts.word(self.EVENTS, kind, lang,
+            return base_texts.word(self.EVENTS, base_texts.masters_kind(self.EVENTS, event), lang,
                                    {**data, "spettro": self.describe_choice("power", data.get("spettro"), lang)})
         if kind == "faction_lost" and lang == "en":
             return base_texts.word(self.EVENTS, kind, lang,
@@ -184,7 +184,7 @@ class TempoReale7(BaseRuleset):
         if kind == "election":
             return base_texts.word(self.EVENTS, kind, lang,
                                    {"counts": base_texts.tally_line(data.get("counts") or {}, lang)})
-        return base_texts.word(self.EVENTS, kind, lang, data)
+        return base_texts.word(self.EVENTS, base_texts.masters_kind(self.EVENTS, event), lang, data)
 
     def public_table(self, state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
         """A Spettro reads its power on its own page; the village is not told of the

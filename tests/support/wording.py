@@ -202,6 +202,21 @@ GENDERED = re.compile(
     re.I | re.M)
 
 
+# The reader addressed in the second person: what a report written in the third person
+# (the Masters' report) must not say outside a quotation of what a player was told.
+SECOND_PERSON = {
+    "it": re.compile(r"\b(?:tu|tuo|tua|tuoi|tue|ti|te|hai|sei|puoi|devi|vuoi|giochi|ricevi|scegli|"
+                     r"conosci|scopri|voti|prendi|diventi)\b", re.I),
+    "en": re.compile(r"\b(?:you|your|yours|yourself)\b", re.I),
+}
+QUOTED = re.compile(r"«[^»]*»|“[^”]*”|\"[^\"]*\"")
+
+
+def second_person(text: str, lang: str) -> list[str]:
+    """The words of ``text`` that address its reader, outside quotations."""
+    return [m.group(0) for m in SECOND_PERSON["en" if lang == "en" else "it"].finditer(QUOTED.sub(" ", text))]
+
+
 def gendered(text: str) -> list[str]:
     """What in an Italian ``text`` addresses its reader as a man or as a woman."""
     return [m.group(0) for m in GENDERED.finditer(text)]
