@@ -307,7 +307,7 @@ def test_the_masters_panels_show_rituals_and_corruption(app, factory, ghosts, cl
     assert "Spionaggio da gruppi con almeno un paesano 0, da gruppi di soli Lupi 0" in html
     assert "\\end{story}: ancora possibile" in html
     # The Veggente's death draws a corruption with probability 0.05 (personaggi §1.12).
-    assert "Morte di Carla (probabilità 0.05): corruzione" in html
+    assert "Morte di Carla (probabilità 0,05): corruzione" in html
     assert "Corruzioni attese 0,05, effettive" in html  # a decimal as Italian writes it (issue 31)
 
 
