@@ -48,7 +48,7 @@ EVENTS = {
     "death": {"it": "Muore {player}.", "en": "{player} dies."},
     "death_cause": {"it": "Muore {player} ({cause}).", "en": "{player} dies ({cause})."},
     "death_pyre": {"it": "{player} muore sul rogo.", "en": "{player} dies at the stake."},
-    "death_masters": {"it": "{player} muore per decisione delle Master.",
+    "death_masters": {"it": "{player} muore per decisione dei Master.",
                       "en": "{player} dies by the Masters' decision."},
     "revive": {"it": "{player} torna in vita.", "en": "{player} comes back to life."},
     "mayor": {"it": "La carica di Sindaco va {player:a}.", "en": "{player} is now the mayor."},
@@ -81,7 +81,7 @@ EVENTS = {
 # The welcome mail's lines about the game (BaseRuleset.welcome): what happens next,
 # and an example of a mail command. A game of another kind brings its own.
 WELCOME = {
-    "start": {"it": "Riceverai il tuo ruolo quando le Master avvieranno la partita.",
+    "start": {"it": "Riceverai il tuo ruolo quando i Master avvieranno la partita.",
               "en": "You will receive your role when the Masters start the game."},
     "example": {"it": "es. VOTO Carla", "en": "e.g. VOTE Carla"},
 }
@@ -126,7 +126,7 @@ VALUES = {
 
 
 EVENTS.update({
-    "disqualified": {"it": "Le Master squalificano {players}.",
+    "disqualified": {"it": "I Master squalificano {players}.",
                      "en": "The Masters disqualify {players}."},
 })
 
@@ -426,7 +426,7 @@ FORM_TITLES = {
     "power": {"it": "Il tuo potere", "en": "Your power"},
     "power.named": {"it": "Il tuo potere: {name}", "en": "Your power: {name}"},
     "become": {"it": "Scegli il tuo ruolo", "en": "Choose your role"},
-    "question": {"it": "Domanda alle Master", "en": "Question to the Masters"},
+    "question": {"it": "Domanda ai Master", "en": "Question to the Masters"},
     "shout": {"it": "Urlo notturno", "en": "Night shout"},
     "notes": {"it": "Note", "en": "Notes"},
 }
@@ -438,14 +438,14 @@ FIELD_LABELS = {
     "with": {"it": "Insieme a", "en": "Together with"},
     "n": {"it": "n", "en": "n"},
     "become": {"it": "Ruolo da assumere", "en": "Role to become"},
-    "question": {"it": "Domanda per le Master", "en": "Question for the Masters"},
+    "question": {"it": "Domanda per i Master", "en": "Question for the Masters"},
     "shout": {"it": "Urlo notturno", "en": "Night shout"},
     "notes": {"it": "Note", "en": "Notes"},
 }
 FIELD_HELP = {
     "shout": {"it": "Anonimo: pubblicato con il prossimo bollettino.",
               "en": "Anonymous: published with the next bulletin."},
-    "question": {"it": "Una sola domanda Sì/No in tutta la partita; rispondono le Master.",
+    "question": {"it": "Una sola domanda Sì/No in tutta la partita; rispondono i Master.",
                  "en": "One yes/no question in the whole game; the Masters answer it."},
 }
 

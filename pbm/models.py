@@ -256,6 +256,12 @@ class Seat(Base):
     user: Mapped[User | None] = relationship()
 
     @property
+    def greeting(self) -> str:
+        """The name a mail greets this seat's player by: their own (a substitute is not
+        greeted as the player whose seat they took: issue 31), the seat's when unknown."""
+        return (self.user.name if self.user is not None and self.user.name else "") or self.name
+
+    @property
     def mailable(self) -> bool:
         """Whether anything may be mailed to this player (a table player has no address)."""
         return self.user is not None

@@ -289,7 +289,7 @@ HEADINGS = {
 
 # The welcome mail's lines about this game (``welcome``): what happens next, and an example.
 WELCOME = {
-    "start": {"it": "Quando le Master avvieranno la partita riceverai le tue carte coperte e le tue monete. "
+    "start": {"it": "Quando i Master avvieranno la partita riceverai le tue carte coperte e le tue monete. "
                     "Ogni volta che ti tocca rispondere (il tuo turno, un dubbio, un blocco) ti arriva una "
                     "mail con le risposte possibili: rispondi con una riga, oppure tocca un pulsante sulla "
                     "tua pagina.",

@@ -75,7 +75,7 @@ CARDS: dict[str, CardText] = {
                     "the role from the list and press “Submit”."},
         mail=({"it": "DIVENTO Veggente", "en": "BECOME Seer"},)),
     "Espansivo": _card(
-        {"it": "Scegli un giocatore vivo: le Master gli dicono che sei l'Espansivo.",
+        {"it": "Scegli un giocatore vivo: i Master gli dicono che sei l'Espansivo.",
          "en": "Pick a living player: the Masters tell them that you are the Expansive."},
         {"it": "Di notte, anche la prima; dopo una notte in cui ci riesci, salti la notte "
                "successiva.",
@@ -117,7 +117,7 @@ CARDS: dict[str, CardText] = {
         {"it": "Solo la seconda, la terza e la quarta notte: sono obbligatorie.",
          "en": "Only on the second, third and fourth nights: they are compulsory."}, target=ALIVE),
     "Profeta": _card(
-        {"it": "Fai alle Master una domanda sulla partita a cui si risponde sì o no: la risposta è "
+        {"it": "Fai ai Master una domanda sulla partita a cui si risponde sì o no: la risposta è "
                "sempre vera. Se il potere ti viene impedito, la domanda è sprecata.",
          "en": "Ask the Masters a yes-or-no question about the game: the answer is always true. "
                "If your power is hindered, the question is wasted."},

@@ -31,7 +31,7 @@ REJECTIONS = {**texts.REJECTIONS,
     "missile_repeat": {"it": "Hai già scelto {target}: le tre scelte del Missile devono essere diverse.",
                        "en": "You already chose {target}: the Missile's three choices must differ."},
     # -- the Profeta -----------------------------------------------------------
-    "no_question": {"it": "Solo il Profeta può rivolgere una domanda alle Master.",
+    "no_question": {"it": "Solo il Profeta può rivolgere una domanda ai Master.",
                     "en": "Only the Profeta can ask the Masters a question."},
     "question_used": {"it": "Il Profeta può fare una sola domanda in tutta la partita, "
                             "e l'hai già fatta (o è stata sprecata).",
@@ -100,7 +100,7 @@ EVENTS = {**texts.EVENTS,
                              "en": "{target} does not play for the Wolves."},
     # An answer to a question this table does not know (never made by the engine).
     "answer": {"it": "La risposta su {target} è: {answer}.", "en": "The answer about {target} is: {answer}."},
-    "answer.profeta": {"it": "Le Master rispondono alla tua domanda «{target}»: {answer}.",
+    "answer.profeta": {"it": "I Master rispondono alla tua domanda «{target}»: {answer}.",
                        "en": "The Masters' answer to your question “{target}”: {answer}."},
     "visited_by": {"it": "Questa notte ti ha fatto visita l'Espansivo: {visited_by}.",
                    "en": "Tonight the Espansivo visited you: {visited_by}."},

@@ -14,7 +14,8 @@ in a reader of ``lang``:
   reader's language writes them;
 - an unfilled placeholder (``{name}``, ``{{ deadline }}``, ``%(date)s``);
 - a sentence of the other language (``Going away? Tell the Masters`` in an Italian
-  page), told by words that only one of the two languages has.
+  page), told by words that only one of the two languages has;
+- in Italian, a word that addresses the reader as a man or as a woman (``gendered``).
 
 ``gendered(text)`` lists, in Italian, what addresses a player as a man or as a woman
 ("sei iscritto", "sei entrata", "da morto", "te stesso", "Benvenuto"): a service for
@@ -194,11 +195,12 @@ SENTENCE = re.compile(r"[^.!?;:\n]+[.!?;:]*")
 # adjective after "sei"/"sarai"/"eri"/"sei stato" ("sei iscritto", "sei stata eliminata"),
 # "da vivo"/"da morta", "te stesso", a greeting that agrees ("Benvenuto", "Caro").
 _AGREEING = (r"(?:iscritt|entrat|uscit|stat|eliminat|arrivat|tornat|rimast|mort|viv|pront|sicur|"
-             r"convint|sol|invitat|registrat|collegat|scelt|nominat|risvegliat|resuscitat|corrott|"
-             r"squalificat|sostituit|benvenut|car)[oaie]")
+             r"convint|sol|invitat|registrat|collegat|scollegat|disconness|scelt|nominat|risvegliat|"
+             r"resuscitat|corrott|squalificat|sostituit|benvenut|car)[oaie]")
 GENDERED = re.compile(
-    rf"\b(?:sei|sarai|eri)\s+(?:(?:stat[oa]|già|ancora|appena|ora)\s+)*{_AGREEING}\b"
-    rf"|\bda\s+(?:viv|mort)[oa]\b|\bte\s+stess[oa]\b|^\s*(?:benvenut|car)[oa]\b",
+    rf"\b(?:sei|sarai|eri|verrai|resti|resterai|rimani)\s+(?:(?:stat[oa]|già|ancora|appena|ora)\s+)*"
+    rf"{_AGREEING}\b"
+    rf"|\bda\s+(?:viv|mort)[oa]\b|\bte\s+stess[oa]\b|(?<!il )(?<!di )\bbenvenut[oa]\b|^\s*car[oa]\b",
     re.I | re.M)
 
 
@@ -245,6 +247,8 @@ def problems(text: str, lang: str) -> list[Problem]:
     for sentence in SENTENCE.findall(bare):
         if other_language(sentence, lang):
             found.append(Problem("a sentence of the other language", sentence.strip(), text))
+    if lang == "it":
+        found += [Problem("a word that takes the reader's gender", g, text) for g in gendered(bare)]
     return found
 
 

@@ -170,7 +170,7 @@ def test_every_action_the_service_logs_is_worded_on_the_desk(app):
 
 def test_a_players_own_move_says_how_it_came_in_words(app, factory, clock):
     """Beside a move that did not come from the page, the player reads how it came
-    ("per mail", "tramite le Master"), never the stored code "(mail)"."""
+    ("per mail", "tramite i Master"), never the stored code "(mail)"."""
     gid = make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
     with transaction(factory) as s:
         from pbm.models import Game

@@ -39,8 +39,8 @@ def test_the_living_read_their_power_and_their_question_in_the_rulebooks_words(a
     assert "Il tuo potere: Veggente" in forms_of(carla)["form-power"].text
     dario = logged_in(app, "Dario")  # the Profeta, who may ask the Masters one question
     question = forms_of(area(dario))["form-question"]
-    assert "Domanda alle Master" in question.text and "Domanda per le Master" in question.text
-    assert "Una sola domanda Sì/No in tutta la partita; rispondono le Master." in question.text
+    assert "Domanda ai Master" in question.text and "Domanda per i Master" in question.text
+    assert "Una sola domanda Sì/No in tutta la partita; rispondono i Master." in question.text
     assert "question-question" in question.textareas
     _english(dario)
     question = forms_of(area(dario))["form-question"]
