@@ -59,6 +59,15 @@ def how_it_came(source: str | None, lang: str) -> str:
     return gettext_in(lang, "standing answer") if source == "standing" else ""
 
 
+def received_by(source_detail: str | None, lang: str) -> str:
+    """How a move a Master entered for a player reached the Master, as a sentence says it
+    ("arrivato via SMS"), never the stored code ("sms", "phone"); "" when unknown."""
+    words = {"sms": gettext_in(lang, "sent by SMS"), "phone": gettext_in(lang, "given by phone"),
+             "in person": gettext_in(lang, "given in person"), "email": gettext_in(lang, "sent by mail"),
+             "forward": gettext_in(lang, "sent by mail")}
+    return words.get(source_detail or "", "")
+
+
 def pending_lines(ruleset: str, pending: list[dict[str, Any]] | None, lang: str) -> list[str]:
     """What a draft waits for, as the Masters read it (the desk's and the mail's):
     each item worded by the ruleset, never its kind and data."""

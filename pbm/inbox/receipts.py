@@ -98,6 +98,8 @@ def commands_receipt(session: Session, config: dict[str, Any], row: InboundRow, 
                               if shown is not None and shown.status == PhaseStatus.OPEN
                               and not settled else None),
                  "window_closed": settled,
+                 # A Master's entry for a player (an SMS, a forward): whose commands these were.
+                 "for_player": seat.name if by is not None else None,
                  # A reply to a moment that has passed: which one is open now, and until when.
                  "open_label": render.phase_label(phase, lang, tz) if late and open_now else None,
                  "open_deadline": (render.deadline_text(phase.ends_at, lang, tz)

@@ -93,7 +93,7 @@ def test_a_reply_to_an_older_mail_that_does_not_fit_names_the_open_phase_and_the
     assert "Hai risposto a una mail vecchia della partita. La fase aperta adesso: giorno 1, martedì " \
            "24 novembre, fino al 24/11/2026" in body
     assert "Rispondi alla sua mail più recente, o usa la pagina della partita: " in body and "/g/" in body
-    assert "Fase: giorno 1, martedì 24 novembre (termina il 24/11/2026" in body
+    assert "Fase: giorno 1, martedì 24 novembre; termina il 24/11/2026" in body
 
 
 def test_a_reply_that_arrived_before_the_open_phase_began_is_not_moved_into_it(app, factory, game, clock):
