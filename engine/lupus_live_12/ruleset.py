@@ -145,6 +145,21 @@ class LupusLive12(BaseRuleset):
     def vocabulary(self) -> Vocabulary:
         return _vocabulary.vocabulary()
 
+    def describe_submission(self, submission: dict[str, Any], lang: str,
+                            state: GameState | None = None) -> list[str]:
+        """The default lines, and for a ritual named with no other participant the rule it
+        breaks (§1.10.2: "svolto se ella indica esattamente altri n_r-1 fantasmi"): a lone
+        ghost's ritual is recorded, and fails, so the receipt says so now (issue 31)."""
+        lines = super().describe_submission(submission, lang, state)
+        ritual = RITUALS.get(str(submission.get("ritual") or ""))
+        if ritual is not None and not submission.get("with"):
+            n = submission.get("n")
+            count = ritual.participants(int(n) if str(n or "").isdigit() else None)
+            lines.append(base_texts.word(texts.EVENTS, "ritual_alone", lang,
+                                         {"count": max(count, ritual.base + (1 if ritual.parametric else 0))})
+                         or "")
+        return lines
+
     def describe_choice(self, key: str, value: Any, lang: str) -> str:
         return base_texts.mayor_choice(key, value, lang) or _vocabulary.describe_choice(key, value, lang)
 

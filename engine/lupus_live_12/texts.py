@@ -110,6 +110,11 @@ EVENTS = {**texts.EVENTS,
     "corrupted": {"it": "La corruzione ti ha raggiunto: ora giochi per i Lupi (non sai chi siano).",
                   "en": "You have been corrupted: you now play for the Wolves (you do not know who they are)."},
     "became": {"it": "Il tuo nuovo ruolo è {role}.", "en": "Your new role is {role}."},
+    # A ritual submitted with nobody else (principale §1.10.2): it will fail, and why.
+    "ritual_alone": {"it": "Attenzione: questo rituale richiede {count} partecipanti; senza altri "
+                           "fantasmi fallirà.",
+                     "en": "Beware: this ritual needs {count} participants; without other ghosts it "
+                           "will fail."},
     # The Masters' own copies of what a player is told in the second person (texts.masters_kind).
     "corrupted.masters": {"it": "Corruzione: {player} passa ai Lupi.",
                           "en": "Corruption: {player} now plays for the Wolves."},

@@ -72,6 +72,15 @@ def test_ritual_with_group_n_target_notes_and_shout_reach_the_engine(app, factor
     assert "Rituale: Voto diretto" in area(client)  # "your choices so far"
 
 
+def test_a_lone_ghosts_ritual_is_recorded_with_the_participants_it_needs(app, factory, ghosts):
+    """Issue 31: a ritual with nobody else was accepted and failed with no reason; it is
+    still recorded (the others may join it), and the receipt says it needs 5 (§4.7)."""
+    page = post_form(logged_in(app, "Elena"), "form-ritual", {"ritual": "Omicidio", "target": "Anna"})
+    assert "Registrato" in flash_of(page)
+    assert "richiede 5 partecipanti" in flash_of(page) and "fallirà" in flash_of(page)
+    assert recorded(factory)[0][1] == "ritual"
+
+
 def test_ritual_with_the_satanista_and_a_ritual_without_target(app, factory, ghosts):
     client = logged_in(app, "Fabio")
     post_form(client, "form-ritual", {"ritual": "Omicidio", "with": ["Elena", "Gino"],
