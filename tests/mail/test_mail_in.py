@@ -213,3 +213,17 @@ def test_an_empty_reply_is_told_it_was_empty_and_nothing_is_read_from_our_subjec
     assert votes(factory) == []
     (body,) = receipts(factory, email)
     assert "Il messaggio è vuoto" in body and "non ho registrato nulla" in body
+
+
+def test_a_questioning_vote_at_night_is_not_invited_to_be_confirmed(app, factory, clock):
+    """Issue 31: "Voto Carla?" at night invited a confirmation that was then refused."""
+    from tests.support.mail import ROLES
+    from tests.support.helpers import make_game
+    make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")  # night 1
+    from pbm.worker import Worker
+    email, _token = seat(factory, "Dario")
+    sent = latest_sent(factory, email, kind="role_letter")
+    deliver(app, message(email, sent.reply_to, "Voto Carla?", reply_to_row=sent))
+    run_mail(app, Worker(app, clock))
+    (body,) = receipts(factory, email)
+    assert "confermalo" not in body and "In questa fase questo comando non si può usare" in body
