@@ -236,8 +236,15 @@ class LupusLive12(BaseRuleset):
         if seen.kind == "pyre":
             public = {k: seen.data.get(k) for k in ("burned", "quorum", "votes", "voters",
                                                      "living", "mayor")}
-            return replace(seen, data={**public, "tally": public_tally(seen.data),
-                                       "declared": True})
+            counted = public_tally(seen.data)
+            # The lot is told when the count everybody can make shows the tie too: a tie
+            # only the secret weights made would give those weights away.
+            tied = list(seen.data.get("tied") or [])
+            top = max(counted.values(), default=0)
+            if tied and sorted(n for n, v in counted.items() if v == top) != sorted(tied):
+                tied = []
+            return replace(seen, data={**public, "tally": counted, "declared": True,
+                                       **({"tied": tied} if tied else {})})
         return seen
 
     def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:
@@ -245,8 +252,12 @@ class LupusLive12(BaseRuleset):
         if event.kind == "death":
             return base_texts.death_line(self.EVENTS, texts.CAUSES, data, lang)
         if event.kind == "pyre":
-            return base_texts.pyre_line(self.EVENTS, data, lang,
+            line = base_texts.pyre_line(self.EVENTS, data, lang,
                                         "pyre_declared" if data.get("declared") else "pyre_tally")
+            if data.get("tied") and data.get("burned"):
+                line += " " + (base_texts.word(self.EVENTS, "pyre_lot", lang, {
+                    "tied": base_texts.names(data["tied"], lang), "burned": data["burned"]}) or "")
+            return line
         if event.kind == "rejected_at_resolution":
             return base_texts.rejected_line(self, data, lang)
         if event.kind == "answer":

@@ -80,6 +80,9 @@ EVENTS = {**texts.EVENTS,
     # The players' count of a day's votes (see LupusLive12.visible).
     "pyre_declared": {"it": "Voti dichiarati (1 ciascuno, il Sindaco 1¼): {tally}.",
                       "en": "Votes cast (1 each, the Sindaco's 1¼): {tally}."},
+    # §1.7: a tie for the stake broken by lot.
+    "pyre_lot": {"it": "Pareggio tra {tied}: la sorte ha scelto {burned}.",
+                 "en": "A tie between {tied}: the lot fell on {burned}."},
     "pack": {"it": "Il tuo branco (i Lupi si conoscono tra loro): {members}.",
              "en": "Your pack (the Wolves, who know each other): {members}."},
     # A power's answer says what its question asked (personaggi §1.6, §1.8, §1.12, §2.4,
