@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from engine.core import MASTER, Event
+from engine.core import MASTER, Event, GameState
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
@@ -24,6 +24,7 @@ from ..mail.outbound.relay_limits import Limits, paused_until, relay_key, used_t
 from ..seating import load_seats
 from ..models import EventRow, Game, InboundRow, MasterLog, OutboxRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
+from ..operations.reminders import who_must_act
 from .public import ruleset_name
 
 
@@ -74,10 +75,13 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
         draft_views.append({"phase": d, "label": render.phase_label(d, lang, tz),
                             "lines": _master_lines(events, game, lang),
                             "pending": [_pending_view(game, x, lang) for x in d.pending or []]})
-    actions = []
+    actions, awaited = [], []
     if phase is not None:
+        latest = operations.latest_actions(session, phase)
         actions = [(r.seat.name, render.describe_submission(r.args, lang, game.ruleset), _how(r))
-                   for r in operations.latest_actions(session, phase)]
+                   for r in latest]
+        if phase.status == PhaseStatus.OPEN:
+            awaited = _awaited(game, phase, {(r.seat_id, r.kind) for r in latest}, lang)
     logs = session.scalars(select(MasterLog).where(MasterLog.game_id == game.id)
                            .order_by(MasterLog.id.desc()).limit(50)).all()
     log_lines = _log_lines(session, game, logs, lang, tz)
@@ -111,10 +115,27 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
         "tz": operations.game_tz(game),
         "game": game, "phase": phase, "state": state, "panels": panels(session, game, lang),
         "titles": render.titles(game.ruleset, state, lang),
-        "drafts": draft_views, "actions": actions, "logs": log_lines, "roles": roles,
+        "drafts": draft_views, "actions": actions, "awaited": awaited, "logs": log_lines, "roles": roles,
         "phase_label": render.phase_label(phase, lang, tz) if phase else None,
         "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase and phase.has_deadline else None,
     }
+
+
+def _awaited(game: Game, phase: PhaseRow, acted: set[tuple[int, str]], lang: str) -> list[tuple[str, str]]:
+    """Who the open phase still waits for, and what (the reminders' rule: the living,
+    the kinds their ruleset requires of them, ``operations.reminders.who_must_act``):
+    the desk listed only who had acted (issue 31)."""
+    state = GameState.from_dict(phase.state_before)
+    rules = get_ruleset(game.ruleset)
+    out = []
+    for seat in game.seats:
+        if seat.disqualified or not state.has_player(seat.name) or not state.player(seat.name).alive:
+            continue
+        missing = sorted(k for k in who_must_act(state, game.ruleset, seat.name)
+                         if (seat.id, k) not in acted)
+        if missing:
+            out.append((seat.name, ", ".join(rules.describe_action(k, lang) for k in missing)))
+    return out
 
 
 def _remedies(game: Game, lang: str) -> dict[str, Any]:

@@ -194,3 +194,17 @@ def test_a_desk_shows_a_role_column_only_for_a_game_with_roles(app, factory, clo
         slug = s.get(Game, gid).slug
     complots = login(app, "master@example.org", "master").get(f"/g/{slug}/master").get_data(as_text=True)
     assert "<th>Ruolo</th>" not in complots and "<th>Stato</th>" in complots
+
+
+def test_the_desk_lists_who_is_still_awaited(app, factory, clock):
+    """Issue 31: the desk listed who had acted, not who the phase still waits for."""
+    make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")  # night 1
+    client = login(app, "master@example.org", "master")
+    desk = client.get("/g/test-game/master").get_data(as_text=True)
+    awaited = desk.split('id="awaited"')[1].split("</ul>")[0]
+    # Night 1: the Veggente has a power to use; the wolf's kill waits for night 2.
+    assert "Carla: potere" in awaited and "Anna" not in awaited
+    client.post("/g/test-game/master/behalf", data={"csrf_token": csrf_from(desk), "player": "Carla",
+                                                     "commands": "POTERE Anna", "source": "sms"})
+    desk = client.get("/g/test-game/master").get_data(as_text=True)
+    assert "Nessuno: hanno agito tutti." in desk.split('id="awaited"')[1].split("</ul>")[0]
