@@ -723,8 +723,12 @@ class BaseRuleset:
         """What a player knows of themself at a glance, worded (the first line of their
         reserved area). Default: their role, faction and aura (``texts.SELF``)."""
         p = state.player(player)
-        return [Fact(word(texts.SELF, key, lang) or key, str(value))
-                for key, value in (("role", p.role), ("faction", p.faction), ("aura", p.aura))]
+        card = self.role_card(p.role, lang)
+        # Each value in the reader's language ("Aura: white", not "bianca": issue 31); the
+        # role as its card names it ("Seer (Veggente)"), the faction without its article.
+        values = (("role", card.name if card is not None else p.role),
+                  ("faction", texts.faction_name(p.faction, lang)), ("aura", texts.aura(p.aura, lang)))
+        return [Fact(word(texts.SELF, key, lang) or key, str(value)) for key, value in values]
 
     def self_status(self, state: GameState, player: str, lang: str) -> str:
         """Whether a player is still in the game, as their reserved area says it to them.

@@ -166,6 +166,15 @@ def faction(name: Any, lang: str) -> str:
     return word(FACTIONS, str(name), lang) or str(name)
 
 
+def faction_name(name: Any, lang: str) -> str:
+    """A faction as a label's value ("Villaggio", "Village"): its name without the article."""
+    named = faction(name, lang)
+    for article in ("il ", "i ", "la ", "le ", "the "):
+        if named.startswith(article) and named != str(name):
+            return named[len(article):]
+    return named
+
+
 def aura(value: Any, lang: str) -> str:
     return word(AURAS, str(value), lang) or str(value)
 

@@ -79,7 +79,7 @@ REJECTIONS = {**texts.REJECTIONS,
 EVENTS = {**texts.EVENTS,
     # The players' count of a day's votes (see LupusLive12.visible).
     "pyre_declared": {"it": "Voti dichiarati (1 ciascuno, il Sindaco 1¼): {tally}.",
-                      "en": "Votes cast (1 each, the Sindaco's 1¼): {tally}."},
+                      "en": "Votes cast (1 each, the mayor's 1¼): {tally}."},
     # §1.7: a tie for the stake broken by lot.
     "pyre_lot": {"it": "Pareggio tra {tied}: la sorte ha scelto {burned}.",
                  "en": "A tie between {tied}: the lot fell on {burned}."},
@@ -160,6 +160,6 @@ TALLY = {
     },
     "weights": {
         "it": "Ogni voto vale 1, quello del Sindaco 1¼.",
-        "en": "Each vote counts 1, the Sindaco's 1¼.",
+        "en": "Each vote counts 1, the mayor's 1¼.",
     },
 }

@@ -241,7 +241,7 @@ def test_standing_answers_by_mail_in_both_languages(make_app, clock, imap_accoun
         receipt = _receipt(factory, italian)
         assert "Non conosco il personaggio “Pippo”" in receipt and "Contessa" in receipt
         receipt = _receipt(factory, "Bruno")
-        assert "Which standing answer?" in receipt and "ALWAYS CHALLENGE Duke" in receipt
+        assert "Which standing answer?" in receipt and "ALWAYS CHALLENGE Duchess" in receipt
         assert _standing(factory, gid, italian) == ["pass_not_me", "challenge:Duchessa"]
         assert _standing(factory, gid, "Bruno") == ["challenge:Duchessa", "challenge:Capitano"]
 
@@ -283,7 +283,7 @@ def test_the_window_mail_says_how_to_leave_answers_standing(make_app, clock, ima
             if lang == "it":
                 assert "Risposte permanenti per posta" in body and "SEMPRE SFIDO Duchessa" in body
             else:
-                assert "Standing answers by mail" in body and "ALWAYS CHALLENGE Duke" in body
+                assert "Standing answers by mail" in body and "ALWAYS CHALLENGE Duchess" in body
 
 
 # --------------------------------------------------------------------------- the book's words by mail

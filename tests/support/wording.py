@@ -15,7 +15,9 @@ in a reader of ``lang``:
 - an unfilled placeholder (``{name}``, ``{{ deadline }}``, ``%(date)s``);
 - a sentence of the other language (``Going away? Tell the Masters`` in an Italian
   page), told by words that only one of the two languages has;
-- in Italian, a word that addresses the reader as a man or as a woman (``gendered``).
+- in Italian, a word that addresses the reader as a man or as a woman (``gendered``);
+- a value the service translates left in the other language (``OTHER_VALUES``: "Aura:
+  bianca" on an English page).
 
 ``gendered(text)`` lists, in Italian, what addresses a player as a man or as a woman
 ("sei iscritto", "sei entrata", "da morto", "te stesso", "Benvenuto"): a service for
@@ -191,6 +193,14 @@ def other_language(sentence: str, lang: str) -> bool:
 
 SENTENCE = re.compile(r"[^.!?;:\n]+[.!?;:]*")
 
+# Values the service translates (an aura, the Mayor's office, where a move came from):
+# one left in the other language ("Aura: bianca" on an English page, "the Sindaco's 1¼")
+# is a value of the other language, however English the sentence around it (issue 31).
+OTHER_VALUES = {
+    "en": frozenset({"bianca", "nera", "buona", "malvagia", "Sindaco", "Vicesindaco", "fonte"}),
+    "it": frozenset({"white", "black", "evil", "mayor", "Mayor", "source"}),
+}
+
 # Italian words that agree with the gender of the player they address: a participle or
 # adjective after "sei"/"sarai"/"eri"/"sei stato" ("sei iscritto", "sei stata eliminata"),
 # "da vivo"/"da morta", "te stesso", a greeting that agrees ("Benvenuto", "Caro").
@@ -249,6 +259,8 @@ def problems(text: str, lang: str) -> list[Problem]:
             found.append(Problem("a sentence of the other language", sentence.strip(), text))
     if lang == "it":
         found += [Problem("a word that takes the reader's gender", g, text) for g in gendered(bare)]
+    found += [Problem("a value of the other language", w, text) for w in WORD.findall(bare)
+              if w in OTHER_VALUES["en" if lang == "en" else "it"]]
     return found
 
 

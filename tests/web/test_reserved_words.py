@@ -27,7 +27,9 @@ def test_a_ghost_reads_what_they_know_of_themself_and_their_forms_in_the_ruleboo
     assert "ritual-notes" in shout.textareas and "Note" in shout.text  # a box of lines
     _english(client)
     page = area(client)
-    assert "<strong>Role:</strong> Contadino · <strong>Faction:</strong> Villaggio" in page
+    # Every value in English too (issue 31): the role as its card names it, the aura.
+    assert "<strong>Role:</strong> Farmer (Contadino) · <strong>Faction:</strong> Village" in page
+    assert "<strong>Aura:</strong> white" in page
     assert "You are dead: you play as a ghost." in page
     shout = forms_of(page)["form-ritual"]
     assert "Night shout" in shout.text and "Anonymous: published with the next bulletin." in shout.text

@@ -43,6 +43,8 @@ PLANTED = {
     "an unworded date": "Fri, 27 Nov 2026 02:26:10 +0000",
     "an unfilled placeholder": "Ora: {phase_label}",
     "a dump of keys and values": "{'kind': 'vote', 'target': 'Anna'}",
+    "a word that takes the reader's gender": "Ciao Anna, sei iscritto alla partita.",
+    "a value of the other language": "La tua aura: white.",
 }
 
 
