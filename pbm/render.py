@@ -27,7 +27,11 @@ from .models import PhaseRow
 def rejection(code: str, params: dict[str, Any], ruleset: str, lang: str) -> str:
     """Why an action was refused, in the player's language: the rules' codes in the
     ruleset's words, the service's own (a closed phase, a bad form) in its catalogue
-    (``pbm.errors``), and a code worded by neither as a general sentence."""
+    (``pbm.errors``), and a code worded by neither as a general sentence. A window
+    closed early by someone's answer (``moment_closed_by``) names them and their answer,
+    worded by the game ("Bruno: Sfido Anna (Duchessa)")."""
+    if code == "moment_closed_by" and isinstance(params.get("args"), dict):
+        params = {**params, "what": "; ".join(describe_submission(params["args"], lang, ruleset))}
     return errors.say(code, params, lang, ruleset=ruleset, rules_first=True)
 
 

@@ -155,8 +155,10 @@ def answer(slug: str):
             raise Rejected("moment_passed")
         state = GameState.from_dict(phase.state_before)
         form = next((f for f in ruleset.forms(state, seat.name) if f.kind == kind), None)
+        if phase.status != PhaseStatus.OPEN or phase.ends_at <= now():
+            raise operations.too_late(session, game, phase, seat)
         if form is None:
-            raise Rejected("moment_passed" if phase.status != PhaseStatus.OPEN else "not_now")
+            raise Rejected("not_now")
         values: dict[str, Any] = {}
         for f in form.fields:
             if f.type in ("cards", "players"):

@@ -263,3 +263,22 @@ def test_a_complots_reminder_reads_right_in_both_languages(app, factory, clock):
     assert "la il" not in mail.body and "(turn)" not in mail.body, mail.body
     assert "Fase in corso: il turno, momento 1;" in mail.body
     assert "Non hai ancora giocato: la tua azione." in mail.body
+
+
+def test_an_answer_after_someone_challenged_says_who_closed_the_window(app, factory, clock):
+    """Issue 31: a challenge closes the window, and the others' timely answers got a bare
+    "Troppo tardi"; now the refusal says who answered first, and how."""
+    t0 = clock.now()
+    gid = start(app, factory, t0, hands=HANDS)
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "tax"}, t0)  # claims the Duchessa
+    with factory() as s:
+        slug = s.get(Game, gid).slug
+    client = login(app, "carla@players.test", "pw-carla")
+    carla_page = client.get(f"/g/{slug}/me").get_data(as_text=True)  # read while the window is open
+    passing = next(b for b in buttons(carla_page) if b.get("answer") == "pass")
+    send(app, factory, gid, "Bruno", {"kind": "answer", "answer": "challenge"}, t0)  # closes it
+    data = {k: v for k, v in passing.items() if not k.startswith("_")}
+    data["csrf_token"] = csrf_from(carla_page)
+    page = client.post(f"/g/{slug}/answer", data=data, follow_redirects=True).get_data(as_text=True)
+    said = text(page)
+    assert "Troppo tardi: Bruno aveva già risposto (" in said and "Sfid" in said, said[:2000]
