@@ -25,6 +25,11 @@ ALIASES = {
     **{c.casefold(): c for c in CHARACTERS},
     **{e.casefold(): c for c, e in ENGLISH.items()},
     "duke": DUCHESSA, "duca": DUCHESSA, "ambassadore": AMBASCIATORE,
+    # The plurals players write of two cards alike ("le due Duchesse", "both Dukes").
+    "duchesse": DUCHESSA, "duchi": DUCHESSA, "assassini": ASSASSINO, "contesse": CONTESSA,
+    "capitani": CAPITANO, "ambasciatori": AMBASCIATORE, "inquisitori": INQUISITORE,
+    "duchesses": DUCHESSA, "dukes": DUCHESSA, "assassins": ASSASSINO, "countesses": CONTESSA,
+    "captains": CAPITANO, "ambassadors": AMBASCIATORE, "inquisitors": INQUISITORE,
 }
 
 # The coins of the box: 24 silver and 6 gold worth 5 each (Materiali).

@@ -220,7 +220,7 @@ def vocabulary() -> Vocabulary:
     # "SEMPRE SFIDO la Duchessa", "BLOCCO con la Contessa", "ALWAYS CHALLENGE the Duke",
     # "perdo il Duca", "BLOCK with the Countess".
     fillers = ("chi dichiara", "chi si dichiara", "con la", "con il", "con l'", "con lo", "con", "col",
-               "la", "il", "lo", "l'", "ogni", "un", "una", "uno", "mio", "mia",
+               "la", "il", "lo", "l'", "le", "i", "gli", "ogni", "un", "una", "uno", "mio", "mia", "mie", "miei",
                "with the", "with", "as", "the", "a", "an", "any", "every", "my")
     arguments = {**{k: {"it": "la carta", "en": "the card"} for k in ("card", "as", "cards")},
                  "standing": {"it": "il personaggio", "en": "the character"}}

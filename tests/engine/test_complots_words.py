@@ -251,3 +251,14 @@ def test_a_player_who_lost_the_last_card_reads_a_sentence_not_a_dash(lang):
     for text in (note, hand.lines[0]):
         assert text and "—" not in text and ":  " not in text, text
     assert note != R.describe(private("Anna", "hand", cards=["Duchessa"]), lang, Viewer(player="Anna"))
+
+
+def test_two_cards_alike_are_kept_as_players_write_them():
+    """Issue 31: "Tengo le due Duchesse" gave three errors, one per word."""
+    from pbm.mail.reading.commands import parse_commands
+    for line in ("Tengo le due Duchesse", "TENGO entrambe le Duchesse", "KEEP both Duchesses",
+                 "keep two Dukes"):
+        commands, errors, _ = parse_commands(line, ["Anna", "Bruno"], "complots")
+        assert commands == [{"kind": "keep", "cards": ["Duchessa", "Duchessa"]}] and not errors, line
+    _, errors, _ = parse_commands("Tengo Pippo Pluto Duchessa", ["Anna"], "complots")
+    assert len(errors) == 1  # one line, one refusal
