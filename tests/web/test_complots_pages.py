@@ -282,3 +282,39 @@ def test_an_answer_after_someone_challenged_says_who_closed_the_window(app, fact
     page = client.post(f"/g/{slug}/answer", data=data, follow_redirects=True).get_data(as_text=True)
     said = text(page)
     assert "Troppo tardi: Bruno aveva già risposto (" in said and "Sfid" in said, said[:2000]
+
+
+def test_an_eliminated_player_is_told_once_then_gets_no_turns_mail(app, factory, clock):
+    """Issue 31: eliminated players got every turn's mail; now the mail of the turn they
+    went out in says so, and nothing more comes until the game's end."""
+    t0 = clock.now()
+    hands = {"Anna": ["Capitano", "Assassino"], "Bruno": ["Contessa", "Duchessa"],
+             "Carla": ["Ambasciatore", "Duchessa"]}
+    gid = start(app, factory, t0, hands=hands, coins={"Anna": 7, "Bruno": 7})
+
+    def carla_mails() -> list[str]:
+        with factory() as s:
+            return [r.body for r in s.query(OutboxRow).filter_by(kind="window", to_addr="carla@players.test")
+                    .order_by(OutboxRow.id)]
+
+    def turn_of() -> str:
+        with factory() as s:
+            return s.get(Game, gid).state["data"]["turn_of"]
+
+    # Two Assassinii against Carla, one from each of the others: she reveals one card,
+    # then the other goes with the second (her last card is revealed for her).
+    send(app, factory, gid, turn_of(), {"kind": "turn", "action": "coup", "target": "Carla"}, t0)
+    send(app, factory, gid, "Carla", {"kind": "lose", "card": "Ambasciatore"}, t0)
+    send(app, factory, gid, turn_of(), {"kind": "turn", "action": "coup", "target": "Carla"}, t0)
+    assert _hand(factory, gid, "Carla") == []
+    told = carla_mails()
+    assert "Sei fuori dal gioco: non riceverai altre mail" in told[-1], told[-1]
+    before = len(told)
+    send(app, factory, gid, turn_of(), {"kind": "turn", "action": "income"}, t0)
+    assert len(carla_mails()) == before  # a turn of the others: nothing for Carla
+
+
+def _hand(factory, gid, name):
+    with factory() as s:
+        player = next(p for p in s.get(Game, gid).state["players"] if p["name"] == name)
+        return player["data"]["hand"]
