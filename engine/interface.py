@@ -569,6 +569,11 @@ class BaseRuleset:
         make in the window ``state`` opens, or None (the player answers themselves)."""
         return None
 
+    def confirms(self, form: ActionForm, values: dict[str, Any]) -> bool:
+        """Whether an answer risks enough that its one-tap button asks before it sends
+        (a challenge, a block: whoever loses one reveals a card). Default: none."""
+        return False
+
     def reports_to_all(self, state: GameState) -> bool:
         """Whether the moment this state opens closes a round everyone is told about
         by mail (the results of a Lupus phase; a whole turn of Complots). When False, a

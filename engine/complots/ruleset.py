@@ -366,6 +366,10 @@ class Complots(BaseRuleset):
             return {"kind": "answer", "answer": "pass"}
         return None
 
+    def confirms(self, form: ActionForm, values: dict[str, Any]) -> bool:
+        """A challenge or a block: whoever loses it reveals a card (rules B and C)."""
+        return values.get("answer") in ("challenge", "block")
+
     def reports_to_all(self, state: GameState) -> bool:
         """A turn is over (or the game): everyone gets the turn's log by mail."""
         return state.over or state.phase.kind in ("turn", "choose")

@@ -72,7 +72,8 @@ def buttons(ruleset: Any, form: ActionForm, lang: str,
     out = []
     for combo in combos:
         words = ruleset.describe_submission(ruleset.form_submission(form, combo), lang, state)
-        out.append({"label": "; ".join(words), "values": combo})
+        out.append({"label": "; ".join(words), "values": combo,
+                    "confirm": ruleset.confirms(form, combo)})
     return out
 
 

@@ -157,7 +157,16 @@ def test_an_answer_window_at_360_by_740(app, factory, clock, live_server, browse
     assert carla.locator("#waiting").inner_text() == "Si attende ancora: Bruno, Carla."
     assert "attende" not in carla.locator("#table").inner_text()
 
+    # A block risks a card: the button asks first (issue 31); dismissed, nothing is sent.
+    asked: list[str] = []
+    carla.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
     buttons.nth(3).click()
+    assert asked == ["Confermi: Blocco con l'Ambasciatore?"]
+    with factory() as s:
+        assert s.query(ActionRow).filter_by(game_id=gid, source="web", kind="answer").count() == 0
+    carla.once("dialog", lambda d: d.accept())
+    buttons.nth(3).click()
+    carla.wait_for_load_state()
     assert "Registrato: Blocco con l'Ambasciatore." in carla.content().replace("&#39;", "'")
     with factory() as s:
         (row,) = s.query(ActionRow).filter_by(game_id=gid, source="web").filter(

@@ -24,7 +24,7 @@ HANDS = {"Anna": ["Capitano", "Assassino"], "Bruno": ["Contessa", "Duchessa"],
 def buttons(page: str) -> list[dict[str, str]]:
     """Each answer button: its hidden fields and the label it shows."""
     out = []
-    for block in re.findall(r'<form method="post" action="/g/[^"]+/answer" class="answer">(.*?)</form>',
+    for block in re.findall(r'<form method="post" action="/g/[^"]+/answer" class="answer[^"]*"[^>]*>(.*?)</form>',
                             page, re.S):
         fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', block))
         fields["_label"] = html.unescape(re.search(r"<button[^>]*>(.*?)</button>", block, re.S).group(1).strip())

@@ -214,7 +214,7 @@ def _answer_forms(html: str) -> list[dict[str, str]]:
     """Each answer button's hidden fields and label."""
     import re
     forms = []
-    for block in re.findall(r'<form method="post" action="/g/[^"]+/answer" class="answer">(.*?)</form>', html, re.S):
+    for block in re.findall(r'<form method="post" action="/g/[^"]+/answer" class="answer[^"]*"[^>]*>(.*?)</form>', html, re.S):
         fields = {}
         for tag in re.findall(r"<input[^>]*>", block):
             name, value = re.search(r'name="([^"]+)"', tag), re.search(r'value="([^"]*)"', tag)
