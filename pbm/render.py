@@ -138,10 +138,11 @@ def day_text(day: date | str, lang: str) -> str:
 
 
 @lru_cache(maxsize=1024)
-def deadline_text(when: datetime, lang: str, tz: str) -> str:
+def deadline_text(when: datetime, lang: str, tz: str, seconds: bool = False) -> str:
     """``when`` in zone ``tz``, worded in ``lang``: the same few deadlines are written
-    on every receipt and page of a phase (and the words depend on nothing else)."""
+    on every receipt and page of a phase (and the words depend on nothing else).
+    ``seconds``: to the second, for an answer window that ends on one (issue 31)."""
     local = when.astimezone(ZoneInfo(tz))
     label = calendar.zone_label(tz, when)
     return gettext_in(lang, "%(date)s %(time)s (%(zone)s)", date=f"{local:%d/%m/%Y}",
-                      time=f"{local:%H:%M}", zone=label.name)
+                      time=f"{local:%H:%M:%S}" if seconds else f"{local:%H:%M}", zone=label.name)

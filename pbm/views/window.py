@@ -90,7 +90,7 @@ def window_context(session: Session, game: Game, phase: PhaseRow | None, seat: S
     shared = shared or shared_window(session, game, phase, now)
     ctx: dict[str, Any] = {"table": [], "forms": [], "waiting": [], "asked": [], "deadline": None,
                            "round_lines": [], "window_title": None, "phase_id": None,
-                           "answer_lines": [], "standing": [], "standing_words": [], "more_time": None,
+                           "answer_lines": [], "standing": [], "standing_words": [], "more_time": None, "ends_at": None,
                            "heading": None, "open_state": shared.open_state, "extended_by": None,
                            "extended": False}
     if shared.state is not None:
@@ -101,7 +101,9 @@ def window_context(session: Session, game: Game, phase: PhaseRow | None, seat: S
     ctx["round_lines"] = lines_for(shared.round_rows, game.ruleset, viewer, lang)
     if shared.open_state is not None:
         ctx["asked"], ctx["waiting"] = shared.asked, shared.waiting
-        ctx["deadline"] = render.deadline_text(phase.ends_at, lang, game_tz(game))
+        # An answer window ends on the second: its deadline says the seconds too.
+        ctx["deadline"] = render.deadline_text(phase.ends_at, lang, game_tz(game), seconds=True)
+        ctx["ends_at"] = phase.ends_at.isoformat()
         ctx["extended"] = phase.ends_at > phase.starts_at + answer_window(game)
         ctx["phase_id"] = phase.id
         if seat is not None:

@@ -78,7 +78,8 @@ def buttons(ruleset: Any, form: ActionForm, lang: str,
 
 
 def _log(session: Any, game: Game, ruleset: Any, viewer: Viewer, lang: str) -> list[list[str]]:
-    """Every published round, newest first, as this viewer may read it."""
+    """Every published round, newest first, each newest event first: one order for the
+    whole history (issue 31: the turns read newest first and their events oldest first)."""
     phases = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id)
                              .order_by(PhaseRow.index)).all()
     rows = session.scalars(select(EventRow).where(EventRow.game_id == game.id,
@@ -92,7 +93,7 @@ def _log(session: Any, game: Game, ruleset: Any, viewer: Viewer, lang: str) -> l
         if ruleset.reports_to_all(GameState.from_dict(ph.state_before)) and rounds[-1]:
             rounds.append([])
         rounds[-1] += window_view.lines_for(by_phase.get(ph.id, []), game.ruleset, viewer, lang)
-    return [r for r in reversed(rounds) if r]
+    return [list(reversed(r)) for r in reversed(rounds) if r]
 
 
 def page_context(game: Game, seat: Seat | None) -> dict[str, Any]:

@@ -100,8 +100,8 @@ def test_more_time_tells_the_others_the_new_deadline_on_the_page_and_by_mail(app
     assert after.ends_at > before.ends_at
     with factory() as s:
         game = s.get(Game, gid)
-        new = render.deadline_text(after.ends_at, "it", operations.game_tz(game))
-        old = render.deadline_text(before.ends_at, "it", operations.game_tz(game))
+        new = render.deadline_text(after.ends_at, "it", operations.game_tz(game), seconds=True)
+        old = render.deadline_text(before.ends_at, "it", operations.game_tz(game), seconds=True)
         told = s.query(OutboxRow).filter(OutboxRow.id > first_mail, OutboxRow.kind == "window").all()
     assert new != old
     assert sorted(m.to_addr for m in told) == ["anna@players.test", "bruno@players.test", "dario@players.test"]
@@ -318,3 +318,25 @@ def _hand(factory, gid, name):
     with factory() as s:
         player = next(p for p in s.get(Game, gid).state["players"] if p["name"] == name)
         return player["data"]["hand"]
+
+
+def test_a_window_is_timed_to_the_second_and_the_history_reads_one_way(app, factory, clock):
+    """Issue 31: deadlines to the minute while windows end on the second; a page that
+    never refreshed during a 1-3 minute window; the history newest turn first but oldest
+    event first."""
+    t0 = clock.now()
+    gid = start(app, factory, t0, hands=HANDS)
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "income"}, t0)  # turn 1 done
+    page = page_of(app, factory, gid, "Bruno")
+    deadline = re.search(r'<time id="deadline" datetime="([^"]+)">([^<]+)</time>', page)
+    assert deadline and re.search(r"\d\d:\d\d:\d\d", deadline.group(2)), deadline
+    assert "window.js" in page  # counts down and reloads while the window is open
+    log = page.split('id="log"')[1]
+    turns = re.findall(r"<article class=\"bulletin\"><ul>(.*?)</ul>", log, re.S)
+    first = re.findall(r"<li>(.*?)</li>", turns[0])
+    # Newest turn first, and in each the newest event first: the game's start is the
+    # very last line; in the newest turn, what happened last comes first.
+    oldest = re.findall(r"<li>(.*?)</li>", turns[-1])
+    assert "Inizia la partita" in oldest[-1], oldest
+    assert any("Reddito" in x or "prende 1 moneta" in x for x in first), first
+    assert "Inizia la partita" not in " ".join(first)
