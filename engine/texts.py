@@ -84,6 +84,8 @@ WELCOME = {
     "start": {"it": "Riceverai il tuo ruolo quando i Master avvieranno la partita.",
               "en": "You will receive your role when the Masters start the game."},
     "example": {"it": "es. VOTO Carla", "en": "e.g. VOTE Carla"},
+    "length": {"it": "La partita va avanti, un giorno e una notte dopo l'altra, finché una fazione vince.",
+               "en": "The game goes on, day after night, until a faction wins."},
 }
 
 # The submission kinds of engine/core.py as a reminder lists them ("you have not

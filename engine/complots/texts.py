@@ -298,4 +298,6 @@ WELCOME = {
                     "what you may answer: reply with one line, or tap a button on your page."},
     "example": {"it": "es. REDDITO, SFIDO, PASSO, BLOCCO con la Contessa",
                 "en": "e.g. INCOME, CHALLENGE, PASS, BLOCK with the Countess"},
+    "length": {"it": "La partita va avanti, un turno dopo l'altro, finché resta in gioco un solo giocatore.",
+               "en": "The game goes on, turn after turn, until only one player is left in it."},
 }

@@ -271,6 +271,8 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
                                   old=d.get("old"), new=d.get("new")),
         "volunteer": lambda d: _("%(email)s volunteered as substitute", email=d.get("email")),
         "volunteer_withdrawn": lambda d: _("%(email)s left the list of substitutes", email=d.get("email")),
+        "declined": lambda d: _("%(player)s (%(email)s) gave the seat back before the start",
+                                player=d.get("player"), email=d.get("email")),
         "absence": lambda d: _("%(name)s will be away from %(first)s to %(last)s", name=d.get("player"),
                                first=day(d.get("first_day")), last=day(d.get("last_day")))
         + (f" («{d['note']}»)" if d.get("note") else ""),
