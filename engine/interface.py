@@ -413,6 +413,12 @@ class BaseRuleset:
     ACTIONS: dict[str, dict[str, str]] = texts.ACTIONS
     KEYS: dict[str, dict[str, str]] = texts.KEYS
 
+    # The service's game settings (the new-game form's fields) this game reads: the form
+    # shows only those of the ruleset chosen (issue 31). ``auto_publish``: publish what
+    # needs no Master; ``review_contradictions``: hold a contradiction settled at random;
+    # ``answer_window`` and ``extensions``: a game of answer windows.
+    SETTINGS: frozenset[str] = frozenset({"auto_publish"})
+
     # What only some games do (``TableScript``...), each asked for by its type.
     abilities: tuple[Ability, ...] = ()
 

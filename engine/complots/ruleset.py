@@ -65,6 +65,8 @@ class Complots(BaseRuleset):
     abilities = (ROOMS,)
 
     # -- set-up ----------------------------------------------------------------------
+    SETTINGS = frozenset({"auto_publish", "answer_window", "extensions"})
+
     def options(self) -> list[Any]:
         return [FormField("variant", "choice", list(VARIANTS), required=False)]
 

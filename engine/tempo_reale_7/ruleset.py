@@ -42,6 +42,8 @@ class TempoReale7(BaseRuleset):
         """The pyre's count, for the archive and the vote picture (engine/pyre.py)."""
         return pyre_tally(event, lang, texts.TALLY)
 
+    SETTINGS = frozenset({"auto_publish", "review_contradictions"})
+
     def roles(self) -> list[RoleInfo]:
         out = [RoleInfo(r.name, r.faction, r.aura,
                         {"mystic": r.mystic, "target": r.target, "frequency": r.frequency,

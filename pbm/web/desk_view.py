@@ -18,7 +18,7 @@ from engine.core import MASTER, Event, GameState
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import operations, render, visibility
+from .. import operations, render, role_cards, visibility
 from ..mail.outbound import quota_watch
 from ..mail.outbound.relay_limits import Limits, paused_until, relay_key, used_today
 from ..seating import load_seats
@@ -86,6 +86,9 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
                            .order_by(MasterLog.id.desc()).limit(50)).all()
     log_lines = _log_lines(session, game, logs, lang, tz)
     roles = get_ruleset(game.ruleset).roles()
+    # What each role does (its card), and the rules' own set for this many players.
+    role_help = {c.role: c.does for c in role_cards.game_cards(game, None, lang)} if roles else {}
+    suggested = get_ruleset(game.ruleset).default_composition(len(game.seats)) if roles else None
     prepared = game.prepared
     all_roles = [r.name for r in roles]
     # The numbers the Master typed last (kept when the rules refused them), else the draw's.
@@ -115,7 +118,8 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
         "tz": operations.game_tz(game),
         "game": game, "phase": phase, "state": state, "panels": panels(session, game, lang),
         "titles": render.titles(game.ruleset, state, lang),
-        "drafts": draft_views, "actions": actions, "awaited": awaited, "logs": log_lines, "roles": roles,
+        "drafts": draft_views, "actions": actions, "awaited": awaited,
+        "role_help": role_help, "suggested": suggested, "logs": log_lines, "roles": roles,
         "phase_label": render.phase_label(phase, lang, tz) if phase else None,
         "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase and phase.has_deadline else None,
     }

@@ -1,6 +1,7 @@
 """The Masters' pages: create a game, add players, start it, publish, act on behalf."""
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -38,6 +39,10 @@ def new_game():
         abort(403)
     form = NewGameForm()
     form.ruleset.choices = options((k, ruleset_name(k)) for k in available())
+    # Each setting shown only for the rulesets that read it (forms.js, data-show-when).
+    for setting in ("auto_publish", "review_contradictions", "answer_window", "extensions"):
+        keys = [k for k in available() if setting in get_ruleset(k).SETTINGS]
+        getattr(form, setting).render_kw = {"data-show-when": json.dumps({"ruleset": keys})}
     if form.validate_on_submit():
         try:
             game = operations.create_game(db(), name=form.name.data, ruleset=form.ruleset.data,
