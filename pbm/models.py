@@ -140,6 +140,12 @@ class User(Base):
         return f"{self.id}:{self.session_token}"
 
 
+class Listing(StrEnum):
+    PUBLIC = "public"
+    UNLISTED = "unlisted"
+    PRIVATE = "private"
+
+
 class Game(Base):
     __tablename__ = "games"
 
@@ -167,6 +173,9 @@ class Game(Base):
     # The Masters' choices about the players' talk (pbm/talk_models.py): {"settings":
     # {key: bool} of the ruleset's RoomSettings, "archive": "all" | "plenary" | "none"}.
     talk: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # Who may read the game's pages (Listing): everyone, from the home page; everyone
+    # with its link; or only its players and Masters (a private evening: issue 31).
+    listing: Mapped[str] = mapped_column(String(16), default="public", server_default="public")
 
     seats: Mapped[list["Seat"]] = relationship(back_populates="game", order_by="Seat.position")
     masters: Mapped[list["GameMaster"]] = relationship(back_populates="game")

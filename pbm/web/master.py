@@ -51,7 +51,7 @@ def new_game():
                                           review_contradictions=form.review_contradictions.data,
                                           answer_window=timedelta(minutes=form.answer_window.data)
                                           if form.answer_window.data else None,
-                                          extensions=form.extensions.data)
+                                          extensions=form.extensions.data, listing=form.listing.data)
         except REFUSALS as exc:
             db().rollback()
             flash(refusal(exc), "error")

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, render_template
 from flask_babel import get_locale
-from sqlalchemy import select
+from flask_login import current_user
+from sqlalchemy import or_, select
 
 from engine.registry import get_ruleset
 
 from .. import archive, operations, render, role_cards
-from ..models import Game, GameStatus, PhaseRow
-from . import config, db, game_or_404, my_seat, now
+from ..models import Game, GameMaster, GameStatus, Listing, PhaseRow, Seatfrom . import config, db, game_or_404, my_seat, now
 
 bp = Blueprint("public", __name__)
 
@@ -37,8 +37,18 @@ def ruleset_name(key: str) -> str:
 
 @bp.route("/")
 def index():
-    games = db().scalars(select(Game).order_by(Game.created_at.desc())).all()
-    return render_template("index.html", games=games)
+    """The games: the visitor's own first (where they play or are a Master), then the
+    others listed for everyone; an unlisted or private game is found by its link alone."""
+    mine: list[Game] = []
+    if current_user.is_authenticated:
+        mine = db().scalars(select(Game).where(or_(
+            Game.id.in_(select(Seat.game_id).where(Seat.user_id == current_user.id)),
+            Game.id.in_(select(GameMaster.game_id).where(GameMaster.user_id == current_user.id))))
+            .order_by(Game.created_at.desc())).all()
+    others = db().scalars(select(Game).where(Game.listing == Listing.PUBLIC,
+                                             Game.id.not_in([g.id for g in mine]))
+                          .order_by(Game.created_at.desc())).all()
+    return render_template("index.html", mine=mine, games=others)
 
 
 @bp.route("/g/<slug>/")
