@@ -107,3 +107,26 @@ def canonical_action(name: object) -> str:
 
 def card_name(card: str, lang: str) -> str:
     return ENGLISH.get(card, card) if lang == "en" else card
+
+
+PLURALS = {
+    DUCHESSA: {"it": "Duchesse", "en": "Duchesses"}, ASSASSINO: {"it": "Assassini", "en": "Assassins"},
+    CONTESSA: {"it": "Contesse", "en": "Countesses"}, CAPITANO: {"it": "Capitani", "en": "Captains"},
+    AMBASCIATORE: {"it": "Ambasciatori", "en": "Ambassadors"},
+    INQUISITORE: {"it": "Inquisitori", "en": "Inquisitors"},
+}
+_COUNTED = {2: {"it": "due", "en": "two"}, 3: {"it": "tre", "en": "three"}, 4: {"it": "quattro", "en": "four"}}
+
+
+def cards_named(cards: list[str], lang: str) -> list[str]:
+    """Cards as a list names them, two alike counted once ("due Assassini", never
+    "Assassino e Assassino": issue 31), in the order they first come."""
+    out = []
+    for card in dict.fromkeys(cards):
+        n = cards.count(card)
+        lang_key = "en" if lang == "en" else "it"
+        if n > 1 and card in PLURALS and n in _COUNTED:
+            out.append(f"{_COUNTED[n][lang_key]} {PLURALS[card][lang_key]}")
+        else:
+            out.append(card_name(card, lang))
+    return out

@@ -345,7 +345,7 @@ class Complots(BaseRuleset):
                               "en": "Pass on everything that does not target me"})]
         for c in wording.standing_characters(state):
             en = card_name(c, "en")
-            out.append((challenge_key(c), {"it": f"Sfido sempre chi dichiara {card_name(c, 'it')}",
+            out.append((challenge_key(c), {"it": f"Sfido sempre chi dichiara {wording.the_card(c, 'it')}",
                                            "en": f"Always challenge {'an' if en[:1] in 'AEIOU' else 'a'} {en}"}))
         return out
 
@@ -387,6 +387,11 @@ class Complots(BaseRuleset):
         return word(FORMS, label, lang)
 
     def form_title(self, form: ActionForm, lang: str) -> str | None:
+        """The form's question, asking only what may be answered now: "Dubiti o passi?"
+        when nobody may block (issue 31: "Dubiti, blocchi o passi?" asked it anyway)."""
+        answers = next((f.choices for f in form.fields if f.name == "answer"), None)
+        if form.label == "complots_answer" and answers is not None and "block" not in answers:
+            return self.describe_form("complots_answer_no_block", lang)
         return self.describe_form(form.label, lang)
 
     def describe_choice(self, key: str, value: Any, lang: str) -> str:

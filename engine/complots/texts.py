@@ -189,6 +189,7 @@ FORMS = {
                         "en": "Choose the card you keep from your bundle"},
     "complots_turn": {"it": "Il tuo turno: scegli l'azione", "en": "Your turn: choose your action"},
     "complots_answer": {"it": "Dubiti, blocchi o passi?", "en": "Challenge, block or pass?"},
+    "complots_answer_no_block": {"it": "Dubiti o passi?", "en": "Challenge or pass?"},
     "complots_block": {"it": "Blocchi l'azione o passi?", "en": "Block the action or pass?"},
     "complots_block_challenge": {"it": "Dubiti del blocco o passi?",
                                  "en": "Challenge the block or pass?"},

@@ -230,7 +230,7 @@ def test_standing_answers_by_mail_in_both_languages(make_app, clock, imap_accoun
         assert _standing(factory, gid, "Bruno") == ["challenge:Duchessa", "challenge:Capitano"]
         receipt = _receipt(factory, italian)
         assert "Risposte permanenti: Passo su tutto ciò che non mi prende di mira; " \
-               "Sfido sempre chi dichiara Duchessa." in receipt
+               "Sfido sempre chi dichiara la Duchessa." in receipt
         assert receipt.count("Risposte permanenti:") == 1  # what stands, once, not each step
         assert "Always challenge a Captain" in _receipt(factory, "Bruno")
 

@@ -320,7 +320,7 @@ def test_the_mail_shows_a_players_standing_answers(app, factory, clock):
     with factory() as s:
         mail = (s.query(OutboxRow).filter_by(to_addr="bruno@players.test", kind="window")
                 .order_by(OutboxRow.id.desc()).first())
-        assert "Sfido sempre chi dichiara Assassino" in mail.body  # shown, not applied to a Duchessa
+        assert "Sfido sempre chi dichiara l'Assassino" in mail.body  # shown, not applied to a Duchessa
         assert s.query(ActionRow).filter_by(game_id=gid, source="standing").count() == 0
 
 
