@@ -208,3 +208,15 @@ def test_the_desk_lists_who_is_still_awaited(app, factory, clock):
                                                      "commands": "POTERE Anna", "source": "sms"})
     desk = client.get("/g/test-game/master").get_data(as_text=True)
     assert "Nessuno: hanno agito tutti." in desk.split('id="awaited"')[1].split("</ul>")[0]
+
+
+def test_a_new_games_desk_shows_no_empty_table(app, factory):
+    """Issue 31: empty tables before the start."""
+    make_master(factory)
+    client = login(app, "master@example.org", "master")
+    page = client.get("/master/new").get_data(as_text=True)
+    client.post("/master/new", data={"csrf_token": csrf_from(page), "name": "Vuota",
+                                     "ruleset": "lupus-live-12", "auto_publish": "y", "listing": "public"})
+    desk = client.get("/g/vuota/master").get_data(as_text=True)
+    players = desk.split("<h2>Giocatori</h2>")[1].split("</section>")[0]
+    assert "<table>" not in players and "Ancora nessun giocatore." in players
