@@ -394,3 +394,15 @@ def test_the_language_switch_says_it_changes_the_mail_too(app, factory, clock):
     back = client.post("/lang/it", data={"csrf_token": csrf_from(to_en.get_data(as_text=True))},
                        follow_redirects=True)
     assert "ora sono in italiano" in back.get_data(as_text=True)
+
+
+def test_the_time_zones_offered_are_one_per_region_without_aliases(app, factory, clock):
+    """Issue 31: 600 time zones, aliases included ("US/Eastern" beside "America/New_York")."""
+    from tests.support.helpers import login, make_game
+    make_game(factory, app.config, clock.now(), {"Anna": "Lupo Mannaro", "Bruno": "Contadino",
+                                                  "Carla": "Veggente"})
+    page = login(app, "anna@players.test", "pw-anna").get("/account").get_data(as_text=True)
+    zones = re.findall(r'<option[^>]*value="([A-Za-z]+/[^"]+)"', page)
+    assert "Europe/Rome" in zones and "America/New_York" in zones
+    assert "US/Eastern" not in zones and "Europe/Vatican" not in zones
+    assert len(zones) < 400
