@@ -147,7 +147,10 @@ def draw(slug: str):
     flask_session[_composition_key(game)] = composition
     return attempt(game, lambda: operations.prepare_game(
         db(), game, composition=composition, now=now(), options=_options_from(game, request.form),
-        by=current_user), back=_desk(slug), success=_("Roles drawn: check them, then start the game."))
+        by=current_user), back=_desk(slug),
+        # A game without roles (Complots) saves its set-up: no roles were drawn (issue 31).
+        success=_("Roles drawn: check them, then start the game.") if get_ruleset(game.ruleset).roles()
+        else _("Set-up saved: check it, then start the game."))
 
 
 def _options_from(game, form) -> dict[str, Any]:
@@ -208,7 +211,8 @@ def start(slug: str):
     return attempt(game, lambda: operations.start_game(
         db(), config(), game, composition=composition or None, now=now(), by=current_user,
         options=_options_from(game, request.form) or None),
-        back=_desk(slug), success=_("The game has started; every player was mailed their role."))
+        back=_desk(slug), success=_("The game has started; every player was mailed their role.")
+        if get_ruleset(game.ruleset).roles() else _("The game has started; every player was mailed their cards."))
 
 
 @bp.route("/g/<slug>/master/close", methods=["POST"])

@@ -171,6 +171,8 @@ def test_a_complots_desk_offers_no_lupus_setup_and_the_welcome_mail_is_about_com
                     follow_redirects=True).get_data(as_text=True)
     prepared = text(r.split('id="prepared"')[1].split("</section>")[0])
     assert "Anna:" not in prepared and "Inquisitore" in prepared and "Anna, Bruno, Carla" in prepared
+    # The set-up's flash says what happened: no roles were drawn (issue 31).
+    assert "Preparazione salvata" in text(r) and "Ruoli estratti" not in text(r)
     with factory() as s:
         welcome = {m.to_addr: m.body for m in s.query(OutboxRow).filter_by(kind="welcome")}
     for body in welcome.values():
