@@ -45,6 +45,7 @@ PLANTED = {
     "a dump of keys and values": "{'kind': 'vote', 'target': 'Anna'}",
     "a word that takes the reader's gender": "Ciao Anna, sei iscritto alla partita.",
     "a value of the other language": "La tua aura: white.",
+    "an internal key": "Scelte valide: income, tax.",
 }
 
 
