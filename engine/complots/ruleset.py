@@ -55,7 +55,8 @@ _FALSE = {"false", "no", "0", "return", "restituisco", "restituisci", "keep"}
 
 class Complots(BaseRuleset):
     key = game.KEY
-    names = {"it": "Complots", "en": "Complots (Coup)"}
+    # No parentheses in a name: pages and mail put it in parentheses ("the game X (Complots)").
+    names = {"it": "Complots", "en": "Complots, the Coup"}
     factions = ()
     min_players = 2
     max_players = 8

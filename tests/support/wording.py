@@ -194,6 +194,10 @@ def other_language(sentence: str, lang: str) -> bool:
 
 SENTENCE = re.compile(r"[^.!?;:\n]+[.!?;:]*")
 
+# "(termina il 24/11/2026 alle 21:00 (Europe/Rome))": a deadline, which ends with its zone
+# in parentheses, put in parentheses again (issue 31).
+NESTED = re.compile(r"\([^()]*\([^()]*\)\)")
+
 # Values the service translates (an aura, the Mayor's office, where a move came from):
 # one left in the other language ("Aura: bianca" on an English page, "the Sindaco's 1¼")
 # is a value of the other language, however English the sentence around it (issue 31).
@@ -262,6 +266,7 @@ def problems(text: str, lang: str) -> list[Problem]:
         found += [Problem("a word that takes the reader's gender", g, text) for g in gendered(bare)]
     found += [Problem("a value of the other language", w, text) for w in WORD.findall(bare)
               if w in OTHER_VALUES["en" if lang == "en" else "it"]]
+    found += [Problem("nested parentheses", m.group(0), text) for m in NESTED.finditer(bare)]
     if lang == "it":  # in English some keys are plain words ("pass"); in Italian none is
         found += [Problem("an internal key", w, text) for w in WORD.findall(bare) if w in internal_keys()]
     return found

@@ -46,6 +46,7 @@ PLANTED = {
     "a word that takes the reader's gender": "Ciao Anna, sei iscritto alla partita.",
     "a value of the other language": "La tua aura: white.",
     "an internal key": "Scelte valide: income, tax.",
+    "nested parentheses": "Fase: notte 2 (termina il 24/11/2026 alle 21:00 (Europe/Rome)).",
 }
 
 
