@@ -70,7 +70,8 @@ def _readable_keys(box: mailbox.Maildir, game_ids: set[int], shown: int = SHOWN
     heads = []
     for key in keys:
         with box.get_file(key) as f:
-            head = _HEADERS.parse(f, headersonly=True)
+            # mailbox's file proxy reads like a binary file; typeshed asks for more than parse uses
+            head = _HEADERS.parse(f, headersonly=True)  # type: ignore[arg-type]
         heads.append((key, " ".join(str(head.get("Message-ID", "")).split())))
     ids = {mid for _, mid in heads if mid}
     rows = {r.message_id: r for r in db().scalars(

@@ -15,7 +15,7 @@ from engine.registry import get_ruleset
 from .. import accounts, operations, render
 from ..accounts import tokens
 from ..operations import signups
-from ..models import Signup
+from ..models import Game, Signup
 from . import config, db, game_or_404, now, require_master
 from .account_forms import CoMasterForm, JoinForm, PlainForm, SignupForm, TakeSeatForm
 from .auth import client_address
@@ -71,7 +71,7 @@ def join(token: str):
                            closed=_refusal(operations.OperationError(closed)) if closed else None)
 
 
-def _about(game, signup: Signup) -> dict:  # noqa: ANN001
+def _about(game: Game, signup: Signup) -> dict:
     """What someone deciding to join wants to know (issue 31): who runs the game, when
     its first phases end (or how long a move may take), and how long it goes on."""
     lang, tz = _lang(), operations.game_tz(game)

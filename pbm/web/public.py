@@ -9,7 +9,8 @@ from sqlalchemy import or_, select
 from engine.registry import get_ruleset
 
 from .. import archive, operations, render, role_cards
-from ..models import Game, GameMaster, GameStatus, Listing, PhaseRow, Seatfrom . import config, db, game_or_404, my_seat, now
+from ..models import Game, GameMaster, GameStatus, Listing, PhaseRow, Seat
+from . import config, db, game_or_404, my_seat, now
 
 bp = Blueprint("public", __name__)
 
