@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 from .core import (
     MASTER, PRIVATE, PUBLIC, Action, ActionForm, Event, GameState, Rejected, Resolution, RoleInfo,
 )
 from . import texts
+from .cards import RoleCard
 from .texts import LANGS, word
 
 # The service's own request for more time in an answer window: a ruleset's vocabulary
@@ -415,6 +416,12 @@ class BaseRuleset:
     # The welcome mail's lines about this game (``welcome``).
     WELCOME: dict[str, dict[str, str]] = texts.WELCOME
 
+    # The service's game settings (the new-game form's fields) this game reads: the form
+    # shows only those of the ruleset chosen (issue 31). ``auto_publish``: publish what
+    # needs no Master; ``review_contradictions``: hold a contradiction settled at random;
+    # ``answer_window`` and ``extensions``: a game of answer windows.
+    SETTINGS: frozenset[str] = frozenset({"auto_publish"})
+
     # What only some games do (``TableScript``...), each asked for by its type.
     abilities: tuple[Ability, ...] = ()
 
@@ -428,6 +435,30 @@ class BaseRuleset:
 
     def canonical_role(self, name: str) -> str:
         return name
+
+    def role_card(self, role: str, lang: str, example_names: Sequence[str] = ()) -> RoleCard | None:
+        """How ``role`` is played, written from the rulebook in ``lang`` (engine/cards.py):
+        what it does, when, its form and a mail line for it (with ``example_names``,
+        players of the game), what its player knows from the start. The role mail, the
+        reserved page, the answer to "what do I do?" and the rules page print it; None
+        for a role the game does not know. Every role of ``card_roles`` has one, in both
+        languages (tests/wording/test_role_cards.py)."""
+        return None
+
+    def card_roles(self, state: GameState | None = None) -> list[str]:
+        """The roles whose cards a game's rules page lists, in order: every role the
+        ruleset may deal (which of them a game holds is the Masters' secret). ``state``:
+        the game's, when it has started (a game whose set-up chooses its roles, such as
+        Complots' variant, lists only those)."""
+        return [r.name for r in self.roles()]
+
+    def player_roles(self, state: GameState, player: str) -> list[str]:
+        """The roles whose cards ``player`` reads now (their role mail, their reserved
+        page, the answer to "what do I do?"): default, the player's role; a game whose
+        players hold characters (Complots) lists those they hold."""
+        if not state.has_player(player) or not state.player(player).role:
+            return []
+        return [state.player(player).role]
 
     def default_composition(self, players: int) -> dict[str, int] | None:
         """The standard list of roles for this many players, if the game has one."""
@@ -549,6 +580,11 @@ class BaseRuleset:
         """The submission ``player``'s standing answers (keys of ``standing_answers``)
         make in the window ``state`` opens, or None (the player answers themselves)."""
         return None
+
+    def confirms(self, form: ActionForm, values: dict[str, Any]) -> bool:
+        """Whether an answer risks enough that its one-tap button asks before it sends
+        (a challenge, a block: whoever loses one reveals a card). Default: none."""
+        return False
 
     def reports_to_all(self, state: GameState) -> bool:
         """Whether the moment this state opens closes a round everyone is told about
@@ -743,7 +779,7 @@ class BaseRuleset:
 
 
 __all__ = [
-    "Ability", "BaseRuleset", "CALENDAR", "Call", "Checked", "Fact", "IDENTIFY", "IdentifyTap", "Keyword",
+    "Ability", "BaseRuleset", "CALENDAR", "Call", "Checked", "RoleCard", "Fact", "IDENTIFY", "IdentifyTap", "Keyword",
     "LANGS", "MASTER", "MORE_TIME", "NARRATOR", "NightFrame", "PRIVATE", "PUBLIC", "Panel", "Part",
     "PowerTap", "REPORT_GAME", "REPORT_MOMENT", "Remedy", "STANDING", "Say", "TableScript", "Tally",
     "Tap", "Timing", "Viewer", "Vocabulary", "WINDOW",

@@ -165,11 +165,11 @@ def dead_to_living(default: bool = True) -> RoomSetting:
 
 def masters_read_whispers(default: bool = True) -> RoomSetting:
     return RoomSetting(
-        MASTERS_READ_WHISPERS, Say("Le Master leggono le conversazioni private",
+        MASTERS_READ_WHISPERS, Say("I Master leggono le conversazioni private",
                                    "The Masters read private conversations"), default,
-        on=Say("Le Master leggono le conversazioni private.",
+        on=Say("I Master leggono le conversazioni private.",
                "The Masters read private conversations."),
-        off=Say("Le Master non leggono le conversazioni private.",
+        off=Say("I Master non leggono le conversazioni private.",
                 "The Masters do not read private conversations."))
 
 

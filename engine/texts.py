@@ -35,10 +35,10 @@ REJECTIONS = {
 # (``core.valid_at_close``).
 EVENTS = {
     "death": {"it": "Muore {player}.", "en": "{player} dies."},
-    "death_masters": {"it": "{player} muore per decisione delle Master.",
+    "death_masters": {"it": "{player} muore per decisione dei Master.",
                       "en": "{player} dies by the Masters' decision."},
     "revive": {"it": "{player} torna in vita.", "en": "{player} comes back to life."},
-    "disqualified": {"it": "Le Master squalificano {players}.",
+    "disqualified": {"it": "I Master squalificano {players}.",
                      "en": "The Masters disqualify {players}."},
     "game_over": {"it": "La partita è finita: {winner}.", "en": "The game is over: {winner}."},
     "game_over_draw": {"it": "La partita è finita in parità.", "en": "The game ends in a draw."},
@@ -50,9 +50,11 @@ EVENTS = {
 # The welcome mail's lines about the game (BaseRuleset.welcome): what happens next,
 # and how a mail command reads. A game brings its own, with an example of its commands.
 WELCOME = {
-    "start": {"it": "Le Master ti scriveranno quando la partita comincerà.",
+    "start": {"it": "I Master ti scriveranno quando la partita comincerà.",
               "en": "The Masters will write to you when the game starts."},
     "example": {"it": "un comando e il suo argomento", "en": "a command and what it applies to"},
+    "length": {"it": "La partita va avanti finché le sue regole dicono chi vince.",
+               "en": "The game goes on until its rules say who wins."},
 }
 
 # Whether a player is still in the game, as their own page says it (BaseRuleset.self_status).
@@ -66,6 +68,17 @@ VALUES = {
     "yes": {"it": "sì", "en": "yes"},
     "no": {"it": "no", "en": "no"},
 }
+
+
+def masters_kind(events: dict[str, dict[str, str]], event: Any) -> str:
+    """The entry to word ``event`` with: for an event of the Masters' own (``MASTER``)
+    whose kind a player is told too in the second person ("Il tuo nuovo ruolo è..."),
+    its Masters' wording in the third person, ``<kind>.masters``, when the catalogue
+    has one; else the kind itself. A Masters' report never reads "you" (issue 31)."""
+    from .core import MASTER
+    if event.visibility == MASTER and f"{event.kind}.masters" in events:
+        return f"{event.kind}.masters"
+    return event.kind
 
 
 def word(table: dict[str, dict[str, str]], code: str, lang: str,
@@ -190,7 +203,7 @@ REJECTIONS.update({
         "it": "In questa stanza ora puoi soltanto leggere: il messaggio non è stato pubblicato.",
         "en": "You may only read this room now: the post was not published."},
     "room_night_silence": {
-        "it": "Di notte la piazza tace (scelta delle Master): il messaggio non è stato "
+        "it": "Di notte la piazza tace (scelta dei Master): il messaggio non è stato "
               "pubblicato. Potrai scriverlo di giorno.",
         "en": "At night the piazza is silent (the Masters' choice): the post was not published. "
               "You may post it by day."},
@@ -217,7 +230,7 @@ REJECTIONS.update({
         "it": "{player} non gioca più in questa partita: niente conversazioni private.",
         "en": "{player} no longer plays in this game: no private conversations."},
     "whisper_dead_to_living": {
-        "it": "In questa partita i morti non scrivono in privato ai vivi (scelta delle Master): "
+        "it": "In questa partita i morti non scrivono in privato ai vivi (scelta dei Master): "
               "{players}.",
         "en": "In this game the dead do not write privately to the living (the Masters' "
               "choice): {players}."},

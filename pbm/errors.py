@@ -136,6 +136,9 @@ CATALOGUE: dict[str, str] = {
     "phase_closed": N_("The phase is closed: the action was not recorded."),
     # an answer window's answer after it closed (or aimed at an earlier one)
     "moment_passed": N_("Too late: that moment has passed. The answer was not recorded."),
+    # ... closed early by another player's answer (a challenge): who, and what (issue 31)
+    "moment_closed_by": N_("Too late: %(by)s had already answered (%(what)s), which closed that "
+                           "moment. Your answer was not recorded."),
     "extension_not_asked": N_("You can ask for more time only while an answer of yours is awaited."),
     "no_extensions_left": N_("You have used every extension of this game (%(allowed)s)."),
     "unknown_standing": N_("Unknown standing answer: %(keys)s."),

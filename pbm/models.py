@@ -140,6 +140,12 @@ class User(Base):
         return f"{self.id}:{self.session_token}"
 
 
+class Listing(StrEnum):
+    PUBLIC = "public"
+    UNLISTED = "unlisted"
+    PRIVATE = "private"
+
+
 class Game(Base):
     __tablename__ = "games"
 
@@ -167,6 +173,9 @@ class Game(Base):
     # The Masters' choices about the players' talk (pbm/talk_models.py): {"settings":
     # {key: bool} of the ruleset's RoomSettings, "archive": "all" | "plenary" | "none"}.
     talk: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # Who may read the game's pages (Listing): everyone, from the home page; everyone
+    # with its link; or only its players and Masters (a private evening: issue 31).
+    listing: Mapped[str] = mapped_column(String(16), default="public", server_default="public")
 
     seats: Mapped[list["Seat"]] = relationship(back_populates="game", order_by="Seat.position")
     masters: Mapped[list["GameMaster"]] = relationship(back_populates="game")
@@ -254,6 +263,12 @@ class Seat(Base):
 
     game: Mapped[Game] = relationship(back_populates="seats")
     user: Mapped[User | None] = relationship()
+
+    @property
+    def greeting(self) -> str:
+        """The name a mail greets this seat's player by: their own (a substitute is not
+        greeted as the player whose seat they took: issue 31), the seat's when unknown."""
+        return (self.user.name if self.user is not None and self.user.name else "") or self.name
 
     @property
     def mailable(self) -> bool:
@@ -347,6 +362,10 @@ class PhaseRow(Base):
     starts_at: Mapped[datetime] = mapped_column(UTCDateTime())
     ends_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
     long: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The day a calendar phase is named by ("notte 2, lunedì 30 novembre"): the day its
+    # deadline fell on when it opened, kept when the Masters close it early or move the
+    # deadline, so its name never changes once read (None: a phase of before; its end).
+    named_on: Mapped[date | None] = mapped_column(Date, nullable=True)
     status: Mapped[str] = mapped_column(String(16), default=PhaseStatus.OPEN, index=True)  # PhaseStatus
     state_before: Mapped[dict[str, Any]] = mapped_column(JSON)
     state_after: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)

@@ -27,7 +27,11 @@ from .models import PhaseRow
 def rejection(code: str, params: dict[str, Any], ruleset: str, lang: str) -> str:
     """Why an action was refused, in the player's language: the rules' codes in the
     ruleset's words, the service's own (a closed phase, a bad form) in its catalogue
-    (``pbm.errors``), and a code worded by neither as a general sentence."""
+    (``pbm.errors``), and a code worded by neither as a general sentence. A window
+    closed early by someone's answer (``moment_closed_by``) names them and their answer,
+    worded by the game ("Bruno: Sfido Anna (Duchessa)")."""
+    if code == "moment_closed_by" and isinstance(params.get("args"), dict):
+        params = {**params, "what": "; ".join(describe_submission(params["args"], lang, ruleset))}
     return errors.say(code, params, lang, ruleset=ruleset, rules_first=True)
 
 
@@ -59,6 +63,15 @@ def how_it_came(source: str | None, lang: str) -> str:
     return gettext_in(lang, "standing answer") if source == "standing" else ""
 
 
+def received_by(source_detail: str | None, lang: str) -> str:
+    """How a move a Master entered for a player reached the Master, as a sentence says it
+    ("arrivato via SMS"), never the stored code ("sms", "phone"); "" when unknown."""
+    words = {"sms": gettext_in(lang, "sent by SMS"), "phone": gettext_in(lang, "given by phone"),
+             "in person": gettext_in(lang, "given in person"), "email": gettext_in(lang, "sent by mail"),
+             "forward": gettext_in(lang, "sent by mail")}
+    return words.get(source_detail or "", "")
+
+
 def pending_lines(ruleset: str, pending: list[dict[str, Any]] | None, lang: str) -> list[str]:
     """What a draft waits for, as the Masters read it (the desk's and the mail's):
     each item worded by the ruleset, never its kind and data."""
@@ -79,19 +92,26 @@ def phase_label(phase: PhaseRow, lang: str, tz: str) -> str:
     with no deadline to date it by) is named by its ruleset, with its number."""
     if phase.kind not in ("day", "night") or not phase.has_deadline:
         return get_ruleset(phase.game.ruleset).describe_moment(phase.kind, phase.number, lang)
-    ends = phase.ends_at if phase.ends_at.tzinfo else phase.ends_at.replace(tzinfo=timezone.utc)
-    try:
-        day = ends.astimezone(ZoneInfo(tz)).date()
-    except (KeyError, ValueError, OverflowError):
-        day = ends.date()
+    # The day it was named by when it opened: closed early or moved, it keeps its name.
+    day = phase.named_on or named_day(phase.ends_at, tz)
     return numbered_label(phase.kind, phase.number, phase.long, day, lang)
+
+
+def named_day(ends_at: datetime, tz: str) -> date:
+    """The day a phase ending at ``ends_at`` is named by, on the game's clock."""
+    ends = ends_at if ends_at.tzinfo else ends_at.replace(tzinfo=timezone.utc)
+    try:
+        return ends.astimezone(ZoneInfo(tz)).date()
+    except (KeyError, ValueError, OverflowError):
+        return ends.date()
 
 
 def numbered_label(kind: str, number: int, long: bool, day: date, lang: str) -> str:
     """"giorno 3, venerdì 27 novembre": a calendar phase by its number and the day it
     ends. The number keeps two phases apart when a Master closes them early on one day,
     and ties the bulletin that announced a phase to its page in the archive; the day
-    is the one it really ended (a phase closed early takes the day it closed)."""
+    is the one its deadline fell on when it opened, so a name once read never changes
+    (a phase closed early or moved keeps it: issue 31)."""
     when = format_date(day, "EEEE d MMMM", locale=lang_of(lang))
     if kind == "night":
         return (gettext_in(lang, "long night %(number)s, %(date)s", number=number, date=when) if long
@@ -118,10 +138,11 @@ def day_text(day: date | str, lang: str) -> str:
 
 
 @lru_cache(maxsize=1024)
-def deadline_text(when: datetime, lang: str, tz: str) -> str:
+def deadline_text(when: datetime, lang: str, tz: str, seconds: bool = False) -> str:
     """``when`` in zone ``tz``, worded in ``lang``: the same few deadlines are written
-    on every receipt and page of a phase (and the words depend on nothing else)."""
+    on every receipt and page of a phase (and the words depend on nothing else).
+    ``seconds``: to the second, for an answer window that ends on one (issue 31)."""
     local = when.astimezone(ZoneInfo(tz))
     label = calendar.zone_label(tz, when)
     return gettext_in(lang, "%(date)s %(time)s (%(zone)s)", date=f"{local:%d/%m/%Y}",
-                      time=f"{local:%H:%M}", zone=label.name)
+                      time=f"{local:%H:%M:%S}" if seconds else f"{local:%H:%M}", zone=label.name)

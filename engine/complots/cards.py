@@ -25,6 +25,11 @@ ALIASES = {
     **{c.casefold(): c for c in CHARACTERS},
     **{e.casefold(): c for c, e in ENGLISH.items()},
     "duke": DUCHESSA, "duca": DUCHESSA, "ambassadore": AMBASCIATORE,
+    # The plurals players write of two cards alike ("le due Duchesse", "both Dukes").
+    "duchesse": DUCHESSA, "duchi": DUCHESSA, "assassini": ASSASSINO, "contesse": CONTESSA,
+    "capitani": CAPITANO, "ambasciatori": AMBASCIATORE, "inquisitori": INQUISITORE,
+    "duchesses": DUCHESSA, "dukes": DUCHESSA, "assassins": ASSASSINO, "countesses": CONTESSA,
+    "captains": CAPITANO, "ambassadors": AMBASCIATORE, "inquisitors": INQUISITORE,
 }
 
 # The coins of the box: 24 silver and 6 gold worth 5 each (Materiali).
@@ -102,3 +107,26 @@ def canonical_action(name: object) -> str:
 
 def card_name(card: str, lang: str) -> str:
     return ENGLISH.get(card, card) if lang == "en" else card
+
+
+PLURALS = {
+    DUCHESSA: {"it": "Duchesse", "en": "Duchesses"}, ASSASSINO: {"it": "Assassini", "en": "Assassins"},
+    CONTESSA: {"it": "Contesse", "en": "Countesses"}, CAPITANO: {"it": "Capitani", "en": "Captains"},
+    AMBASCIATORE: {"it": "Ambasciatori", "en": "Ambassadors"},
+    INQUISITORE: {"it": "Inquisitori", "en": "Inquisitors"},
+}
+_COUNTED = {2: {"it": "due", "en": "two"}, 3: {"it": "tre", "en": "three"}, 4: {"it": "quattro", "en": "four"}}
+
+
+def cards_named(cards: list[str], lang: str) -> list[str]:
+    """Cards as a list names them, two alike counted once ("due Assassini", never
+    "Assassino e Assassino": issue 31), in the order they first come."""
+    out = []
+    for card in dict.fromkeys(cards):
+        n = cards.count(card)
+        lang_key = "en" if lang == "en" else "it"
+        if n > 1 and card in PLURALS and n in _COUNTED:
+            out.append(f"{_COUNTED[n][lang_key]} {PLURALS[card][lang_key]}")
+        else:
+            out.append(card_name(card, lang))
+    return out

@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, Sequence
 
 from ..core import (
     Action, ActionForm, Event, FormField, GameState, Rejected, Resolution, acting_player,
     valid_at_close,
 )
 from ..interface import (
-    WINDOW, Ability, BaseRuleset, Panel, Timing, Viewer, Vocabulary, word,
-)
+    WINDOW, Ability, BaseRuleset, Panel, RoleCard, Timing, Viewer, Vocabulary, word,)
 from . import game, wording
 from . import vocabulary as _vocabulary
 from .cards import (
@@ -33,6 +32,7 @@ from .cards import (
     card_name, fold, in_play,
 )
 from .rooms import ROOMS
+from .role_cards import role_card as _role_card
 from .scenario import TurnScenarios
 from .texts import EVENTS, FORMS, KINDS, MOMENT, REJECTIONS, WELCOME
 from .vocabulary import PASS_NOT_ME, challenge_key
@@ -55,7 +55,8 @@ _FALSE = {"false", "no", "0", "return", "restituisco", "restituisci", "keep"}
 
 class Complots(BaseRuleset):
     key = game.KEY
-    names = {"it": "Complots", "en": "Complots (Coup)"}
+    # No parentheses in a name: pages and mail put it in parentheses ("the game X (Complots)").
+    names = {"it": "Complots", "en": "Complots, the Coup"}
     min_players = 2
     max_players = 8
     EVENTS = EVENTS
@@ -66,6 +67,8 @@ class Complots(BaseRuleset):
     abilities: tuple[Ability, ...] = (ROOMS, TurnScenarios())
 
     # -- set-up ----------------------------------------------------------------------
+    SETTINGS = frozenset({"auto_publish", "answer_window", "extensions"})
+
     def options(self) -> list[Any]:
         return [FormField("variant", "choice", list(VARIANTS), required=False)]
 
@@ -339,7 +342,7 @@ class Complots(BaseRuleset):
                               "en": "Pass on everything that does not target me"})]
         for c in wording.standing_characters(state):
             en = card_name(c, "en")
-            out.append((challenge_key(c), {"it": f"Sfido sempre chi dichiara {card_name(c, 'it')}",
+            out.append((challenge_key(c), {"it": f"Sfido sempre chi dichiara {wording.the_card(c, 'it')}",
                                            "en": f"Always challenge {'an' if en[:1] in 'AEIOU' else 'a'} {en}"}))
         return out
 
@@ -362,6 +365,10 @@ class Complots(BaseRuleset):
             return {"kind": "answer", "answer": "pass"}
         return None
 
+    def confirms(self, form: ActionForm, values: dict[str, Any]) -> bool:
+        """A challenge or a block: whoever loses it reveals a card (rules B and C)."""
+        return values.get("answer") in ("challenge", "block")
+
     def reports_to_all(self, state: GameState) -> bool:
         """A turn is over (or the game): everyone gets the turn's log by mail."""
         return state.over or state.phase.kind in ("turn", "choose")
@@ -377,6 +384,11 @@ class Complots(BaseRuleset):
         return word(FORMS, label, lang)
 
     def form_title(self, form: ActionForm, lang: str) -> str | None:
+        """The form's question, asking only what may be answered now: "Dubiti o passi?"
+        when nobody may block (issue 31: "Dubiti, blocchi o passi?" asked it anyway)."""
+        answers = next((f.choices for f in form.fields if f.name == "answer"), None)
+        if form.label == "complots_answer" and answers is not None and "block" not in answers:
+            return self.describe_form("complots_answer_no_block", lang)
         return self.describe_form(form.label, lang)
 
     def describe_choice(self, key: str, value: Any, lang: str) -> str:
@@ -402,6 +414,21 @@ class Complots(BaseRuleset):
     def moment_heading(self, state: GameState, lang: str) -> str | None:
         return wording.heading(state, lang)
 
+    # -- the character cards (engine/cards.py) -------------------------------------
+    def role_card(self, role: str, lang: str, example_names: Sequence[str] = ()) -> RoleCard | None:
+        return _role_card(role, lang, example_names)
+
+    def card_roles(self, state: GameState | None = None) -> list[str]:
+        """The characters of the game's variant (all six before it is known)."""
+        if state is None:
+            return [*in_play("ambasciatore"), VARIANTS["inquisitore"]]
+        return list(in_play(game.variant(state)))
+
+    def player_roles(self, state: GameState, player: str) -> list[str]:
+        """The characters the player holds face down, each once."""
+        if not state.has_player(player):
+            return []
+        return list(dict.fromkeys(game.hand(state.player(player))))
     def public_table(self, state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
         """Coins, face-up cards and face-down counts of everyone, the court and the
         treasury; the viewer's own hand only to the viewer (wording.table)."""

@@ -160,6 +160,8 @@ REJECTIONS = {**texts.REJECTIONS,
               "(3 monete; la Contessa può bloccarlo) scrivi ASSASSINO e il nome del giocatore.",
         "en": "The Assassination costs 7 coins and you hold {have}. To have the Assassin kill a character "
               "(3 coins; the Countess may block it) write ASSASSIN and the player's name."},
+    "not_enough_coins_coup_poor": {"it": "L'Assassinio costa 7 monete e ne hai {have}.",
+                                   "en": "The Assassination costs 7 coins and you hold {have}."},
     "not_enough_coins_assassinate": {
         "it": "L'Assassino costa 3 monete e ne hai {have}.",
         "en": "The Assassin costs 3 coins and you hold {have}."},
@@ -187,6 +189,7 @@ FORMS = {
                         "en": "Choose the card you keep from your bundle"},
     "complots_turn": {"it": "Il tuo turno: scegli l'azione", "en": "Your turn: choose your action"},
     "complots_answer": {"it": "Dubiti, blocchi o passi?", "en": "Challenge, block or pass?"},
+    "complots_answer_no_block": {"it": "Dubiti o passi?", "en": "Challenge or pass?"},
     "complots_block": {"it": "Blocchi l'azione o passi?", "en": "Block the action or pass?"},
     "complots_block_challenge": {"it": "Dubiti del blocco o passi?",
                                  "en": "Challenge the block or pass?"},
@@ -280,7 +283,7 @@ HEADINGS = {
 
 # The welcome mail's lines about this game (``welcome``): what happens next, and an example.
 WELCOME = {
-    "start": {"it": "Quando le Master avvieranno la partita riceverai le tue carte coperte e le tue monete. "
+    "start": {"it": "Quando i Master avvieranno la partita riceverai le tue carte coperte e le tue monete. "
                     "Ogni volta che ti tocca rispondere (il tuo turno, un dubbio, un blocco) ti arriva una "
                     "mail con le risposte possibili: rispondi con una riga, oppure tocca un pulsante sulla "
                     "tua pagina.",
@@ -289,4 +292,6 @@ WELCOME = {
                     "what you may answer: reply with one line, or tap a button on your page."},
     "example": {"it": "es. REDDITO, SFIDO, PASSO, BLOCCO con la Contessa",
                 "en": "e.g. INCOME, CHALLENGE, PASS, BLOCK with the Countess"},
+    "length": {"it": "La partita va avanti, un turno dopo l'altro, finché resta in gioco un solo giocatore.",
+               "en": "The game goes on, turn after turn, until only one player is left in it."},
 }

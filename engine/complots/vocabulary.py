@@ -12,8 +12,8 @@ several of them, ``value="choices"``; nothing for ``value="none"``), and ``fixed
 Two kinds are the service's, never submitted to the engine: ``MORE_TIME`` (one more
 answer window) and ``STANDING`` (the player's standing answers, as on the game page):
 ``SEMPRE PASSO`` / ``ALWAYS PASS`` and ``SEMPRE SFIDO Duchessa`` / ``ALWAYS CHALLENGE
-Duke`` leave one standing (``on: True``), ``NON PASSO PIÙ`` / ``NO LONGER PASS`` and
-``NON SFIDO PIÙ Duchessa`` / ``NO LONGER CHALLENGE Duke`` take it back (``on: False``),
+Duchess`` leave one standing (``on: True``), ``NON PASSO PIÙ`` / ``NO LONGER PASS`` and
+``NON SFIDO PIÙ Duchessa`` / ``NO LONGER CHALLENGE Duchess`` take it back (``on: False``),
 ``NESSUNA RISPOSTA PERMANENTE`` / ``NO STANDING ANSWERS`` takes them all back
 (``standing: None``), ``RISPOSTE PERMANENTI`` / ``STANDING ANSWERS`` lists them and
 changes nothing (``list: True``). Every key of ``Complots.standing_answers`` has its words here
@@ -189,14 +189,14 @@ def vocabulary() -> Vocabulary:
                   True, standing=PASS_NOT_ME),
         _standing(("SEMPRE SFIDO", "SFIDO SEMPRE", "SEMPRE DUBITO", "DUBITO SEMPRE"),
                   ("ALWAYS CHALLENGE",), True, "choice", "SEMPRE SFIDO Duchessa",
-                  "ALWAYS CHALLENGE Duke"),
+                  "ALWAYS CHALLENGE Duchess"),
         _standing(("NON PASSO PIÙ", "NON PASSO PIU", "NON PIÙ PASSO", "NON PIU PASSO",
                    "NON PASSO PIÙ SEMPRE", "NON PASSO PIU SEMPRE"),
                   ("NO LONGER PASS", "STOP PASSING"), False, standing=PASS_NOT_ME),
         _standing(("NON SFIDO PIÙ", "NON SFIDO PIU", "NON PIÙ SFIDO", "NON PIU SFIDO",
                    "NON DUBITO PIÙ", "NON DUBITO PIU", "NON SFIDO PIÙ SEMPRE", "NON SFIDO PIU SEMPRE"),
                   ("NO LONGER CHALLENGE", "STOP CHALLENGING"), False, "choice",
-                  "NON SFIDO PIÙ Duchessa", "NO LONGER CHALLENGE Duke"),
+                  "NON SFIDO PIÙ Duchessa", "NO LONGER CHALLENGE Duchess"),
         _standing(("NESSUNA RISPOSTA PERMANENTE", "NESSUNA RISPOSTA FISSA", "TOGLI LE RISPOSTE PERMANENTI"),
                   ("NO STANDING ANSWERS", "NO STANDING ANSWER"), False, standing=None),
         # What stands now, changing nothing (the receipt lists them).
@@ -220,7 +220,7 @@ def vocabulary() -> Vocabulary:
     # "SEMPRE SFIDO la Duchessa", "BLOCCO con la Contessa", "ALWAYS CHALLENGE the Duke",
     # "perdo il Duca", "BLOCK with the Countess".
     fillers = ("chi dichiara", "chi si dichiara", "con la", "con il", "con l'", "con lo", "con", "col",
-               "la", "il", "lo", "l'", "ogni", "un", "una", "uno", "mio", "mia",
+               "la", "il", "lo", "l'", "le", "i", "gli", "ogni", "un", "una", "uno", "mio", "mia", "mie", "miei",
                "with the", "with", "as", "the", "a", "an", "any", "every", "my")
     arguments = {**{k: {"it": "la carta", "en": "the card"} for k in ("card", "as", "cards")},
                  "standing": {"it": "il personaggio", "en": "the character"}}

@@ -13,7 +13,7 @@ from typing import Any
 from ..core import Event, GameState
 from ..interface import Panel, Viewer, word
 from . import game
-from .cards import CHARACTERS, COUP_COST, in_play
+from .cards import CHARACTERS, COUP_COST, cards_named, in_play
 from .cards import card_name as _card_name
 from .texts import (
     ACTION_NAMES, CHOICE_NAMES, COUNTED, EVENTS, HEADINGS, MOMENT_NAMES, REJECTIONS, SUBMISSIONS,
@@ -131,7 +131,7 @@ def event(ev: Event, lang: str) -> str | None:
             params[key] = named(params[key], lang)
     for key in ("cards", "drew", "returned"):
         if isinstance(params.get(key), list):
-            params[key] = [card_name(c, lang) for c in params[key]] or ["—"]
+            params[key] = cards_named([str(c) for c in params[key]], lang) or ["—"]
     kind = ev.kind
     if kind == "rejected_at_resolution":  # the refusal in words, never its code
         why = rejection(str(params.get("code")), dict(params.get("params") or {}), lang) or ""
@@ -159,6 +159,8 @@ def rejection(code: str, params: dict[str, Any], lang: str) -> str | None:
         need = params.get("need")
         code = ("not_enough_coins_coup" if need == COUP_COST
                 else "not_enough_coins_assassinate" if need == 3 else code)
+        if code == "not_enough_coins_coup" and int(params.get("have") or 0) < 3:
+            code = "not_enough_coins_coup_poor"  # the Assassino is out of reach too: never offered
     params = dict(params)
     for key in ("card", "character"):  # the reader's name ("the Countess"), "la Contessa" in a sentence
         if key in params and code != "unknown_card":
@@ -195,7 +197,7 @@ def table(state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
     panels = [Panel(word(TABLE, "title", lang) or "", lines)]
     if viewer.player and state.has_player(viewer.player):
         me = state.player(viewer.player)
-        cards = ", ".join(card_name(c, lang) for c in game.hand(me)) or word(TABLE, "hand_empty", lang) or ""
+        cards = ", ".join(cards_named(list(game.hand(me)), lang)) or word(TABLE, "hand_empty", lang) or ""
         panels.append(Panel(word(TABLE, "hand_title", lang) or "", [cards]))
     return panels
 

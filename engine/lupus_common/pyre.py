@@ -27,6 +27,9 @@ def pyre_tally(event: Event, lang: str, catalogue: dict[str, dict[str, Any]]) ->
                                              "voters": data.get("voters", len(data.get("votes") or {}))})
     if data.get("declared"):
         needed = f"{needed} {word(catalogue, 'weights', lang)}"
+    tied = [str(n) for n in data.get("tied") or []]
+    burned = data.get("burned")
     return Tally(counts=ranked(data.get("tally") or {}),
                  votes=tuple(sorted((data.get("votes") or {}).items())),
-                 chosen=data.get("burned"), needed=needed or "", valid=bool(data.get("quorum")))
+                 chosen=burned, needed=needed or "", valid=bool(data.get("quorum")),
+                 tied=tuple(sorted(tied, key=lambda n: n != burned)) if tied else ())

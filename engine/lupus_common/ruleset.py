@@ -39,8 +39,12 @@ class LupusRuleset(BaseRuleset):
     def self_facts(self, state: GameState, player: str, lang: str) -> list[Fact]:
         """The player's role, faction and aura."""
         p = state.player(player)
-        return [Fact(texts.word(texts.SELF, key, lang) or key, str(value))
-                for key, value in (("role", p.role), ("faction", p.faction), ("aura", p.aura))]
+        card = self.role_card(p.role, lang)
+        # Each value in the reader's language ("Aura: white", not "bianca": issue 31); the
+        # role as its card names it ("Seer (Veggente)"), the faction without its article.
+        values = (("role", card.name if card is not None else p.role),
+                  ("faction", texts.faction_name(p.faction, lang)), ("aura", texts.aura(p.aura, lang)))
+        return [Fact(texts.word(texts.SELF, key, lang) or key, str(value)) for key, value in values]
 
     def self_status(self, state: GameState, player: str, lang: str) -> str:
         """Alive, or dead and playing on as a ghost."""

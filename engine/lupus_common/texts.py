@@ -75,9 +75,11 @@ EVENTS = {**base.EVENTS,
 # The welcome mail's lines about the game (LupusRuleset.welcome): what happens next,
 # and an example of a mail command.
 WELCOME = {
-    "start": {"it": "Riceverai il tuo ruolo quando le Master avvieranno la partita.",
+    "start": {"it": "Riceverai il tuo ruolo quando i Master avvieranno la partita.",
               "en": "You will receive your role when the Masters start the game."},
     "example": {"it": "es. VOTO Carla", "en": "e.g. VOTE Carla"},
+    "length": {"it": "La partita va avanti, un giorno e una notte dopo l'altra, finché una fazione vince.",
+               "en": "The game goes on, day after night, until a faction wins."},
 }
 
 # The submission kinds (engine/lupus_common/actions.py) as a reminder lists them ("you have not
@@ -136,6 +138,15 @@ def faction(name: Any, lang: str) -> str:
     return word(FACTIONS, str(name), lang) or str(name)
 
 
+def faction_name(name: Any, lang: str) -> str:
+    """A faction as a label's value ("Villaggio", "Village"): its name without the article."""
+    named = faction(name, lang)
+    for article in ("il ", "i ", "la ", "le ", "the "):
+        if named.startswith(article) and named != str(name):
+            return named[len(article):]
+    return named
+
+
 def aura(value: Any, lang: str) -> str:
     return word(AURAS, str(value), lang) or str(value)
 
@@ -169,6 +180,24 @@ def role_letter(events: dict[str, dict[str, str]], data: dict[str, Any], lang: s
     return word(events, "role_letter", lang, {
         **data, "role": role or data.get("role"), "faction": faction(data.get("faction"), lang),
         "aura": aura(data.get("aura"), lang)}) or ""
+
+
+# A role card's side (engine/cards.py): whom the role plays for, its aura, its marks.
+CARD_SIDE = {
+    "side": {"it": "Giochi per {faction}; la tua aura è {aura}.",
+             "en": "You play for {faction}; your aura is {aura}."},
+    "magic": {"it": "Il tuo potere è magico.", "en": "Your power is magic."},
+    "mystic": {"it": "Hai l'attributo mistico.", "en": "You are a mystic."},
+}
+
+
+def card_side(faction_name: Any, aura_name: Any, lang: str, *, magic: bool = False,
+              mystic: bool = False) -> str:
+    """A role card's side: "Giochi per il Villaggio; la tua aura è bianca." and its marks."""
+    out = [word(CARD_SIDE, "side", lang, {"faction": faction(faction_name, lang),
+                                           "aura": aura(aura_name, lang)}) or ""]
+    out += [word(CARD_SIDE, mark, lang) or "" for mark, on in (("magic", magic), ("mystic", mystic)) if on]
+    return " ".join(out)
 
 
 # The Mayor (Sindaco) of the two Lupus games: a set-up option, a title beside a name.
@@ -240,7 +269,7 @@ FORM_TITLES = {
     "power": {"it": "Il tuo potere", "en": "Your power"},
     "power.named": {"it": "Il tuo potere: {name}", "en": "Your power: {name}"},
     "become": {"it": "Scegli il tuo ruolo", "en": "Choose your role"},
-    "question": {"it": "Domanda alle Master", "en": "Question to the Masters"},
+    "question": {"it": "Domanda ai Master", "en": "Question to the Masters"},
     "shout": {"it": "Urlo notturno", "en": "Night shout"},
     "notes": {"it": "Note", "en": "Notes"},
 }
@@ -252,14 +281,14 @@ FIELD_LABELS = {
     "with": {"it": "Insieme a", "en": "Together with"},
     "n": {"it": "n", "en": "n"},
     "become": {"it": "Ruolo da assumere", "en": "Role to become"},
-    "question": {"it": "Domanda per le Master", "en": "Question for the Masters"},
+    "question": {"it": "Domanda per i Master", "en": "Question for the Masters"},
     "shout": {"it": "Urlo notturno", "en": "Night shout"},
     "notes": {"it": "Note", "en": "Notes"},
 }
 FIELD_HELP = {
     "shout": {"it": "Anonimo: pubblicato con il prossimo bollettino.",
               "en": "Anonymous: published with the next bulletin."},
-    "question": {"it": "Una sola domanda Sì/No in tutta la partita; rispondono le Master.",
+    "question": {"it": "Una sola domanda Sì/No in tutta la partita; rispondono i Master.",
                  "en": "One yes/no question in the whole game; the Masters answer it."},
 }
 

@@ -51,7 +51,7 @@ def resolve_day(state: GameState, actions: list[Action], rng: random.Random,
     totals = tally(state, votes, day)
     # §1.7: valid if at least half of the living voted.
     quorum = bool(living) and 2 * len(votes) >= len(living)
-    designated = None
+    designated, leaders = None, []
     if quorum:
         # The maximum is taken over every living player, not only those voted.
         top = max(totals.get(n, Fraction(0)) for n in living)
@@ -66,10 +66,12 @@ def resolve_day(state: GameState, actions: list[Action], rng: random.Random,
             spared_by.append("mannella")
         if designated in state.data.get("avvocato", {}).get(str(day), []):
             spared_by.append("avvocato")
+    # §1.7 "uno a caso tra di questi": the lot, said in the bulletin (issue 31).
+    tied = sorted(leaders) if quorum and len(leaders) > 1 else []
     events.append(public("pyre", burned=designated, quorum=quorum, votes=votes,
                          tally={n: as_number(v) for n, v in totals.items() if v != 0},
                          voters=len(votes), living=len(living), spared_by=spared_by,
-                         mayor=state.mayor))
+                         mayor=state.mayor, **({"tied": tied} if tied else {})))
     alive_before = set(living)
     # §1.8.1: the pyre.
     if designated is not None and not spared_by:

@@ -10,6 +10,7 @@ from typing import Any, Iterable
 
 from ..core import MASTER, PRIVATE, Event, GameState
 from ..interface import Panel, word
+from .. import texts as base_texts
 from ..texts import listing
 from .endgame import STALL_PHASES
 
@@ -59,12 +60,14 @@ def _names(value: Any, lang: str) -> str:
     return listing(list(value) if isinstance(value, set) else value, lang)
 
 
-def _fraction(text: Any) -> str:
+def fraction(text: Any, lang: str) -> str:
+    """A probability or an expectation as the reader writes a decimal ("0,35", "0.35"),
+    never a fraction beside a decimal ("3/10" beside "0.3")."""
     try:
         value = Fraction(str(text))
     except (ValueError, ZeroDivisionError):
         return str(text)
-    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+    return base_texts.number(round(float(value), 2), lang)
 
 
 def _ritual_name(data: dict[str, Any]) -> str:
@@ -117,12 +120,12 @@ def _corruption(state: GameState, rows: list[Event], lang: str) -> Panel:
     counters = state.data.get("corruption") or {}
     lines = []
     if counters:
-        lines.append(_w("counters", lang, expected=_fraction(counters.get("expected", "0")),
+        lines.append(_w("counters", lang, expected=fraction(counters.get("expected", "0"), lang),
                         actual=counters.get("actual", 0)))
     for e in rows:
         data = e.data or {}
         if e.kind == "corruption_draw":
-            lines.append(_w("draw", lang, player=data.get("player"), p=_fraction(data.get("probability", "0")),
+            lines.append(_w("draw", lang, player=data.get("player"), p=fraction(data.get("probability", "0"), lang),
                             corrupt=_w("yes" if data.get("corrupt") else "no", lang)))
         elif e.kind == "corrupted" and e.visibility == MASTER and data.get("how") != "death":
             lines.append(_w("corrupted", lang, player=data.get("player"), how=data.get("how")))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from .. import remedies as plain_remedies
 from ..core import Action, ActionForm, Event, GameState, Pending, Phase, Player, Rejected, Resolution, RoleInfo, SetupError, master, private, public, valid_at_close
@@ -14,15 +14,17 @@ from ..lupus_common import texts as lupus_texts
 from ..lupus_common.ruleset import LupusRuleset
 from ..lupus_common.scenario import PhaseScenarios
 from ..lupus_common.pyre import pyre_tally
-from ..interface import Ability, Checked, Panel, Remedy, Tally, Viewer, Vocabulary
+from ..interface import Ability, Checked, Panel, Remedy, RoleCard, Tally, Viewer, Vocabulary
 from . import endgame, texts
 from . import vocabulary as _vocabulary
 from .day import resolve_day
 from .forms import forms as _forms
+from .role_cards import role_card as _role_card
 from .night import resolve_night
+from .panels import fraction as _panels_fraction
 from .panels import panels as _panels
 from .ritual_night import ritual_state
-from .rituals import canonical_ritual
+from .rituals import RITUALS, canonical_ritual
 from .rooms import ROOMS
 from .roles import EREDE_CHOICES, LUPI, ROLES, USURPATORE_CHOICES, VILLAGGIO, canonical
 from .validation import power_beside_ritual
@@ -63,6 +65,9 @@ class LupusLive12(LupusRuleset):
         return [RoleInfo(r.name, r.faction, r.aura,
                          {"corruption": str(r.corruption), "magic": r.magic,
                           "guaranteed": r.guaranteed}) for r in ROLES.values()]
+
+    def role_card(self, role: str, lang: str, example_names: Sequence[str] = ()) -> RoleCard | None:
+        return _role_card(role, lang, example_names)
 
     def canonical_role(self, name: str) -> str:
         return canonical(name)
@@ -137,6 +142,21 @@ class LupusLive12(LupusRuleset):
     def vocabulary(self) -> Vocabulary:
         return _vocabulary.vocabulary()
 
+    def describe_submission(self, submission: dict[str, Any], lang: str,
+                            state: GameState | None = None) -> list[str]:
+        """The default lines, and for a ritual named with no other participant the rule it
+        breaks (§1.10.2: "svolto se ella indica esattamente altri n_r-1 fantasmi"): a lone
+        ghost's ritual is recorded, and fails, so the receipt says so now (issue 31)."""
+        lines = super().describe_submission(submission, lang, state)
+        ritual = RITUALS.get(str(submission.get("ritual") or ""))
+        if ritual is not None and not submission.get("with"):
+            n = submission.get("n")
+            count = ritual.participants(int(n) if str(n or "").isdigit() else None)
+            lines.append(base_texts.word(texts.EVENTS, "ritual_alone", lang,
+                                         {"count": max(count, ritual.base + (1 if ritual.parametric else 0))})
+                         or "")
+        return lines
+
     def describe_choice(self, key: str, value: Any, lang: str) -> str:
         return lupus_texts.mayor_choice(key, value, lang) or _vocabulary.describe_choice(key, value, lang)
 
@@ -210,8 +230,15 @@ class LupusLive12(LupusRuleset):
         if seen.kind == "pyre":
             public = {k: seen.data.get(k) for k in ("burned", "quorum", "votes", "voters",
                                                      "living", "mayor")}
-            return replace(seen, data={**public, "tally": public_tally(seen.data),
-                                       "declared": True})
+            counted = public_tally(seen.data)
+            # The lot is told when the count everybody can make shows the tie too: a tie
+            # only the secret weights made would give those weights away.
+            tied = list(seen.data.get("tied") or [])
+            top = max(counted.values(), default=0)
+            if tied and sorted(n for n, v in counted.items() if v == top) != sorted(tied):
+                tied = []
+            return replace(seen, data={**public, "tally": counted, "declared": True,
+                                       **({"tied": tied} if tied else {})})
         return seen
 
     def describe(self, event: Event, lang: str, viewer: Viewer) -> str | None:
@@ -219,8 +246,12 @@ class LupusLive12(LupusRuleset):
         if event.kind == "death":
             return lupus_texts.death_line(self.EVENTS, texts.CAUSES, data, lang)
         if event.kind == "pyre":
-            return lupus_texts.pyre_line(self.EVENTS, data, lang,
+            line = lupus_texts.pyre_line(self.EVENTS, data, lang,
                                         "pyre_declared" if data.get("declared") else "pyre_tally")
+            if data.get("tied") and data.get("burned"):
+                line += " " + (base_texts.word(self.EVENTS, "pyre_lot", lang, {
+                    "tied": base_texts.names(data["tied"], lang), "burned": data["burned"]}) or "")
+            return line
         if event.kind == "rejected_at_resolution":
             return base_texts.rejected_line(self, data, lang)
         if event.kind == "answer":
@@ -238,8 +269,9 @@ class LupusLive12(LupusRuleset):
             data = {**data, "role": self.describe_choice("become", data.get("role"), lang)}
         if event.kind == "corruption_draw":
             data = {**data, "corrupt": base_texts.word(base_texts.VALUES,
-                                                       "yes" if data.get("corrupt") else "no", lang)}
-        return base_texts.word(self.EVENTS, event.kind, lang, data)
+                                                       "yes" if data.get("corrupt") else "no", lang),
+                    "expected": _panels_fraction(data.get("expected", "0"), lang)}
+        return base_texts.word(self.EVENTS, base_texts.masters_kind(self.EVENTS, event), lang, data)
 
     def _answer(self, data: dict[str, Any], lang: str) -> str | None:
         """The answer to what the power asks: "Giulia ha l'aura nera." (or "non ha")."""

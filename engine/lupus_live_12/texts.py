@@ -31,7 +31,7 @@ REJECTIONS = {**texts.REJECTIONS,
     "missile_repeat": {"it": "Hai già scelto {target}: le tre scelte del Missile devono essere diverse.",
                        "en": "You already chose {target}: the Missile's three choices must differ."},
     # -- the Profeta -----------------------------------------------------------
-    "no_question": {"it": "Solo il Profeta può rivolgere una domanda alle Master.",
+    "no_question": {"it": "Solo il Profeta può rivolgere una domanda ai Master.",
                     "en": "Only the Profeta can ask the Masters a question."},
     "question_used": {"it": "Il Profeta può fare una sola domanda in tutta la partita, "
                             "e l'hai già fatta (o è stata sprecata).",
@@ -79,7 +79,10 @@ REJECTIONS = {**texts.REJECTIONS,
 EVENTS = {**texts.EVENTS,
     # The players' count of a day's votes (see LupusLive12.visible).
     "pyre_declared": {"it": "Voti dichiarati (1 ciascuno, il Sindaco 1¼): {tally}.",
-                      "en": "Votes cast (1 each, the Sindaco's 1¼): {tally}."},
+                      "en": "Votes cast (1 each, the mayor's 1¼): {tally}."},
+    # §1.7: a tie for the stake broken by lot.
+    "pyre_lot": {"it": "Pareggio tra {tied}: la sorte ha scelto {burned}.",
+                 "en": "A tie between {tied}: the lot fell on {burned}."},
     "pack": {"it": "Il tuo branco (i Lupi si conoscono tra loro): {members}.",
              "en": "Your pack (the Wolves, who know each other): {members}."},
     # A power's answer says what its question asked (personaggi §1.6, §1.8, §1.12, §2.4,
@@ -100,7 +103,7 @@ EVENTS = {**texts.EVENTS,
                              "en": "{target} does not play for the Wolves."},
     # An answer to a question this table does not know (never made by the engine).
     "answer": {"it": "La risposta su {target} è: {answer}.", "en": "The answer about {target} is: {answer}."},
-    "answer.profeta": {"it": "Le Master rispondono alla tua domanda «{target}»: {answer}.",
+    "answer.profeta": {"it": "I Master rispondono alla tua domanda «{target}»: {answer}.",
                        "en": "The Masters' answer to your question “{target}”: {answer}."},
     "visited_by": {"it": "Questa notte ti ha fatto visita l'Espansivo: {visited_by}.",
                    "en": "Tonight the Espansivo visited you: {visited_by}."},
@@ -110,6 +113,15 @@ EVENTS = {**texts.EVENTS,
     "corrupted": {"it": "La corruzione ti ha raggiunto: ora giochi per i Lupi (non sai chi siano).",
                   "en": "You have been corrupted: you now play for the Wolves (you do not know who they are)."},
     "became": {"it": "Il tuo nuovo ruolo è {role}.", "en": "Your new role is {role}."},
+    # A ritual submitted with nobody else (principale §1.10.2): it will fail, and why.
+    "ritual_alone": {"it": "Attenzione: questo rituale richiede {count} partecipanti; senza altri "
+                           "fantasmi fallirà.",
+                     "en": "Beware: this ritual needs {count} participants; without other ghosts it "
+                           "will fail."},
+    # The Masters' own copies of what a player is told in the second person (texts.masters_kind).
+    "corrupted.masters": {"it": "Corruzione: {player} passa ai Lupi.",
+                          "en": "Corruption: {player} now plays for the Wolves."},
+    "became.masters": {"it": "{player} prende il ruolo {role}.", "en": "{player} becomes {role}."},
     "become_void": {"it": "Non prendi il ruolo {role}: il tuo bersaglio non era un'Erede.",
                     "en": "You do not become {role}: your target was not an Erede."},
     "vice_appointed": {"it": "Hai nominato Vicesindaco {player}.",
@@ -148,6 +160,6 @@ TALLY = {
     },
     "weights": {
         "it": "Ogni voto vale 1, quello del Sindaco 1¼.",
-        "en": "Each vote counts 1, the Sindaco's 1¼.",
+        "en": "Each vote counts 1, the mayor's 1¼.",
     },
 }

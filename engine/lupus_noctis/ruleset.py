@@ -3,15 +3,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any
+from typing import Any, Sequence
 
 from ..core import (
     Action, ActionForm, Event, GameState, Pending, Resolution, RoleInfo, private,
     valid_at_close,
 )
 from ..interface import (
-    IDENTIFY, NARRATOR, REPORT_GAME, Ability, Panel, Tally, Timing, Viewer, Vocabulary, word,
-)
+    IDENTIFY, NARRATOR, REPORT_GAME, Ability, Panel, RoleCard, Tally, Timing, Viewer, Vocabulary, word,)
 from ..lupus_common.ruleset import LupusRuleset
 from ..lupus_common.scenario import PhaseScenarios
 from . import forms as _forms
@@ -21,6 +20,7 @@ from .phases import MORNING, NIGHT, next_moment
 from .roles import (
     BUONA, FACTIONS, KEY, MALVAGIA, MIN_PLAYERS, ROLES, canonical, default_composition,
 )
+from .role_cards import role_card as _role_card
 from .script import NoctisTable, night_script
 from .setup import identify, setup_game
 from .tally import day_tally
@@ -56,6 +56,9 @@ class LupusNoctis(LupusRuleset):
         return [RoleInfo(r.name, r.faction, r.aura,
                          {"target": r.target, "once": r.once, "alone_if_alive": r.alone_if_alive})
                 for r in ROLES.values()]
+
+    def role_card(self, role: str, lang: str, example_names: Sequence[str] = ()) -> RoleCard | None:
+        return _role_card(role, lang, example_names)
 
     def canonical_role(self, name: str) -> str:
         return canonical(name)

@@ -154,15 +154,19 @@ SCRIPT: dict[str, dict[str, str]] = {
 TALLY = {
     "morning": {
         "it": "Vota ogni vivo, per un vivo qualsiasi. I due più votati vanno al ballottaggio; "
-              "a parità decide la vicinanza al giocatore sfortunato.",
+              "a parità decide la vicinanza al giocatore sfortunato, che l'app ha scelto in segreto "
+              "all'inizio: nessuno sa chi sia, nemmeno il Narratore.",
         "en": "Every living player votes, for any living player. The two with most votes go "
-              "to the run-off; a tie is settled by nearness to the unlucky player.",
+              "to the run-off; a tie is settled by nearness to the unlucky player, whom the app "
+              "chose in secret at the start: nobody knows who it is, not even the narrator.",
     },
     "afternoon": {
         "it": "Votano solo i vivi fuori dal ballottaggio, per uno dei due. Il più votato va "
-              "al rogo; a parità decide la vicinanza al giocatore sfortunato.",
+              "al rogo; a parità decide la vicinanza al giocatore sfortunato (scelto in segreto "
+              "dall'app: nessuno sa chi sia, nemmeno il Narratore).",
         "en": "Only the living outside the run-off vote, for one of the two. The one with "
-              "most votes goes to the stake; a tie is settled by nearness to the unlucky player.",
+              "most votes goes to the stake; a tie is settled by nearness to the unlucky player "
+              "(chosen in secret by the app: nobody knows who it is, not even the narrator).",
     },
     "tie_broken": {
         "it": "C'è stato un pareggio: ha deciso la sfortuna.",

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from .. import remedies as plain_remedies
 from ..core import Action, ActionForm, Event, GameState, Phase, Resolution, RoleInfo, private, public, valid_at_close
@@ -13,7 +13,7 @@ from ..lupus_common import texts as lupus_texts
 from ..lupus_common.ruleset import LupusRuleset
 from ..lupus_common.scenario import PhaseScenarios
 from ..lupus_common.pyre import pyre_tally
-from ..interface import Ability, Panel, Remedy, Tally, Viewer, Vocabulary
+from ..interface import Ability, Panel, Remedy, RoleCard, Tally, Viewer, Vocabulary
 from . import forms as _forms
 from . import texts
 from . import vocabulary as _vocabulary
@@ -21,6 +21,8 @@ from .day import resolve_day
 from .night import resolve_night
 from .panels import panels as _panels
 from .rooms import ROOMS
+from .role_cards import role_card as _role_card
+from .role_cards import role_name
 from .roles import FACTIONS, POWERS, ROLES, SPETTRO_ROLE, canonical, canonical_power
 from .setup import KEY, setup_game
 
@@ -53,6 +55,8 @@ class TempoReale7(LupusRuleset):
         """The pyre's count, for the archive and the vote picture (engine/lupus_common/pyre.py)."""
         return pyre_tally(event, lang, texts.TALLY)
 
+    SETTINGS = frozenset({"auto_publish", "review_contradictions"})
+
     def roles(self) -> list[RoleInfo]:
         out = [RoleInfo(r.name, r.faction, r.aura,
                         {"mystic": r.mystic, "target": r.target, "frequency": r.frequency,
@@ -60,6 +64,9 @@ class TempoReale7(LupusRuleset):
         out.append(RoleInfo(SPETTRO_ROLE.name, SPETTRO_ROLE.faction, SPETTRO_ROLE.aura,
                             {"dealt": False, "powers": list(POWERS)}))
         return out
+
+    def role_card(self, role: str, lang: str, example_names: Sequence[str] = ()) -> RoleCard | None:
+        return _role_card(role, lang, example_names)
 
     def canonical_role(self, name: str) -> str:
         return canonical(name)
@@ -153,7 +160,7 @@ class TempoReale7(LupusRuleset):
         if kind == "mayor":
             return lupus_texts.mayor_line(self.EVENTS, data, lang)
         if kind == "role_letter":
-            letter = lupus_texts.role_letter(self.EVENTS, data, lang)
+            letter = lupus_texts.role_letter(self.EVENTS, data, lang, role_name(data.get("role"), lang))
             if "mystic" not in data:
                 return letter
             mystic = base_texts.word(self.EVENTS, "mystic_yes" if data["mystic"] else "mystic_no", lang)
@@ -166,7 +173,7 @@ class TempoReale7(LupusRuleset):
         if kind == "aura":
             return base_texts.word(self.EVENTS, kind, lang, {**data, "aura": lupus_texts.aura(data.get("aura"), lang)})
         if kind == "spettro":
-            return base_texts.word(self.EVENTS, kind, lang,
+            return base_texts.word(self.EVENTS, base_texts.masters_kind(self.EVENTS, event), lang,
                                    {**data, "spettro": self.describe_choice("power", data.get("spettro"), lang)})
         if kind == "faction_lost" and lang == "en":
             return base_texts.word(self.EVENTS, kind, lang,
@@ -180,7 +187,7 @@ class TempoReale7(LupusRuleset):
         if kind == "election":
             return base_texts.word(self.EVENTS, kind, lang,
                                    {"counts": base_texts.tally_line(data.get("counts") or {}, lang)})
-        return base_texts.word(self.EVENTS, kind, lang, data)
+        return base_texts.word(self.EVENTS, base_texts.masters_kind(self.EVENTS, event), lang, data)
 
     def public_table(self, state: GameState, viewer: Viewer, lang: str) -> list[Panel]:
         """A Spettro reads its power on its own page; the village is not told of the

@@ -63,7 +63,9 @@ def to_ics(phases: Iterable[Phase], game_name: str, url: str | None = None, *,
     for i, ph in enumerate(phases):
         summary = f"{game_name}: {(names or {}).get(i) or phase_label(ph, lang)}"
         zone_name = getattr(ph.end.tzinfo, "key", None)
-        where = f" ({zone_label(zone_name, ph.end)})" if zone_name else ""
+        label = zone_label(zone_name, ph.end) if zone_name else None
+        # "(Europe/Rome, UTC+01:00)": one pair of parentheses, never two (issue 31).
+        where = f" ({label.name}, UTC{label.offset})" if label is not None else ""
         deadline = ph.end.strftime("%H:%M")
         desc = gettext_in(lang_of(lang), "Deadline %(time)s%(where)s", time=deadline, where=where)
         lines += ["BEGIN:VEVENT",

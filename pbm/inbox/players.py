@@ -49,6 +49,9 @@ def carry_out_for(session: Session, config: dict[str, Any], row: InboundRow, par
             valid = operations.legal_choices(game, phase, seat, key)
             if valid is not None:
                 error = {**error, "candidates": valid}
+        if error.get("code") == "question" and operations.legal_choices(game, phase, seat, key) == []:
+            # "Voto Carla?" at night: no confirmation invited for what cannot be done now.
+            error = {**error, "code": "question_not_now"}
         outcome.errors.append(describe_error(error, lang, game.ruleset))
     aimed = _aimed_phase(session, parsed, game)
     stale = aimed is not None and phase is not None and aimed.id != phase.id

@@ -17,6 +17,7 @@ from engine.core import GameState
 from engine.registry import get_ruleset
 
 from .. import operations, render
+from ..role_cards import player_cards
 from ..i18n import gettext_in
 from ..models import (
     Game, InboundRow, MasterLog, OutboxRow, PhaseRow, PhaseStatus, Seat, User,
@@ -97,13 +98,18 @@ def commands_receipt(session: Session, config: dict[str, Any], row: InboundRow, 
                               if shown is not None and shown.status == PhaseStatus.OPEN
                               and not settled else None),
                  "window_closed": settled,
+                 # A Master's entry for a player (an SMS, a forward): whose commands these were.
+                 "for_player": seat.name if by is not None else None,
                  # A reply to a moment that has passed: which one is open now, and until when.
                  "open_label": render.phase_label(phase, lang, tz) if late and open_now else None,
                  "open_deadline": (render.deadline_text(phase.ends_at, lang, tz)
                                    if late and open_now else None),
                  "applied": applied, "errors": errors,
-                 "ignored": _ignored(parsed, lang),
+                 "ignored": [] if parsed.help else _ignored(parsed, lang),
                  "examples": [] if applied else _examples(game, phase, seat, lang),
+                 # "Cosa devo fare?": the player's role card (issue 31).
+                 "cards": (player_cards(game, operations.current_state(game), seat.name, lang)
+                           if parsed.help else []),
              }, is_error=bool(errors) and not applied, master=by is not None)
 
 
@@ -230,9 +236,13 @@ def _ignored(parsed: ParsedMessage, lang: str) -> list[str]:
 
 def _examples(game: Game, phase: PhaseRow | None, seat: Seat, lang: str) -> list[str]:
     """Example lines of what this player can send now (none when nothing; all the
-    game's commands when no phase is open), for a receipt that recorded nothing."""
+    game's commands when no phase is open), for a receipt that recorded nothing: the
+    whole lines legal now where the game words them (``operations.choices_now``)."""
     keys = None
     if phase is not None and phase.status == PhaseStatus.OPEN:
+        found = operations.choices_now(game, phase, seat, None, lang)
+        if found is not None:
+            return found[1]
         forms = get_ruleset(game.ruleset).forms(GameState.from_dict(phase.state_before), seat.name)
         keys = {f.name for form in forms for f in form.fields}
     return examples(game.ruleset, lang, keys)

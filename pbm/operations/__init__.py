@@ -41,7 +41,7 @@ from engine.core import Rejected
 from ..models import Game
 from . import desk, seats, timing, windows
 from .actions import (
-    Opening, Submitted, engine_actions, latest_actions, latest_actions_of, legal_choices, lock_game,
+    Opening, Submitted, choices_now, engine_actions, too_late, latest_actions, latest_actions_of, legal_choices, lock_game,
     open_phase_for, opening, submit,
 )
 from .base import (
@@ -62,7 +62,7 @@ __all__ = [
     "add_co_master", "add_player", "answer_pending", "close_and_resolve", "close_now", "create_game",
     "current_phase", "current_state", "desk", "draw_roles", "due_phase_ids", "latest_due_deadline",
     "edit_prepared", "engine_actions", "ensure_user", "game_options", "game_schedule", "game_tz",
-    "latest_actions", "latest_actions_of", "legal_choices", "lock_game", "log",
+    "choices_now", "too_late", "latest_actions", "latest_actions_of", "legal_choices", "lock_game", "log",
     "open_phase_for", "opening", "prepare_game", "publish", "reader_tz", "resolve_due",
     "resolve_phase", "seats", "settle", "slugify", "start_game", "submit", "timing", "windows",
 ]

@@ -16,6 +16,8 @@ from .. import hooks
 from ..models import ActionRow, Game, PhaseRow, PhaseStatus, Seat, User
 from .timing import moments, taking_answers
 from .base import SUBMISSION_SOURCES, OperationError, current_phase, log
+from ..mail.reading.wording import lines_for_form
+from .timing import answer_window
 
 
 @dataclass
@@ -139,9 +141,13 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
     except Rejected:
         # An answer window's answer that comes after it closed (or closed early: all
         # had answered) is never applied to whatever is open now.
-        raise Rejected(moments(game).late) from None
+        late = moments(game).late
+        if late != "moment_passed":
+            raise Rejected(late) from None
+        raise too_late(session, game, session.get(PhaseRow, expected_phase_id)
+                       if expected_phase_id else None, seat) from None
     if expected_phase_id is not None and expected_phase_id != phase.id:
-        raise Rejected("moment_passed")
+        raise too_late(session, game, session.get(PhaseRow, expected_phase_id), seat)
     if opened is None:  # an opening holds its phase already
         _hold_phase(session, phase)
     ruleset = get_ruleset(game.ruleset)
@@ -192,6 +198,48 @@ def legal_choices(game: Game, phase: PhaseRow | None, seat: Seat, key: str) -> l
             if f.name == key and f.type in ("player", "players", "choice"):
                 return list(f.choices)
     return [] if kind else None
+
+
+def too_late(session: Session, game: Game, phase: PhaseRow | None, seat: Seat) -> Rejected:
+    """The refusal of ``seat``'s answer to an answer window that has closed: when another
+    player's answer closed it before its time while ``seat`` had not answered (a
+    challenge), who and with what (``moment_closed_by``), so a timely answer is not just
+    "too late"."""
+    if phase is not None and phase.game_id == game.id:
+        latest = latest_actions(session, phase)
+        closed_early = phase.ends_at < phase.starts_at + answer_window(game)
+        if latest and closed_early and all(r.seat_id != seat.id for r in latest):
+            last = max(latest, key=lambda r: (r.submitted_at, r.id))
+            return Rejected("moment_closed_by", by=last.seat.name, args=dict(last.args))
+    return Rejected("moment_passed")
+
+
+def choices_now(game: Game, phase: PhaseRow | None, seat: Seat, command: dict[str, Any] | None,
+                lang: str) -> tuple[str, list[str]] | None:
+    """What the player may write now, in the game's words, for a refused ``command``
+    (None: for any of the moment's forms): ``("lines", [...])``, the whole mail lines
+    that answer the open moment's forms (only what is legal now: an action the player
+    cannot afford, a card not in this game, is never offered), or ``("choices", [...])``,
+    the legal values of the refused key as the game names them. None: nothing to offer
+    (no phase open, no form of this kind now, or the command's keys have no choices)."""
+    if phase is None or phase.status != PhaseStatus.OPEN:
+        return None
+    rules = get_ruleset(game.ruleset)
+    forms = rules.forms(GameState.from_dict(phase.state_before), seat.name)
+    kinds = None
+    if command is not None:
+        kinds = {command["kind"]} if command.get("kind") else {rules.kind_of_key(k) for k in command}
+    lines = [line for form in forms if kinds is None or form.kind in kinds
+             for line in lines_for_form(rules, form, lang)]
+    if lines or command is None:
+        return ("lines", lines) if lines else None
+    for key in command:
+        field = next((f for form in forms if form.kind in kinds for f in form.fields if f.name == key), None)
+        if field is None or field.type not in ("player", "players", "choice"):
+            continue
+        named = [c if field.type != "choice" else rules.describe_choice(key, c, lang) for c in field.choices]
+        return "choices", list(dict.fromkeys(named))
+    return None
 
 
 def latest_actions(session: Session, phase: PhaseRow) -> list[ActionRow]:

@@ -19,7 +19,7 @@ from ..i18n import gettext_in
 from ..mail.reading.wording import examples
 from ..models import Game, PhaseRow, Seat, User
 from . import windows
-from .actions import Opening, legal_choices, opening, submit
+from .actions import Opening, choices_now, opening, submit
 from .base import current_phase, game_tz
 from .timing import moments
 
@@ -130,15 +130,16 @@ def _standing(session: Session, config: dict[str, Any], game: Game, seat: Seat,
 
 def valid_hint(game: Game, phase: PhaseRow | None, seat: Seat, command: dict[str, Any],
                lang: str) -> str:
-    """The choices valid now for a refused command, so the next try can succeed."""
-    for key in command:
-        valid = legal_choices(game, phase, seat, key)
-        if valid is None:
-            continue
-        if not valid:
-            return " " + gettext_in(lang, "You have no valid choice for this command now.")
-        return " " + gettext_in(lang, "Valid choices: %(choices)s.", choices=", ".join(valid))
-    return ""
+    """What the player can write now instead of a refused command, in the game's words
+    (``operations.choices_now``); nothing when nothing is open to them: the refusal
+    itself says why."""
+    found = choices_now(game, phase, seat, command, lang)
+    if not found or not found[1]:
+        return ""
+    mode, valid = found
+    if mode == "lines":
+        return " " + gettext_in(lang, "You can write now: %(lines)s.", lines=" · ".join(valid))
+    return " " + gettext_in(lang, "Valid choices: %(choices)s.", choices=", ".join(valid))
 
 
 def abridge(text: str, limit: int = 300) -> str:

@@ -19,8 +19,9 @@ from engine.registry import get_ruleset
 from .. import calendar, hooks
 from ..mail import outbound as mailer
 from ..accounts import create_user, normalize_email, password_link, send_set_password, tokens
-from ..models import Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, Seat, User
-from .base import OperationError, check_typed_name, log, store_events
+from ..models import Game, GameMaster, GameStatus, Listing, PhaseRow, PhaseStatus, Seat, User
+from ..render import named_day
+from .base import OperationError, check_typed_name, game_tz, log, store_events
 from .timing import checked_window, moments
 from .windows import apply_standing, checked_extensions
 
@@ -34,10 +35,13 @@ def create_game(session: Session, *, name: str, ruleset: str, master: User, now:
                 slug: str | None = None, schedule_spec: dict[str, Any] | None = None,
                 seed: str | None = None, auto_publish: bool = True,
                 review_contradictions: bool = False,
-                answer_window: timedelta | None = None, extensions: int | None = None) -> Game:
+                answer_window: timedelta | None = None, extensions: int | None = None,
+                listing: str = Listing.PUBLIC) -> Game:
     """A new game in set-up; ``answer_window``: how long each WINDOW moment lasts
     (one minute to two days), ``extensions``: how many times each player may have a
-    window extended by that much; both kept beside the calendar in the schedule column."""
+    window extended by that much; both kept beside the calendar in the schedule column.
+    ``listing``: who may read its pages (``models.Listing``)."""
+    listing = Listing(listing)
     get_ruleset(ruleset)  # fail early on an unknown ruleset
     check_typed_name(name)
     base = slug or slugify(name)
@@ -56,7 +60,7 @@ def create_game(session: Session, *, name: str, ruleset: str, master: User, now:
     game = Game(slug=candidate, name=name, ruleset=ruleset, status=GameStatus.SETUP,
                 seed=seed or secrets.token_hex(8), schedule=stored,
                 auto_publish=auto_publish, review_contradictions=review_contradictions,
-                created_at=now)
+                created_at=now, listing=listing)
     session.add(game)
     session.flush()
     session.add(GameMaster(game_id=game.id, user_id=master.id))
@@ -231,6 +235,7 @@ def open_phase(session: Session, game: Game, state: GameState, *, index: int,
     when = moments(game, state).span(game, state, first=index == 0, after=after, now=now)
     row = PhaseRow(game_id=game.id, index=index, kind=state.phase.kind, number=state.phase.number,
                    starts_at=when.starts_at, ends_at=when.ends_at, long=when.long, status=PhaseStatus.OPEN,
+                   named_on=named_day(when.ends_at, game_tz(game)),
                    state_before=state.to_dict() if saved is None else saved, pending=[], gm_input={},
                    reminded=[])
     session.add(row)

@@ -66,6 +66,22 @@ def volunteers(session: Session, game: Game) -> list[Volunteer]:
                                 .order_by(Volunteer.at, Volunteer.id)))
 
 
+def decline(session: Session, game: Game, seat: Seat, now: datetime) -> None:
+    """An invited player gives their seat back before the game starts (issue 31: they
+    could not); the others keep their order, and a draw made with the seat is dropped,
+    for the Masters to draw again. Once the game runs, a seat is handed over instead."""
+    if game.status != GameStatus.SETUP:
+        raise OperationError("game_started")
+    log(session, game, seat.user, "declined", now, player=seat.name, email=seat.user.email if seat.user else "")
+    game.seats.remove(seat)
+    session.delete(seat)
+    for position, other in enumerate(game.seats):
+        other.position = position
+    if game.prepared:
+        game.prepared = None
+    session.flush()
+
+
 # --------------------------------------------------------------------------- substitutes
 
 def substitute(session: Session, config: dict[str, Any], game: Game, seat: Seat, *, email: str,

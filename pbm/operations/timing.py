@@ -193,3 +193,16 @@ def moments(game: Game, state: GameState | None = None) -> Moments:
 def _numbered(game: Game, phase: PhaseRow, lang: str) -> str:
     ruleset = get_ruleset(game.ruleset)
     return f"{ruleset.describe_choice('moment', phase.kind, lang)} {phase.number}"
+
+
+def ahead(game: Game, after: datetime, count: int = 3) -> tuple[list[calendar.Phase], timedelta | None]:
+    """What a game's timing will be, before it is dealt (the join page: issue 31): its
+    first calendar phases after ``after`` for a game on the calendar, or its answer window
+    for a game of windows (a ruleset with no calendar of its own); a narrator's game, at
+    a table, has neither."""
+    rules = get_ruleset(game.ruleset)
+    if rules.ability(TableScript) is not None:
+        return [], None
+    if rules.schedule_spec is None:
+        return [], answer_window(game)
+    return calendar.phases_from(game_schedule(game), after, count), None

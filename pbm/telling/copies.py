@@ -6,7 +6,7 @@ from __future__ import annotations
 from .. import hooks
 from ..mail import outbound as mailer
 from ..operations.base import mail_context
-from ..render import describe_submission
+from ..render import describe_submission, received_by
 
 
 def on_behalf_copy(_moments: object, news: hooks.SubmissionRecorded) -> None:
@@ -17,6 +17,7 @@ def on_behalf_copy(_moments: object, news: hooks.SubmissionRecorded) -> None:
     mailer.queue(news.session, news.config, to=seat.user.email, template="on_behalf_copy",
                  lang=lang, now=news.now, game=news.game, seat=seat,
                  context=mail_context(news.game, news.phase, lang, {
-                     "master": by.name, "source": news.source_detail,
+                     # How it came, in words ("arrivato via SMS"), never the code "sms" (issue 31).
+                     "master": by.name, "source": received_by(news.source_detail, lang),
                      "lines": describe_submission(news.submission, lang, news.game.ruleset),
                  }, reader=seat.user))

@@ -13,11 +13,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from engine.core import Event, GameState
+from engine.core import PRIVATE, PUBLIC, Event, GameState
+from engine.texts import names as names_text
 from engine.interface import REPORT_GAME, REPORT_MOMENT, Viewer
 from engine.registry import get_ruleset
 
 from .. import archive, hooks, visibility
+from ..i18n import gettext_in
 from ..mail import outbound as mailer
 from ..models import EventRow, Game, PhaseRow
 from ..operations.base import mail_context, reader_tz
@@ -28,10 +30,20 @@ MASTERS = Viewer(master=True)
 
 
 def report_lines(rows: Sequence[EventRow | Event], ruleset: str, lang: str) -> list[str]:
-    """Every event as the Masters see it, marked with who it was for."""
-    return [f"[{s.visibility}{' → ' + ', '.join(s.event.to) if s.event.to else ''}] "
-            f"{s.text or s.event.kind}"
-            for s in visibility.seen(rows, MASTERS, ruleset, lang)]
+    """Every event as the Masters see it, in their language, saying whom it was for: the
+    bulletin's lines, what a player was told quoted as told to them (their "you" stays
+    inside the quotes), the Masters' own (worded for them in the third person)."""
+    out = []
+    for s in visibility.seen(rows, MASTERS, ruleset, lang):
+        text = s.text or s.event.kind
+        if s.visibility == PUBLIC:
+            out.append(gettext_in(lang, "For everyone: %(text)s", text=text))
+        elif s.visibility == PRIVATE and s.event.to:
+            out.append(gettext_in(lang, "To %(names)s: “%(text)s”", text=text,
+                                  names=names_text(list(s.event.to), lang)))
+        else:
+            out.append(gettext_in(lang, "Masters only: %(text)s", text=text))
+    return out
 
 
 def masters_report(_moments: object, news: hooks.PhasePublished) -> None:

@@ -4,11 +4,13 @@ by mail; a game of answer windows has its own first mail (window_mail.py), and a
 player learns the role from a paper card."""
 from __future__ import annotations
 
+from engine.core import GameState
 from engine.interface import Viewer
 
 from .. import hooks, visibility
 from ..mail import outbound as mailer
 from ..operations.base import mail_context
+from ..role_cards import player_cards
 
 
 def role_letters(_moments: object, news: hooks.GameStarted) -> None:
@@ -21,4 +23,6 @@ def role_letters(_moments: object, news: hooks.GameStarted) -> None:
                      lang=lang, now=news.now, game=game, seat=seat, phase_id=phase.id,
                      context=mail_context(game, phase, lang, {
                          "lines": visibility.lines(news.events, Viewer(player=seat.name), game.ruleset, lang),
+                         # How the role is played (engine/cards.py), written with the game's players.
+                         "cards": player_cards(game, GameState.from_dict(phase.state_before), seat.name, lang),
                      }, reader=seat.user))

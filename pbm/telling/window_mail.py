@@ -16,6 +16,7 @@ from engine.registry import get_ruleset
 
 from .. import hooks
 from ..mail import outbound as mailer
+from ..role_cards import player_cards
 from ..views.window import lines_for, round_events, round_phases, shared_window, window_context
 
 
@@ -29,9 +30,15 @@ def window_results(_moments: object, news: hooks.PhasePublished) -> None:
     everyone = ruleset.reports_to_all(state)
     shared = shared_window(session, game, next_phase, now)
     asked_now = set(shared.waiting)
-    ended = round_events(session, round_phases(session, game, phase)) if everyone else []
+    rounds = round_phases(session, game, phase) if everyone else []
+    ended = round_events(session, rounds) if everyone else []
+    # Who was already out when the round began: told the round they went out in, and the
+    # end of the game, nothing in between (issue 31: they got every turn's mail).
+    out_before = _out(GameState.from_dict(rounds[0].state_before)) if rounds else set()
     for seat in game.seats:
         if not everyone and seat.name not in asked_now:
+            continue
+        if seat.name in out_before and not state.over:
             continue
         lang = seat.user.lang
         ctx = window_context(session, game, next_phase, seat, lang, now, shared)
@@ -40,7 +47,12 @@ def window_results(_moments: object, news: hooks.PhasePublished) -> None:
         mailer.queue(session, news.config, to=seat.user.email, template="window", lang=lang, now=now,
                      game=game, seat=seat, phase_id=next_phase.id if next_phase else None,
                      context={**ctx, "summary": everyone, "is_asked": seat.name in asked_now,
-                              "winner": state.winner if state.over else None})
+                              "winner": state.winner if state.over else None,
+                              "out_now": seat.name in _out(state) and not state.over})
+
+
+def _out(state: GameState) -> set[str]:
+    return {p.name for p in state.players if not p.alive}
 
 
 def window_start(_moments: object, news: hooks.GameStarted) -> None:
@@ -56,7 +68,8 @@ def window_start(_moments: object, news: hooks.GameStarted) -> None:
         mailer.queue(session, news.config, to=seat.user.email, template="window", lang=lang, now=now,
                      game=game, seat=seat, phase_id=phase.id,
                      context={**ctx, "round_lines": [x for x in dealt if x], "summary": True,
-                              "is_asked": seat.name in asked_now, "winner": None})
+                              "is_asked": seat.name in asked_now, "winner": None,
+                              "cards": player_cards(game, shared.state, seat.name, lang)})
 
 
 def more_time(_moments: object, news: hooks.DeadlineChanged) -> None:

@@ -15,12 +15,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from engine.core import ActionForm, GameState
-from engine.interface import MORE_TIME, STANDING, BaseRuleset, Viewer
+from engine.core import GameState
+from engine.interface import MORE_TIME, STANDING, Viewer
 from engine.registry import get_ruleset
 
 from .. import render, visibility
 from ..mail.reading.wording import examples
+from ..mail.reading.wording import lines_for_form as answer_lines
 from ..models import EventRow, Game, PhaseRow, Seat
 from ..operations.base import game_tz
 from ..operations.timing import answer_window
@@ -57,43 +58,6 @@ def round_events(session: Session, phases: list[PhaseRow], published_only: bool 
     return sorted(rows, key=lambda r: (order[r.phase_id], r.seq))
 
 
-def answer_lines(ruleset: BaseRuleset, form: ActionForm, lang: str) -> list[str]:
-    """The mail lines that answer this form now, from the ruleset's vocabulary: one per
-    command word the form allows, with the choices it may take."""
-    fields = {f.name: f for f in form.fields}
-    out = []
-    for kw in ruleset.vocabulary().keywords:
-        if kw.verb:  # the natural forms are accepted, the mail offers the keyword
-            continue
-        fixed = dict(kw.fixed)
-        if fixed.pop("kind", None) != form.kind:
-            continue
-        if any(k in fields and fields[k].choices and v not in fields[k].choices
-               for k, v in fixed.items()):
-            continue  # an answer the window does not allow now
-        word = (kw.en if lang == "en" else kw.it)[0]
-        arg = fields.get(kw.key)
-        if kw.value == "none":
-            out.append(word)
-            continue
-        if arg is None:
-            continue
-        choices = list(arg.choices)
-        for k, v in fixed.items():  # narrowed by the word's own value (a target by action)
-            narrowed = (arg.depends.get(k) or {}).get(v)
-            if narrowed is not None:
-                choices = list(narrowed)
-        if not choices:
-            continue
-        shown = list(dict.fromkeys(ruleset.describe_choice(kw.key, c, lang) for c in choices))
-        if kw.value == "choices":
-            count = arg.min if arg.min == arg.max else f"{arg.min}-{arg.max}"
-            out.append(f"{word} … ({count}: {', '.join(shown)})")
-        else:  # one whole line per answer: copied as it stands, never edited
-            out.extend(f"{word} {choice}" for choice in shown)
-    return out
-
-
 @dataclass
 class SharedWindow:
     """What every seat's view of one window shares, read once per window."""
@@ -126,7 +90,7 @@ def window_context(session: Session, game: Game, phase: PhaseRow | None, seat: S
     shared = shared or shared_window(session, game, phase, now)
     ctx: dict[str, Any] = {"table": [], "forms": [], "waiting": [], "asked": [], "deadline": None,
                            "round_lines": [], "window_title": None, "phase_id": None,
-                           "answer_lines": [], "standing": [], "standing_words": [], "more_time": None,
+                           "answer_lines": [], "standing": [], "standing_words": [], "more_time": None, "ends_at": None,
                            "heading": None, "open_state": shared.open_state, "extended_by": None,
                            "extended": False}
     if shared.state is not None:
@@ -137,7 +101,9 @@ def window_context(session: Session, game: Game, phase: PhaseRow | None, seat: S
     ctx["round_lines"] = lines_for(shared.round_rows, game.ruleset, viewer, lang)
     if shared.open_state is not None:
         ctx["asked"], ctx["waiting"] = shared.asked, shared.waiting
-        ctx["deadline"] = render.deadline_text(phase.ends_at, lang, game_tz(game))
+        # An answer window ends on the second: its deadline says the seconds too.
+        ctx["deadline"] = render.deadline_text(phase.ends_at, lang, game_tz(game), seconds=True)
+        ctx["ends_at"] = phase.ends_at.isoformat()
         ctx["extended"] = phase.ends_at > phase.starts_at + answer_window(game)
         ctx["phase_id"] = phase.id
         if seat is not None:

@@ -15,7 +15,7 @@ from sqlalchemy import Select, and_, bindparam, func, select
 from sqlalchemy.orm import Session, aliased, defer
 
 from ..db import write_sessions
-from ..models import Game, PhaseRow, Seat
+from ..models import Game, Listing, PhaseRow, Seat
 
 
 def db() -> Session:
@@ -41,9 +41,19 @@ def config() -> dict[str, Any]:
 
 def game_or_404(slug: str) -> Game:
     game = db().scalar(select(Game).where(Game.slug == slug))
-    if game is None:
+    if game is None or not may_read(game):
         abort(404)
     return game
+
+
+def may_read(game: Game) -> bool:
+    """Whether the visitor may read a game's pages: a private game only its players and
+    Masters (to anyone else it is not there at all), any other game everyone."""
+    if game.listing != Listing.PRIVATE:
+        return True
+    if not current_user.is_authenticated:
+        return False
+    return game.is_master(current_user) or my_seat(game) is not None
 
 
 def my_seat(game: Game) -> Seat | None:
@@ -80,6 +90,8 @@ def game_and_my_seat_or_404(slug: str) -> tuple[Game, Seat | None]:
     if row is None:
         abort(404)
     _remember_my_seat(row[0], row[1])
+    if row[1] is None and not may_read(row[0]):
+        abort(404)
     return row[0], row[1]
 
 

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from zoneinfo import available_timezones
+from pathlib import Path
+from zoneinfo import TZPATH, available_timezones
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -19,6 +20,15 @@ LANGUAGES = [("it", "Italiano"), ("en", "English")]
 
 @lru_cache(maxsize=1)
 def time_zones() -> list[str]:
+    """The zones a person picks from: the tz database's own list of one zone per region
+    (``zone1970.tab``: about 300), without its aliases ("US/Eastern", "Europe/Vatican"
+    beside "Europe/Rome": 600 in all, issue 31); every zone when that list is missing."""
+    for base in TZPATH:
+        table = Path(base) / "zone1970.tab"
+        if table.is_file():
+            listed = {line.split("\t")[2] for line in table.read_text(encoding="utf-8").splitlines()
+                      if line and not line.startswith("#") and line.count("\t") >= 2}
+            return sorted(z for z in listed if z in available_timezones())
     return sorted(z for z in available_timezones() if "/" in z and not z.startswith(("Etc/", "SystemV/")))
 
 
@@ -46,6 +56,11 @@ class AccountForm(FlaskForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.tz.choices = tz_choices()
+        # A zone chosen before the list lost the aliases stays choosable: saving the
+        # page must not refuse what the account already has.
+        kept = getattr(kwargs.get("obj"), "tz", None)
+        if kept and kept not in time_zones() and kept in available_timezones():
+            self.tz.choices.insert(1, options([(kept, kept.replace("_", " "))])[0])
 
 
 class ChangePasswordForm(FlaskForm):

@@ -21,6 +21,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..i18n import request_lang
 from .. import accounts
+from ..i18n import gettext_in
 from ..accounts import tokens
 from ..models import User, check_dummy_password
 from . import config, db, now
@@ -125,9 +126,12 @@ def logout():
 def set_lang(code: str):
     if code in ("it", "en"):
         session["lang"] = code
-        if current_user.is_authenticated:
+        if current_user.is_authenticated and current_user.lang != code:
+            # The account's mail follows the pages' language: said, never silently (issue 31).
             current_user.lang = code
             db().commit()
+            flash(gettext_in(code, "Pages and your mail are now in English; you can change this on "
+                                   "your account page."), "receipt")
     target = request.referrer or url_for("public.index")
     if urlsplit(target).netloc not in ("", request.host):
         target = url_for("public.index")

@@ -14,16 +14,17 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from engine.core import MASTER, Event
+from engine.core import MASTER, Event, GameState
 from engine.interface import Viewer
 from engine.registry import get_ruleset
 
-from .. import operations, render, visibility
+from .. import operations, render, role_cards, visibility
 from ..mail.outbound import quota_watch
 from ..mail.outbound.relay_limits import Limits, paused_until, relay_key, used_today
 from ..seating import load_seats
 from ..models import EventRow, Game, InboundRow, MasterLog, OutboxRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
+from ..operations.reminders import who_must_act
 from .public import ruleset_name
 
 
@@ -74,14 +75,20 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
         draft_views.append({"phase": d, "label": render.phase_label(d, lang, tz),
                             "lines": _master_lines(events, game, lang),
                             "pending": [_pending_view(game, x, lang) for x in d.pending or []]})
-    actions = []
+    actions, awaited = [], []
     if phase is not None:
+        latest = operations.latest_actions(session, phase)
         actions = [(r.seat.name, render.describe_submission(r.args, lang, game.ruleset), _how(r))
-                   for r in operations.latest_actions(session, phase)]
+                   for r in latest]
+        if phase.status == PhaseStatus.OPEN:
+            awaited = _awaited(game, phase, {(r.seat_id, r.kind) for r in latest}, lang)
     logs = session.scalars(select(MasterLog).where(MasterLog.game_id == game.id)
                            .order_by(MasterLog.id.desc()).limit(50)).all()
     log_lines = _log_lines(session, game, logs, lang, tz)
     roles = get_ruleset(game.ruleset).roles()
+    # What each role does (its card), and the rules' own set for this many players.
+    role_help = {c.role: c.does for c in role_cards.game_cards(game, None, lang)} if roles else {}
+    suggested = get_ruleset(game.ruleset).default_composition(len(game.seats)) if roles else None
     prepared = game.prepared
     all_roles = [r.name for r in roles]
     # The numbers the Master typed last (kept when the rules refused them), else the draw's.
@@ -111,10 +118,28 @@ def desk(session: Session, game: Game, lang: str, now: datetime,
         "tz": operations.game_tz(game),
         "game": game, "phase": phase, "state": state, "panels": panels(session, game, lang),
         "titles": render.titles(game.ruleset, state, lang),
-        "drafts": draft_views, "actions": actions, "logs": log_lines, "roles": roles,
+        "drafts": draft_views, "actions": actions, "awaited": awaited,
+        "role_help": role_help, "suggested": suggested, "logs": log_lines, "roles": roles,
         "phase_label": render.phase_label(phase, lang, tz) if phase else None,
         "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase and phase.has_deadline else None,
     }
+
+
+def _awaited(game: Game, phase: PhaseRow, acted: set[tuple[int, str]], lang: str) -> list[tuple[str, str]]:
+    """Who the open phase still waits for, and what (the reminders' rule: the living,
+    the kinds their ruleset requires of them, ``operations.reminders.who_must_act``):
+    the desk listed only who had acted (issue 31)."""
+    state = GameState.from_dict(phase.state_before)
+    rules = get_ruleset(game.ruleset)
+    out = []
+    for seat in game.seats:
+        if seat.disqualified or not state.has_player(seat.name) or not state.player(seat.name).alive:
+            continue
+        missing = sorted(k for k in who_must_act(state, game.ruleset, seat.name)
+                         if (seat.id, k) not in acted)
+        if missing:
+            out.append((seat.name, ", ".join(rules.describe_action(k, lang) for k in missing)))
+    return out
 
 
 def _remedies(game: Game, lang: str) -> dict[str, Any]:
@@ -273,6 +298,8 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
                                   old=d.get("old"), new=d.get("new")),
         "volunteer": lambda d: _("%(email)s volunteered as substitute", email=d.get("email")),
         "volunteer_withdrawn": lambda d: _("%(email)s left the list of substitutes", email=d.get("email")),
+        "declined": lambda d: _("%(player)s (%(email)s) gave the seat back before the start",
+                                player=d.get("player"), email=d.get("email")),
         "absence": lambda d: _("%(name)s will be away from %(first)s to %(last)s", name=d.get("player"),
                                first=day(d.get("first_day")), last=day(d.get("last_day")))
         + (f" («{d['note']}»)" if d.get("note") else ""),

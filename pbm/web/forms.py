@@ -69,6 +69,10 @@ class NewGameForm(FlaskForm):
     extensions = IntegerField(
         _l("Times each player may ask for one more answer window in the game (0 to 10)"),
         default=2, validators=[Optional(), NumberRange(min=0, max=10, message=_l("From 0 to 10."))])
+    listing = SelectField(_l("Who can read the game's pages"), default="public", choices=options([
+        ("public", _l("Everyone: listed on the home page")),
+        ("unlisted", _l("Whoever has its link: not listed")),
+        ("private", _l("Only its players and Masters"))]))
 
 
 class AddPlayerForm(FlaskForm):

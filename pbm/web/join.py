@@ -9,11 +9,13 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user
 
+from engine.registry import get_ruleset
+
 from ..i18n import request_lang
 from .. import accounts, operations, render
 from ..accounts import tokens
 from ..operations import signups
-from ..models import Signup
+from ..models import Game, Signup
 from . import config, db, game_or_404, now, require_master
 from .account_forms import CoMasterForm, JoinForm, SignupForm, TakeSeatForm
 from .forms import CsrfForm
@@ -56,8 +58,23 @@ def join(token: str):
         flash(_("Check the name and the address."), "error")
     closed = signups.why_closed(signup, now())
     return render_template("join.html", game=game, signup=signup, form=form, sent=sent,
-                           closing=_closing_text(signup),
+                           closing=_closing_text(signup), about=_about(game, signup),
                            closed=_refusal(operations.OperationError(closed)) if closed else None)
+
+
+def _about(game: Game, signup: Signup) -> dict:
+    """What someone deciding to join wants to know (issue 31): who runs the game, when
+    its first phases end (or how long a move may take), and how long it goes on."""
+    lang, tz = request_lang(), operations.game_tz(game)
+    phases, window = operations.timing.ahead(game, max(now(), signup.closes_at))
+    from ..calendar import phase_label
+    return {
+        "masters": ", ".join(m.user.name for m in game.masters),
+        "phases": [_("%(phase)s, until %(deadline)s", phase=phase_label(p, lang),
+                     deadline=render.deadline_text(p.end, lang, tz)) for p in phases],
+        "window": int(window.total_seconds() // 60) if window is not None else None,
+        "length": get_ruleset(game.ruleset).welcome(lang).get("length", ""),
+    }
 
 
 @bp.route("/join/<token>/confirm/<signed>", methods=["GET", "POST"])

@@ -1,6 +1,7 @@
 """The Masters' pages: create a game, add players, start it, publish, act on behalf."""
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -35,12 +36,16 @@ def new_game():
         abort(403)
     form = NewGameForm()
     form.ruleset.choices = options((k, ruleset_name(k)) for k in available())
+    # Each setting shown only for the rulesets that read it (forms.js, data-show-when).
+    for setting in ("auto_publish", "review_contradictions", "answer_window", "extensions"):
+        keys = [k for k in available() if setting in get_ruleset(k).SETTINGS]
+        getattr(form, setting).render_kw = {"data-show-when": json.dumps({"ruleset": keys})}
     if form.validate_on_submit():
         made = attempted(None, lambda: operations.create_game(
             db(), name=form.name.data, ruleset=form.ruleset.data, master=current_user, now=now(),
             auto_publish=form.auto_publish.data, review_contradictions=form.review_contradictions.data,
             answer_window=timedelta(minutes=form.answer_window.data) if form.answer_window.data else None,
-            extensions=form.extensions.data))
+            extensions=form.extensions.data, listing=form.listing.data))
         if made.done is None:
             return render_template("master_new.html", form=form), 400
         game = made.done
@@ -134,7 +139,10 @@ def draw(slug: str):
     flask_session[_composition_key(game)] = composition
     return attempt(game, lambda: operations.prepare_game(
         db(), game, composition=composition, now=now(), options=_options_from(game, request.form),
-        by=current_user), back=_desk(slug), success=_("Roles drawn: check them, then start the game."))
+        by=current_user), back=_desk(slug),
+        # A game without roles (Complots) saves its set-up: no roles were drawn (issue 31).
+        success=_("Roles drawn: check them, then start the game.") if get_ruleset(game.ruleset).roles()
+        else _("Set-up saved: check it, then start the game."))
 
 
 def _options_from(game, form) -> dict[str, Any]:
@@ -192,7 +200,8 @@ def start(slug: str):
     return attempt(game, lambda: operations.start_game(
         db(), config(), game, composition=composition or None, now=now(), by=current_user,
         options=_options_from(game, request.form) or None),
-        back=_desk(slug), success=_("The game has started; every player was mailed their role."))
+        back=_desk(slug), success=_("The game has started; every player was mailed their role.")
+        if get_ruleset(game.ruleset).roles() else _("The game has started; every player was mailed their cards."))
 
 
 @bp.route("/g/<slug>/master/close", methods=["POST"])

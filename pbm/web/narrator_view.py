@@ -205,7 +205,11 @@ def _night(session: Session, game: Game, phase: PhaseRow, script: tuple[Call, ..
         out.data.update(index=waiting.index, answer={
             "name": waiting.call.name.read(lang),
             "asked": confirmed.get(waiting.call.role, []), "lines": answer_lines(game, waiting, lang),
-            "again": waiting.again, "mark": waiting.mark})
+            "again": waiting.again, "mark": waiting.mark,
+            # A corrected answer after later calls: the narrator wakes that role again to
+            # signal it, and sends it back to sleep (issue 31: there was no cue to).
+            "wake": waiting.call.open.read(lang) if waiting.again else None,
+            "sleep": waiting.call.close.read(lang) if waiting.again else None})
         return
     if at is None:
         out.step = "dawn"

@@ -27,7 +27,7 @@ from engine.interface import BaseRuleset, Viewer
 from engine.registry import get_ruleset
 
 from ..i18n import request_lang
-from .. import limits, operations, render, visibility
+from .. import limits, operations, render, role_cards, visibility
 from ..models import EventRow, Game, PhaseStatus, Seat
 from . import config, db, game_and_my_seat_or_404, game_my_seat_and_phase_or_404, now
 from .forms import ActionFormBase, options
@@ -248,7 +248,8 @@ def reserved_context(game: Game, seat: Seat, state: GameState | None = None) -> 
             (known if seen.phase_id is None else results).append(
                 {"phase": seen.phase_id, "text": seen.text or seen.event.kind})
     forms, current = [], []
-    if phase is not None and phase.status == PhaseStatus.OPEN and now() < phase.ends_at:
+    taking = phase is not None and phase.status == PhaseStatus.OPEN and now() < phase.ends_at
+    if taking:
         open_state = GameState.from_dict(phase.state_before)
         specs = get_ruleset(game.ruleset).forms(open_state, seat.name)
         latest = operations.latest_actions_of(session, phase, seat)
@@ -271,6 +272,10 @@ def reserved_context(game: Game, seat: Seat, state: GameState | None = None) -> 
         "facts": rules.self_facts(state, seat.name, lang) if me else [],
         "status": rules.self_status(state, seat.name, lang) if me else "",
         "table": table,
+        # How the player's role is played (engine/cards.py), and whether this phase asks
+        # nothing of them (then the page says so, with the deadline, rather than nothing).
+        "cards": role_cards.player_cards(game, state, seat.name, lang) if me else [],
+        "idle": taking and not forms,
     }
 
 

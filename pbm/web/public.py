@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, render_template
-from sqlalchemy import select
+from flask_login import current_user
+from sqlalchemy import or_, select
 
 from engine.registry import get_ruleset
 
 from ..i18n import request_lang
-from .. import archive, operations, render
-from ..models import Game, GameStatus, PhaseRow
+from .. import archive, operations, render, role_cards
+from ..models import Game, GameMaster, GameStatus, Listing, PhaseRow, Seat
 from . import config, db, game_or_404, my_seat, now
 
 bp = Blueprint("public", __name__)
@@ -37,8 +38,18 @@ def ruleset_name(key: str) -> str:
 
 @bp.route("/")
 def index():
-    games = db().scalars(select(Game).order_by(Game.created_at.desc())).all()
-    return render_template("index.html", games=games)
+    """The games: the visitor's own first (where they play or are a Master), then the
+    others listed for everyone; an unlisted or private game is found by its link alone."""
+    mine: list[Game] = []
+    if current_user.is_authenticated:
+        mine = db().scalars(select(Game).where(or_(
+            Game.id.in_(select(Seat.game_id).where(Seat.user_id == current_user.id)),
+            Game.id.in_(select(GameMaster.game_id).where(GameMaster.user_id == current_user.id))))
+            .order_by(Game.created_at.desc())).all()
+    others = db().scalars(select(Game).where(Game.listing == Listing.PUBLIC,
+                                             Game.id.not_in([g.id for g in mine]))
+                          .order_by(Game.created_at.desc())).all()
+    return render_template("index.html", mine=mine, games=others)
 
 
 @bp.route("/g/<slug>/")
@@ -66,6 +77,16 @@ def game_home(slug: str):
         seat=my_seat(game), is_master=game.is_master(_user()),
         narrated=timing.page == operations.timing.TABLE_PAGE,
     )
+
+
+@bp.route("/g/<slug>/rules")
+def rules(slug: str):
+    """The game's rules page: the card of every role it may have (engine/cards.py),
+    written with the game's own players; public, as the rulebook is."""
+    game = game_or_404(slug)
+    state = operations.current_state(game)
+    cards = role_cards.game_cards(game, state, request_lang())
+    return render_template("rules.html", game=game, cards=cards)
 
 
 def _user():

@@ -21,7 +21,6 @@ from flask import session as flask_session
 from flask import (
     Blueprint, Response, abort, current_app, g, redirect, render_template, request, url_for,
 )
-from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from sqlalchemy import select, update
@@ -31,6 +30,7 @@ from engine.core import Rejected
 from engine.registry import get_ruleset
 from engine.rooms import MASTERS_READ_WHISPERS, WHISPERS, Access, Rooms
 
+from ..i18n import request_lang
 from .. import operations, render
 from ..db import transaction, unflushed, write_sessions
 from ..models import Game, Seat, User
@@ -43,10 +43,6 @@ from .refusals import attempt, attempted
 
 bp = Blueprint("rooms", __name__)
 log = logging.getLogger(__name__)
-
-
-def _lang() -> str:
-    return str(get_locale() or "it")
 
 
 def _tokens(room_id: int) -> PostTokens:
@@ -115,7 +111,7 @@ def _menu_now() -> rooms_view.Menu:
     held = rooms_access.rooms_held(db(), who)
     names = rooms_view.whisper_names(db(), [h.room_id for h in held if h.kind == WHISPER and h.room_id])
     rules = get_ruleset(who.ruleset).ability(Rooms)
-    lang = _lang()
+    lang = request_lang()
     entries = []
     for h in held:
         if h.kind == WHISPER:
@@ -134,7 +130,7 @@ def _menu_now() -> rooms_view.Menu:
 def index(slug: str):
     game, seat, master = _reader_of_game(slug)
     places = talk.places(db(), game, seat, master=master)
-    lang = _lang()
+    lang = request_lang()
     entries = rooms_view.entries_of(db(), game, places, current_user, master=master, lang=lang)
     rooms = talk.rooms_of(game)
     whispers_on = (rooms is not None and seat is not None and not seat.disqualified
@@ -158,7 +154,7 @@ def _room_page(game: Game, seat: Seat | None, master: bool, place: talk.Place, *
                refused: str = "", status: int = 200, mark: bool = True) -> tuple[str, int]:
     """The room's page; ``mark``: the visit marks the room read (not when a refused
     post comes back: the request's own transaction holds the write lock)."""
-    session, lang = db(), _lang()
+    session, lang = db(), request_lang()
     row = place.row
     before = None
     if row is not None and request.args.get("before"):
@@ -309,7 +305,7 @@ def _news(slug: str, key: str, after_id: int, tokens: PostTokens):
     if len(posts) > rooms_view.PAGE:
         # More than a page came meanwhile (a phone asleep): the page is read anew.
         return Response(status=205)
-    views = rooms_view.post_views(posts, tokens, current_user.id, master=master, lang=_lang(),
+    views = rooms_view.post_views(posts, tokens, current_user.id, master=master, lang=request_lang(),
                                   tz=operations.game_tz(game), now=now(),
                                   seat_names=rooms_view.anonymous_authors(db(), game, posts) if master else None)
     if posts:

@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, render_template, request
-from flask_babel import get_locale
 from flask_login import current_user
 from sqlalchemy import select
 
 from engine.rooms import Rooms, RoomSpec
 
+from ..i18n import request_lang
 from .. import archive, operations
 from ..models import Game, GameStatus
 from ..operations import rooms as talk
@@ -29,10 +29,6 @@ from .rooms_view import PAGE, post_views
 bp = Blueprint("rooms_archive", __name__)
 
 FEED_ENTRIES = 100
-
-
-def _lang() -> str:
-    return str(get_locale() or "it")
 
 
 def _user():
@@ -60,7 +56,7 @@ def archived_rooms(game: Game) -> list[dict[str, Any]]:
     if not archive.may_reveal(game, _user()):
         return []
     stored = _stored(game)
-    lang = _lang()
+    lang = request_lang()
     return [{"key": s.key, "name": s.name.read(lang)} for s in kept(game, talk.rooms_of(game)) if s.key in stored]
 
 
@@ -91,10 +87,10 @@ def room(slug: str, key: str):
     if request.args.get("before") and before is None:
         abort(404)
     posts, older = _public_posts(row, before, PAGE)
-    views = post_views(posts, tokens, None, master=False, lang=_lang(), tz=operations.game_tz(game),
+    views = post_views(posts, tokens, None, master=False, lang=request_lang(), tz=operations.game_tz(game),
                        now=now())
-    return render_template("rooms/archive_room.html", game=game, title=spec.name.read(_lang()),
-                           about=spec.about.read(_lang()), posts=views, key=key,
+    return render_template("rooms/archive_room.html", game=game, title=spec.name.read(request_lang()),
+                           about=spec.about.read(request_lang()), posts=views, key=key,
                            older=views[0].token if older and views else None,
                            early=game.status != GameStatus.OVER)
 
@@ -112,10 +108,10 @@ def feed(slug: str):
         abort(404)
     posts, _older = _public_posts(row, None, FEED_ENTRIES)
     tokens = PostTokens(current_app.config["SECRET_KEY"], row.id)
-    views = post_views(posts, tokens, None, master=False, lang=_lang(), tz=operations.game_tz(game),
+    views = post_views(posts, tokens, None, master=False, lang=request_lang(), tz=operations.game_tz(game),
                        now=now())
     base = config()["BASE_URL"].rstrip("/")
-    body = render_template("rooms/feed.atom.xml", game=game, title=spec.name.read(_lang()), key=spec.key,
+    body = render_template("rooms/feed.atom.xml", game=game, title=spec.name.read(request_lang()), key=spec.key,
                            entries=list(zip(reversed(views), reversed(posts))), base=base,
                            updated=posts[-1].created_at if posts else game.created_at)
     return Response(body, mimetype="application/atom+xml")

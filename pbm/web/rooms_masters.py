@@ -10,10 +10,10 @@ from datetime import timedelta
 from typing import Any
 
 from flask import Blueprint, abort, request, url_for
-from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
+from ..i18n import request_lang
 from ..models import Game
 from ..operations import game_tz
 from ..operations import rooms as talk
@@ -29,10 +29,6 @@ bp = Blueprint("rooms_masters", __name__)
 MAX_SILENCE_HOURS = 24 * 7
 ARCHIVE_CHOICES = ("all", "plenary", "none")
 DEFAULT_ARCHIVE = "plenary"
-
-
-def _lang() -> str:
-    return str(get_locale() or "it")
 
 
 def _masters_room(slug: str, key: str) -> tuple[Game, talk.Place]:
@@ -146,7 +142,7 @@ def desk_talk(game: Game) -> dict[str, Any] | None:
     rooms = talk.rooms_of(game)
     if rooms is None:
         return None
-    lang = _lang()
+    lang = request_lang()
     chosen = rooms.chosen(talk.settings_of(game))
     session = db()
     names = {}

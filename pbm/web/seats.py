@@ -66,6 +66,19 @@ def volunteer(slug: str):
                    success=_("You are on the list of substitutes: the Masters will write if they need you."))
 
 
+@bp.route("/g/<slug>/decline", methods=["POST"])
+@login_required
+def decline(slug: str):
+    """An invited player gives the seat back before the start (issue 31)."""
+    game = game_or_404(slug)
+    seat = my_seat(game)
+    if seat is None:
+        abort(403)
+    return attempt(game, lambda: seat_ops.decline(db(), game, seat, now()),
+                   back=url_for("public.game_home", slug=slug),
+                   success=_("You have left the game: the Masters will see it on their desk."))
+
+
 # --------------------------------------------------------------------------- absences
 
 def _day(value: str | None) -> date | None:

@@ -25,7 +25,7 @@ from engine.interface import Viewer
 from engine.registry import get_ruleset
 
 from ..i18n import request_lang
-from .. import operations, render
+from .. import operations, render, role_cards
 from ..models import EventRow, Game, PhaseRow, PhaseStatus, Seat
 from ..operations import windows
 from ..views import window as window_view
@@ -69,12 +69,14 @@ def buttons(ruleset: Any, form: ActionForm, lang: str,
     out = []
     for combo in combos:
         words = ruleset.describe_submission(ruleset.form_submission(form, combo), lang, state)
-        out.append({"label": "; ".join(words), "values": combo})
+        out.append({"label": "; ".join(words), "values": combo,
+                    "confirm": ruleset.confirms(form, combo)})
     return out
 
 
 def _log(session: Any, game: Game, ruleset: Any, viewer: Viewer, lang: str) -> list[list[str]]:
-    """Every published round, newest first, as this viewer may read it."""
+    """Every published round, newest first, each newest event first: one order for the
+    whole history (issue 31: the turns read newest first and their events oldest first)."""
     phases = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id)
                              .order_by(PhaseRow.index)).all()
     rows = session.scalars(select(EventRow).where(EventRow.game_id == game.id,
@@ -88,7 +90,7 @@ def _log(session: Any, game: Game, ruleset: Any, viewer: Viewer, lang: str) -> l
         if ruleset.reports_to_all(GameState.from_dict(ph.state_before)) and rounds[-1]:
             rounds.append([])
         rounds[-1] += window_view.lines_for(by_phase.get(ph.id, []), game.ruleset, viewer, lang)
-    return [r for r in reversed(rounds) if r]
+    return [list(reversed(r)) for r in reversed(rounds) if r]
 
 
 def page_context(game: Game, seat: Seat | None) -> dict[str, Any]:
@@ -114,6 +116,9 @@ def page_context(game: Game, seat: Seat | None) -> dict[str, Any]:
             "standing": [(k, label.get(lang) or label.get("it"), seat is not None and k in seat.standing)
                          for k, label in offered],
             "extensions_left": (windows.extensions_allowed(game) - seat.extensions_used) if seat else 0,
+            # The cards of the characters the player holds (engine/cards.py).
+            "cards": (role_cards.player_cards(game, operations.current_state(game), seat.name, lang)
+                      if seat is not None else []),
             "csrf_form": CsrfForm()}
 
 
@@ -150,8 +155,10 @@ def answer(slug: str):
             raise Rejected("moment_passed")
         state = GameState.from_dict(phase.state_before)
         form = next((f for f in ruleset.forms(state, seat.name) if f.kind == kind), None)
+        if phase.status != PhaseStatus.OPEN or phase.ends_at <= now():
+            raise operations.too_late(session, game, phase, seat)
         if form is None:
-            raise Rejected("moment_passed" if phase.status != PhaseStatus.OPEN else "not_now")
+            raise Rejected("not_now")
         values: dict[str, Any] = {}
         for f in form.fields:
             if f.type in ("cards", "players"):

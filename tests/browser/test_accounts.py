@@ -98,7 +98,7 @@ def test_sign_up_on_a_phone_confirmed_from_the_mailbox(app, factory, clock, live
     assert page.locator("text=La tua area riservata").count() == 1
     assert fits_the_phone(page)
 
-    welcome = mail_to(app, clock, "zoe@example.org", "Benvenuto")
+    welcome = mail_to(app, clock, "zoe@example.org", "benvenuto")
     assert "la mia password" not in welcome and "/password-reset/" not in welcome
 
 

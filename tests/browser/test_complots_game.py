@@ -4,6 +4,7 @@ player taps the big answer buttons until one of them wins. Nobody's page ever sh
 another player's face-down cards."""
 from __future__ import annotations
 
+from engine.complots.cards import cards_named
 from pbm.db import transaction
 from pbm.models import ActionRow, Game
 
@@ -94,7 +95,9 @@ def test_a_game_in_the_browser(app, factory, clock, live_server, browser):
             assert table.count("Le tue carte") == 1
             mine = page.locator("#table .panel").last
             assert mine.locator("h2").inner_text() == "Le tue carte"
-            assert mine.locator("li").inner_text() == (", ".join(hands[name]) or "Nessuna carta coperta.")
+            # Two cards alike are named once, with their count ("due Assassini": issue 31).
+            assert mine.locator("li").inner_text() == (", ".join(cards_named(hands[name], "it"))
+                                                       or "Nessuna carta coperta.")
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
             if play_once(page, step):
                 acted = True
@@ -157,7 +160,16 @@ def test_an_answer_window_at_360_by_740(app, factory, clock, live_server, browse
     assert carla.locator("#waiting").inner_text() == "Si attende ancora: Bruno, Carla."
     assert "attende" not in carla.locator("#table").inner_text()
 
+    # A block risks a card: the button asks first (issue 31); dismissed, nothing is sent.
+    asked: list[str] = []
+    carla.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
     buttons.nth(3).click()
+    assert asked == ["Confermi: Blocco con l'Ambasciatore?"]
+    with factory() as s:
+        assert s.query(ActionRow).filter_by(game_id=gid, source="web", kind="answer").count() == 0
+    carla.once("dialog", lambda d: d.accept())
+    buttons.nth(3).click()
+    carla.wait_for_load_state()
     assert "Registrato: Blocco con l'Ambasciatore." in carla.content().replace("&#39;", "'")
     with factory() as s:
         (row,) = s.query(ActionRow).filter_by(game_id=gid, source="web").filter(

@@ -251,3 +251,31 @@ def test_a_player_who_lost_the_last_card_reads_a_sentence_not_a_dash(lang):
     for text in (note, hand.lines[0]):
         assert text and "—" not in text and ":  " not in text, text
     assert note != R.describe(private("Anna", "hand", cards=["Duchessa"]), lang, Viewer(player="Anna"))
+
+
+def test_two_cards_alike_are_kept_as_players_write_them():
+    """Issue 31: "Tengo le due Duchesse" gave three errors, one per word."""
+    from pbm.mail.reading.commands import parse_commands
+    for line in ("Tengo le due Duchesse", "TENGO entrambe le Duchesse", "KEEP both Duchesses",
+                 "keep two Dukes"):
+        commands, errors, _ = parse_commands(line, ["Anna", "Bruno"], "complots")
+        assert commands == [{"kind": "keep", "cards": ["Duchessa", "Duchessa"]}] and not errors, line
+    _, errors, _ = parse_commands("Tengo Pippo Pluto Duchessa", ["Anna"], "complots")
+    assert len(errors) == 1  # one line, one refusal
+
+
+def test_two_cards_alike_are_named_once_with_their_count_and_a_question_asks_what_may_be_answered():
+    """Issue 31: "Assassino ed Assassino"; "Dubiti, blocchi o passi?" when nobody may block."""
+    import random
+    from engine.interface import Viewer
+    from engine.registry import get_ruleset
+    rules = get_ruleset("complots")
+    hands = {"Anna": ["Duchessa", "Capitano"], "Bruno": ["Assassino", "Assassino"], "Carla": ["Contessa", "Duchessa"]}
+    state, _ = rules.setup([(n, "") for n in hands], random.Random(1), {"hands": hands})
+    table = rules.public_table(state, Viewer(player="Bruno"), "it")
+    assert "due Assassini" in " ".join(line for p in table for line in p.lines)
+    assert "Assassino ed Assassino" not in " ".join(line for p in table for line in p.lines)
+    from engine.core import Action
+    tax = rules.resolve(state, [Action("Anna", "turn", {"action": "tax"})], random.Random(2)).state
+    (form,) = rules.forms(tax, "Bruno")
+    assert rules.form_title(form, "it") == "Dubiti o passi?"  # the Duchessa's tax cannot be blocked

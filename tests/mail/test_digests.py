@@ -109,7 +109,10 @@ def test_the_daily_digest_gathers_a_reader_s_held_bulletins(make_app, clock, smt
     assert digest.to_addr == "dario@players.test" and statuses == {digests.DIGESTED}
     for row in held:  # both bulletins, in order, without the reply tag
         assert row.subject.split(" [lupus:")[0] in digest.body
-        assert row.body.strip() in digest.body
+        assert row.body.split("\n-- \n")[0].strip() in digest.body
+    # Nothing invites a reply to a mail the reader never got, or to the digest (issue 31).
+    assert "rispondi a questo messaggio" not in digest.body
+    assert "rispondi alla mail della fase" not in digest.body and "la mail del ruolo va bene" in digest.body
     assert digest.body.index(held[0].subject.split(" [lupus:")[0]) < digest.body.index(held[1].subject.split(" [lupus:")[0])
     assert "[lupus:" not in digest.subject and "2" in digest.subject
     sent = send.drain(app, factory, clock.now() + timedelta(seconds=1))

@@ -93,7 +93,7 @@ def test_a_reply_to_an_older_mail_that_does_not_fit_names_the_open_phase_and_the
     assert "Hai risposto a una mail vecchia della partita. La fase aperta adesso: giorno 1, martedì " \
            "24 novembre, fino al 24/11/2026" in body
     assert "Rispondi alla sua mail più recente, o usa la pagina della partita: " in body and "/g/" in body
-    assert "Fase: giorno 1, martedì 24 novembre (termina il 24/11/2026" in body
+    assert "Fase: giorno 1, martedì 24 novembre; termina il 24/11/2026" in body
 
 
 def test_a_reply_that_arrived_before_the_open_phase_began_is_not_moved_into_it(app, factory, game, clock):
@@ -213,3 +213,17 @@ def test_an_empty_reply_is_told_it_was_empty_and_nothing_is_read_from_our_subjec
     assert votes(factory) == []
     (body,) = receipts(factory, email)
     assert "Il messaggio è vuoto" in body and "non ho registrato nulla" in body
+
+
+def test_a_questioning_vote_at_night_is_not_invited_to_be_confirmed(app, factory, clock):
+    """Issue 31: "Voto Carla?" at night invited a confirmation that was then refused."""
+    from tests.support.mail import ROLES
+    from tests.support.helpers import make_game
+    make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")  # night 1
+    from pbm.worker import Worker
+    email, _token = seat(factory, "Dario")
+    sent = latest_sent(factory, email, kind="role_letter")
+    deliver(app, message(email, sent.reply_to, "Voto Carla?", reply_to_row=sent))
+    run_mail(app, Worker(app, clock))
+    (body,) = receipts(factory, email)
+    assert "confermalo" not in body and "In questa fase questo comando non si può usare" in body

@@ -152,3 +152,17 @@ def test_forward_from_a_phone_with_a_signature_above(app, factory, game, clock, 
     ingest(app, factory, clock)
     with factory() as s:
         assert [(a.seat.name, a.args) for a in s.query(ActionRow)] == [("Dario", {"vote": "Anna"})]
+
+
+def test_an_sms_entry_names_the_player_and_says_how_it_came_in_words(app, factory, game, clock, imap_account):
+    """Issue 31: the Master's receipt did not name the player, the player's copy said
+    "(fonte: sms)", and a receipt said "do not reply" above a Reply-To that takes commands."""
+    imap_account.deliver(from_master(factory, "sms", "FOR: carla\nvote bruno\n"))
+    ingest(app, factory, clock)
+    with factory() as s:
+        receipt = s.query(OutboxRow).filter(OutboxRow.kind.in_(["receipt", "receipt_error"])).one()
+        copy = s.query(OutboxRow).filter_by(kind="on_behalf_copy").one()
+    assert "Comandi per: Carla" in receipt.body
+    assert "fonte" not in copy.body and "sms)" not in copy.body and "arrivato via SMS" in copy.body
+    # The receipt's Reply-To takes the Master's commands: it invites them, never forbids a reply.
+    assert receipt.reply_to and "non rispondere" not in receipt.body.lower()

@@ -156,3 +156,17 @@ def test_the_mailbox_writes_dates_and_states_in_the_readers_words(two_games):
     assert "+0000" not in page
     assert "in attesa del riassunto del giorno" in page and "inviata nel riassunto del giorno" in page
     assert 'placeholder="es. VOTO Carla"' in page
+
+
+def test_the_mailbox_says_how_many_it_shows_of_how_many(two_games, monkeypatch):
+    """Issue 31: the page said "every message" and showed 200 of 259."""
+    from pbm.web import demo_mailbox
+    app, factory, _, a, _b = two_games
+    client = login(app, MASTER_A, "master")
+    page = client.get("/master/mailbox").get_data(as_text=True)
+    total = int(re.search(r'id="mailbox-count">I (\d+) messaggi', page).group(1))
+    assert total == page.count('<details class="mail">') > 3
+    monkeypatch.setattr(demo_mailbox, "SHOWN", 3)
+    monkeypatch.setattr(demo_mailbox._readable_keys, "__defaults__", (3,))
+    page = client.get("/master/mailbox").get_data(as_text=True)
+    assert f"I 3 messaggi più recenti dei {total}" in page and page.count('<details class="mail">') == 3

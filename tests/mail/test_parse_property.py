@@ -58,7 +58,8 @@ def check_invariants(raw: bytes) -> None:
                 assert command[key] in PLAYERS
         for name in command.get("with", []):
             assert name in PLAYERS
-    assert data["commands"] or data["errors"], "a message that is read always gets an answer"
+    # A request for help is answered too: with the role card (issue 31).
+    assert data["commands"] or data["errors"] or data["help"], "a message that is read always gets an answer"
     if not data["commands"] and [e["code"] for e in data["errors"]] == ["no_command"]:
         assert not any(looks_like_command(ln) for ln in data["reply_text"].splitlines()), data["reply_text"]
     if data["source"] is None:

@@ -152,7 +152,7 @@ def test_live_draft_shows_nothing_until_the_masters_publish(app, clock):
     for name in ("Carla", "Dario", "Giulia"):
         mine = area(logged_in(app, name), slug)
         assert "stanno preparando i risultati" in mine
-        assert "aura nera" not in mine and "Le Master rispondono" not in mine
+        assert "aura nera" not in mine and "I Master rispondono" not in mine
         assert "Urlo della bozza" not in mine
         assert forms_of(mine) == {}  # no action form while the Masters work
     assert len(mails_to_players(app, slug)) == before  # not a word to the players yet

@@ -14,7 +14,15 @@ in a reader of ``lang``:
   reader's language writes them;
 - an unfilled placeholder (``{name}``, ``{{ deadline }}``, ``%(date)s``);
 - a sentence of the other language (``Going away? Tell the Masters`` in an Italian
-  page), told by words that only one of the two languages has.
+  page), told by words that only one of the two languages has;
+- in Italian, a word that addresses the reader as a man or as a woman (``gendered``);
+- a value the service translates left in the other language (``OTHER_VALUES``: "Aura:
+  bianca" on an English page);
+- in Italian, an internal key of a game's choices (``internal_keys``: "income", "tax").
+
+``gendered(text)`` lists, in Italian, what addresses a player as a man or as a woman
+("sei iscritto", "sei entrata", "da morto", "te stesso", "Benvenuto"): a service for
+everyone phrases it so that gender does not matter (issue 31).
 
 ``readable(read)`` is what of a ``Read`` (tests/support/botgame.py) a person sees: the
 text of a page (not its markup, scripts or hidden fields), a feed's titles and
@@ -186,6 +194,50 @@ def other_language(sentence: str, lang: str) -> bool:
 
 SENTENCE = re.compile(r"[^.!?;:\n]+[.!?;:]*")
 
+# "(termina il 24/11/2026 alle 21:00 (Europe/Rome))": a deadline, which ends with its zone
+# in parentheses, put in parentheses again (issue 31).
+NESTED = re.compile(r"\([^()]*\([^()]*\)\)")
+
+# Values the service translates (an aura, the Mayor's office, where a move came from):
+# one left in the other language ("Aura: bianca" on an English page, "the Sindaco's 1¼")
+# is a value of the other language, however English the sentence around it (issue 31).
+OTHER_VALUES = {
+    "en": frozenset({"bianca", "nera", "buona", "malvagia", "Sindaco", "Vicesindaco", "fonte"}),
+    "it": frozenset({"white", "black", "evil", "mayor", "Mayor", "source", "public", "private"}),
+}
+
+# Italian words that agree with the gender of the player they address: a participle or
+# adjective after "sei"/"sarai"/"eri"/"sei stato" ("sei iscritto", "sei stata eliminata"),
+# "da vivo"/"da morta", "te stesso", a greeting that agrees ("Benvenuto", "Caro").
+_AGREEING = (r"(?:iscritt|entrat|uscit|stat|eliminat|arrivat|tornat|rimast|mort|viv|pront|sicur|"
+             r"convint|sol|invitat|registrat|collegat|scollegat|disconness|scelt|nominat|risvegliat|"
+             r"resuscitat|corrott|squalificat|sostituit|benvenut|car)[oaie]")
+GENDERED = re.compile(
+    rf"\b(?:sei|sarai|eri|verrai|resti|resterai|rimani)\s+(?:(?:stat[oa]|già|ancora|appena|ora)\s+)*"
+    rf"{_AGREEING}\b"
+    rf"|\bda\s+(?:viv|mort)[oa]\b|\bte\s+stess[oa]\b|(?<!il )(?<!di )\bbenvenut[oa]\b|^\s*car[oa]\b",
+    re.I | re.M)
+
+
+# The reader addressed in the second person: what a report written in the third person
+# (the Masters' report) must not say outside a quotation of what a player was told.
+SECOND_PERSON = {
+    "it": re.compile(r"\b(?:tu|tuo|tua|tuoi|tue|ti|te|hai|sei|puoi|devi|vuoi|giochi|ricevi|scegli|"
+                     r"conosci|scopri|voti|prendi|diventi)\b", re.I),
+    "en": re.compile(r"\b(?:you|your|yours|yourself)\b", re.I),
+}
+QUOTED = re.compile(r"«[^»]*»|“[^”]*”|\"[^\"]*\"")
+
+
+def second_person(text: str, lang: str) -> list[str]:
+    """The words of ``text`` that address its reader, outside quotations."""
+    return [m.group(0) for m in SECOND_PERSON["en" if lang == "en" else "it"].finditer(QUOTED.sub(" ", text))]
+
+
+def gendered(text: str) -> list[str]:
+    """What in an Italian ``text`` addresses its reader as a man or as a woman."""
+    return [m.group(0) for m in GENDERED.finditer(text)]
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -210,7 +262,34 @@ def problems(text: str, lang: str) -> list[Problem]:
     for sentence in SENTENCE.findall(bare):
         if other_language(sentence, lang):
             found.append(Problem("a sentence of the other language", sentence.strip(), text))
+    if lang == "it":
+        found += [Problem("a word that takes the reader's gender", g, text) for g in gendered(bare)]
+    found += [Problem("a value of the other language", w, text) for w in WORD.findall(bare)
+              if w in OTHER_VALUES["en" if lang == "en" else "it"]]
+    found += [Problem("nested parentheses", m.group(0), text) for m in NESTED.finditer(bare)]
+    if lang == "it":  # in English some keys are plain words ("pass"); in Italian none is
+        found += [Problem("an internal key", w, text) for w in WORD.findall(bare) if w in internal_keys()]
     return found
+
+
+def internal_keys() -> frozenset[str]:
+    """The engine's own values of the games' choices that no language names them by
+    ("income", "foreign_aid", "challenge"): a refusal or a page that prints one shows the
+    code, not the game's words ("Scelte valide: income, tax": issue 31)."""
+    global _INTERNAL
+    if _INTERNAL is None:
+        from engine.registry import available, get_ruleset
+        keys = set()
+        for key in available():
+            for values in get_ruleset(key).vocabulary().names.values():
+                for value, named in values.items():
+                    if value not in named.values() and value.isascii() and value.replace("_", "").isalpha():
+                        keys.add(value)
+        _INTERNAL = frozenset(keys)
+    return _INTERNAL
+
+
+_INTERNAL: frozenset[str] | None = None
 
 
 def problems_of(kind: str, text: str, lang: str, status: int = 200) -> list[Problem]:
@@ -265,6 +344,22 @@ def _games():
 GAMES = {s.ruleset: s for s in _games()}
 
 
+# The Masters' reports, written in the third person: what a player was told is quoted.
+REPORTS = ("master_report:", "master_game_report:")
+
+
+def report_problems(read, lang: str) -> list[Problem]:
+    """A Masters' report addressing its reader ("Il tuo nuovo ruolo...") outside a
+    quotation of what a player was told: a second-person line in a third-person report
+    (issue 31). The greeting and the report's own lines about the Masters are theirs."""
+    if read.kind != "mail" or not read.where.startswith(REPORTS):
+        return []
+    lines = readable("mail", read.text)[1:]  # after the subject
+    return [Problem("a second-person line in a third-person report", " ".join(found), line)
+            for line in lines
+            if not line.startswith(("Resoconto", "Full report", "http")) and (found := second_person(line, lang))]
+
+
 # The Masters' view of a player's mail exactly as it arrived (text/plain, its headers
 # and MIME parts included): what the player's mail program wrote, shown so that the
 # Masters can check it, not text of the service.
@@ -309,6 +404,8 @@ def scan(scenario, folder, *, quick: bool = True, tamper=None) -> Found:
         if read.kind == "page" and RAW_MAIL_PAGE.search(read.where):
             return  # a player's mail as it arrived, headers and all: their words, not ours
         for problem in problems_of(read.kind, read.text, scenario.lang, read.status):
+            found.problems.append((read.viewer, read.kind, read.where, problem))
+        for problem in report_problems(read, scenario.lang):
             found.problems.append((read.viewer, read.kind, read.where, problem))
 
     if not quick:

@@ -379,3 +379,30 @@ def test_behind_a_proxy_each_client_is_throttled_on_its_own(make_app):
         attempt("203.0.113.9", f"guess{n}@example.org", "guess")
     assert attempt("203.0.113.9", "master@example.org", "master").status_code == 429
     assert attempt("198.51.100.7", "master@example.org", "master").status_code == 302
+
+
+def test_the_language_switch_says_it_changes_the_mail_too(app, factory, clock):
+    """Issue 31: the menu's switch silently changed the language of the account's mail."""
+    from tests.support.helpers import login, make_game
+    make_game(factory, app.config, clock.now(), {"Anna": "Lupo Mannaro", "Bruno": "Contadino",
+                                                  "Carla": "Veggente"})
+    client = login(app, "anna@players.test", "pw-anna")
+    page = client.get("/g/test-game/").get_data(as_text=True)
+    from tests.conftest import csrf_from
+    to_en = client.post("/lang/en", data={"csrf_token": csrf_from(page)}, follow_redirects=True)
+    assert "Pages and your mail are now in English" in to_en.get_data(as_text=True)
+    back = client.post("/lang/it", data={"csrf_token": csrf_from(to_en.get_data(as_text=True))},
+                       follow_redirects=True)
+    assert "ora sono in italiano" in back.get_data(as_text=True)
+
+
+def test_the_time_zones_offered_are_one_per_region_without_aliases(app, factory, clock):
+    """Issue 31: 600 time zones, aliases included ("US/Eastern" beside "America/New_York")."""
+    from tests.support.helpers import login, make_game
+    make_game(factory, app.config, clock.now(), {"Anna": "Lupo Mannaro", "Bruno": "Contadino",
+                                                  "Carla": "Veggente"})
+    page = login(app, "anna@players.test", "pw-anna").get("/account").get_data(as_text=True)
+    zones = re.findall(r'<option[^>]*value="([A-Za-z]+/[^"]+)"', page)
+    assert "Europe/Rome" in zones and "America/New_York" in zones
+    assert "US/Eastern" not in zones and "Europe/Vatican" not in zones
+    assert len(zones) < 400

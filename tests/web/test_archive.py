@@ -67,6 +67,9 @@ def test_atom_feed_has_an_entry_per_published_phase(app, clock):
     content = entries[0].find(f"{ATOM}content")
     assert content.get("type") == "html"
     assert "<li>Il villaggio manda al rogo Carla." in content.text
+    # A quiet night says so, never an empty list (issue 31).
+    assert all("<ul></ul>" not in (e.find(f"{ATOM}content").text or "") for e in entries)
+    assert any("Nessun evento." in (e.find(f"{ATOM}content").text or "") for e in entries)
 
 
 def test_archive_json_is_404_before_the_end_but_for_the_masters(app, clock):

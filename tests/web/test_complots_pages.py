@@ -24,7 +24,7 @@ HANDS = {"Anna": ["Capitano", "Assassino"], "Bruno": ["Contessa", "Duchessa"],
 def buttons(page: str) -> list[dict[str, str]]:
     """Each answer button: its hidden fields and the label it shows."""
     out = []
-    for block in re.findall(r'<form method="post" action="/g/[^"]+/answer" class="answer">(.*?)</form>',
+    for block in re.findall(r'<form method="post" action="/g/[^"]+/answer" class="answer[^"]*"[^>]*>(.*?)</form>',
                             page, re.S):
         fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', block))
         fields["_label"] = html.unescape(re.search(r"<button[^>]*>(.*?)</button>", block, re.S).group(1).strip())
@@ -100,8 +100,8 @@ def test_more_time_tells_the_others_the_new_deadline_on_the_page_and_by_mail(app
     assert after.ends_at > before.ends_at
     with factory() as s:
         game = s.get(Game, gid)
-        new = render.deadline_text(after.ends_at, "it", operations.game_tz(game))
-        old = render.deadline_text(before.ends_at, "it", operations.game_tz(game))
+        new = render.deadline_text(after.ends_at, "it", operations.game_tz(game), seconds=True)
+        old = render.deadline_text(before.ends_at, "it", operations.game_tz(game), seconds=True)
         told = s.query(OutboxRow).filter(OutboxRow.id > first_mail, OutboxRow.kind == "window").all()
     assert new != old
     assert sorted(m.to_addr for m in told) == ["anna@players.test", "bruno@players.test", "dario@players.test"]
@@ -171,6 +171,8 @@ def test_a_complots_desk_offers_no_lupus_setup_and_the_welcome_mail_is_about_com
                     follow_redirects=True).get_data(as_text=True)
     prepared = text(r.split('id="prepared"')[1].split("</section>")[0])
     assert "Anna:" not in prepared and "Inquisitore" in prepared and "Anna, Bruno, Carla" in prepared
+    # The set-up's flash says what happened: no roles were drawn (issue 31).
+    assert "Preparazione salvata" in text(r) and "Ruoli estratti" not in text(r)
     with factory() as s:
         welcome = {m.to_addr: m.body for m in s.query(OutboxRow).filter_by(kind="welcome")}
     for body in welcome.values():
@@ -263,3 +265,80 @@ def test_a_complots_reminder_reads_right_in_both_languages(app, factory, clock):
     assert "la il" not in mail.body and "(turn)" not in mail.body, mail.body
     assert "Fase in corso: il turno, momento 1;" in mail.body
     assert "Non hai ancora giocato: la tua azione." in mail.body
+
+
+def test_an_answer_after_someone_challenged_says_who_closed_the_window(app, factory, clock):
+    """Issue 31: a challenge closes the window, and the others' timely answers got a bare
+    "Troppo tardi"; now the refusal says who answered first, and how."""
+    t0 = clock.now()
+    gid = start(app, factory, t0, hands=HANDS)
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "tax"}, t0)  # claims the Duchessa
+    with factory() as s:
+        slug = s.get(Game, gid).slug
+    client = login(app, "carla@players.test", "pw-carla")
+    carla_page = client.get(f"/g/{slug}/me").get_data(as_text=True)  # read while the window is open
+    passing = next(b for b in buttons(carla_page) if b.get("answer") == "pass")
+    send(app, factory, gid, "Bruno", {"kind": "answer", "answer": "challenge"}, t0)  # closes it
+    data = {k: v for k, v in passing.items() if not k.startswith("_")}
+    data["csrf_token"] = csrf_from(carla_page)
+    page = client.post(f"/g/{slug}/answer", data=data, follow_redirects=True).get_data(as_text=True)
+    said = text(page)
+    assert "Troppo tardi: Bruno aveva già risposto (" in said and "Sfid" in said, said[:2000]
+
+
+def test_an_eliminated_player_is_told_once_then_gets_no_turns_mail(app, factory, clock):
+    """Issue 31: eliminated players got every turn's mail; now the mail of the turn they
+    went out in says so, and nothing more comes until the game's end."""
+    t0 = clock.now()
+    hands = {"Anna": ["Capitano", "Assassino"], "Bruno": ["Contessa", "Duchessa"],
+             "Carla": ["Ambasciatore", "Duchessa"]}
+    gid = start(app, factory, t0, hands=hands, coins={"Anna": 7, "Bruno": 7})
+
+    def carla_mails() -> list[str]:
+        with factory() as s:
+            return [r.body for r in s.query(OutboxRow).filter_by(kind="window", to_addr="carla@players.test")
+                    .order_by(OutboxRow.id)]
+
+    def turn_of() -> str:
+        with factory() as s:
+            return s.get(Game, gid).state["data"]["turn_of"]
+
+    # Two Assassinii against Carla, one from each of the others: she reveals one card,
+    # then the other goes with the second (her last card is revealed for her).
+    send(app, factory, gid, turn_of(), {"kind": "turn", "action": "coup", "target": "Carla"}, t0)
+    send(app, factory, gid, "Carla", {"kind": "lose", "card": "Ambasciatore"}, t0)
+    send(app, factory, gid, turn_of(), {"kind": "turn", "action": "coup", "target": "Carla"}, t0)
+    assert _hand(factory, gid, "Carla") == []
+    told = carla_mails()
+    assert "Sei fuori dal gioco: non riceverai altre mail" in told[-1], told[-1]
+    before = len(told)
+    send(app, factory, gid, turn_of(), {"kind": "turn", "action": "income"}, t0)
+    assert len(carla_mails()) == before  # a turn of the others: nothing for Carla
+
+
+def _hand(factory, gid, name):
+    with factory() as s:
+        player = next(p for p in s.get(Game, gid).state["players"] if p["name"] == name)
+        return player["data"]["hand"]
+
+
+def test_a_window_is_timed_to_the_second_and_the_history_reads_one_way(app, factory, clock):
+    """Issue 31: deadlines to the minute while windows end on the second; a page that
+    never refreshed during a 1-3 minute window; the history newest turn first but oldest
+    event first."""
+    t0 = clock.now()
+    gid = start(app, factory, t0, hands=HANDS)
+    send(app, factory, gid, "Anna", {"kind": "turn", "action": "income"}, t0)  # turn 1 done
+    page = page_of(app, factory, gid, "Bruno")
+    deadline = re.search(r'<time id="deadline" datetime="([^"]+)">([^<]+)</time>', page)
+    assert deadline and re.search(r"\d\d:\d\d:\d\d", deadline.group(2)), deadline
+    assert "window.js" in page  # counts down and reloads while the window is open
+    log = page.split('id="log"')[1]
+    turns = re.findall(r"<article class=\"bulletin\"><ul>(.*?)</ul>", log, re.S)
+    first = re.findall(r"<li>(.*?)</li>", turns[0])
+    # Newest turn first, and in each the newest event first: the game's start is the
+    # very last line; in the newest turn, what happened last comes first.
+    oldest = re.findall(r"<li>(.*?)</li>", turns[-1])
+    assert "Inizia la partita" in oldest[-1], oldest
+    assert any("Reddito" in x or "prende 1 moneta" in x for x in first), first
+    assert "Inizia la partita" not in " ".join(first)

@@ -171,7 +171,7 @@ def test_every_action_the_service_logs_is_worded_on_the_desk(app):
 
 def test_a_players_own_move_says_how_it_came_in_words(app, factory, clock):
     """Beside a move that did not come from the page, the player reads how it came
-    ("per mail", "tramite le Master"), never the stored code "(mail)"."""
+    ("per mail", "tramite i Master"), never the stored code "(mail)"."""
     gid = make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
     with transaction(factory) as s:
         from pbm.models import Game
@@ -195,3 +195,29 @@ def test_a_desk_shows_a_role_column_only_for_a_game_with_roles(app, factory, clo
         slug = s.get(Game, gid).slug
     complots = login(app, "master@example.org", "master").get(f"/g/{slug}/master").get_data(as_text=True)
     assert "<th>Ruolo</th>" not in complots and "<th>Stato</th>" in complots
+
+
+def test_the_desk_lists_who_is_still_awaited(app, factory, clock):
+    """Issue 31: the desk listed who had acted, not who the phase still waits for."""
+    make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")  # night 1
+    client = login(app, "master@example.org", "master")
+    desk = client.get("/g/test-game/master").get_data(as_text=True)
+    awaited = desk.split('id="awaited"')[1].split("</ul>")[0]
+    # Night 1: the Veggente has a power to use; the wolf's kill waits for night 2.
+    assert "Carla: potere" in awaited and "Anna" not in awaited
+    client.post("/g/test-game/master/behalf", data={"csrf_token": csrf_from(desk), "player": "Carla",
+                                                     "commands": "POTERE Anna", "source": "sms"})
+    desk = client.get("/g/test-game/master").get_data(as_text=True)
+    assert "Nessuno: hanno agito tutti." in desk.split('id="awaited"')[1].split("</ul>")[0]
+
+
+def test_a_new_games_desk_shows_no_empty_table(app, factory):
+    """Issue 31: empty tables before the start."""
+    make_master(factory)
+    client = login(app, "master@example.org", "master")
+    page = client.get("/master/new").get_data(as_text=True)
+    client.post("/master/new", data={"csrf_token": csrf_from(page), "name": "Vuota",
+                                     "ruleset": "lupus-live-12", "auto_publish": "y", "listing": "public"})
+    desk = client.get("/g/vuota/master").get_data(as_text=True)
+    players = desk.split("<h2>Giocatori</h2>")[1].split("</section>")[0]
+    assert "<table>" not in players and "Ancora nessun giocatore." in players

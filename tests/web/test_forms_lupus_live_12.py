@@ -72,6 +72,15 @@ def test_ritual_with_group_n_target_notes_and_shout_reach_the_engine(app, factor
     assert "Rituale: Voto diretto" in area(client)  # "your choices so far"
 
 
+def test_a_lone_ghosts_ritual_is_recorded_with_the_participants_it_needs(app, factory, ghosts):
+    """Issue 31: a ritual with nobody else was accepted and failed with no reason; it is
+    still recorded (the others may join it), and the receipt says it needs 5 (§4.7)."""
+    page = post_form(logged_in(app, "Elena"), "form-ritual", {"ritual": "Omicidio", "target": "Anna"})
+    assert "Registrato" in flash_of(page)
+    assert "richiede 5 partecipanti" in flash_of(page) and "fallirà" in flash_of(page)
+    assert recorded(factory)[0][1] == "ritual"
+
+
 def test_ritual_with_the_satanista_and_a_ritual_without_target(app, factory, ghosts):
     client = logged_in(app, "Fabio")
     post_form(client, "form-ritual", {"ritual": "Omicidio", "with": ["Elena", "Gino"],
@@ -307,8 +316,8 @@ def test_the_masters_panels_show_rituals_and_corruption(app, factory, ghosts, cl
     assert "Spionaggio da gruppi con almeno un paesano 0, da gruppi di soli Lupi 0" in html
     assert "\\end{story}: ancora possibile" in html
     # The Veggente's death draws a corruption with probability 0.05 (personaggi §1.12).
-    assert "Morte di Carla (probabilità 0.05): corruzione" in html
-    assert "Corruzioni attese 0.05, effettive" in html
+    assert "Morte di Carla (probabilità 0,05): corruzione" in html
+    assert "Corruzioni attese 0,05, effettive" in html  # a decimal as Italian writes it (issue 31)
 
 
 def test_each_player_sees_what_setup_told_them_and_nothing_more(app, clock, factory):

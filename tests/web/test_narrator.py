@@ -372,6 +372,9 @@ def test_the_desk_and_the_public_page_know_players_without_an_address(narrator, 
     desk = narrator.client.get("/g/serata-al-bar/master").get_data(as_text=True)
     assert "al tavolo" in desk and 'id="narrator-link"' in desk
     assert "ha chiamato Licantropo, toccati: Bruno, Fabio" in desk  # the Masters' log
+    # Nothing that means nothing at a table (issue 31): no deadline to move, no mail
+    # language, no substitutes' seat list of "Marco ()".
+    assert 'id="extend"' not in desk and 'id="substitute-form"' not in desk and "()" not in desk
     assert narrator.client.get("/g/serata-al-bar/master/as/Anna").status_code == 200
     home = app.test_client().get("/g/serata-al-bar/")
     assert home.status_code == 200 and "summary-link" not in home.get_data(as_text=True)

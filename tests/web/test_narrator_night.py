@@ -275,3 +275,24 @@ def test_a_run_off_filled_at_no_votes_says_so_and_a_clear_vote_claims_no_tie(nar
     narrator.close(factory, narrator.slug)
     rows, tie = tally_on(narrator.page())
     assert rows == [(second, 5), ("Anna", 1)] and tie is None
+
+
+def test_a_corrected_answer_wakes_its_role_and_no_answer_screen_shows_the_night(narrator, factory):
+    """Issue 31: correcting an information call after later calls gave no cue to wake
+    that player; the answer screen, for one player's eyes, showed the night's taps (the
+    pack's victim) under it."""
+    seat_everyone(narrator)
+    first_night(narrator, factory)
+    burn(narrator, factory, "Anna", "Dario")
+    narrator.tap("Elena")  # the pack's victim
+    narrator.tap("Elena")  # the Veggente looks at Elena
+    page = narrator.page()
+    assert narrator.answer() and 'id="tonight"' not in page  # nothing but the answer on it
+    narrator.done()
+    narrator.tap("Anna")  # the Medium, a later call
+    narrator.done()
+    page = correct(narrator, 1, "Bruno")  # the Veggente's tap, corrected after the Medium
+    said = " ".join(re.findall(r'<div class="say"><p class="cue">[^<]*</p><p>([^<]*)</p>',
+                               html.unescape(page)))
+    assert "Veggent" in said, said  # wake the Veggente, then send them back to sleep
+    assert 'id="tonight"' not in page.split('id="answer"')[1].split("</section>")[0]

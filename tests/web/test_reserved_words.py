@@ -27,7 +27,9 @@ def test_a_ghost_reads_what_they_know_of_themself_and_their_forms_in_the_ruleboo
     assert "ritual-notes" in shout.textareas and "Note" in shout.text  # a box of lines
     _english(client)
     page = area(client)
-    assert "<strong>Role:</strong> Contadino · <strong>Faction:</strong> Villaggio" in page
+    # Every value in English too (issue 31): the role as its card names it, the aura.
+    assert "<strong>Role:</strong> Farmer (Contadino) · <strong>Faction:</strong> Village" in page
+    assert "<strong>Aura:</strong> white" in page
     assert "You are dead: you play as a ghost." in page
     shout = forms_of(page)["form-ritual"]
     assert "Night shout" in shout.text and "Anonymous: published with the next bulletin." in shout.text
@@ -39,8 +41,8 @@ def test_the_living_read_their_power_and_their_question_in_the_rulebooks_words(a
     assert "Il tuo potere: Veggente" in forms_of(carla)["form-power"].text
     dario = logged_in(app, "Dario")  # the Profeta, who may ask the Masters one question
     question = forms_of(area(dario))["form-question"]
-    assert "Domanda alle Master" in question.text and "Domanda per le Master" in question.text
-    assert "Una sola domanda Sì/No in tutta la partita; rispondono le Master." in question.text
+    assert "Domanda ai Master" in question.text and "Domanda per i Master" in question.text
+    assert "Una sola domanda Sì/No in tutta la partita; rispondono i Master." in question.text
     assert "question-question" in question.textareas
     _english(dario)
     question = forms_of(area(dario))["form-question"]

@@ -205,3 +205,34 @@ def test_a_master_adds_co_masters(app, factory, clock):
         assert s.scalar(select(MasterLog).where(MasterLog.action == "add_master")) is not None
     desk = client.get("/g/inverno/master").get_data(as_text=True)
     assert "ha nominato Master della partita nora@example.org" in desk
+
+
+def test_the_join_page_says_who_runs_the_game_when_its_phases_end_and_how_long_it_goes(app, factory, clock):
+    """Issue 31: the join page said nothing of the schedule, the length or the Master."""
+    import html as html_module
+    token = setup_game(app, factory, clock)
+    page = html_module.unescape(app.test_client().get(f"/join/{token}").get_data(as_text=True))
+    about = page.split('id="about"')[1].split("</section>")[0]
+    with factory() as s:
+        master = s.scalars(select(User).where(User.email == "master@example.org")).one().name
+    assert master in about
+    assert about.count("<li>") == 3 and "fino al" in about and ("notte" in about or "giorno" in about)
+    assert "finché una fazione vince" in about and "/rules" in about
+
+
+def test_an_invited_player_can_decline_before_the_start(app, factory, clock):
+    """Issue 31: invited players could not decline."""
+    token = setup_game(app, factory, clock, players=("Anna", "Bruno", "Carla"))
+    assert token
+    with factory() as s:
+        welcome = s.scalars(select(OutboxRow).where(OutboxRow.to_addr == "bruno@p.test",
+                                                    OutboxRow.kind == "welcome")).one().body
+    assert "puoi lasciare il posto" in welcome
+    bruno = login(app, "bruno@p.test", "pw-bruno")
+    page = bruno.get("/g/inverno/").get_data(as_text=True)
+    assert 'id="decline"' in page
+    done = bruno.post("/g/inverno/decline", data={"csrf_token": csrf_from(page)}, follow_redirects=True)
+    assert "Hai lasciato la partita" in done.get_data(as_text=True)
+    assert [name for name, _ in seats(factory)] == ["Anna", "Carla"]
+    desk = login(app, "master@example.org", "master").get("/g/inverno/master").get_data(as_text=True)
+    assert "ha lasciato il posto prima dell" in desk

@@ -43,6 +43,10 @@ PLANTED = {
     "an unworded date": "Fri, 27 Nov 2026 02:26:10 +0000",
     "an unfilled placeholder": "Ora: {phase_label}",
     "a dump of keys and values": "{'kind': 'vote', 'target': 'Anna'}",
+    "a word that takes the reader's gender": "Ciao Anna, sei iscritto alla partita.",
+    "a value of the other language": "La tua aura: white.",
+    "an internal key": "Scelte valide: income, tax.",
+    "nested parentheses": "Fase: notte 2 (termina il 24/11/2026 alle 21:00 (Europe/Rome)).",
 }
 
 

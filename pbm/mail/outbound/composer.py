@@ -215,20 +215,17 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
     lang = _lang(lang)
     ctx = _context({"game": game, "seat": seat, "base_url": config["BASE_URL"]},
                    _game_words((game or (context or {}).get("master_of")), lang), context or {})
-    if subject is None:
-        subject = _subject(template, lang, ctx)
-    body = _render(_env.get_template(f"{template}/body.{lang}.txt"), ctx)
-    body_html = _html(template, lang, ctx)
     # Exchange and Outlook send no out-of-office answers to mail carrying this:
     # fewer automatic messages coming back into the Master's inbox.
     headers: dict[str, str] = {"X-Auto-Response-Suppress": "OOF, AutoReply"}
     message_id = new_message_id(domain_of(config["MASTER_ADDRESS"]))
+    tagged = False
     if talk is not None:
         shown_as, token, message_id = talk
         from_addr = reply_to = reply_address(config, token)
         from_addr = _from(shown_as, from_addr)
     elif seat is not None:
-        subject = f"{subject} {token_tag(seat)}"
+        tagged = True
         from_addr = _from(f"Lupus – {game.name}" if game else "Lupus", player_address(config, seat))
         reply_to = player_address(config, seat)
     elif (master := master_of(game, to)) is not None:
@@ -240,6 +237,15 @@ def compose(config: dict[str, Any], *, to: str, template: str, lang: str,
     if auto_reply:
         from_addr = _from("Lupus", config["NOREPLY_ADDRESS"])
         headers["Auto-Submitted"] = "auto-replied"
+    # Whether a reply reaches anyone: a mail never says "do not reply" above a Reply-To
+    # that takes commands, nor invites a reply that goes nowhere (issue 31).
+    ctx["can_reply"] = reply_to is not None
+    if subject is None:
+        subject = _subject(template, lang, ctx)
+    if tagged:
+        subject = f"{subject} {token_tag(seat)}"
+    body = _render(_env.get_template(f"{template}/body.{lang}.txt"), ctx)
+    body_html = _html(template, lang, ctx)
     if in_reply_to:
         headers["In-Reply-To"] = in_reply_to
         headers["References"] = f"{references} {in_reply_to}".strip() if references else in_reply_to

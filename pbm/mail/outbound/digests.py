@@ -89,13 +89,21 @@ def send_due(session: Session, config: dict[str, Any], now: datetime) -> int:
             continue  # the oldest came after today's digest hour: tomorrow's
         queue(session, config, to=address, template="digest", lang=user.lang if user else "it", now=now,
                      context={"name": user.name if user else "", "items": [
-                         {"subject": _untagged(r.subject), "body": r.body} for r in rows]})
+                         {"subject": _untagged(r.subject), "body": _unsigned(r.body)} for r in rows]})
         done += [r.id for r in rows]
         queued += 1
     if done:
         session.execute(update(OutboxRow).where(OutboxRow.id.in_(done), OutboxRow.status == HELD)
                         .values(status=DIGESTED).execution_options(synchronize_session=False))
     return queued
+
+
+def _unsigned(body: str) -> str:
+    """A results mail's body without the lines under its signature that tell how to
+    reply to it (the digest is no reply to it, and says how to play: issue 31); the
+    game's name and address, the signature's first line, stay."""
+    text, sep, signature = body.partition("\n-- \n")
+    return f"{text}{sep}{signature.splitlines()[0]}\n" if sep and signature else body
 
 
 def _untagged(subject: str) -> str:

@@ -69,6 +69,11 @@ def _read_names(text: str, players: list[str], slots: tuple[str, ...], leads
 _NAME_SEPARATOR = re.compile(r"^\s*(?:[,;&+/]|(?:e|ed|and)(?=\s))\s*(.*)$", re.IGNORECASE | re.DOTALL)
 
 
+# How many of the next choice a player writes ("due Duchesse"), folded.
+_COUNTS = {"due": 2, "2": 2, "entrambe": 2, "entrambi": 2, "both": 2, "two": 2, "tre": 3, "3": 3,
+           "three": 3}
+
+
 def _read_value(g: Grammar, value: str, key: str, text: str, players: list[str],
                 slots: tuple[str, ...] = ()) -> tuple[dict, list[dict], str]:
     """One argument as the vocabulary says it is read, as {key: value} (or the slots),
@@ -101,14 +106,19 @@ def _read_value(g: Grammar, value: str, key: str, text: str, players: list[str],
                 typed += [t for t in chunk.split() if not g.is_filler(t)]
         if not typed:
             return {}, [{"code": "missing_argument", "argument": key}], ""
-        picked, errors = [], []
+        picked, errors, times = [], [], 1
         for t in typed:
+            if fold(t) in _COUNTS:  # "tengo le due Duchesse", "KEEP both Duchesses"
+                times = _COUNTS[fold(t)]
+                continue
             choice, err = g.resolve_choice(key, t)
             if err:
                 errors.append(err)
             else:
-                picked.append(choice)
-        return ({key: picked}, [], "") if not errors else ({}, errors, "")
+                picked += [choice] * times
+            times = 1
+        # One line, one refusal: the first word not understood (not one per word).
+        return ({key: picked}, [], "") if not errors else ({}, errors[:1], "")
     if value == "text":
         return (({key: text.strip()}, [], "") if text.strip()
                 else ({}, [{"code": "missing_argument", "argument": "text"}], ""))

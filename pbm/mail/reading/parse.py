@@ -12,7 +12,8 @@ Pure: no game, no database, no clock. The steps, in order:
      (commands.py; every ruleset's words while the game is not known);
   7. a message that is not ignored and holds neither commands nor errors gets the
      error ``no_command`` (with ``empty: true`` when nothing was written but the quoted
-     mail or a signature), so its sender is told.
+     mail or a signature), so its sender is told; unless it asks what to do ("cosa devo
+     fare?", "aiuto": ``help``), which the service answers with the player's role card.
 
 A command is never read from a subject the service wrote (one carrying the game's
 ``[Name]`` or the ``[lupus:TOKEN]`` tag, under any Re:/R:/AW:/Fwd:/I:), nor from a
@@ -31,6 +32,7 @@ from typing import cast
 
 from .commands import find_behalf_line, is_question, looks_like_command, parse_commands, parse_line, read_commands
 from .grammar import Grammar, VocabularyLike, grammar
+from .help_request import asks_for_help
 from .names import fold, resolve_name
 from .wording import describe_error
 from .author import author_of
@@ -81,6 +83,7 @@ class ParsedMessage:
     reply_text: str = ""
     bounced_recipients: list[str] = field(default_factory=list)
     body_format: str = "none"               # "plain" | "html" | "none"
+    help: bool = False                      # no command, but asks what to do (help_request.py)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -266,6 +269,10 @@ def parse_message(raw: bytes | Message, players: list[str], player_addresses: di
     a 'PER: Nome' line speaks for nobody, since only a Master acts for another player."""
     result = _parse(raw, list(players or []), player_addresses, reply_localpart, grammar(vocabulary), token, own)
     if not result.ignored and not result.commands and not result.errors:
+        typed = "" if is_own_subject(result.subject) else result.subject
+        if asks_for_help(result.reply_text, typed):
+            result.help = True
+            return result
         # Nothing at all written (an empty reply, a signature): say so, never stay silent.
         written = result.reply_text.strip() or result.ignored_lines
         result.errors.append({"code": "no_command"} if written else {"code": "no_command", "empty": True})

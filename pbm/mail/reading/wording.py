@@ -5,7 +5,8 @@ choices, its examples) come from its vocabulary.
 """
 from __future__ import annotations
 
-from engine.interface import Vocabulary
+from engine.core import ActionForm
+from engine.interface import BaseRuleset, Vocabulary
 
 from .grammar import VocabularyLike, grammar
 
@@ -29,6 +30,7 @@ _MESSAGES = {
         "no_command": "Nel messaggio non ho trovato comandi: non ho registrato nulla.",
         "empty": "Il messaggio è vuoto (o contiene solo la mail citata o una firma): non ho capito nessun comando e non ho registrato nulla.",
         "question": "Sembra una domanda: non ho registrato nulla. Se è il tuo comando, confermalo riscrivendolo senza il punto interrogativo.",
+        "question_not_now": "In questa fase questo comando non si può usare: non ho registrato nulla.",
         "two_commands": "In questa riga c'è più di un comando (anche {value}): non ho registrato nulla. Scrivi un comando per riga.",
         "not_in_game": "In questa partita non c'\u00e8 il comando {value}.",
         "unknown_sender": "Non riesco a capire quale giocatore abbia scritto il messaggio inoltrato ({name}). Giocatori: {candidates}.",
@@ -48,6 +50,7 @@ _MESSAGES = {
         "no_command": "I found no command in your message: nothing was recorded.",
         "empty": "The message is empty (or holds only the quoted mail or a signature): I understood no command and recorded nothing.",
         "question": "This looks like a question: nothing was recorded. If it is your command, confirm it by writing it again without the question mark.",
+        "question_not_now": "This command cannot be used in this phase: nothing was recorded.",
         "two_commands": "This line holds more than one command (also {value}): nothing was recorded. Write one command per line.",
         "not_in_game": "This game has no {value} command.",
         "unknown_sender": "I cannot tell which player wrote the forwarded message ({name}). Players: {candidates}.",
@@ -106,4 +109,44 @@ def examples(vocabulary: VocabularyLike, lang: str, keys: set[str] | None = None
             f"{(k.en if str(lang).startswith('en') else k.it)[0]}"
         if example not in out:
             out.append(example)
+    return out
+
+
+def lines_for_form(ruleset: BaseRuleset, form: ActionForm, lang: str) -> list[str]:
+    """The mail lines that answer this form now, from the ruleset's vocabulary: one per
+    command word the form allows, with the choices it may take (an answer window's mail,
+    and what a refusal offers instead: only what can be done now, in the game's words).
+    Only for the words whose ``fixed`` names the form's kind; none for a game whose
+    words do not (the Lupus games, whose examples come from ``examples``)."""
+    fields = {f.name: f for f in form.fields}
+    out = []
+    for kw in ruleset.vocabulary().keywords:
+        if kw.verb:  # the natural forms are accepted, the mail offers the keyword
+            continue
+        fixed = dict(kw.fixed)
+        if fixed.pop("kind", None) != form.kind:
+            continue
+        if any(k in fields and fields[k].choices and v not in fields[k].choices
+               for k, v in fixed.items()):
+            continue  # an answer the window does not allow now
+        word = (kw.en if lang == "en" else kw.it)[0]
+        arg = fields.get(kw.key)
+        if kw.value == "none":
+            out.append(word)
+            continue
+        if arg is None:
+            continue
+        choices = list(arg.choices)
+        for k, v in fixed.items():  # narrowed by the word's own value (a target by action)
+            narrowed = (arg.depends.get(k) or {}).get(v)
+            if narrowed is not None:
+                choices = list(narrowed)
+        if not choices:
+            continue
+        shown = list(dict.fromkeys(ruleset.describe_choice(kw.key, c, lang) for c in choices))
+        if kw.value == "choices":
+            count = arg.min if arg.min == arg.max else f"{arg.min}-{arg.max}"
+            out.append(f"{word} … ({count}: {', '.join(shown)})")
+        else:  # one whole line per answer: copied as it stands, never edited
+            out.extend(f"{word} {choice}" for choice in shown)
     return out

@@ -1,7 +1,8 @@
-"""A phase's title stays true when a Master closes phases early (issue 21): it names
-the phase by its number and the day it really ended. Before, two nights closed on one
-day were both "notte di lunedì 23 novembre" in the archive, and a bulletin announced
-"giorno di martedì 24" for a day the archive later called "lunedì 23"."""
+"""A phase's title never changes once a player has read it (issue 31): it names the
+phase by its number and the day its deadline fell on when it opened, and keeps that
+name when a Master closes it early or moves its deadline. Before, receipts said "notte
+2, lunedì 30 novembre" and the bulletin after an early close "notte 2, domenica 29
+novembre" (issue 21 had named a phase by the day it really ended)."""
 from __future__ import annotations
 
 import re
@@ -16,21 +17,24 @@ ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dar
          "Elena": "Contadino"}
 
 
-def test_phases_closed_early_on_one_day_keep_distinct_true_titles(app, factory, clock):
+def test_phases_closed_early_keep_the_title_they_were_announced_with(app, factory, clock):
     game_id = make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
     with factory() as s:
         master_id = s.scalar(select(User.id).where(User.email == "master@example.org"))
+        first = s.scalar(select(OutboxRow.body).where(OutboxRow.kind == "role_letter",
+                                                      OutboxRow.to_addr == "anna@players.test"))
+    announced = [re.search(r"Fase in corso: ([^;]+);", first).group(1)]
     for _ in range(4):  # night 1, day 1, night 2, day 2: each closed an hour after it opened
         clock.advance(hours=1)
         assert desk.close_now(factory, app.config, game_id, clock.now(), by_user_id=master_id)
-    archive = app.test_client().get("/g/test-game/phases/").get_data(as_text=True)
-    titles = re.findall(r'<li value="\d+"><a [^>]+>([^<]+)</a>', archive)
-    assert titles == ["notte 1, lunedì 23 novembre", "giorno 1, lunedì 23 novembre",
-                      "notte 2, lunedì 23 novembre", "giorno 2, lunedì 23 novembre"]
-    # Each bulletin announced the next phase as scheduled then; the number is the one
-    # the archive shows it under, whatever day it then closed.
     with factory() as s:
         bulletins = [r.body for r in s.scalars(select(OutboxRow).where(
             OutboxRow.kind == "phase_results", OutboxRow.to_addr == "anna@players.test").order_by(OutboxRow.id))]
-    announced = [re.search(r"Ora: (\w+ \d+), ", body).group(1) for body in bulletins]
-    assert announced == ["giorno 1", "notte 2", "giorno 2", "notte 3"]
+    announced += [re.search(r"Ora: ([^;]+);", body).group(1) for body in bulletins]
+    archive = app.test_client().get("/g/test-game/phases/").get_data(as_text=True)
+    titles = re.findall(r'<li value="\d+"><a [^>]+>([^<]+)</a>', archive)
+    # Each phase is archived under the very title it was announced with, though all four
+    # closed on the day the game began; the numbers keep them apart.
+    assert titles == announced[:4], (titles, announced)
+    assert [t.split(",")[0] for t in titles] == ["notte 1", "giorno 1", "notte 2", "giorno 2"]
+    assert len({t.split(", ")[1] for t in titles}) > 1  # not four phases on one date

@@ -116,9 +116,9 @@ def test_bulletin_of_the_phase_says_a_substitute_came(app, clock):
                    .order_by(OutboxRow.id.desc()).first())
     # The results mail of that phase says it too, in the bulletin part, in both forms.
     bulletin = results.body[results.body.index("BOLLETTINO"):]
-    assert "Un sostituto prende il posto di Dario." in bulletin
-    assert "Yuri prende il posto di Elena come sostituto." in bulletin
-    assert "Yuri prende il posto di Elena come sostituto." in results.html
+    assert "Qualcun altro prende il posto di Dario." in bulletin
+    assert "Yuri prende il posto di Elena." in bulletin
+    assert "Yuri prende il posto di Elena." in results.html
     assert "Zoe" not in results.body
 
 
@@ -199,3 +199,21 @@ def test_only_the_masters_hand_a_seat_over_and_every_form_needs_its_token(app, c
     factory = app.extensions["pbm_sessions"]
     with factory() as s:
         assert _game(s, slug).seat_by_name("Bruno").user.email == "bruno@players.test"
+
+
+def test_the_newcomer_is_greeted_by_their_own_name(app, clock):
+    """Issue 31: every later mail greeted the newcomer with the seat's old name ("Ciao
+    Anna"); the leaving player is told (seat_left), and never as "a substitute"."""
+    from pbm.worker import Worker
+    slug = played_a_day(app, clock)
+    factory = app.extensions["pbm_sessions"]
+    hand_over(app, clock, slug, seat="Anna", announced_as="Zoe")
+    with factory() as s:
+        told = s.query(OutboxRow).filter_by(kind="seat_left", to_addr="anna@players.test").one()
+        assert "Anna" in told.body and "sostituto" not in told.body
+    clock.advance(days=1)
+    Worker(app, clock).boundaries()
+    with factory() as s:
+        later = (s.query(OutboxRow).filter_by(kind="phase_results", to_addr="zoe@new.test")
+                 .order_by(OutboxRow.id.desc()).first())
+    assert later is not None and later.body.startswith("Ciao Zoe,"), later.body[:80]

@@ -214,7 +214,7 @@ def _answer_forms(html: str) -> list[dict[str, str]]:
     """Each answer button's hidden fields and label."""
     import re
     forms = []
-    for block in re.findall(r'<form method="post" action="/g/[^"]+/answer" class="answer">(.*?)</form>', html, re.S):
+    for block in re.findall(r'<form method="post" action="/g/[^"]+/answer" class="answer[^"]*"[^>]*>(.*?)</form>', html, re.S):
         fields = {}
         for tag in re.findall(r"<input[^>]*>", block):
             name, value = re.search(r'name="([^"]+)"', tag), re.search(r'value="([^"]*)"', tag)
@@ -320,7 +320,7 @@ def test_the_mail_shows_a_players_standing_answers(app, factory, clock):
     with factory() as s:
         mail = (s.query(OutboxRow).filter_by(to_addr="bruno@players.test", kind="window")
                 .order_by(OutboxRow.id.desc()).first())
-        assert "Sfido sempre chi dichiara Assassino" in mail.body  # shown, not applied to a Duchessa
+        assert "Sfido sempre chi dichiara l'Assassino" in mail.body  # shown, not applied to a Duchessa
         assert s.query(ActionRow).filter_by(game_id=gid, source="standing").count() == 0
 
 
