@@ -139,11 +139,8 @@ def submit(session: Session, config: dict[str, Any], game: Game, seat: Seat,
         phase = opened.phase if opened is not None else open_phase_for(
             session, game, now, correcting=source == "master", arrived_at=arrived_at)
     except Rejected:
-        # An answer window's answer that comes after it closed (or closed early: all
-        # had answered) is never applied to whatever is open now.
-        late = moments(game).late
-        if late != "moment_passed":
-            raise Rejected(late) from None
+        # An answer that comes after its moment closed (an answer window closed early:
+        # all had answered) is never applied to whatever is open now.
         raise too_late(session, game, session.get(PhaseRow, expected_phase_id)
                        if expected_phase_id else None, seat) from None
     if expected_phase_id is not None and expected_phase_id != phase.id:
@@ -201,17 +198,17 @@ def legal_choices(game: Game, phase: PhaseRow | None, seat: Seat, key: str) -> l
 
 
 def too_late(session: Session, game: Game, phase: PhaseRow | None, seat: Seat) -> Rejected:
-    """The refusal of ``seat``'s answer to an answer window that has closed: when another
-    player's answer closed it before its time while ``seat`` had not answered (a
-    challenge), who and with what (``moment_closed_by``), so a timely answer is not just
-    "too late"."""
-    if phase is not None and phase.game_id == game.id:
+    """The refusal of ``seat``'s answer to a moment that has closed: for one that closes
+    early (an answer window) when another player's answer closed it before its time
+    while ``seat`` had not answered (a challenge), who and with what
+    (``moment_closed_by``), so a timely answer is not just "too late"."""
+    if moments(game).closes_early and phase is not None and phase.game_id == game.id:
         latest = latest_actions(session, phase)
         closed_early = phase.ends_at < phase.starts_at + answer_window(game)
         if latest and closed_early and all(r.seat_id != seat.id for r in latest):
             last = max(latest, key=lambda r: (r.submitted_at, r.id))
             return Rejected("moment_closed_by", by=last.seat.name, args=dict(last.args))
-    return Rejected("moment_passed")
+    return Rejected(moments(game).late)
 
 
 def choices_now(game: Game, phase: PhaseRow | None, seat: Seat, command: dict[str, Any] | None,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import Event, master, private, public
-from pbm.operations.masters_mail import report_lines
+from pbm.telling.masters_mail import report_lines
 
 from tests.support import wording
 
