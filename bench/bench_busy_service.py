@@ -34,7 +34,7 @@ def main() -> int:
     tally, worker, worker_log = run(scratch(), args.games, args.boundaries, free_port())
     locked = worker_log.count("database is locked")
     print(f"{worker['boundaries']} boundaries of {args.games} games in {worker['seconds']} s; "
-          f"meanwhile 4 clients: {tally.logins} logins, {tally.votes} votes, "
+          f"meanwhile 4 clients: {tally.logins} logins, {tally.submissions} submissions, "
           f"{sum(tally.answers.values())} requests")
     for (what, status), count in sorted(tally.answers.items()):
         print(f"  {what:<10} {status}: {count}")
@@ -42,7 +42,7 @@ def main() -> int:
           f"worker's 'database is locked': {locked}; client errors: {len(tally.errors)}")
     record("busy_service", {"boundaries": worker["boundaries"], "games": args.games,
                             "worker_seconds": worker["seconds"], "requests": sum(tally.answers.values()),
-                            "logins": tally.logins, "votes": tally.votes, "answers_503": tally.busy,
+                            "logins": tally.logins, "submissions": tally.submissions, "answers_503": tally.busy,
                             "answers_5xx": tally.failed, "worker_database_locked": locked,
                             "load_average_at_start": round(load, 1),
                             "seconds": round(time.monotonic() - began, 1)})

@@ -208,7 +208,7 @@ REJECTIONS.update({
         "en": "At night the piazza is silent (the Masters' choice): the post was not published. "
               "You may post it by day."},
     "room_dead_read_only": {
-        "it": "In questa partita i morti leggono ma non scrivono nelle stanze (scelta delle "
+        "it": "In questa partita i morti leggono ma non scrivono nelle stanze (scelta dei "
               "Master): il messaggio non è stato pubblicato.",
         "en": "In this game the dead read the rooms but do not post in them (the Masters' "
               "choice): the post was not published."},

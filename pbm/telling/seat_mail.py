@@ -48,8 +48,6 @@ def announced(_game: object, news: hooks.SeatTaken) -> None:
                               if phase is not None else ""})
 
 
-
-
 def left(_game: object, news: hooks.SeatTaken) -> None:
     """The player who left told that the seat is no longer theirs (they may still read
     the game's public pages), so nothing of it reaches them unexplained."""

@@ -34,7 +34,9 @@ ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Lupo Mannaro", "Carla": "Veggente", "
          "Elena": "Contadino", "Fabio": "Contadino", "Giulia": "Contadino"}
 CLIENT_PASSWORD = "una-password-vera"
 CSRF = re.compile(r'name="(?:vote-)?csrf_token" (?:type="hidden" )?value="([^"]+)"')
-VOTE_CSRF = re.compile(r'name="vote-csrf_token" (?:type="hidden" )?value="([^"]+)"')
+# The day's vote, or by night the shout: a player's submission either way (the clients'
+# pages may all come before the first boundary, while night 1 is open).
+ACT_CSRF = re.compile(r'name="(vote|shout)-csrf_token" (?:type="hidden" )?value="([^"]+)"')
 
 
 def settings(url: str, instance: Path) -> dict:
@@ -141,7 +143,7 @@ def run_worker(url: str, instance: Path, target: int) -> None:
 @dataclass
 class Tally:
     answers: Counter = field(default_factory=Counter)   # (what, status) -> count
-    votes: int = 0
+    submissions: int = 0  # votes by day, shouts by night
     logins: int = 0
     errors: list[str] = field(default_factory=list)
 
@@ -187,15 +189,15 @@ def play(base: str, email: str, slug: str, stop: threading.Event, tally: Tally, 
                 tally.logins += 1
             for _ in range(3):
                 status, page = ask("page", f"/g/{slug}/me")
-                token = VOTE_CSRF.search(page) if status == 200 else None
+                token = ACT_CSRF.search(page) if status == 200 else None
                 if token is None:
                     continue
-                target = PLAYERS[round_ % len(PLAYERS)]
-                status, _ = ask("vote", f"/g/{slug}/act", {"vote-csrf_token": token.group(1), "vote-kind": "vote",
-                                                          "vote-vote": target})
+                kind, value = token.group(1), PLAYERS[round_ % len(PLAYERS)]
+                status, _ = ask(kind, f"/g/{slug}/act", {f"{kind}-csrf_token": token.group(2), f"{kind}-kind": kind,
+                                                        f"{kind}-{kind}": value if kind == "vote" else f"Urlo {value}"})
                 if status == 302:
                     with lock:
-                        tally.votes += 1
+                        tally.submissions += 1
             status, page = ask("page", "/account")
             match = CSRF.search(page) if status == 200 else None
             if match:

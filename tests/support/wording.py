@@ -203,7 +203,8 @@ NESTED = re.compile(r"\([^()]*\([^()]*\)\)")
 # is a value of the other language, however English the sentence around it (issue 31).
 OTHER_VALUES = {
     "en": frozenset({"bianca", "nera", "buona", "malvagia", "Sindaco", "Vicesindaco", "fonte"}),
-    "it": frozenset({"white", "black", "evil", "mayor", "Mayor", "source", "public", "private"}),
+    # Not "private": Italian too ("conversazioni private").
+    "it": frozenset({"white", "black", "evil", "mayor", "Mayor", "source", "public"}),
 }
 
 # Italian words that agree with the gender of the player they address: a participle or

@@ -105,7 +105,7 @@ def test_held_and_removed_posts_as_each_reader_sees_them(app, factory, clock):
     assert "da trattenere" not in carla and held not in carla  # held: not even its place
     assert "da rimuovere" not in carla and "rimosso dal Master" in carla and removed in carla
     anna = page(player(app, "Anna"), "piazza")
-    assert "Un messaggio da trattenere" in anna and "trattenuto: lo vedete solo tu e le Master" in anna
+    assert "Un messaggio da trattenere" in anna and "trattenuto: lo vedete solo tu e i Master" in anna
     assert "Un messaggio da rimuovere" in page(mara, "piazza")  # the Masters still read what was removed
     bruno = page(player(app, "Bruno"), "piazza")
     assert "da rimuovere" not in bruno  # the author too reads only that it was removed

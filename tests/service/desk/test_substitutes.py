@@ -159,7 +159,7 @@ def test_volunteers_and_the_desk_form(app, clock):
         assert game.seat_by_name("Giulia").user.email == "vera@vol.test"
         assert seats.volunteers(s, game) == []  # off the list once seated
     desk = master.get(f"/g/{slug}/master").get_data(as_text=True)
-    assert "<td>vera@vol.test" in desk and "<td>giulia@players.test" not in desk  # the players' table
+    assert '<td class="addr">vera@vol.test' in desk and '<td class="addr">giulia@players.test' not in desk  # the players' table
     assert "Giulia: Giulia (fasi 1–2); Vera (dalla fase 3)" in desk or "Giulia: Giulia (phases 1–2); Vera (from phase 3)" in desk
 
 

@@ -37,7 +37,7 @@ def test_the_desk_form_tells_the_player_and_the_log_names_the_master(app, factor
         assert entry.user is not None and entry.user.email == "master@example.org"
         assert entry.details["player"] == "Anna" and entry.details["by_master"] is True
     (copy,) = copies_to(factory, "anna@players.test")
-    assert "Risposte permanenti: Sfido sempre chi dichiara Duchessa." in copy.body
+    assert "Risposte permanenti: Sfido sempre chi dichiara la Duchessa." in copy.body
     assert "a tuo nome" in copy.body and "None" not in copy.subject + copy.body
     # The desk's log says who did it, and for whom.
     page = master.get(f"/g/{slug}/master").get_data(as_text=True)
