@@ -23,6 +23,7 @@ from .. import render, visibility
 from ..mail.reading.wording import examples
 from ..mail.reading.wording import lines_for_form as answer_lines
 from ..models import EventRow, Game, PhaseRow, Seat
+from .deadline_note import deadline_note
 from ..operations.base import game_tz
 from ..operations.timing import answer_window
 from ..operations.windows import asked, extensions_allowed, standing_labels, waiting_for
@@ -92,7 +93,7 @@ def window_context(session: Session, game: Game, phase: PhaseRow | None, seat: S
                            "round_lines": [], "window_title": None, "phase_id": None,
                            "answer_lines": [], "standing": [], "standing_words": [], "more_time": None, "ends_at": None,
                            "heading": None, "open_state": shared.open_state, "extended_by": None,
-                           "extended": False}
+                           "extended": False, "deadline_note": None}
     if shared.state is not None:
         ctx["table"] = [(p.title, p.lines) for p in ruleset.public_table(shared.state, viewer, lang)]
         ctx["heading"] = ruleset.moment_heading(shared.state, lang)
@@ -103,6 +104,7 @@ def window_context(session: Session, game: Game, phase: PhaseRow | None, seat: S
         ctx["asked"], ctx["waiting"] = shared.asked, shared.waiting
         # An answer window ends on the second: its deadline says the seconds too.
         ctx["deadline"] = render.deadline_text(phase.ends_at, lang, game_tz(game), seconds=True)
+        ctx["deadline_note"] = deadline_note(session, game, phase, lang, game_tz(game))
         ctx["ends_at"] = phase.ends_at.isoformat()
         ctx["extended"] = phase.ends_at > phase.starts_at + answer_window(game)
         ctx["phase_id"] = phase.id

@@ -29,6 +29,7 @@ from engine.registry import get_ruleset
 from ..i18n import request_lang
 from .. import limits, operations, render, role_cards, visibility
 from ..models import EventRow, Game, PhaseStatus, Seat
+from ..views.deadline_note import deadline_note
 from . import config, db, game_and_my_seat_or_404, game_my_seat_and_phase_or_404, now
 from .forms import ActionFormBase, options
 from .refusals import attempt, not_recorded
@@ -266,6 +267,7 @@ def reserved_context(game: Game, seat: Seat, state: GameState | None = None) -> 
         "game": game, "seat": seat, "me": me, "phase": phase,
         "phase_label": render.phase_label(phase, lang, tz) if phase else None,
         "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase else None,
+        "deadline_note": deadline_note(session, game, phase, lang, tz),
         "known": known, "results": results, "forms": forms, "current": current,
         "my_titles": rules.titles(state, seat.name, lang) if state else [],
         # What the player knows of themself, and whether they are still in, as the rules say it.

@@ -9,6 +9,7 @@ from engine.registry import get_ruleset
 
 from ..i18n import request_lang
 from .. import archive, operations, render, role_cards
+from ..views.deadline_note import deadline_note
 from ..models import Game, GameMaster, GameStatus, Listing, PhaseRow, Seat
 from . import config, db, game_or_404, my_seat, now
 
@@ -74,6 +75,7 @@ def game_home(slug: str):
         phase_label=render.phase_label(phase, lang, tz) if phase else None,
         deadline=(render.deadline_text(phase.ends_at, lang, tz)
                   if phase and phase.has_deadline else None),
+        deadline_note=deadline_note(db(), game, phase, lang, tz),
         seat=my_seat(game), is_master=game.is_master(_user()),
         narrated=timing.page == operations.timing.TABLE_PAGE,
     )

@@ -80,3 +80,33 @@ def test_nothing_is_told_when_the_deadline_stays(app, factory, clock, gid):
     with transaction(factory) as s, pytest.raises(OperationError):
         desk.extend(s, app.config, s.get(Game, gid), clock.now() - timedelta(minutes=1), clock.now(), _master(s))
     assert _told(factory) == []
+
+
+def test_the_pages_say_the_deadline_was_moved_or_paused(app, factory, clock, gid):
+    """On the pages too (issue 31, Major 1): the player's reserved page and the game's
+    public page say the deadline was moved and what it was, then that the game is paused,
+    then that it resumed; before any change they say nothing of the kind."""
+    import html
+
+    from tests.support.helpers import login
+    with factory() as s:
+        slug = s.get(Game, gid).slug
+    bruno = login(app, "bruno@players.test", "pw-bruno")
+
+    def pages() -> list[str]:
+        return [html.unescape(bruno.get(path).get_data(as_text=True)) for path in (f"/g/{slug}/me", f"/g/{slug}/")]
+
+    assert all("spostato questa scadenza" not in p and "in pausa" not in p for p in pages())
+    with transaction(factory) as s:
+        desk.extend(s, app.config, s.get(Game, gid), datetime(2026, 11, 24, 10, tzinfo=UTC), clock.now(),
+                    _master(s))
+    for page in pages():
+        assert "I Master hanno spostato questa scadenza: era il 24/11/2026 alle 09:00" in page
+        assert "11:00" in page  # the new deadline beside it
+    with transaction(factory) as s:
+        desk.pause(s, app.config, s.get(Game, gid), clock.now(), _master(s))
+    assert all("La partita è in pausa" in p and "spostato questa scadenza" not in p for p in pages())
+    later = clock.advance(hours=1)
+    with transaction(factory) as s:
+        desk.resume(s, app.config, s.get(Game, gid), later, _master(s))
+    assert all("ha ripreso" in p and "in pausa dal" not in p for p in pages())
