@@ -7,24 +7,13 @@ from typing import Sequence
 
 from ..cards import CardText, RoleCard, Words, written
 from ..lupus_common import texts as lupus_texts
+from ..lupus_common.cards import POWER_FORMS
 from .roles import ALIVE, ANY, DEAD, LUPI, ROLES
 from .vocabulary import ROLES_EN
 
 # What every card of a targeted power shows as its form (Principale §1.4.2).
 _FORM = {
-    ALIVE: {"it": "Di notte, nell'area riservata, il modulo «Potere»: scegli un giocatore vivo "
-                  "dall'elenco e premi «Invia». Puoi cambiare scelta fino alla scadenza.",
-            "en": "At night, in your reserved area, the “Power” form: pick a living player from "
-                  "the list and press “Submit”. You can change your choice until the deadline."},
-    DEAD: {"it": "Di notte, nell'area riservata, il modulo «Potere»: scegli un giocatore morto "
-                 "dall'elenco e premi «Invia». Puoi cambiare scelta fino alla scadenza.",
-           "en": "At night, in your reserved area, the “Power” form: pick a dead player from the "
-                 "list and press “Submit”. You can change your choice until the deadline."},
-    ANY: {"it": "Di notte, nell'area riservata, il modulo «Potere»: scegli un giocatore, vivo o "
-                "morto, dall'elenco e premi «Invia». Puoi cambiare scelta fino alla scadenza.",
-          "en": "At night, in your reserved area, the “Power” form: pick a player, living or "
-                "dead, from the list and press “Submit”. You can change your choice until the "
-                "deadline."},
+    **POWER_FORMS,
     None: {"it": "Nessun modulo per il ruolo: di giorno voti con il modulo «Voto», di notte "
                  "puoi lasciare un urlo e le note.",
            "en": "No form for the role: by day you vote with the “Vote” form, at night you may "

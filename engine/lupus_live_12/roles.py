@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..core import UnknownRole
+from ..lupus_common.cards import ALIVE, ANY, DEAD
 
 VILLAGGIO = "Villaggio"
 LUPI = "Lupi"
@@ -12,7 +13,6 @@ BIANCA = "bianca"
 NERA = "nera"
 
 # What a night power aims at.
-ALIVE, DEAD, ANY = "alive", "dead", "any"
 
 
 @dataclass(frozen=True)

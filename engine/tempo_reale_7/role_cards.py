@@ -9,7 +9,8 @@ from typing import Sequence
 from .. import texts as base_texts
 from ..cards import CardText, RoleCard, Words, written
 from ..lupus_common import texts as lupus_texts
-from .roles import ALIVE, ANY, DEAD, EVERY_NIGHT, EVERY_OTHER, KNOWLEDGE_GROUPS, ONCE, ROLES, SPETTRO_ROLE
+from ..lupus_common.cards import POWER_FORMS
+from .roles import EVERY_NIGHT, EVERY_OTHER, KNOWLEDGE_GROUPS, ONCE, ROLES, SPETTRO_ROLE
 
 # The characters in English (the rulebook's Italian names stay the game's own).
 ROLES_EN = {
@@ -25,19 +26,7 @@ ROLES_EN = {
 }
 
 _FORM = {
-    ALIVE: {"it": "Di notte, nell'area riservata, il modulo «Potere»: scegli un giocatore vivo "
-                  "dall'elenco e premi «Invia». Puoi cambiare scelta fino alla scadenza.",
-            "en": "At night, in your reserved area, the “Power” form: pick a living player from "
-                  "the list and press “Submit”. You can change your choice until the deadline."},
-    DEAD: {"it": "Di notte, nell'area riservata, il modulo «Potere»: scegli un giocatore morto "
-                 "dall'elenco e premi «Invia». Puoi cambiare scelta fino alla scadenza.",
-           "en": "At night, in your reserved area, the “Power” form: pick a dead player from the "
-                 "list and press “Submit”. You can change your choice until the deadline."},
-    ANY: {"it": "Di notte, nell'area riservata, il modulo «Potere»: scegli un giocatore, vivo o "
-                "morto, dall'elenco e premi «Invia». Puoi cambiare scelta fino alla scadenza.",
-          "en": "At night, in your reserved area, the “Power” form: pick a player, living or "
-                "dead, from the list and press “Submit”. You can change your choice until the "
-                "deadline."},
+    **POWER_FORMS,
     None: {"it": "Nessun modulo per il ruolo: di giorno voti con i moduli «Voto» ed «Elezione del "
                  "Sindaco».",
            "en": "No form for the role: by day you vote with the “Vote” and “Mayor election” "

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core import UnknownRole
+from ..lupus_common.cards import ALIVE, ANY, DEAD
 
 POPOLANI = "Popolani"
 LUPI = "Lupi"
@@ -18,9 +19,6 @@ EVERY_OTHER = "every_other_night"
 ONCE = "once"
 
 # What a power aims at.
-ALIVE = "alive"
-DEAD = "dead"
-ANY = "any"
 
 SPETTRO = "Spettro"
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 
-from engine.core import Action, phase_rng, setup_rng
+from engine.core import phase_rng, setup_rng
 from engine.registry import get_ruleset
 from engine.rooms import (
     DEAD_READ_ONLY, DEAD_TO_LIVING, NIGHT_SILENCE, TABLE, WHISPERS, Access, Rooms,
 )
+
+from tests.support.complots_bots import random_answers
 
 R = get_ruleset("complots")
 ROOMS = R.ability(Rooms)
@@ -23,19 +25,7 @@ def play_until(done, seed=0, limit=2000):
     for _ in range(limit):
         if done(state):
             return state
-        actions = []
-        for name in R.timing(state).answerers:
-            forms = R.forms(state, name)
-            if not forms:
-                continue
-            args = {}
-            for f in forms[0].fields:
-                choices = list(f.choices)
-                for dep, table in f.depends.items():
-                    choices = list(table.get(args.get(dep), []))
-                if choices:
-                    args[f.name] = rng.sample(choices, f.min) if f.type == "cards" else rng.choice(choices)
-            actions.append(R.validate(state, Action(name, forms[0].kind, args)))
+        actions = random_answers(R, state, rng)
         state = R.resolve(state, actions, phase_rng(seed, state.phase)).state
     raise AssertionError("the game never got there")
 

@@ -20,6 +20,8 @@ from engine.lupus_live_12.autoplay import play_phase, random_game
 from engine.registry import get_ruleset
 from engine.rooms import GHOSTS, GROUP, Access, Rooms
 
+from tests.support.complots_bots import random_answers
+
 LIVE = get_ruleset("lupus-live-12")
 TR7 = get_ruleset("tempo-reale-7")
 COMPLOTS = get_ruleset("complots")
@@ -148,19 +150,7 @@ def test_complots_games(seed):
         check(COMPLOTS, state, events)
         if state.over:
             break
-        actions = []
-        for name in COMPLOTS.timing(state).answerers:
-            forms = COMPLOTS.forms(state, name)
-            if not forms:
-                continue
-            args = {}
-            for f in forms[0].fields:
-                choices = list(f.choices)
-                for dep, table in f.depends.items():
-                    choices = list(table.get(args.get(dep), []))
-                if choices:
-                    args[f.name] = rng.sample(choices, f.min) if f.type == "cards" else rng.choice(choices)
-            actions.append(COMPLOTS.validate(state, Action(name, forms[0].kind, args)))
+        actions = random_answers(COMPLOTS, state, rng)
         state = COMPLOTS.resolve(state, actions, phase_rng(seed, state.phase)).state
     assert state.over
     check(COMPLOTS, state, events)
