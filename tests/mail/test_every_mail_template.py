@@ -255,6 +255,9 @@ def test_every_mail_reads_right_in_a_mail_program(tmp_path, smtp_server, monkeyp
         senders.add(view.from_name)
         where = f"{template} to {row.to_addr}"
         faults += [f"{where}: {p}" for p in view.problems]
+        # A subject folded before its first word reads with a space in front (issue 31).
+        if view.subject != view.subject.strip():
+            faults.append(f"{where}: the subject reads {view.subject!r}")
         # A post comes from its author's name and the game's: "Anna (Città dell'Orso)".
         if view.from_name not in names and not (template == "room_post" and view.from_name.endswith(f" ({GAME})")):
             faults.append(f"{where}: the sender reads {view.from_name!r}")

@@ -111,6 +111,8 @@ class _Message(Message):
             msg = alternative
         # Flask-Mail encodes the display name whatever it holds: its own From goes.
         msg.replace_header("From", from_header(self.sender))
+        if self.subject:
+            msg.replace_header("Subject", subject_header(self.subject))
         _fit_lines(msg)
         return msg
 
@@ -192,6 +194,17 @@ def from_header(value: str) -> str:
     except (ValueError, TypeError, IndexError) as exc:
         log.warning("From %r could not be re-encoded (%s): sent as stored", value, exc)
         return value
+    # Unfolded: the message's own policy folds it again, at the spaces between its words.
+    return " ".join(folded.split(":", 1)[1].split())
+
+
+def subject_header(value: str) -> str:
+    """The Subject as written on the wire: only its words outside ASCII encoded, in
+    words that fit a line, by the standard library's SMTP policy. Flask-Mail encodes a
+    subject with any such letter whole, and a whole encoded subject longer than a line
+    is folded before its first word, which mail programs then show with a space in
+    front (issue 31)."""
+    folded = email.policy.SMTP.header_factory("Subject", value).fold(policy=email.policy.SMTP)
     # Unfolded: the message's own policy folds it again, at the spaces between its words.
     return " ".join(folded.split(":", 1)[1].split())
 
