@@ -28,18 +28,19 @@ says it was signalled (``answer_shown``, which keeps a fingerprint of it in
 from __future__ import annotations
 
 import secrets
-import hashlib
-import json
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Iterator
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from engine.core import PRIVATE, Event, GameState, Rejected
+from engine import table_book as book
+from engine.core import Event, GameState, Rejected
 from engine.interface import IDENTIFY, Call, IdentifyTap, NightFrame, PowerTap, TableScript
 from engine.registry import get_ruleset
+from engine.table_book import ANSWERS_SHOWN, IDENTIFY_TAPS, SCRIPT_DONE, fingerprint
 
 from .. import photos
 from ..models import ActionRow, Game, GameStatus, PhaseRow, PhaseStatus, Seat, SeatPhoto, User
@@ -48,18 +49,23 @@ from .base import OperationError, check_typed_name, current_phase, log
 from .desk import answer_pending, close_now, preview
 from .games import start_game
 
-# gm_input key of the narrator's progress through the night script (the roles called).
-SCRIPT_DONE = "script_done"
-# gm_input[IDENTIFY] (engine/interface.py), the first night's taps as the ruleset's
-# resolve reads them, is set only once every identifying call is confirmed, so a night
-# closed early (from the Masters' desk) waits for the rest (Pending) instead of being
-# refused for a count.
-# gm_input key of the first night's taps so far.
-IDENTIFY_TAPS = "identify_taps"
-# gm_input key of the answers the narrator has signalled: {role: fingerprint of what
-# the rules told the role, as it was shown}.
-ANSWERS_SHOWN = "answers_shown"
+# The narrator's progress is kept in the open phase's gm_input under the keys of
+# engine/table_book.py (SCRIPT_DONE, IDENTIFY_TAPS, ANSWERS_SHOWN): the checks of a tap
+# are the engine's, the same the phone runs without a network.
+__all__ = ["ANSWERS_SHOWN", "IDENTIFY_TAPS", "SCRIPT_DONE", "fingerprint"]
 MAX_NAME = 40
+
+
+@contextmanager
+def refusals() -> Iterator[None]:
+    """The engine's refusal of a tap as the service's (``OperationError``), or as the
+    ruleset's own (``Rejected``), which its ruleset words."""
+    try:
+        yield
+    except book.Refused as exc:
+        if exc.by_rules:
+            raise Rejected(exc.code, **exc.params) from None
+        raise OperationError(exc.code, **exc.params) from None
 
 
 def table_of(ruleset_key: str) -> TableScript | None:
@@ -217,48 +223,23 @@ def night_frame(game: Game) -> NightFrame:
 
 
 def calls_done(phase: PhaseRow) -> list[str]:
-    return list((phase.gm_input or {}).get(SCRIPT_DONE) or [])
+    return book.calls_done(phase.gm_input)
 
 
 def next_call(game: Game, phase: PhaseRow) -> int | None:
     """The index of the call the narrator is at, None when every call is done."""
-    done = set(calls_done(phase))
-    return next((i for i, call in enumerate(script_of(game, phase)) if call.role not in done), None)
+    return book.next_call(script_of(game, phase), phase.gm_input)
 
 
 def identified(phase: PhaseRow) -> dict[str, list[str]]:
     """The faces tapped so far tonight, by role."""
-    taps = (phase.gm_input or {}).get(IDENTIFY_TAPS) or {}
-    return {role: list(names) for role, names in taps.items()}
+    return book.identified(phase.gm_input)
 
 
 def _checked_taps(game: Game, phase: PhaseRow, call: Call, taps: list[str]) -> list[str]:
-    """The faces tapped for ``call``, as the call allows them: an identifying call
-    needs exactly as many faces as the role has copies, none tapped for another role; a
-    power needs one of its choices (or none when the power is optional); a call nobody
-    can answer takes no tap."""
-    tap = call.tap
-    taps = [str(t) for t in taps]
-    if len(set(taps)) != len(taps) or any(t not in tap.choices for t in taps):
-        raise OperationError("bad_tap")
-    if isinstance(tap, IdentifyTap):
-        if len(taps) != tap.count:
-            raise OperationError("tap_count", expected=tap.count, got=len(taps))
-        taken = {n: role for role, names in identified(phase).items() if role != call.role for n in names}
-        twice = next((t for t in taps if t in taken), None)
-        if twice is not None:
-            raise OperationError("tapped_twice", player=twice)
-    elif isinstance(tap, PowerTap):
-        if tap.actor is None:
-            if taps:
-                raise OperationError("bad_tap")
-        elif not taps and not tap.optional:
-            raise OperationError("tap_count", expected=1, got=0)
-        elif len(taps) > 1:
-            raise OperationError("tap_count", expected=1, got=len(taps))
-    else:
-        raise OperationError("unknown_tap", kind=type(tap).__name__)
-    return taps
+    """The faces tapped for ``call``, as the call allows them (``book.checked_taps``)."""
+    with refusals():
+        return book.checked_taps(call, taps, phase.gm_input)
 
 
 def _apply_taps(session: Session, config: dict[str, Any], game: Game, phase: PhaseRow,
@@ -269,9 +250,7 @@ def _apply_taps(session: Session, config: dict[str, Any], game: Game, phase: Pha
     actor's submission."""
     tap = call.tap
     if isinstance(tap, IdentifyTap):
-        gm[IDENTIFY_TAPS] = {**identified(phase), call.role: taps}
-        if all(c.role in gm[IDENTIFY_TAPS] for c in script if isinstance(c.tap, IdentifyTap)):
-            gm[IDENTIFY] = gm[IDENTIFY_TAPS]
+        book.identify_into(gm, script, call, taps)
     elif isinstance(tap, PowerTap) and tap.actor is not None and taps:
         actor = game.seat_by_name(tap.actor)
         submit(session, config, game, actor, {tap.key: taps[0]}, source="master",
@@ -353,7 +332,7 @@ def correct_call(session: Session, config: dict[str, Any], game: Game, *, index:
     if not 0 <= index < len(script) or script[index].role not in calls_done(phase):
         raise OperationError("stale_call")
     call = script[index]
-    if not call.tap.choices or (isinstance(call.tap, PowerTap) and call.tap.actor is None):
+    if not book.correctable(call):
         raise OperationError("stale_call")
     taps = _checked_taps(game, phase, call, taps)
     before = tapped(session, game, phase).get(call.role, [])
@@ -380,19 +359,10 @@ def _preview_events(session: Session, game: Game) -> list[Event]:
 def _told(events: list[Event], actor: str | None) -> list[Event]:
     """What the rules tell ``actor`` in private about tonight's choice (a seer's
     answer), for the narrator to signal at once: among ``events``, tonight resolved as
-    it stands by the Masters' preview (the phase's own seed, nothing stored). A refusal
-    of the actor's own choice is not an answer to signal. The events are a draft's: only
-    a Master may read them (``pbm.visibility``), and the narrator is this game's Master."""
-    if not actor:
-        return []
-    return [e for e in events if e.visibility == PRIVATE and actor in e.to
-            and e.kind != "rejected_at_resolution"]
-
-
-def fingerprint(told: list[Event]) -> str:
-    """What an answer was, short enough to keep: the same events, the same print."""
-    raw = json.dumps([e.to_dict() for e in told], sort_keys=True, default=str)
-    return hashlib.sha256(raw.encode()).hexdigest()[:16]
+    it stands by the Masters' preview (the phase's own seed, nothing stored). The events
+    are a draft's: only a Master may read them (``pbm.visibility``), and the narrator is
+    this game's Master."""
+    return book.told(events, actor)
 
 
 @dataclass(frozen=True)
@@ -456,15 +426,9 @@ def answer_shown(session: Session, game: Game, *, index: int, seen: str, now: da
 
 def voters(game: Game, phase: PhaseRow) -> list[tuple[Seat, str, list[str]]]:
     """Who votes now, in seat order: (seat, the submission key, the legal choices)."""
-    ruleset = get_ruleset(game.ruleset)
-    state = GameState.from_dict(phase.state_before)
-    out = []
-    for seat in game.seats:
-        for form in ruleset.forms(state, seat.name):
-            if form.fields:
-                out.append((seat, form.fields[0].name, list(form.fields[0].choices)))
-                break
-    return out
+    by_name = {s.name: s for s in game.seats}
+    return [(by_name[name], key, choices)
+            for name, key, choices in book.voters(game.ruleset, phase.state_before, by_name)]
 
 
 def record_vote(session: Session, config: dict[str, Any], game: Game, *, voter: str, choice: str,
