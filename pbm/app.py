@@ -63,11 +63,11 @@ def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = 
     babel.init_app(app, locale_selector=select_locale)
 
     from .web import (
-        archive, auth, demo_mailbox, headers, health, join, master, narrator, player, public,
+        archive, auth, demo_mailbox, headers, health, join, master, narrator, narrator_offline, player, public,
         rooms, rooms_archive, rooms_masters, seats, window_page,
     )
     auth.init_app(app)
-    for module in (auth, public, player, master, join, window_page, narrator, health, archive,
+    for module in (auth, public, player, master, join, window_page, narrator, narrator_offline, health, archive,
                    seats, rooms, rooms_masters, rooms_archive):
         app.register_blueprint(module.bp)
     if demo_mailbox.embedded_mail(app.config):
