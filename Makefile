@@ -3,7 +3,7 @@ VENV ?= .venv
 PYTHON ?= python3
 BIN = $(VENV)/bin
 
-.PHONY: run test faults venv constraints system-deps bench translations container-check clean
+.PHONY: run test faults venv constraints system-deps offline-assets bench translations container-check clean
 
 venv: $(VENV)/.installed
 
@@ -34,8 +34,13 @@ run: venv
 system-deps:
 	scripts/install-system-deps.sh
 
+# Pyodide (pinned, integrity checked) from the npm registry into build/pyodide, for the
+# narrator's offline page and its tests (scripts/fetch-pyodide.sh; 5.6 MB, once).
+offline-assets:
+	scripts/fetch-pyodide.sh
+
 # The linter, the type checker ([tool.ruff] and [tool.mypy] in pyproject.toml), the tests.
-test: venv system-deps
+test: venv system-deps offline-assets
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest
