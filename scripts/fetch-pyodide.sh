@@ -15,7 +15,7 @@ mkdir -p "$DEST"
 cd "$DEST"
 TARBALL="pyodide-$VERSION.tgz"
 [ -f "$TARBALL" ] || npm pack --silent "pyodide@$VERSION" >/dev/null
-GOT="sha512-$(openssl dgst -sha512 -binary "$TARBALL" | base64 -w0)"
+GOT="$(python3 -c 'import base64, hashlib, sys; print("sha512-" + base64.b64encode(hashlib.sha512(open(sys.argv[1], "rb").read()).digest()).decode())' "$TARBALL")"
 if [ "$GOT" != "$INTEGRITY" ]; then
   echo "pyodide $VERSION: integrity $GOT, expected $INTEGRITY" >&2
   rm -f "$TARBALL"
