@@ -34,6 +34,8 @@
   }
 
   document.querySelectorAll("fieldset.faces").forEach(setUp);
+  // The offline page (narrator-offline.js) lays out its own grids, which behave the same.
+  window.pbmNarratorFaces = setUp;
 
   document.addEventListener("submit", function (event) {
     var form = event.target;

@@ -25,6 +25,7 @@ from .. import photos
 from ..models import Game, GameStatus
 from ..operations import table, timing
 from . import config, db, game_or_404, now, request_size, require_master
+from .narrator_offline import CSP, offline_urls
 from .narrator_view import screen, summary
 from .refusals import attempt
 
@@ -62,7 +63,12 @@ def page(slug: str):
     if game.status == GameStatus.OVER:
         return redirect(url_for("narrator.game_summary", slug=slug))
     fix = request.args.get("fix", type=int)  # the narrator's "Correct" on a call of tonight
-    return render_template("narrator.html", s=screen(db(), game, request_lang(), fix=fix))
+    offline = offline_urls(slug)
+    response = Response(render_template("narrator.html", s=screen(db(), game, request_lang(), fix=fix),
+                                        offline=offline))
+    if offline:  # the page may run the engine in Pyodide (WebAssembly) when the network goes
+        response.headers["Content-Security-Policy"] = CSP
+    return response
 
 
 def _may_upload() -> bool:

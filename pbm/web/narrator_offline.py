@@ -27,7 +27,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, request, send_from_directory, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
-from flask_wtf.csrf import validate_csrf
+from flask_wtf.csrf import generate_csrf, validate_csrf
 from sqlalchemy import select
 from wtforms.validators import ValidationError
 
@@ -36,10 +36,9 @@ from engine.table_book import book_hash
 
 from .. import errors
 from ..i18n import request_lang
-from ..models import SeatPhoto
-from ..operations import table, table_sync
-from . import config, db, now
-from .narrator import _game
+from ..models import Game, SeatPhoto
+from ..operations import table, table_sync, timing
+from . import config, db, game_or_404, now, require_master
 
 bp = Blueprint("narrator_offline", __name__)
 
@@ -49,6 +48,15 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_st
 # The page's Content-Security-Policy: the site's own, and WebAssembly compiled (Pyodide).
 CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; "
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+def _game(slug: str) -> Game:
+    """A game at the table this user is a Master of (as the narrator's page asks)."""
+    game = game_or_404(slug)
+    require_master(game)
+    if timing.moments(game).page != timing.TABLE_PAGE:
+        abort(404)
+    return game
 
 
 def pyodide_dir() -> Path:
@@ -118,7 +126,7 @@ def book(slug: str) -> Response:
     with_photo = set(db().scalars(select(SeatPhoto.seat_id).where(SeatPhoto.seat_id.in_([s.id for s in game.seats]))))
     photos = {s.name: url_for("narrator.photo", slug=slug, seat_id=s.id) for s in game.seats if s.id in with_photo}
     response = jsonify({"book": current.to_dict(), "hash": book_hash(current), "lang": request_lang(),
-                        "photos": photos, "words": _words(), "game": game.name})
+                        "photos": photos, "words": _words(), "game": game.name, "csrf": generate_csrf()})
     response.headers["Cache-Control"] = "no-store"
     return response
 
