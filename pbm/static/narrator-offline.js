@@ -373,6 +373,7 @@ function render(fix, refusal) {
       }))));
   }
   window.scrollTo(0, 0);
+  root.dataset.rendered = String(Number(root.dataset.rendered || 0) + 1);
 }
 
 // --------------------------------------------------------------------------- start
