@@ -102,10 +102,9 @@ def _words() -> dict[str, str]:
         "waiting": _("Taps waiting to be sent: %(n)s."),
         "loading": _("Loading the game on this phone…"),
         "cannot": _("This phone cannot run the game without a network. Reconnect to go on."),
-        "sent": _("Back online: every tap of this phone was recorded."),
-        "confirm": _("Confirm"), "done": _("Done: go on"), "dawn": _("Announce the dawn"),
+        "confirm": _("Confirm"), "done": _("Done: go on"), "dawn": _("Dawn: see who died"),
         "close_vote": _("Close the vote"), "announce": _("Announce"), "read_aloud": _("Read aloud"),
-        "notes": _("Your notes"), "night": _("Night %(number)s"), "call": _("call %(n)s of %(total)s"),
+        "night": _("Night %(number)s"), "call": _("call %(n)s of %(total)s"),
         "day": _("Day %(number)s"), "voter": _("%(name)s votes"), "signal": _("Signal the answer, in silence, for their eyes only"),
         "nothing": _("Nothing to signal to them any more."), "held": _(
             "This moment waits for the Masters' desk: reconnect to go on."),
@@ -113,7 +112,7 @@ def _words() -> dict[str, str]:
         "setup": _("Seating the players needs the network."),
         "refused": _("Not recorded: this tap does not fit the game now."),
         "tonight": _("Tonight so far"), "correct": _("Correct"),
-        "keep": _("Keep these taps on this phone"), "drop": _("Discard these taps"),
+        "drop": _("Discard these taps"),
         "drop_confirm": _("Discard the taps of this phone? The game stays as the server has it."),
     }
 
