@@ -132,6 +132,7 @@ CATALOGUE: dict[str, str] = {
     "tapped_twice": N_("%(player)s was already tapped for another call."),
     "calls_left": N_("Some calls of the night are still to be made."),
     "already_recorded": N_("%(player)s has already voted: a recorded vote cannot be changed."),
+    "too_many_taps": N_("Too many taps in one sending (at most %(limit)s): nothing was recorded."),
     # ----------------------------------------------------------- a player's submission
     "phase_closed": N_("The phase is closed: the action was not recorded."),
     # an answer window's answer after it closed (or aimed at an earlier one)

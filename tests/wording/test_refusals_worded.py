@@ -85,6 +85,12 @@ def _built(path: Path, family: str, arg: ast.expr) -> set[tuple[str, str]]:
         return {(family, code) for code in _returned_strings(ROOT / "pbm" / "operations" / "signups.py", "why_closed")}
     if source == "pbm/operations/table.py: OperationError('photo_' + exc.code)":
         return {(family, f"photo_{code}") for code in _constructed(ROOT / "pbm" / "photos.py", "PhotoError")}
+    if source == "pbm/operations/table.py: OperationError(exc.code)":
+        # A tap refused by the engine's checks (engine/table_book.py, which the phone runs
+        # offline too): its own codes are the service's.
+        return {(family, code) for code in _constructed(ROOT / "engine" / "table_book.py", "Refused")}
+    if source == "pbm/operations/table.py: Rejected(exc.code)":
+        return set()  # the ruleset's own refusal of a tapped choice: the engine's codes, checked below
     if source == "pbm/operations/desk.py: OperationError(exc.code)":
         return set()  # a remedy's refusal, passed on: the engine's codes, checked below
     if source == "pbm/operations/actions.py: Rejected(moments(game).late)":
