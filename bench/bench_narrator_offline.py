@@ -20,7 +20,6 @@ import statistics
 import sys
 import threading
 import time
-from pathlib import Path
 
 from _support import ROOT, record, scratch, service_app  # first: it puts the checkout on sys.path
 

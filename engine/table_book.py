@@ -187,7 +187,7 @@ class Book:
     """A game at the table from the moment open now; JSON in, JSON out (``to_dict``)."""
 
     ruleset: str
-    seed: Any
+    seed_hex: str  # the game's seed (its UTF-8, in hex: a value for programs, never text)
     seats: list[str]
     status: str
     index: int = 0
@@ -213,6 +213,14 @@ class Book:
                 "state_before": self.state_before, "gm_input": self.gm_input,
                 "actions": [a.to_dict() for a in self.engine_actions()],
                 "published": self.published, "state": self.state}
+
+    @property
+    def seed(self) -> str:
+        return bytes.fromhex(self.seed_hex).decode()
+
+    @staticmethod
+    def hex_of(seed: Any) -> str:
+        return str(seed).encode().hex()
 
     # ----------------------------------------------------------------- reading
 

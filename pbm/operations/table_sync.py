@@ -34,7 +34,7 @@ def book_of(session: Session, game: Game) -> Book:
     """The stored game as the phone's engine holds it (the narrator is the game's
     Master: the book holds everything, the faces' roles included)."""
     seats = [s.name for s in sorted(game.seats, key=lambda s: s.position)]
-    out = Book(ruleset=game.ruleset, seed=game.seed, seats=seats, status=SETUP,
+    out = Book(ruleset=game.ruleset, seed_hex=Book.hex_of(game.seed), seats=seats, status=SETUP,
                options=dict(game_options(game)))
     if game.status == GameStatus.SETUP:
         return out

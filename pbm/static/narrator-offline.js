@@ -69,10 +69,10 @@ async function dropTaps(count) {
 
 // --------------------------------------------------------------------------- what the page says
 
+// A sentence of the server's, in pieces: its text, and where each value goes.
 function word(key, params) {
-  let text = (kept && kept.words && kept.words[key]) || key;
-  for (const [name, value] of Object.entries(params || {})) { text = text.replace(`%(${name})s`, value); }
-  return text;
+  const pieces = (kept && kept.words && kept.words[key]) || [key];
+  return pieces.map((p) => (typeof p === "string" ? p : String((params || {})[p.fill] ?? ""))).join("");
 }
 
 async function tellStatus(extra) {

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import re
 import zipfile
 from functools import lru_cache
 from pathlib import Path
@@ -95,8 +96,27 @@ def offline_urls(slug: str) -> dict[str, Any]:
             "manifest": url_for("narrator_offline.manifest", slug=slug)}
 
 
+PLACE = re.compile(r"%\((\w+)\)s")
+
+
+def pieces(text: str) -> list[Any]:
+    """A sentence the script completes, as pieces: its text, and where each value goes
+    (``{"fill": name}``), so no unfilled placeholder ever travels as text."""
+    out: list[Any] = []
+    for n, piece in enumerate(PLACE.split(text)):
+        if n % 2:
+            out.append({"fill": piece})
+        elif piece:
+            out.append(piece)
+    return out
+
+
 # The words the offline page shows, worded here in the reader's language.
-def _words() -> dict[str, str]:
+def _words() -> dict[str, list[Any]]:
+    return {key: pieces(text) for key, text in _sentences().items()}
+
+
+def _sentences() -> dict[str, str]:
     return {
         "offline": _("Offline: the game goes on on this phone."),
         "waiting": _("Taps waiting to be sent: %(n)s."),

@@ -247,6 +247,10 @@ class BotGame:
         r = self.client(viewer).get(path)
         if r.mimetype and r.mimetype.startswith("image/") and r.mimetype != "image/svg+xml":
             return r.status_code, "image " + hashlib.sha256(r.data).hexdigest()
+        if r.mimetype in ("application/zip", "application/wasm", "application/octet-stream", "text/javascript"):
+            # The narrator's offline page's engine package and service worker (code, the
+            # same for every game and reader, as the static files the scan skips).
+            return r.status_code, "binary " + hashlib.sha256(r.data).hexdigest()
         return r.status_code, r.get_data(as_text=True)
 
     def mails(self, viewer: str) -> list[tuple[str, str, str, str, str]]:
