@@ -22,12 +22,14 @@ may not show are never loaded; ``seen`` still decides, and redacts.
 """
 from __future__ import annotations
 
+from typing import Any, Iterable
+
 from sqlalchemy import and_, false, or_, true
 from sqlalchemy.sql.elements import ColumnElement
 
 from engine.core import PRIVATE, PUBLIC
 from engine.interface import Viewer
-from engine.reading import Reading, Seen, as_events, lines, seen
+from engine.reading import Reading, Seen, as_events, seen
 
 from .models import EventRow
 from .sqljson import list_contains
@@ -48,3 +50,9 @@ def readable_by(viewer: Viewer) -> ColumnElement[bool]:
     named = (and_(EventRow.visibility == PRIVATE, list_contains(EventRow.recipients, viewer.player))
              if viewer.player is not None else false())
     return and_(EventRow.published.is_(True), or_(EventRow.visibility == PUBLIC, named))
+
+
+def lines(items: Iterable[Any], viewer: Viewer, ruleset: str, lang: str) -> list[str]:
+    """Only the worded lines (events a ruleset does not word are left out); through this
+    module's ``seen``, the service's one entry to the filter."""
+    return [s.text for s in seen(items, viewer, ruleset, lang) if s.text]
