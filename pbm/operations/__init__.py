@@ -11,7 +11,9 @@ ruleset (engine/interface.py) for every rule.
 - ``desk``: what the Masters do beyond that (answers, close now, pause, preview,
   roll back, interventions);
 - ``table``: a game at the table run from the narrator's phone (players without
-  accounts, the night script's taps, final votes; callers import the module).
+  accounts, the night script's taps, final votes; callers import the module);
+  ``table_sync``: the taps the narrator's phone made without a network, replayed
+  through ``table`` in order, each checked by the book's hash (callers import the module).
 - ``seats``: the people behind the seats (substitutes, volunteers, absences).
 - ``signups``: a game in set-up open to whoever has its link (callers import the module);
 - ``reminders``: the mail before a deadline, and the phase's list of who was reminded
@@ -25,8 +27,9 @@ ruleset (engine/interface.py) for every rule.
 Functions take a session and the current time from their caller and never
 commit, except those given a session factory, which are their own units of work
 (each phase resolved all or nothing): ``resolve_phase``, ``resolve_phases``,
-``resolve_due`` and ``settle`` (boundary), ``close_now`` (desk) and
-``table.close_moment``.
+``resolve_due`` and ``settle`` (boundary), ``close_now`` (desk),
+``table.close_moment``, and ``table_sync.sync``, which commits each tap it replays
+(a tap is all or nothing, and the taps before a refused one stay recorded).
 
 The modules import each other directly (``from .base import log``), never this
 package; nothing this package imports imports it back (pbm_shape counts both).
