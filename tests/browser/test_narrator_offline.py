@@ -61,12 +61,8 @@ def vote_round(page, choose) -> list[str]:
     return voters
 
 
-def test_a_night_and_a_day_without_a_network_then_synchronised(app, factory, live_server, browser, tmp_path):
-    with app.app_context():
-        assert narrator_offline.offline_ready(), "Pyodide is not in build/pyodide: run `make offline-assets`"
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.on("dialog", lambda dialog: dialog.accept())
+def seated_and_started(page, live_server, factory, tmp_path) -> None:
+    """A Noctis game of eight at the table, one of them with a selfie, its first night open."""
     make_master(factory)
     login(page, live_server, "master@example.org", "master")
     page.goto(f"{live_server}/master/new")
@@ -81,6 +77,15 @@ def test_a_night_and_a_day_without_a_network_then_synchronised(app, factory, liv
             page.set_input_files("#join input[type=file]", str(photo))
         go(page, "#join button")
     go(page, "#start-standard button")
+
+
+def test_a_night_and_a_day_without_a_network_then_synchronised(app, factory, live_server, browser, tmp_path):
+    with app.app_context():
+        assert narrator_offline.offline_ready(), "Pyodide is not in build/pyodide: run `make offline-assets`"
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    seated_and_started(page, live_server, factory, tmp_path)
     narrator_url = page.url
     assert page.locator("link[rel=manifest]").count() == 1
     # Once opened online, everything the page needs offline is kept (Pyodide: once).
@@ -150,4 +155,22 @@ def test_a_night_and_a_day_without_a_network_then_synchronised(app, factory, liv
     assert page.locator("#narrator").get_attribute("data-step") == "vote"  # day 2, from the server
     assert "Anna" in page.locator("#announce").inner_text()
     assert page.locator("#circle img.pic, img.pic").count() >= 1  # Carla's face, from the server
+    context.close()
+
+
+def test_a_browser_that_cannot_run_pyodide_gets_the_page_as_before(app, factory, live_server, browser, tmp_path):
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.add_init_script("delete globalThis.WebAssembly;")  # no WebAssembly: no Pyodide
+    page = context.new_page()
+    seated_and_started(page, live_server, factory, tmp_path)
+    assert page.evaluate("typeof WebAssembly") == "undefined"
+    page.wait_for_timeout(500)
+    assert page.evaluate("navigator.serviceWorker.getRegistrations().then(r => r.length)") == 0
+    assert page.locator("#offline-status").is_hidden()
+    faces(page, *WOLVES)
+    go(page, "#tap-form button.confirm")  # a form to the server, as before
+    assert page.locator("#call").get_attribute("data-index") == "1"
+    with factory() as s:
+        book = table_sync.book_of(s, s.scalar(select(Game)))
+        assert book.gm_input["identify_taps"] == {book.script()[0].role: WOLVES}
     context.close()
