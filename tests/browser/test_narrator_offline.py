@@ -7,11 +7,13 @@ the server's game hashes as the phone's did, with the seating and the photo inta
 from __future__ import annotations
 
 import time
+from datetime import datetime, timezone
 
+from playwright.sync_api import Error as PlaywrightError
 from sqlalchemy import select
 
-from pbm.models import Game, Seat, SeatPhoto
-from pbm.operations import table_sync
+from pbm.models import Game, Seat, SeatPhoto, User
+from pbm.operations import table, table_sync
 from pbm.web import narrator_offline
 
 from tests.support.helpers import make_master
@@ -25,9 +27,20 @@ def wait_until(page, expression: str, timeout: float = 30) -> None:
     """Poll ``expression`` (Playwright's wait_for_function evaluates a string, which the
     page's Content-Security-Policy forbids: the page is tested under its own policy)."""
     deadline = time.monotonic() + timeout
-    while not page.evaluate(expression):
+    while not _evaluated(page, expression):
         assert time.monotonic() < deadline, f"still not {expression}"
         page.wait_for_timeout(50)
+
+
+def _evaluated(page, expression: str):
+    """``expression`` on the page, or None while the page is being replaced (Chromium
+    reloads a page it opened without a network once the network is back)."""
+    try:
+        return page.evaluate(expression)
+    except PlaywrightError as exc:
+        if "context was destroyed" in str(exc) or "navigation" in str(exc):
+            return None
+        raise
 
 
 def rendered(page) -> int:
@@ -114,6 +127,11 @@ def test_a_night_and_a_day_without_a_network_then_synchronised(app, factory, liv
     confirm(page, MEDIUM)
     offline_tap(page, "#close-form button")
 
+    # The phone locks again: the page reopens offline where it was, the taps still waiting.
+    page.reload()
+    wait_until(page, "Number(document.documentElement.dataset.rendered || 0) >= 1", 120)
+    assert page.evaluate("document.documentElement.dataset.tapsWaiting") == "4"
+
     # Day 1: everyone votes Bruno (Bruno votes Ivo); the run-off burns Bruno.
     assert page.locator("#narrator").get_attribute("data-step") == "vote"
     vote_round(page, lambda voter: "Ivo" if voter == "Bruno" else "Bruno")
@@ -173,4 +191,38 @@ def test_a_browser_that_cannot_run_pyodide_gets_the_page_as_before(app, factory,
     with factory() as s:
         book = table_sync.book_of(s, s.scalar(select(Game)))
         assert book.gm_input["identify_taps"] == {book.script()[0].role: WOLVES}
+    context.close()
+
+
+def test_a_game_changed_elsewhere_meanwhile_is_said_in_words_and_the_taps_stay(
+        app, factory, live_server, browser, tmp_path):
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="it-IT")
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    seated_and_started(page, live_server, factory, tmp_path)
+    wait_until(page, "document.documentElement.dataset.offlineReady === '1'", 120)
+    context.set_offline(True)
+    page.reload()
+    wait_until(page, "Number(document.documentElement.dataset.rendered || 0) >= 1", 120)
+    confirm(page, *WOLVES)
+    confirm(page, SEER)
+    # Meanwhile, from another phone with a network, other faces for the first call.
+    with factory() as s:
+        game = s.scalar(select(Game))
+        master = s.scalar(select(User).where(User.email == "master@example.org"))
+        table.record_call(s, app.config, game, index=0, taps=["Anna", "Dario"], now=datetime.now(timezone.utc),
+                          by=master)
+        s.commit()
+        changed = table_sync.hash_of(s, game)
+    context.set_offline(False)
+    wait_until(page, "document.getElementById('sync-conflict') !== null")
+    said = page.locator("#sync-conflict").inner_text()
+    assert "tocco 1" in said.lower() and "altrove" in said, said
+    assert page.evaluate("document.documentElement.dataset.tapsWaiting") == "2"  # nothing dropped
+    with factory() as s:
+        assert table_sync.hash_of(s, s.scalar(select(Game))) == changed  # nothing applied over it
+    page.click("#sync-conflict button")  # the narrator chooses to discard them (confirmed)
+    page.wait_for_load_state()
+    wait_until(page, "document.documentElement.dataset.tapsWaiting === '0'")
+    assert page.locator("#call").get_attribute("data-index") == "1"  # the game as the server has it
     context.close()
