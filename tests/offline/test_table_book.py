@@ -106,3 +106,37 @@ def test_a_tap_the_rules_refuse_is_refused_on_the_phone_as_on_the_server(narrato
     page = narrator.tap(WOLVES[0], index=1)
     assert server_book(narrator)[1] == book_hash(phone)  # refused on both: nothing recorded
     assert 'class="flash error"' in page
+
+
+def test_a_power_corrected_offline_and_its_answer_signalled_again_sync_to_the_same_game(narrator, factory):
+    seat_everyone(narrator)
+    narrator.post("start", {"composition": "standard"})
+    phone, _first = server_book(narrator)
+    taps = phone_taps(phone, [*first_night_taps(), {"op": "close", "phase": phone.index}])
+    # The day: each voter in turn for the first face offered, then the close (a run-off too).
+    while (now := screen(phone, "it"))["step"] == "vote":
+        if now["current"]:
+            tap = {"op": "vote", "voter": now["current"]["name"], "choice": now["current"]["choices"][0]}
+        else:
+            tap = {"op": "close", "phase": phone.index}
+        taps += phone_taps(phone, [tap])
+    night = screen(phone, "it")
+    assert night["step"] == "night"
+    alive = [n for n, living in night["alive"].items() if living]
+    taps += phone_taps(phone, [{"op": "call", "index": 0, "taps": [night["call"]["choices"][0]]}])
+    seer = screen(phone, "it")
+    assert seer["step"] == "night" and seer["call_index"] == 1
+    first_look, second_look = [c for c in seer["call"]["choices"] if c in alive][:2]
+    taps += phone_taps(phone, [{"op": "call", "index": 1, "taps": [first_look]}])
+    answer = screen(phone, "it")
+    assert answer["step"] == "answer" and first_look in " ".join(answer["answer"]["lines"])
+    taps += phone_taps(phone, [{"op": "shown", "index": 1, "mark": answer["answer"]["mark"]},
+                               {"op": "correct", "index": 1, "taps": [second_look]}])
+    again = screen(phone, "it")
+    assert again["step"] == "answer" and again["answer"]["again"]  # the corrected answer, signalled anew
+    assert second_look in " ".join(again["answer"]["lines"])
+    taps += phone_taps(phone, [{"op": "shown", "index": 1, "mark": again["answer"]["mark"]}])
+    done = sync(narrator, taps)
+    assert done["stopped_at"] is None and done["applied"] == len(taps), done
+    assert done["hash"] == book_hash(phone) == server_book(narrator)[1]
+    assert server_book(narrator)[0].tapped() == phone.tapped()
