@@ -12,12 +12,46 @@ from __future__ import annotations
 from typing import Any
 
 from .core import MASTER, Event, GameState
-from .interface import Call, IdentifyTap, Viewer
+from .interface import Call, IdentifyTap, Tally, Viewer
 from .reading import lines, seen
+from .registry import get_ruleset
 from .table_book import OPEN, Book, calls_done, correctable, fingerprint, identified, night_frame
 
 PUBLIC_READER = Viewer()
 AS_NARRATOR = Viewer(master=True)
+
+
+def vote_shown(seats: list[str], tally: Tally) -> dict[str, Any]:
+    """A vote the rules published (the morning's run-off, the stake), as the public may
+    read it: each candidate's count, who voted whom (in ``seats``' order), whom it
+    chose, and, when the rules had to break a tie, between whom."""
+    seat_order = {name: n for n, name in enumerate(seats)}
+    chosen = set(tally.all_chosen)
+    tie = None
+    if tally.tied:
+        count = next((c for n, c in tally.counts if n == tally.tied[0]), 0.0)
+        tie = {"count": _number(count), "tied": list(tally.tied),
+               "chosen": [n for n in tally.tied if n in chosen]}
+    return {
+        "counts": [{"name": n, "count": _number(c), "chosen": n in chosen, "tied": n in tally.tied}
+                   for n, c in tally.counts],
+        "votes": [{"voter": v, "choice": c} for v, c in
+                  sorted(tally.votes, key=lambda v: seat_order.get(v[0], len(seat_order)))],
+        "needed": tally.needed, "tie": tie,
+    }
+
+
+def _number(count: float) -> int | float:
+    return int(count) if float(count).is_integer() else count
+
+
+def _last_vote(book: Book, published: list[Event], lang: str) -> dict[str, Any] | None:
+    ruleset = get_ruleset(book.ruleset)
+    for x in seen(published, PUBLIC_READER, book.ruleset, lang):
+        tally = ruleset.tally(x.event, lang)
+        if tally is not None:
+            return vote_shown(book.seats, tally)
+    return None
 
 
 def _call_view(call: Call, lang: str, choices: list[str]) -> dict[str, Any]:
@@ -53,6 +87,7 @@ def screen(book: Book, lang: str, fix: int | None = None) -> dict[str, Any]:
         "announce": lines(published, PUBLIC_READER, book.ruleset, lang),
         "notes": [s.text for s in seen(published, AS_NARRATOR, book.ruleset, lang)
                   if s.visibility == MASTER and s.text],
+        "tally": _last_vote(book, published, lang),
     }
     if book.status in ("setup", "over"):
         out["step"] = book.status

@@ -297,6 +297,28 @@ function tapForm(id, grid, label, send) {
   return form;
 }
 
+// The vote the last moment published, as the server's page shows it (its numbers
+// and names come from the engine's reading of the rules' own tally).
+function tallyView(t, folded) {
+  const rows = t.counts.map((row) => el("tr", { class: [row.chosen ? "chosen" : "", row.tied ? "tied" : ""].join(" ").trim() || null },
+    el("td", {}, row.name, row.chosen ? el("span", { class: "mark" }, " ✓") : null), el("td", {}, String(row.count))));
+  const parts = [
+    el("table", { class: "counts-table" }, el("caption", { class: "sr-only" }, word("votes_caption")),
+      el("tr", {}, el("th", { scope: "col" }, word("player")), el("th", { scope: "col" }, word("votes"))), ...rows),
+    t.tie ? el("p", { class: "tie", id: "tie" }, t.tie.count
+      ? word("tie", { count: t.tie.count, names: t.tie.tied.join(", "), chosen: t.tie.chosen.join(", ") })
+      : word("tie_none", { chosen: t.tie.chosen.join(", ") })) : null,
+    t.needed ? el("p", { class: "rule" }, t.needed) : null,
+    t.votes.length ? el("details", { class: "who-voted" }, el("summary", {}, word("who_voted")),
+      el("ul", { class: "votes" }, ...t.votes.map((v) => el("li", {}, `${v.voter} → ${v.choice}`)))) : null,
+  ];
+  if (folded) {
+    return el("div", { class: "tally", id: "tally" }, el("details", { class: "vote-fold", open: t.tie ? true : null },
+      el("summary", { class: "cue" }, word("the_vote")), ...parts));
+  }
+  return el("div", { class: "tally", id: "tally" }, el("p", { class: "cue" }, word("the_vote")), ...parts);
+}
+
 function render(fix, refusal) {
   const s = JSON.parse(engine.screen(kept.lang, fix));
   const page = document.getElementById("narrator");
@@ -314,6 +336,7 @@ function render(fix, refusal) {
         ...s.announce.map((l) => el("p", {}, l))));
     }
     if (s.notes.length) { page.append(el("div", { class: "note secret" }, ...s.notes.map((l) => el("p", {}, l)))); }
+    if (s.tally) { page.append(tallyView(s.tally, s.step !== "vote")); }
   }
   if (s.sleep) { page.append(say(word("read_aloud"), [s.sleep])); }
   if (s.previous && ["night", "dawn"].includes(s.step)) { page.append(say(word("read_aloud"), [s.previous.close], "then")); }

@@ -133,6 +133,10 @@ def _sentences() -> dict[str, str]:
         "refused": _("Not recorded: this tap does not fit the game now."),
         "tonight": _("Tonight so far"), "correct": _("Correct"),
         "drop": _("Discard these taps"),
+        "the_vote": _("The vote"), "player": _("Player"), "votes": _("Votes"),
+        "votes_caption": _("Votes for each player"), "who_voted": _("Who voted whom"),
+        "tie": _("Tie at %(count)s votes between %(names)s: the tie rule chose %(chosen)s."),
+        "tie_none": _("Tie at no votes: the tie rule chose %(chosen)s among those nobody voted for."),
         "drop_confirm": _("Discard the taps of this phone? The game stays as the server has it."),
     }
 

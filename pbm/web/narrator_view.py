@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from engine.core import MASTER, GameState
 from engine.interface import Call, IdentifyTap, Tally, Viewer
+from engine import table_screen
 from engine.registry import get_ruleset
 
 from .. import visibility
@@ -104,24 +105,9 @@ def last_vote(game: Game, rows: list[EventRow], lang: str) -> dict[str, Any] | N
 
 
 def vote_shown(game: Game, tally: Tally) -> dict[str, Any]:
-    seat_order = {s.name: s.position for s in game.seats}
-    chosen = set(tally.all_chosen)
-    tie = None
-    if tally.tied:
-        count = next((c for n, c in tally.counts if n == tally.tied[0]), 0.0)
-        tie = {"count": _number(count), "tied": list(tally.tied),
-               "chosen": [n for n in tally.tied if n in chosen]}
-    return {
-        "counts": [{"name": n, "count": _number(c), "chosen": n in chosen, "tied": n in tally.tied}
-                   for n, c in tally.counts],
-        "votes": [{"voter": v, "choice": c} for v, c in
-                  sorted(tally.votes, key=lambda v: seat_order.get(v[0], len(seat_order)))],
-        "needed": tally.needed, "tie": tie,
-    }
-
-
-def _number(count: float) -> int | float:
-    return int(count) if float(count).is_integer() else count
+    """The vote as the narrator's page shows it (``engine.table_screen.vote_shown``, the
+    offline page's too), its voters in seat order."""
+    return table_screen.vote_shown([s.name for s in sorted(game.seats, key=lambda s: s.position)], tally)
 
 
 def screen(session: Session, game: Game, lang: str, fix: int | None = None) -> Screen:

@@ -135,6 +135,8 @@ def test_a_night_and_a_day_without_a_network_then_synchronised(app, factory, liv
     # Day 1: everyone votes Bruno (Bruno votes Ivo); the run-off burns Bruno.
     assert page.locator("#narrator").get_attribute("data-step") == "vote"
     vote_round(page, lambda voter: "Ivo" if voter == "Bruno" else "Bruno")
+    counts = page.locator("#tally tr").all_inner_texts()
+    assert any(row.replace("✓", "").split() == ["Bruno", "7"] for row in counts), counts  # counted offline
     announce = page.locator("#announce").inner_text()
     assert "Bruno" in announce and "Ivo" in announce
     runoff = vote_round(page, lambda voter: "Bruno")

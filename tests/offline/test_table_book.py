@@ -8,9 +8,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from sqlalchemy import select
 
 from engine.table_book import Book, Refused, book_hash
 from engine.table_screen import screen
+from pbm.models import Game
+from pbm.web import narrator_view
 
 from tests.web.test_narrator import (  # noqa: F401  (narrator: the fixture)
     MEDIUM, NAMES, SEER, WOLVES, Narrator, csrf_from, narrator, seat_everyone,
@@ -76,6 +79,10 @@ def test_a_night_and_a_day_played_on_the_phone_are_replayed_on_the_server(narrat
     done = sync(narrator, taps)
     assert done["stopped_at"] is None and done["applied"] == len(taps)
     assert done["hash"] == book_hash(phone) == server_book(narrator)[1]
+    with factory() as s:  # the vote as the server's page shows it, and as the phone's does
+        game = s.scalar(select(Game))
+        shown = narrator_view.last_vote(game, narrator_view.phase_events(s, narrator_view.last_published(s, game)), "it")
+    assert shown is not None and shown["counts"] and screen(phone, "it")["tally"] == shown
     again = sync(narrator, taps)  # a sync cut off before its answer, sent again: nothing twice
     assert again["applied"] == len(taps) and again["hash"] == book_hash(phone)
 
