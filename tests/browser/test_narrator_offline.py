@@ -203,8 +203,7 @@ def test_a_game_changed_elsewhere_meanwhile_is_said_in_words_and_the_taps_stay(
     page.on("dialog", lambda dialog: dialog.accept())
     seated_and_started(page, live_server, factory, tmp_path)
     wait_until(page, "document.documentElement.dataset.offlineReady === '1'", 120)
-    context.set_offline(True)
-    page.reload()
+    context.set_offline(True)  # the network goes while the page is open: it goes on in place
     wait_until(page, "Number(document.documentElement.dataset.rendered || 0) >= 1", 120)
     confirm(page, *WOLVES)
     confirm(page, SEER)
