@@ -117,21 +117,23 @@ EXTENDED, PAUSED, RESUMED, ABSENCE, MORE_TIME = "extended", "paused", "resumed",
 # The order listeners were connected in: blinker hands a signal's receivers back as a
 # set, and the order of the mail they queue is the order it is sent in (a player's
 # results before the Masters' report), so announcements follow this one.
-_order: dict[int, int] = {}
+# Keyed by the receiver itself, not its id(): an id is reused once a disconnected
+# receiver is collected, and a new one would inherit its place.
+_order: dict[Callable[..., None], int] = {}
 
 
 def listen(signal: Any, receiver: Callable[..., None], sender: object = ANY, *, first: bool = False) -> None:
     """Connect ``receiver`` to ``signal`` for ``sender`` (any, by default); it is told in
     the order of connection (``first``: before every other)."""
     if first:
-        _order[id(receiver)] = min(_order.values(), default=0) - 1
+        _order[receiver] = min(_order.values(), default=0) - 1
     else:
-        _order.setdefault(id(receiver), max(_order.values(), default=0) + 1)
+        _order.setdefault(receiver, max(_order.values(), default=0) + 1)
     signal.connect(receiver, sender=sender, weak=False)
 
 
 def announce(signal: Any, sender: object, news: News) -> None:
     """Tell every listener of ``signal`` connected for ``sender`` (or for any), in the
     order they were connected."""
-    for receiver in sorted(signal.receivers_for(sender), key=lambda r: _order.get(id(r), len(_order) + 1)):
+    for receiver in sorted(signal.receivers_for(sender), key=lambda r: _order.get(r, len(_order) + 1)):
         receiver(sender, news=news)
