@@ -6,8 +6,8 @@ moves as they say, a substitute takes the seat's rooms and their history (the se
 keeps its name), a player the Masters removed (disqualified) is out of every room.
 
 Every post, whichever door it came through (the room's page, a reply to a room's
-mail), ends in ``post``, which announces it (``hooks.post_made``): the listeners mail
-it to the readers who chose every post (pbm/telling/room_mail.py).
+mail), ends in ``post``, which announces it (``hooks.post_made``): a listener notes it,
+and the worker mails it to the readers who chose every post (pbm/telling/room_mail.py).
 """
 from __future__ import annotations
 
@@ -266,8 +266,9 @@ def post(session: Session, config: dict[str, Any], game: Game, key: str, body: s
                   created_at=now, via=via, status=SHOWN, parent_id=parent_id, inbound_id=inbound_id)
     session.add(row)
     session.flush()
-    reader.last_read_id = max(reader.last_read_id, row.id)  # one's own post is read
-    reader.mailed_through_id = max(reader.mailed_through_id, row.id)
+    # One's own post is read; the reader's mail moves past it when the worker mails the
+    # post to the others (room_mail.py), never before: what others posted first is theirs.
+    reader.last_read_id = max(reader.last_read_id, row.id)
     hooks.announce(hooks.post_made, room, hooks.PostMade(session, config, game, now, room=room, post=row,
                                                          author=user))
     return row
