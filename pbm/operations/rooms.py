@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import and_, bindparam, func, or_, select
 from sqlalchemy.orm import Session
 
 from engine.core import Event, GameState, Rejected
@@ -107,7 +107,7 @@ def place_of(session: Session, game: Game, key: str, seat: Seat | None, *, maste
         return None
     state = _state(game)
     settings = settings_of(game)
-    row = session.scalar(select(RoomRow).where(RoomRow.game_id == game.id, RoomRow.key == key))
+    row = session.scalar(_ROOM, {"game_id": game.id, "key": key})
     spec = rooms.spec(key)
     if spec is not None:
         if spec not in rooms.rooms_in(state):
@@ -117,6 +117,12 @@ def place_of(session: Session, game: Game, key: str, seat: Seat | None, *, maste
     if row is None or row.kind != WHISPER:
         return None
     return next(iter(_whisper_places(session, game, rooms, state, settings, seat, master, {row.key: row})), None)
+
+
+# Built once (bound per call): every post and every room's page asks them, and building
+# a statement costs more Python than SQLite takes to run it.
+_ROOM = select(RoomRow).where(RoomRow.game_id == bindparam("game_id"), RoomRow.key == bindparam("key"))
+_READER = select(RoomReader).where(RoomReader.room_id == bindparam("room_id"), RoomReader.user_id == bindparam("user_id"))
 
 
 def _rules_place(game: Game, rooms: Rooms, state: GameState, settings: dict[str, Any], spec: RoomSpec,
@@ -206,7 +212,8 @@ def room_row(session: Session, game: Game, key: str, now: datetime) -> RoomRow:
 
 def reader_of(session: Session, room: RoomRow, user: User) -> RoomReader:
     """A reader's place in a room, made the first time they read it or are mailed it."""
-    return readers_in(session, room, [user])[user.id]
+    found = session.scalar(_READER, {"room_id": room.id, "user_id": user.id})
+    return found if found is not None else readers_in(session, room, [user])[user.id]
 
 
 def readers_in(session: Session, room: RoomRow, users: list[User]) -> dict[int, RoomReader]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from .. import hooks, visibility
@@ -59,7 +59,7 @@ def shown_as(post: PostRow, game: Game, lang: str) -> str:
 def post_to_mail(_room: RoomRow, news: hooks.PostMade) -> None:
     """A post is noted for the worker's mail (``mail_waiting``), with it, in one insert:
     who reads it and their copies are worked out off the request that stored it."""
-    news.session.execute(insert(PostToMail).values(post_id=news.post.id))
+    news.session.add(PostToMail(post_id=news.post.id))  # flushed with the commit
 
 
 # The PostgreSQL advisory lock the mail of the posts takes, held to its commit: the
