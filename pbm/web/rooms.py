@@ -88,15 +88,20 @@ class _LazyMenu:
     when a template asks (the menu in base.html, the reserved page's block)."""
 
     def _menu(self) -> rooms_view.Menu:
-        if "talk_menu" not in g:
-            g.talk_menu = _menu_now()
-        return g.talk_menu
+        return talk_menu()
 
     def __bool__(self) -> bool:
         return bool(self._menu())
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._menu(), name)
+
+
+def talk_menu() -> rooms_view.Menu:
+    """The reader's rooms of the game the page is about, read once a request."""
+    if "talk_menu" not in g:
+        g.talk_menu = _menu_now()
+    return g.talk_menu
 
 
 def _menu_now() -> rooms_view.Menu:
