@@ -245,17 +245,19 @@ def _default_delivery(room: RoomRow, master: bool) -> str:
 
 def post(session: Session, config: dict[str, Any], game: Game, key: str, body: str, *, user: User,
          seat: Seat | None, now: datetime, via: str = "web", parent_id: int | None = None,
-         inbound_id: int | None = None) -> PostRow:
+         inbound_id: int | None = None, master: bool | None = None) -> PostRow:
     """Post ``body`` in room ``key`` as ``seat``'s player (or a Master, ``seat`` None);
     refused (``Rejected``, worded by the ruleset or the service's catalogue) when the
     reader may not write there now, the post is empty or too long, or a Master silenced
-    them here. Announced (``hooks.post_made``) once stored."""
+    them here. Announced (``hooks.post_made``) once stored. ``master``: whether ``user``
+    is one of the game's Masters, when the caller has read it already."""
     text = _clean(body)
     if not text:
         raise Rejected("post_empty")
     if len(text) > MAX_POST:
         raise Rejected("post_too_long", length=len(text), limit=MAX_POST)
-    master = game.is_master(user)
+    if master is None:
+        master = game.is_master(user)
     place = place_of(session, game, key, seat, master=master)
     if place is None:
         raise Rejected("room_not_member", room=key)

@@ -69,7 +69,7 @@ def my_seat(game: Game) -> Seat | None:
     return db().scalar(select(Seat).where(Seat.game_id == game.id, Seat.user_id == current_user.id))
 
 
-def _remember_my_seat(game: Game, seat: Seat | None) -> None:
+def remember_my_seat(game: Game, seat: Seat | None) -> None:
     """What ``my_seat`` answers for this game for the rest of the request: the page's
     parts (the absences form) ask again what the view has just read."""
     g.setdefault("my_seats", {})[game.id] = seat
@@ -89,7 +89,7 @@ def game_and_my_seat_or_404(slug: str) -> tuple[Game, Seat | None]:
     row = db().execute(_GAME_AND_SEAT, {"slug": slug, "user_id": current_user.id}).first()
     if row is None:
         abort(404)
-    _remember_my_seat(row[0], row[1])
+    remember_my_seat(row[0], row[1])
     if row[1] is None and not may_read(row[0]):
         abort(404)
     return row[0], row[1]

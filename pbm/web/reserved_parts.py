@@ -5,8 +5,8 @@ deadline rush's requests, and a player reloads it after every vote).
 The version is what those parts are made of, read in one query without parsing any
 of it: the game's state and the open phase's state as stored (a digest of their
 text), the phase's status and deadline, the game's status and pause, the game's
-events (how many, the newest: a publication, a Master's intervention or a result made
-again changes them) and the seat (its name, whether it is still in). A new version is
+events (how many, the newest, how many published: a publication, a Master's
+intervention or a result made again changes them) and the seat (its name, whether it is still in). A new version is
 computed afresh; nothing is ever invalidated by hand, so nothing can be forgotten.
 
 What a player changes within a phase (their choices, their absences, the rooms'
@@ -24,7 +24,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from sqlalchemy import Text, bindparam, cast, func, select
+from sqlalchemy import Integer, Text, bindparam, cast, func, select
 from sqlalchemy.orm import Session, defer
 
 from engine.core import GameState
@@ -70,7 +70,9 @@ _PHASE = (select(PhaseRow).where(PhaseRow.game_id == bindparam("game_id"))
           # The states are in the version query as text: parsed only when the parts are made.
           .options(*(defer(c) for c in (PhaseRow.state_before, PhaseRow.state_after, PhaseRow.pending,
                                         PhaseRow.gm_input, PhaseRow.reminded))))
-_EVENTS = select(func.count(EventRow.id), func.max(EventRow.id)).where(EventRow.game_id == bindparam("game_id"))
+# How many events, the newest, how many published (a draft's events are published with it).
+_EVENTS = (select(func.count(EventRow.id), func.max(EventRow.id), func.sum(cast(EventRow.published, Integer)))
+           .where(EventRow.game_id == bindparam("game_id")))
 _GAME_STATE = select(cast(Game.state, Text)).where(Game.id == bindparam("game_id")).scalar_subquery()
 _PHASE_STATE = select(cast(PhaseRow.state_before, Text)).where(PhaseRow.id == bindparam("phase_id")).scalar_subquery()
 
@@ -88,10 +90,10 @@ GroupsOf = Callable[[Game, GameState, str], list[tuple[list[ActionForm], str]]]
 def parts(session: Session, game: Game, seat: Seat, phase: PhaseRow | None, lang: str, tz: str,
           groups_of: GroupsOf) -> Parts:
     """The parts at the game's version now: kept, or made and kept."""
-    count, newest = session.execute(_EVENTS, {"game_id": game.id}).one()
+    count, newest, published = session.execute(_EVENTS, {"game_id": game.id}).one()
     state_text, phase_text = session.execute(select(_GAME_STATE, _PHASE_STATE),
                                              {"game_id": game.id, "phase_id": phase.id if phase else 0}).one()
-    key = (game.id, game.ruleset, game.status, game.paused_at, _digest(state_text), count, newest,
+    key = (game.id, game.ruleset, game.status, game.paused_at, _digest(state_text), count, newest, published,
            seat.id, seat.name, seat.disqualified, lang, tz,
            *((phase.id, phase.status, phase.ends_at, phase.named_on, _digest(phase_text)) if phase else ()))
     with _lock:
