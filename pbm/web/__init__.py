@@ -81,12 +81,21 @@ _GAME_AND_SEAT = (select(Game, Seat)
                   .where(Game.slug == bindparam("slug")))
 
 
-def game_and_my_seat_or_404(slug: str) -> tuple[Game, Seat | None]:
+# The same, the game's states left in the database until something reads them: the
+# reserved page, whose parts are kept per version (reserved_parts), reads them only
+# when the game has changed.
+_GAME_AND_SEAT_UNREAD_STATES = _GAME_AND_SEAT.options(defer(Game.state), defer(Game.composition),
+                                                      defer(Game.prepared))
+
+
+def game_and_my_seat_or_404(slug: str, *, states: bool = True) -> tuple[Game, Seat | None]:
     """``game_or_404`` and ``my_seat`` in one query: the player's pages ask both on
-    every request."""
+    every request. ``states=False``: the game's state, composition and prepared draw
+    are read on first use."""
     if not current_user.is_authenticated:
         return game_or_404(slug), None
-    row = db().execute(_GAME_AND_SEAT, {"slug": slug, "user_id": current_user.id}).first()
+    row = db().execute(_GAME_AND_SEAT if states else _GAME_AND_SEAT_UNREAD_STATES,
+                       {"slug": slug, "user_id": current_user.id}).first()
     if row is None:
         abort(404)
     remember_my_seat(row[0], row[1])

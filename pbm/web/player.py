@@ -267,7 +267,7 @@ def _groups_of(game: Game, state: GameState, seat_name: str) -> list[tuple[list[
 @bp.route("/g/<slug>/me")
 @login_required
 def reserved(slug: str):
-    game, seat = game_and_my_seat_or_404(slug)
+    game, seat = game_and_my_seat_or_404(slug, states=False)
     if seat is None:
         abort(403)
     context = reserved_context(game, seat)
