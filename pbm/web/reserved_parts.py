@@ -70,11 +70,13 @@ _PHASE = (select(PhaseRow).where(PhaseRow.game_id == bindparam("game_id"))
           # The states are in the version query as text: parsed only when the parts are made.
           .options(*(defer(c) for c in (PhaseRow.state_before, PhaseRow.state_after, PhaseRow.pending,
                                         PhaseRow.gm_input, PhaseRow.reminded))))
-# How many events, the newest, how many published (a draft's events are published with it).
-_EVENTS = (select(func.count(EventRow.id), func.max(EventRow.id), func.sum(cast(EventRow.published, Integer)))
-           .where(EventRow.game_id == bindparam("game_id")))
-_GAME_STATE = select(cast(Game.state, Text)).where(Game.id == bindparam("game_id")).scalar_subquery()
-_PHASE_STATE = select(cast(PhaseRow.state_before, Text)).where(PhaseRow.id == bindparam("phase_id")).scalar_subquery()
+# The version in one statement: the game's state and the phase's as stored, and the
+# game's events: how many, the newest, how many published (a draft's are, with it).
+_VERSION = (select(func.count(EventRow.id), func.max(EventRow.id), func.sum(cast(EventRow.published, Integer)),
+                   select(cast(Game.state, Text)).where(Game.id == bindparam("game_id")).scalar_subquery(),
+                   select(cast(PhaseRow.state_before, Text)).where(PhaseRow.id == bindparam("phase_id"))
+                   .scalar_subquery())
+            .where(EventRow.game_id == bindparam("game_id")))
 
 
 def current_phase(session: Session, game: Game) -> PhaseRow | None:
@@ -90,9 +92,8 @@ GroupsOf = Callable[[Game, GameState, str], list[tuple[list[ActionForm], str]]]
 def parts(session: Session, game: Game, seat: Seat, phase: PhaseRow | None, lang: str, tz: str,
           groups_of: GroupsOf) -> Parts:
     """The parts at the game's version now: kept, or made and kept."""
-    count, newest, published = session.execute(_EVENTS, {"game_id": game.id}).one()
-    state_text, phase_text = session.execute(select(_GAME_STATE, _PHASE_STATE),
-                                             {"game_id": game.id, "phase_id": phase.id if phase else 0}).one()
+    count, newest, published, state_text, phase_text = session.execute(
+        _VERSION, {"game_id": game.id, "phase_id": phase.id if phase else 0}).one()
     key = (game.id, game.ruleset, game.status, game.paused_at, _digest(state_text), count, newest, published,
            seat.id, seat.name, seat.disqualified, lang, tz,
            *((phase.id, phase.status, phase.ends_at, phase.named_on, _digest(phase_text)) if phase else ()))
