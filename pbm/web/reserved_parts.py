@@ -60,8 +60,12 @@ class Parts:
     version: str  # a digest of the key: the page's validator is made of it
 
 
-_KEPT = 4096  # about 40 KB a seat: a hundred 40-player games each in two languages
+# About 6 KB a seat (the phase's state is shared, below): fifty 40-player games in one
+# language, some 12 MB a web process at most.
+_KEPT = 2048
 _parts: OrderedDict[tuple[Any, ...], Parts] = OrderedDict()
+_KEPT_STATES = 256
+_states: OrderedDict[tuple[int, bytes], GameState] = OrderedDict()
 _lock = threading.Lock()
 
 # Built once (bound per request): every reserved page asks them.
@@ -134,7 +138,7 @@ def _made(session: Session, game: Game, seat: Seat, phase: PhaseRow | None, lang
     rules = get_ruleset(game.ruleset)
     open_state, groups = None, []
     if phase is not None and phase_text is not None:
-        open_state = GameState.from_dict(json.loads(phase_text))
+        open_state = _open_state(phase.id, phase_text)
         groups = groups_of(game, open_state, seat.name)
     return Parts(
         window_page=operations.timing.moments(game, state).page == operations.timing.WINDOW_PAGE, me=me,
@@ -150,6 +154,22 @@ def _made(session: Session, game: Game, seat: Seat, phase: PhaseRow | None, lang
         deadline=render.deadline_text(phase.ends_at, lang, tz) if phase else None,
         deadline_note=deadline_note(session, game, phase, lang, tz),
         open_state=open_state, groups=groups, version=version)
+
+
+def _open_state(phase_id: int, text: str) -> GameState:
+    """The open phase's state, one object for every seat of the game (it is only read)."""
+    key = (phase_id, _digest(text))
+    with _lock:
+        found = _states.get(key)
+        if found is not None:
+            _states.move_to_end(key)
+            return found
+    made = GameState.from_dict(json.loads(text))
+    with _lock:
+        _states[key] = made
+        while len(_states) > _KEPT_STATES:
+            _states.popitem(last=False)
+    return made
 
 
 def etag(found: Parts, shown: tuple[Any, ...]) -> str:
