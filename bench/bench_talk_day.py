@@ -4,7 +4,8 @@ router), half the players on every post and half on digests at 13:00 and 20:00; 
 relay's day already holds the game's own mail (the night's results). Prints and records:
 the mail the day's talk cost (each post as it came, the digests, the catch-up), how much
 of the quota it took, the posts left to the web by a full day and caught up later, a
-post's service time (median, through operations.rooms.post with its mail queued), and
+post's service time (median, through operations.rooms.post: the post stored and noted
+for the worker), the worker's making of its mail (median, Worker.room_posts), and
 the leaks found: a room's mail to anyone who is not its reader now, or a member's address
 in any mail of the talk.
 
@@ -65,6 +66,7 @@ def main() -> None:
                 if i % 2:
                     rooms.choose_delivery(reader, DIGEST, hours=[13, 20])
     timings: list[float] = []
+    mail_timings: list[float] = []
     by_mail = 0
     start = clock.now()
     for n in range(args.posts):
@@ -74,6 +76,7 @@ def main() -> None:
         text = f"Messaggio {n} di {author}: secondo me {rng.choice(NAMES)} mente."
         if n % 3 == 2:
             by_mail += _reply_by_mail(app, factory, gid, author, key, text, clock)
+            worker.room_posts()
             continue
         began = time.perf_counter()
         with transaction(factory) as s:
@@ -81,6 +84,10 @@ def main() -> None:
             seat = game.seat_by_name(author)
             rooms.post(s, app.config, game, key, text, user=seat.user, seat=seat, now=clock.now())
         timings.append(time.perf_counter() - began)
+        # The worker makes its mail seconds later (its outbox job), as it comes.
+        began = time.perf_counter()
+        worker.room_posts()
+        mail_timings.append(time.perf_counter() - began)
         if n % 20 == 0:
             worker.outbox()
             worker.send_room_digests()
@@ -102,6 +109,7 @@ def main() -> None:
             RoomReader.mailed_through_id < s.scalar(select(func.max(PostRow.id))))) or 0
     figures = {
         "posts": posts, "posts_by_mail": by_mail, "post_p50_ms": round(median(timings) * 1000, 2),
+        "post_mail_by_the_worker_p50_ms": round(median(mail_timings) * 1000, 2),
         "room_post_mails": talk_mail.get("room_post", 0), "room_digest_mails": talk_mail.get("room_digest", 0),
         "digests_next_day": caught_up, "quota": args.quota, "sent_on_the_day": sent_day1,
         "readers_behind_at_the_end": behind, "leaks": len(leaks),

@@ -113,6 +113,17 @@ class RoomReader(Base):
     user: Mapped[User] = relationship()
 
 
+class PostToMail(Base):
+    """A post its readers who chose every post have not been mailed yet: written with the
+    post (one insert, the request's only cost of the mail), turned into their mail by the
+    worker (pbm/telling/room_mail.py) and removed in the same transaction, so a post is
+    mailed once, and a worker that dies midway leaves it here for the next run."""
+
+    __tablename__ = "posts_to_mail"
+
+    post_id: Mapped[int] = mapped_column(ForeignKey("posts.id"), primary_key=True)
+
+
 class PostReport(Base):
     """A post a reader reported to the Masters."""
 

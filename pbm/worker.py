@@ -1,7 +1,8 @@
 """`pbm worker`: the scheduler process (APScheduler 3), never part of the web app.
 
 Jobs: resolve every phase whose deadline has passed (oldest first, so a worker
-that was down catches up in order), drain the outbox, empty raw mail older
+that was down catches up in order), make the mail of the rooms' new posts and drain
+the outbox, empty raw mail older
 than RAW_MAIL_DAYS (hourly), the daily digests of bulletins, the rooms' digests (every five
 minutes, at each reader's hours) and the Masters'
 warnings of a relay quota too small for their next boundary (every ten
@@ -28,7 +29,7 @@ from .handoff_lock import HandoffLock
 from . import inbox
 from .mail.sources import MailSourceError, open_source
 from .mail.outbound import digests, send
-from .telling import quota_warning, room_digests
+from .telling import quota_warning, room_digests, room_mail
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,21 @@ class Worker:
         with transaction(self.factory) as session:
             return quota_warning.warn_masters(session, self.config, self.clock.now())
 
+    def room_posts(self) -> int:
+        """The mail of the rooms' posts made since the last run (never by the request
+        that stored a post: room_mail.mail_waiting)."""
+        queued = 0
+        while True:
+            with transaction(self.factory) as session:
+                made = room_mail.mail_waiting(session, self.config, self.clock.now())
+            queued += made.mails
+            if made.posts < room_mail.BATCH:
+                return queued
+
     def outbox(self) -> int:
+        """The posts' mail made, then what is due sent: a post is in its readers'
+        mailboxes one run of this job after it was stored."""
+        self.room_posts()
         return send.drain(self.app, self.factory, self.clock.now())
 
     def prune_raw_mail(self) -> retention.Pruned:

@@ -131,7 +131,8 @@ def _resolve_claimed(session: Session, config: dict[str, Any], phase_id: int, no
 
 
 # The namespace of the PostgreSQL advisory locks a resolver takes, one per phase
-# (the second key); nothing else in the service takes advisory locks.
+# (the second key); the only other is the posts' mail's (a key no phase has:
+# pbm/telling/room_mail.py).
 RESOLVER_LOCKS = 0x4C55  # "LU"
 
 

@@ -6,8 +6,8 @@ moves as they say, a substitute takes the seat's rooms and their history (the se
 keeps its name), a player the Masters removed (disqualified) is out of every room.
 
 Every post, whichever door it came through (the room's page, a reply to a room's
-mail), ends in ``post``, which announces it (``hooks.post_made``): the listeners mail
-it to the readers who chose every post (pbm/telling/room_mail.py).
+mail), ends in ``post``, which announces it (``hooks.post_made``): a listener notes it,
+and the worker mails it to the readers who chose every post (pbm/telling/room_mail.py).
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import and_, bindparam, func, or_, select
 from sqlalchemy.orm import Session
 
 from engine.core import Event, GameState, Rejected
@@ -107,7 +107,7 @@ def place_of(session: Session, game: Game, key: str, seat: Seat | None, *, maste
         return None
     state = _state(game)
     settings = settings_of(game)
-    row = session.scalar(select(RoomRow).where(RoomRow.game_id == game.id, RoomRow.key == key))
+    row = session.scalar(_ROOM, {"game_id": game.id, "key": key})
     spec = rooms.spec(key)
     if spec is not None:
         if spec not in rooms.rooms_in(state):
@@ -117,6 +117,12 @@ def place_of(session: Session, game: Game, key: str, seat: Seat | None, *, maste
     if row is None or row.kind != WHISPER:
         return None
     return next(iter(_whisper_places(session, game, rooms, state, settings, seat, master, {row.key: row})), None)
+
+
+# Built once (bound per call): every post and every room's page asks them, and building
+# a statement costs more Python than SQLite takes to run it.
+_ROOM = select(RoomRow).where(RoomRow.game_id == bindparam("game_id"), RoomRow.key == bindparam("key"))
+_READER = select(RoomReader).where(RoomReader.room_id == bindparam("room_id"), RoomReader.user_id == bindparam("user_id"))
 
 
 def _rules_place(game: Game, rooms: Rooms, state: GameState, settings: dict[str, Any], spec: RoomSpec,
@@ -206,7 +212,8 @@ def room_row(session: Session, game: Game, key: str, now: datetime) -> RoomRow:
 
 def reader_of(session: Session, room: RoomRow, user: User) -> RoomReader:
     """A reader's place in a room, made the first time they read it or are mailed it."""
-    return readers_in(session, room, [user])[user.id]
+    found = session.scalar(_READER, {"room_id": room.id, "user_id": user.id})
+    return found if found is not None else readers_in(session, room, [user])[user.id]
 
 
 def readers_in(session: Session, room: RoomRow, users: list[User]) -> dict[int, RoomReader]:
@@ -238,17 +245,19 @@ def _default_delivery(room: RoomRow, master: bool) -> str:
 
 def post(session: Session, config: dict[str, Any], game: Game, key: str, body: str, *, user: User,
          seat: Seat | None, now: datetime, via: str = "web", parent_id: int | None = None,
-         inbound_id: int | None = None) -> PostRow:
+         inbound_id: int | None = None, master: bool | None = None) -> PostRow:
     """Post ``body`` in room ``key`` as ``seat``'s player (or a Master, ``seat`` None);
     refused (``Rejected``, worded by the ruleset or the service's catalogue) when the
     reader may not write there now, the post is empty or too long, or a Master silenced
-    them here. Announced (``hooks.post_made``) once stored."""
+    them here. Announced (``hooks.post_made``) once stored. ``master``: whether ``user``
+    is one of the game's Masters, when the caller has read it already."""
     text = _clean(body)
     if not text:
         raise Rejected("post_empty")
     if len(text) > MAX_POST:
         raise Rejected("post_too_long", length=len(text), limit=MAX_POST)
-    master = game.is_master(user)
+    if master is None:
+        master = game.is_master(user)
     place = place_of(session, game, key, seat, master=master)
     if place is None:
         raise Rejected("room_not_member", room=key)
@@ -266,8 +275,9 @@ def post(session: Session, config: dict[str, Any], game: Game, key: str, body: s
                   created_at=now, via=via, status=SHOWN, parent_id=parent_id, inbound_id=inbound_id)
     session.add(row)
     session.flush()
-    reader.last_read_id = max(reader.last_read_id, row.id)  # one's own post is read
-    reader.mailed_through_id = max(reader.mailed_through_id, row.id)
+    # One's own post is read; the reader's mail moves past it when the worker mails the
+    # post to the others (room_mail.py), never before: what others posted first is theirs.
+    reader.last_read_id = max(reader.last_read_id, row.id)
     hooks.announce(hooks.post_made, room, hooks.PostMade(session, config, game, now, room=room, post=row,
                                                          author=user))
     return row

@@ -14,7 +14,7 @@ import secrets
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 
@@ -191,7 +191,12 @@ def withdraw_absence(session: Session, game: Game, seat: Seat, absence_id: int, 
 
 def absences(session: Session, game: Game, today: date, seat: Seat | None = None) -> list[Absence]:
     """The absences not yet over (of one seat, or of the whole game), soonest first."""
-    query = select(Absence).where(Absence.game_id == game.id, Absence.last_day >= today)
     if seat is not None:
-        query = query.where(Absence.seat_id == seat.id)
-    return list(session.scalars(query.order_by(Absence.first_day, Absence.id)))
+        return list(session.scalars(_SEATS_ABSENCES, {"game_id": game.id, "today": today, "seat_id": seat.id}))
+    return list(session.scalars(_ABSENCES, {"game_id": game.id, "today": today}))
+
+
+# Built once (bound per call): every reserved page asks its seat's.
+_ABSENCES = (select(Absence).where(Absence.game_id == bindparam("game_id"), Absence.last_day >= bindparam("today"))
+             .order_by(Absence.first_day, Absence.id))
+_SEATS_ABSENCES = _ABSENCES.where(Absence.seat_id == bindparam("seat_id"))

@@ -11,9 +11,9 @@ them to the announcements, by the kind of timing each serves, once per process
 - ``copies``: a copy to the player of what a Master recorded in their name;
 - ``deadlines``: a moved deadline, a pause and a resume told to the players;
 - ``seat_mail``: a seat handed to a substitute (the newcomer, the others, who left);
-- ``room_mail``: each post of a room to its readers who chose every post, and the posts
-  a published moment makes by the rules (anonymous, at dawn); ``room_digests`` the
-  worker's digests of the rooms.
+- ``room_mail``: each post of a room noted for its readers who chose every post (the
+  worker makes their mail), and the posts a published moment makes by the rules
+  (anonymous, at dawn); ``room_digests`` the worker's digests of the rooms.
 
 The modules import their siblings, never this package.
 """
@@ -44,5 +44,5 @@ def connect() -> None:
     for told in (seat_mail.newcomer, seat_mail.announced, seat_mail.left):
         hooks.listen(hooks.seat_taken, told)
     hooks.listen(hooks.phase_published, room_mail.posts_by_the_rules)
-    hooks.listen(hooks.post_made, room_mail.post_by_mail)
+    hooks.listen(hooks.post_made, room_mail.post_to_mail)
     _connected = True

@@ -1,4 +1,6 @@
-"""A room's posts by mail (a listener of ``hooks.post_made``), within the relay's day.
+"""A room's posts by mail, within the relay's day: a listener of ``hooks.post_made`` notes
+the post (one insert, all a post costs its request), and the worker makes its mail a few
+seconds later (``mail_waiting``, run with the outbox's job).
 
 Each post goes to every reader of the room now (asked of the rules, pbm/operations/rooms.py)
 who chose every post and has not muted the room, but its author: from the service's
@@ -15,18 +17,18 @@ the reader's digest catches it up (room_digests.py).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from .. import hooks, visibility
 from ..mail import outbound as mailer
 from ..mail.outbound.composer import domain_of, reply_address
 from ..mail.outbound.relay_limits import Limits, used_today
-from ..models import Game, OutboxRow, Seat
+from ..models import Game, OutboxRow, Seat, User
 from ..operations import rooms
-from ..talk_models import EVERY_POST, WHISPER, PostRow, RoomReader, RoomRow, WhisperMember
+from ..talk_models import EVERY_POST, SHOWN, WHISPER, PostRow, PostToMail, RoomReader, RoomRow, WhisperMember
 from .results_mail import resolution_events
 
 # A share of the day's quota the talk never takes: what the game's own mail needs
@@ -54,24 +56,89 @@ def shown_as(post: PostRow, game: Game, lang: str) -> str:
     return f"{name} ({game.name})"
 
 
-def post_by_mail(room: RoomRow, news: hooks.PostMade) -> None:
-    session, config, game, post, now = news.session, news.config, news.game, news.post, news.now
-    members = [(user, seat) for user, seat, _access in rooms.readers(session, game, room)
-               if news.author is None or user.id != news.author.id]
-    places = rooms.readers_in(session, room, [user for user, _ in members])
-    wanted = [(user, seat, places[user.id]) for user, seat in members
-              if not places[user.id].muted and places[user.id].delivery == EVERY_POST]
+def post_to_mail(_room: RoomRow, news: hooks.PostMade) -> None:
+    """A post is noted for the worker's mail (``mail_waiting``), with it, in one insert:
+    who reads it and their copies are worked out off the request that stored it."""
+    news.session.add(PostToMail(post_id=news.post.id))  # flushed with the commit
+
+
+# The PostgreSQL advisory lock the mail of the posts takes, held to its commit: the
+# workers sharing a database make it one at a time, so a room's posts go out in order.
+POSTS_MAIL_LOCK = (0x4C55, -1)  # the resolvers' namespace ("LU"), a key no phase has
+# The posts made into mail in one transaction (the outbox job's, every few seconds).
+BATCH = 200
+
+
+class Mailed(NamedTuple):
+    posts: int  # the posts taken from the waiting
+    mails: int  # the mails they made
+
+
+def mail_waiting(session: Session, config: dict[str, Any], now: datetime, limit: int = BATCH) -> Mailed:
+    """The mail of the posts waiting (``PostToMail``), oldest first, at most ``limit``:
+    each post to every reader of its room now who chose every post, has not muted it
+    and has not had it (a digest that caught them up); removed from the waiting in the
+    same transaction."""
+    if session.get_bind().dialect.name == "postgresql" and not session.scalar(
+            select(func.pg_try_advisory_xact_lock(*POSTS_MAIL_LOCK))):
+        return Mailed(0, 0)  # another worker is at it
+    waiting = list(session.scalars(select(PostRow).join(PostToMail, PostToMail.post_id == PostRow.id)
+                                   .order_by(PostRow.id).limit(limit)))
+    if not waiting:
+        return Mailed(0, 0)
+    rooms_now = _RoomsNow(session, config, now)
+    mails = sum(_post_by_mail(rooms_now, post) for post in waiting)
+    session.execute(delete(PostToMail).where(PostToMail.post_id.in_([p.id for p in waiting])))
+    return Mailed(len(waiting), mails)
+
+
+class _RoomsNow:
+    """What one run of ``mail_waiting`` asks of a room once, whatever its posts: its
+    readers now, their places, its names; and the talk's room left in the relay's day."""
+
+    def __init__(self, session: Session, config: dict[str, Any], now: datetime) -> None:
+        self.session, self.config, self.now = session, config, now
+        self.left = talk_room_left(session, config, now)
+        self._readers: dict[int, list[tuple[User, RoomReader]]] = {}
+        self._titles: dict[int, dict[str, str]] = {}
+
+    def readers(self, room: RoomRow) -> list[tuple[User, RoomReader]]:
+        if room.id not in self._readers:
+            users = [user for user, _seat, _access in rooms.readers(self.session, room.game, room)]
+            places = rooms.readers_in(self.session, room, users)
+            self._readers[room.id] = [(user, places[user.id]) for user in users]
+        return self._readers[room.id]
+
+    def titles(self, room: RoomRow) -> dict[str, str]:
+        if room.id not in self._titles:
+            self._titles[room.id] = _titles(self.session, room.game, room)
+        return self._titles[room.id]
+
+
+def _post_by_mail(rooms_now: _RoomsNow, post: PostRow) -> int:
+    if post.status != SHOWN:
+        return 0  # held or removed by a Master before its mail was made
+    room = post.room
+    game = room.game
+    wanted = []
+    for user, reader in rooms_now.readers(room):
+        if user.id == post.author_id:
+            reader.mailed_through_id = max(reader.mailed_through_id, post.id)  # never mailed their own
+        elif not reader.muted and reader.delivery == EVERY_POST and reader.mailed_through_id < post.id:
+            wanted.append((user, reader))
     if not wanted:
-        return
-    left = talk_room_left(session, config, now)
-    if left is not None and left < len(wanted):
-        return  # the day is full: on the web now, in the readers' next digest
-    title = _titles(session, game, room)
+        return 0
+    if rooms_now.left is not None:
+        if rooms_now.left < len(wanted):
+            return 0  # the day is full: on the web now, in the readers' next digest
+        rooms_now.left -= len(wanted)
+    config, now = rooms_now.config, rooms_now.now
+    title = rooms_now.titles(room)
     room_url = f"{config['BASE_URL'].rstrip('/')}/g/{game.slug}/rooms/{room.key}"
     list_id = f"<{room.key}.{game.slug}.{domain_of(config['MASTER_ADDRESS'])}>"
     by_lang: dict[str, dict[str, Any]] = {}  # the message as every reader in a language reads it
     messages = []
-    for user, _seat, reader in wanted:
+    for user, reader in wanted:
         lang = user.lang
         if lang not in by_lang:
             by_lang[lang] = mailer.compose(
@@ -86,11 +153,10 @@ def post_by_mail(room: RoomRow, news: hooks.PostMade) -> None:
                        headers={**message["headers"], "List-Id": list_id,
                                 **({"In-Reply-To": parent, "References": parent} if parent else {})})
         messages.append(message)
-    mailer.queue_all(session, messages)
-    # Where each reader's mail has got to, in one statement (post ids only grow).
-    session.execute(update(RoomReader).where(RoomReader.id.in_([r.id for _, _, r in wanted]),
-                                             RoomReader.mailed_through_id < post.id)
-                    .values(mailed_through_id=post.id).execution_options(synchronize_session=False))
+        reader.mailed_through_id = post.id  # where each reader's mail has got to (post ids only grow)
+    mailer.queue_all(rooms_now.session, messages)
+    return len(messages)
+
 
 def _titles(session: Session, game: Game, room: RoomRow) -> dict[str, str]:
     """The room's name in each language: the rules' name, or a whisper's members."""

@@ -69,7 +69,7 @@ def my_seat(game: Game) -> Seat | None:
     return db().scalar(select(Seat).where(Seat.game_id == game.id, Seat.user_id == current_user.id))
 
 
-def _remember_my_seat(game: Game, seat: Seat | None) -> None:
+def remember_my_seat(game: Game, seat: Seat | None) -> None:
     """What ``my_seat`` answers for this game for the rest of the request: the page's
     parts (the absences form) ask again what the view has just read."""
     g.setdefault("my_seats", {})[game.id] = seat
@@ -81,15 +81,24 @@ _GAME_AND_SEAT = (select(Game, Seat)
                   .where(Game.slug == bindparam("slug")))
 
 
-def game_and_my_seat_or_404(slug: str) -> tuple[Game, Seat | None]:
+# The same, the game's states left in the database until something reads them: the
+# reserved page, whose parts are kept per version (reserved_parts), reads them only
+# when the game has changed.
+_GAME_AND_SEAT_UNREAD_STATES = _GAME_AND_SEAT.options(defer(Game.state), defer(Game.composition),
+                                                      defer(Game.prepared))
+
+
+def game_and_my_seat_or_404(slug: str, *, states: bool = True) -> tuple[Game, Seat | None]:
     """``game_or_404`` and ``my_seat`` in one query: the player's pages ask both on
-    every request."""
+    every request. ``states=False``: the game's state, composition and prepared draw
+    are read on first use."""
     if not current_user.is_authenticated:
         return game_or_404(slug), None
-    row = db().execute(_GAME_AND_SEAT, {"slug": slug, "user_id": current_user.id}).first()
+    row = db().execute(_GAME_AND_SEAT if states else _GAME_AND_SEAT_UNREAD_STATES,
+                       {"slug": slug, "user_id": current_user.id}).first()
     if row is None:
         abort(404)
-    _remember_my_seat(row[0], row[1])
+    remember_my_seat(row[0], row[1])
     if row[1] is None and not may_read(row[0]):
         abort(404)
     return row[0], row[1]

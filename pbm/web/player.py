@@ -10,29 +10,32 @@ outside them reaches the engine, which refuses it with a reason
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
+import time
 from collections import OrderedDict
 from typing import Any
 
-from flask import Blueprint, abort, g, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, g, make_response, render_template, request, url_for
+from flask import session as flask_session
 from flask_babel import gettext as _
-from flask_login import login_required
+from flask_login import current_user, login_required
 from markupsafe import Markup, escape
-from sqlalchemy import select
 from wtforms import HiddenField, SelectField, SelectMultipleField, StringField, TextAreaField, widgets
 
-from engine.core import PRIVATE, ActionForm, GameState, Rejected
-from engine.interface import BaseRuleset, Viewer
+from engine.core import ActionForm, GameState, Rejected
+from engine.interface import BaseRuleset
 from engine.registry import get_ruleset
 
 from ..i18n import request_lang
-from .. import limits, operations, render, role_cards, visibility
-from ..models import EventRow, Game, PhaseStatus, Seat
-from ..views.deadline_note import deadline_note
-from . import config, db, game_and_my_seat_or_404, game_my_seat_and_phase_or_404, now
+from .. import limits, operations, render
+from ..models import Game, PhaseStatus, Seat
+from . import config, db, game_and_my_seat_or_404, game_my_seat_and_phase_or_404, now, reserved_parts
 from .forms import ActionFormBase, options
 from .refusals import attempt, not_recorded
+from .rooms import talk_menu
+from .seats import seats_view
 
 bp = Blueprint("player", __name__)
 
@@ -225,73 +228,82 @@ def submission_from(form: ActionFormBase, group: ActionForm | list[ActionForm]) 
 
 # --------------------------------------------------------------------------- the page
 
-def reserved_context(game: Game, seat: Seat, state: GameState | None = None) -> dict[str, Any]:
-    """What the reserved page shows. ``state``: the game's current state, if the
-    caller has already read it (``operations.current_state``)."""
+def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
+    """What the reserved page shows: the parts kept for the game's version
+    (reserved_parts), and what the seat changes within a phase, read now."""
     lang = request_lang()
     tz = operations.game_tz(game)
     session = db()
-    phase = operations.current_phase(session, game)
-    if state is None:
-        state = operations.current_state(game)
-    me = state.player(seat.name) if state else None
-    viewer = Viewer(player=seat.name)
-    # What was told to this player alone (the public events are the bulletin's): the
-    # database hands over only the events this viewer may read, the rest never leaves it.
-    rows = session.scalars(select(EventRow).where(EventRow.game_id == game.id,
-                                                  EventRow.visibility == PRIVATE,
-                                                  visibility.readable_by(viewer))
-                           .order_by(EventRow.phase_id, EventRow.seq)).all()
-    known: list[Any] = []
-    results: list[Any] = []
-    for seen in visibility.seen(rows, viewer, game.ruleset, lang):
-        if seen.visibility == PRIVATE:
-            (known if seen.phase_id is None else results).append(
-                {"phase": seen.phase_id, "text": seen.text or seen.event.kind})
-    forms, current = [], []
+    phase = reserved_parts.current_phase(session, game)
+    found = reserved_parts.parts(session, game, seat, phase, lang, tz, _groups_of)
+    forms, current, latest = [], [], []
     taking = phase is not None and phase.status == PhaseStatus.OPEN and now() < phase.ends_at
-    if taking:
-        open_state = GameState.from_dict(phase.state_before)
-        specs = get_ruleset(game.ruleset).forms(open_state, seat.name)
+    if taking and found.open_state is not None:
         latest = operations.latest_actions_of(session, phase, seat)
         submitted = {r.kind: dict(r.args) for r in latest}
-        for group in page_groups(specs, game.ruleset):
-            form = build_form(group, ruleset=game.ruleset, state=open_state, current=submitted)
-            forms.append((group[0], form, " · ".join(form_title(s, game.ruleset) for s in group)))
-        current = [(r.kind, render.describe_submission(r.args, lang, game.ruleset, open_state),
+        for group, title in found.groups:
+            form = build_form(group, ruleset=game.ruleset, state=found.open_state, current=submitted)
+            forms.append((group[0], form, title))
+        current = [(r.kind, render.describe_submission(r.args, lang, game.ruleset, found.open_state),
                     render.how_it_came(r.source, lang), r.submitted_at) for r in latest]
-    rules = get_ruleset(game.ruleset)
-    # What the rules show this player of their own state at a glance (a power they hold...).
-    table = rules.public_table(state, viewer, lang) if state else []
     return {
-        "game": game, "seat": seat, "me": me, "phase": phase,
-        "phase_label": render.phase_label(phase, lang, tz) if phase else None,
-        "deadline": render.deadline_text(phase.ends_at, lang, tz) if phase else None,
-        "deadline_note": deadline_note(session, game, phase, lang, tz),
-        "known": known, "results": results, "forms": forms, "current": current,
-        "my_titles": rules.titles(state, seat.name, lang) if state else [],
-        # What the player knows of themself, and whether they are still in, as the rules say it.
-        "facts": rules.self_facts(state, seat.name, lang) if me else [],
-        "status": rules.self_status(state, seat.name, lang) if me else "",
-        "table": table,
+        "game": game, "seat": seat, "me": found.me, "phase": phase,
+        "phase_label": found.phase_label, "deadline": found.deadline, "deadline_note": found.deadline_note,
+        "known": found.known, "results": found.results, "forms": forms, "current": current,
+        "my_titles": found.my_titles, "facts": found.facts, "status": found.status, "table": found.table,
         # How the player's role is played (engine/cards.py), and whether this phase asks
         # nothing of them (then the page says so, with the deadline, rather than nothing).
-        "cards": role_cards.player_cards(game, state, seat.name, lang) if me else [],
-        "idle": taking and not forms,
+        "cards": found.cards, "idle": taking and not forms,
+        "parts": found, "choices": [(r.id, r.submitted_at) for r in latest], "taking": taking,
     }
+
+
+def _groups_of(game: Game, state: GameState, seat_name: str) -> list[tuple[list[ActionForm], str]]:
+    specs = get_ruleset(game.ruleset).forms(state, seat_name)
+    return [(group, " · ".join(form_title(s, game.ruleset) for s in group))
+            for group in page_groups(specs, game.ruleset)]
 
 
 @bp.route("/g/<slug>/me")
 @login_required
 def reserved(slug: str):
-    game, seat = game_and_my_seat_or_404(slug)
+    game, seat = game_and_my_seat_or_404(slug, states=False)
     if seat is None:
         abort(403)
-    state = operations.current_state(game)
-    if operations.timing.moments(game, state).page == operations.timing.WINDOW_PAGE:  # its own page
+    context = reserved_context(game, seat)
+    if context["parts"].window_page:  # its own page
         from .window_page import render_page
         return render_page(game, seat)
-    return render_template("reserved.html", **reserved_context(game, seat, state))
+    tag = _validator(game, seat, context)
+    if tag is not None and tag in request.if_none_match:
+        response = Response(status=304)
+    else:
+        response = make_response(render_template("reserved.html", **context))
+    if tag is not None:
+        response.set_etag(tag)
+        # Each visit asks (no-cache), and no cache but the player's own keeps it (private).
+        response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def _validator(game: Game, seat: Seat, context: dict[str, Any]) -> str | None:
+    """The page's ETag, or None for a page that must never be answered 304: one with a
+    message to show once (a receipt, a refusal). Made of everything the page shows:
+    the parts' version, the reader, their choices, whether the phase takes them, the
+    rooms' unread counts, their absences, the day; and their session's form token
+    with the half of its life it was made in, so that a page kept by the browser never
+    holds a token that has expired or belongs to another session."""
+    if flask_session.get("_flashes"):
+        return None
+    limit = current_app.config.get("WTF_CSRF_TIME_LIMIT") or 3600
+    menu = talk_menu()
+    shown = (current_user.id, current_user.name, current_user.is_admin, request_lang(),
+             hashlib.blake2b(str(flask_session.get("csrf_token")).encode(), digest_size=16).digest(),
+             int(time.time() // max(limit // 2, 1)), context["choices"], context["taking"],
+             [(e.key, e.title, e.unread) for e in menu.entries] if menu else None,
+             [(a.id, a.first_day, a.last_day, a.note) for a in seats_view(game)["my_absences"]],
+             now().date(), seat.name)
+    return reserved_parts.etag(context["parts"], shown)
 
 
 @bp.route("/g/<slug>/act", methods=["POST"])

@@ -23,8 +23,9 @@ from flask import (
 )
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
-from sqlalchemy import select, update
+from sqlalchemy import and_, bindparam, exists, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import defer
 
 from engine.core import Rejected
 from engine.registry import get_ruleset
@@ -33,10 +34,10 @@ from engine.rooms import MASTERS_READ_WHISPERS, WHISPERS, Access, Rooms
 from ..i18n import request_lang
 from .. import operations, render
 from ..db import transaction, unflushed, write_sessions
-from ..models import Game, Seat, User
+from ..models import Game, GameMaster, Seat, User
 from ..operations import rooms as talk
 from ..talk_models import DELIVERIES, DIGEST, HELD, WHISPER, PostRow, RoomReader, RoomRow
-from . import config, db, game_and_my_seat_or_404, now
+from . import config, db, may_read, now, remember_my_seat
 from . import rooms_access, rooms_view
 from .post_tokens import FROM_THE_START, PostTokens
 from .refusals import attempt, attempted
@@ -49,12 +50,26 @@ def _tokens(room_id: int) -> PostTokens:
     return PostTokens(current_app.config["SECRET_KEY"], room_id)
 
 
+# The game, the reader's seat and whether they are one of its Masters, in one query
+# built once; what no room reads (the deal's composition, a prepared draw) is left in
+# the database. Every room's page, post and choice asks it.
+_GAME_SEAT_MASTER = (
+    select(Game, Seat, exists().where(GameMaster.game_id == Game.id, GameMaster.user_id == bindparam("user_id")))
+    .outerjoin(Seat, and_(Seat.game_id == Game.id, Seat.user_id == bindparam("user_id")))
+    .where(Game.slug == bindparam("slug"))
+    .options(defer(Game.composition), defer(Game.prepared)))
+
+
 def _reader_of_game(slug: str) -> tuple[Game, Seat | None, bool]:
-    """The game and the logged-in user's seat in it, or 403 for someone not in it."""
-    game, seat = game_and_my_seat_or_404(slug)
-    master = game.is_master(current_user)
+    """The game and the logged-in user's seat in it, or 403 for someone not in it (404
+    for a private game, which is not there at all for them, and for no game)."""
+    row = db().execute(_GAME_SEAT_MASTER, {"slug": slug, "user_id": current_user.id}).first()
+    if row is None:
+        abort(404)
+    game, seat, master = row[0], row[1], bool(row[2])
+    remember_my_seat(game, seat)
     if seat is None and not master:
-        abort(403)
+        abort(403 if may_read(game) else 404)
     return game, seat, master
 
 
@@ -88,15 +103,20 @@ class _LazyMenu:
     when a template asks (the menu in base.html, the reserved page's block)."""
 
     def _menu(self) -> rooms_view.Menu:
-        if "talk_menu" not in g:
-            g.talk_menu = _menu_now()
-        return g.talk_menu
+        return talk_menu()
 
     def __bool__(self) -> bool:
         return bool(self._menu())
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._menu(), name)
+
+
+def talk_menu() -> rooms_view.Menu:
+    """The reader's rooms of the game the page is about, read once a request."""
+    if "talk_menu" not in g:
+        g.talk_menu = _menu_now()
+    return g.talk_menu
 
 
 def _menu_now() -> rooms_view.Menu:
@@ -247,7 +267,7 @@ def post(slug: str, key: str):
         return _room_page(game, seat, master, place, draft=body, refused=said, status=422, mark=False)
 
     outcome = attempted(game, lambda: talk.post(db(), config(), game, key, body, user=current_user, seat=seat,
-                                                now=now(), via="web"), lock=False, tell=False)
+                                                now=now(), via="web", master=master), lock=False, tell=False)
     if outcome.refused is not None:
         return refused(outcome.refused, outcome.said)
     return redirect(room_url(slug, key, _anchor="composer"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask import Blueprint, abort, flash, g, redirect, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
@@ -26,7 +26,15 @@ bp = Blueprint("seats", __name__)
 
 @bp.app_template_global()
 def seats_view(game) -> dict[str, Any]:
-    """What the volunteer button, the absence form and the desk's part show."""
+    """What the volunteer button, the absence form and the desk's part show (read once
+    a request: the reserved page's validator reads it before the page does)."""
+    kept = g.setdefault("seats_views", {})
+    if game.id not in kept:
+        kept[game.id] = _seats_view(game)
+    return kept[game.id]
+
+
+def _seats_view(game) -> dict[str, Any]:
     session = db()
     today = now().date()
     user = current_user if current_user.is_authenticated else None

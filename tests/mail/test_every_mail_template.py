@@ -35,7 +35,7 @@ from pbm.mail import outbound as mailer
 from pbm.mail.outbound import digests, outbox
 from pbm.operations import rooms
 from pbm.talk_models import DIGEST
-from pbm.telling import quota_warning, room_digests
+from pbm.telling import quota_warning, room_digests, room_mail
 from pbm.mail.outbound import send as sender
 from pbm.operations import signups
 from pbm.db import transaction
@@ -173,6 +173,7 @@ def _talk(s, config, g, seats, now) -> None:
     rooms.choose_delivery(reader, DIGEST, hours=[8])
     rooms.post(s, config, g, key, "Buongiorno: chi ha sentito qualcosa stanotte?", user=seats[0].user,
                seat=seats[0], now=now)
+    room_mail.mail_waiting(s, config, now)  # the worker's, seconds later
 
 
 def _late_boundary(game: BotGame) -> None:

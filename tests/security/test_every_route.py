@@ -64,6 +64,7 @@ def world(app, factory, clock):
         rooms.post(s, app.config, game, "piazza", "Carla in piazza", user=carla.user, seat=carla, now=clock.now())
         whisper = rooms.open_whisper(s, app.config, game, carla, [dario], clock.now())
         rooms.post(s, app.config, game, whisper.key, "Carla sussurra", user=carla.user, seat=carla, now=clock.now())
+    Worker(app, clock).room_posts()  # their mail made, as the worker does seconds later
     return a, b, slug
 
 

@@ -1,0 +1,179 @@
+"""What a player's reserved page shows that changes only when the game does: computed
+once per version of the game, not per request (issue 33: the page is most of the
+deadline rush's requests, and a player reloads it after every vote).
+
+The version is what those parts are made of, read in one query without parsing any
+of it: the game's state and the open phase's state as stored (a digest of their
+text), the phase's status and deadline, the game's status and pause, the game's
+events (how many, the newest, how many published: a publication, a Master's
+intervention or a result made again changes them) and the seat (its name, whether it is still in). A new version is
+computed afresh; nothing is ever invalidated by hand, so nothing can be forgotten.
+
+What a player changes within a phase (their choices, their absences, the rooms'
+unread counts) is never in these parts: the page reads it with every request.
+
+``etag`` is the page's validator (a visit with nothing new answers 304): the version,
+the reader and everything the page shows beside these parts.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from sqlalchemy import Integer, Text, bindparam, cast, func, select
+from sqlalchemy.orm import Session, defer
+
+from engine.core import GameState
+from engine.interface import ActionForm
+from engine.registry import get_ruleset
+
+from .. import operations, render, role_cards, visibility
+from ..models import EventRow, Game, PhaseRow, Seat
+from ..views.deadline_note import deadline_note
+from ..visibility import PRIVATE, Viewer
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The reserved page's parts at one version of the game, for one seat and language."""
+
+    window_page: bool  # the game's moment has a page of its own (an answer window)
+    me: bool  # the seat is a player of the game's state
+    facts: list[Any]
+    status: str
+    my_titles: list[str]
+    table: list[Any]
+    cards: list[Any]
+    known: list[dict[str, Any]]
+    results: list[dict[str, Any]]
+    phase_label: str | None
+    deadline: str | None
+    deadline_note: str | None  # the Masters moved the deadline, or paused the game
+    # The open phase's state and the forms it offers this seat (page_groups), with
+    # their titles: built into forms with the seat's own choices at each request.
+    open_state: GameState | None
+    groups: list[tuple[list[ActionForm], str]]
+    version: str  # a digest of the key: the page's validator is made of it
+
+
+# About 6 KB a seat (the phase's state is shared, below): fifty 40-player games in one
+# language, some 12 MB a web process at most.
+_KEPT = 2048
+_parts: OrderedDict[tuple[Any, ...], Parts] = OrderedDict()
+_KEPT_STATES = 256
+_states: OrderedDict[tuple[int, bytes], GameState] = OrderedDict()
+_lock = threading.Lock()
+
+# Built once (bound per request): every reserved page asks them.
+_PHASE = (select(PhaseRow).where(PhaseRow.game_id == bindparam("game_id"))
+          .order_by(PhaseRow.index.desc()).limit(1)
+          # The states are in the version query as text: parsed only when the parts are made.
+          .options(*(defer(c) for c in (PhaseRow.state_before, PhaseRow.state_after, PhaseRow.pending,
+                                        PhaseRow.gm_input, PhaseRow.reminded))))
+# The version in one statement: the game's state and the phase's as stored, and the
+# game's events: how many, the newest, how many published (a draft's are, with it).
+_VERSION = (select(func.count(EventRow.id), func.max(EventRow.id), func.sum(cast(EventRow.published, Integer)),
+                   select(cast(Game.state, Text)).where(Game.id == bindparam("game_id")).scalar_subquery(),
+                   select(cast(PhaseRow.state_before, Text)).where(PhaseRow.id == bindparam("phase_id"))
+                   .scalar_subquery())
+            .where(EventRow.game_id == bindparam("game_id")))
+
+
+def current_phase(session: Session, game: Game) -> PhaseRow | None:
+    """The game's latest phase without its states (the version has them as text)."""
+    return session.scalar(_PHASE, {"game_id": game.id})
+
+
+# The forms a state offers a seat, grouped as the page shows them, each with its title
+# (the forms' own module says how: pbm/web/player.py).
+GroupsOf = Callable[[Game, GameState, str], list[tuple[list[ActionForm], str]]]
+
+
+def parts(session: Session, game: Game, seat: Seat, phase: PhaseRow | None, lang: str, tz: str,
+          groups_of: GroupsOf) -> Parts:
+    """The parts at the game's version now: kept, or made and kept."""
+    count, newest, published, state_text, phase_text = session.execute(
+        _VERSION, {"game_id": game.id, "phase_id": phase.id if phase else 0}).one()
+    key = (game.id, game.ruleset, game.status, game.paused_at, _digest(state_text), count, newest, published,
+           seat.id, seat.name, seat.disqualified, lang, tz,
+           *((phase.id, phase.status, phase.ends_at, phase.named_on, _digest(phase_text)) if phase else ()))
+    with _lock:
+        found = _parts.get(key)
+        if found is not None:
+            _parts.move_to_end(key)
+            return found
+    made = _made(session, game, seat, phase, lang, tz, phase_text, groups_of,
+                 hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest())
+    with _lock:
+        _parts[key] = made
+        while len(_parts) > _KEPT:
+            _parts.popitem(last=False)
+    return made
+
+
+def _digest(text: str | None) -> bytes:
+    return hashlib.blake2b((text or "").encode(), digest_size=16).digest()
+
+
+def _made(session: Session, game: Game, seat: Seat, phase: PhaseRow | None, lang: str, tz: str,
+          phase_text: str | None, groups_of: GroupsOf, version: str) -> Parts:
+    state = operations.current_state(game)
+    me = state is not None and state.player(seat.name) is not None
+    viewer = Viewer(player=seat.name)
+    # What was told to this player alone (the public events are the bulletin's): the
+    # database hands over only the events this viewer may read, the rest never leaves it.
+    rows = session.scalars(select(EventRow).where(EventRow.game_id == game.id, EventRow.visibility == PRIVATE,
+                                                  visibility.readable_by(viewer))
+                           .order_by(EventRow.phase_id, EventRow.seq)).all()
+    known: list[dict[str, Any]] = []
+    results: list[dict[str, Any]] = []
+    for seen in visibility.seen(rows, viewer, game.ruleset, lang):
+        if seen.visibility == PRIVATE:
+            (known if seen.phase_id is None else results).append(
+                {"phase": seen.phase_id, "text": seen.text or seen.event.kind})
+    rules = get_ruleset(game.ruleset)
+    open_state, groups = None, []
+    if phase is not None and phase_text is not None:
+        open_state = _open_state(phase.id, phase_text)
+        groups = groups_of(game, open_state, seat.name)
+    return Parts(
+        window_page=operations.timing.moments(game, state).page == operations.timing.WINDOW_PAGE, me=me,
+        facts=rules.self_facts(state, seat.name, lang) if me and state else [],
+        status=rules.self_status(state, seat.name, lang) if me and state else "",
+        my_titles=rules.titles(state, seat.name, lang) if state else [],
+        # What the rules show this player of their own state at a glance (a power they hold...).
+        table=rules.public_table(state, viewer, lang) if state else [],
+        # How the player's role is played (engine/cards.py).
+        cards=role_cards.player_cards(game, state, seat.name, lang) if me and state else [],
+        known=known, results=results,
+        phase_label=render.phase_label(phase, lang, tz) if phase else None,
+        deadline=render.deadline_text(phase.ends_at, lang, tz) if phase else None,
+        deadline_note=deadline_note(session, game, phase, lang, tz),
+        open_state=open_state, groups=groups, version=version)
+
+
+def _open_state(phase_id: int, text: str) -> GameState:
+    """The open phase's state, one object for every seat of the game (it is only read)."""
+    key = (phase_id, _digest(text))
+    with _lock:
+        found = _states.get(key)
+        if found is not None:
+            _states.move_to_end(key)
+            return found
+    made = GameState.from_dict(json.loads(text))
+    with _lock:
+        _states[key] = made
+        while len(_states) > _KEPT_STATES:
+            _states.popitem(last=False)
+    return made
+
+
+def etag(found: Parts, shown: tuple[Any, ...]) -> str:
+    """The page's validator: the parts' version and everything the page shows beside
+    them (``shown``: the reader, their forms' token, the seat's choices, whether the
+    phase still takes them, the rooms' unread counts, the absences...)."""
+    return hashlib.blake2b(repr((found.version, shown)).encode(), digest_size=16).hexdigest()
