@@ -1,0 +1,62 @@
+"""Running sums of counts (nested dicts of numbers), kept in ``StatTotal`` rows: a
+game's counts are added when it ends and taken back if it is reopened, so a page
+reads one row instead of every game."""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..season_models import StatTotal
+
+ALL = "all"
+SCOPE_TOTAL = 0  # the user_id of a scope's own totals
+
+
+def season_scope(season_id: int) -> str:
+    return f"season:{season_id}"
+
+
+def group_scope(group_id: int) -> str:
+    return f"group:{group_id}"
+
+
+def merged(into: dict[str, Any], counts: dict[str, Any], sign: int = 1) -> dict[str, Any]:
+    """``into`` plus ``sign`` times ``counts``, nested dicts added key by key (a new
+    dict: a JSON column notices only a new value); zeros dropped."""
+    out = dict(into)
+    for key, value in counts.items():
+        if isinstance(value, dict):
+            inner = merged(out.get(key) or {}, value, sign)
+            if inner:
+                out[key] = inner
+            else:
+                out.pop(key, None)
+        else:
+            total = (out.get(key) or 0) + sign * value
+            if total:
+                out[key] = total
+            else:
+                out.pop(key, None)
+    return out
+
+
+def add(session: Session, scopes: Iterable[str], user_id: int, counts: dict[str, Any], sign: int = 1) -> None:
+    for scope in scopes:
+        row = session.get(StatTotal, (scope, user_id))
+        if row is None:
+            row = StatTotal(scope=scope, user_id=user_id, counts={})
+            session.add(row)
+        row.counts = merged(row.counts or {}, counts, sign)
+
+
+def read(session: Session, scope: str, user_id: int = SCOPE_TOTAL) -> dict[str, Any]:
+    row = session.get(StatTotal, (scope, user_id))
+    return dict(row.counts) if row is not None else {}
+
+
+def players(session: Session, scope: str) -> dict[int, dict[str, Any]]:
+    """Every account's totals in a scope: {user_id: counts}."""
+    rows = session.scalars(select(StatTotal).where(StatTotal.scope == scope, StatTotal.user_id != SCOPE_TOTAL))
+    return {r.user_id: dict(r.counts) for r in rows}
