@@ -44,9 +44,10 @@ def create_service_app(overrides: dict[str, Any] | None = None, instance: Path |
     app.extensions["pbm_sessions"] = make_sessionmaker(engine)
     app.extensions["pbm_clock"] = clock or Clock()
     mail.init_app(app)
-    from . import stats, telling
+    from . import telling
+    from .stats import wiring
     telling.connect()  # the mail each operation's announcement makes (pbm/hooks.py)
-    stats.connect()  # finished games counted as they end (issue 34)
+    wiring.connect()  # finished games counted as they end (issue 34)
     return app
 
 

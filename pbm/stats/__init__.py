@@ -4,21 +4,6 @@ acted when due, by which way), added to running totals per season, group and
 account (``totals``), read by the pages (``pages``), drawn (``charts``) and exported
 (``export``). Nothing of a game still running is ever counted.
 
-``connect`` wires the counting to the operations' announcements (pbm/hooks.py); the
-application's factory calls it.
+``wiring.connect`` wires the counting to the operations' announcements
+(pbm/hooks.py); the application's factory calls it.
 """
-from __future__ import annotations
-
-from .. import hooks
-from . import record
-
-_connected = False
-
-
-def connect() -> None:
-    global _connected
-    if _connected:
-        return
-    hooks.listen(hooks.game_ended, record.on_game_ended)
-    hooks.listen(hooks.game_reopened, record.on_game_reopened)
-    _connected = True
