@@ -57,6 +57,10 @@ class GameFigures(Ability):
     def count(self, final: GameState, moments: Iterable[Moment]) -> dict[str, Figures]:
         raise NotImplementedError
 
+    def faction_name(self, faction: str, lang: str) -> str:
+        """A faction as a table's row names it, in the reader's language."""
+        return faction
+
     def cause_name(self, key: str, lang: str) -> str:
         words = self.causes.get(key) or {}
         return words.get("en" if lang == "en" else "it") or words.get("it") or key

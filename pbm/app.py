@@ -66,11 +66,11 @@ def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = 
 
     from .web import (
         archive, auth, demo_mailbox, headers, health, join, master, narrator, player, public,
-        rooms, rooms_archive, rooms_masters, seats, window_page,
+        rooms, rooms_archive, rooms_masters, seats, stats, window_page,
     )
     auth.init_app(app)
     for module in (auth, public, player, master, join, window_page, narrator, health, archive,
-                   seats, rooms, rooms_masters, rooms_archive):
+                   seats, rooms, rooms_masters, rooms_archive, stats):
         app.register_blueprint(module.bp)
     if demo_mailbox.embedded_mail(app.config):
         app.register_blueprint(demo_mailbox.bp)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..core import GameState
+from . import texts
 from ..figures import DEATHS, NIGHTS, VOTES, Figures, GameFigures, Moment, start_figures, winners_of
 
 NIGHT = "night"
@@ -21,6 +22,9 @@ CAUSES = {
 class LupusFigures(GameFigures):
     shows = frozenset({NIGHTS, DEATHS, VOTES})
     causes = CAUSES
+
+    def faction_name(self, faction: str, lang: str) -> str:
+        return texts.faction_name(faction, lang)
 
     def count(self, final: GameState, moments: Iterable[Moment]) -> dict[str, Figures]:
         figures = start_figures(final)
