@@ -167,9 +167,10 @@ def prepare_game(session: Session, game: Game, *, now: datetime,
     for key, value in get_ruleset(game.ruleset).prepared_options(events).items():
         given = opts.get(key)
         opts[key] = {**given, **value} if isinstance(given, dict) and isinstance(value, dict) else value
-    game.prepared = {"seating": [list(x) for x in seating], "options": opts, "draws": draws}
+    prepared: dict[str, Any] = {"seating": [list(x) for x in seating], "options": opts, "draws": draws}
     if fair := fair_weights(session, game):  # shown to the Masters with the draw
-        game.prepared["fair"] = fair
+        prepared["fair"] = fair
+    game.prepared = prepared
     log(session, game, by, "draw_roles", now, roles=dict(Counter(r for _, r in seating)))
     return game.prepared
 

@@ -128,7 +128,7 @@ def player_view(session: Session, user: User, lang: str) -> dict[str, Any]:
 def _names(session: Session, ids: list[int]) -> dict[int, str]:
     if not ids:
         return {}
-    return dict(session.execute(select(User.id, User.name).where(User.id.in_(ids))).tuples().all())
+    return dict(session.execute(select(User.id, User.name).where(User.id.in_(ids))).all())
 
 
 def _counting(ruleset: str) -> GameFigures | None:
