@@ -73,49 +73,49 @@ def new_group():
                    back=url_for("stats.my_groups"), success=_("Group created."))
 
 
-@bp.route("/groups/<slug>/")
-def group_page(slug: str):
-    group = _group_or_404(slug)
+@bp.route("/groups/<group_slug>/")
+def group_page(group_slug: str):
+    group = _group_or_404(group_slug)
     view = pages.scope_view(db(), totals.group_scope(group.id), group, [s.id for s in group.seasons], request_lang())
     return render_template("stats/scope.html", group=group, season=None, view=view, charts=_pictures(view),
                            owner=_owner(group), form=CsrfForm(), rulesets=[(k, ruleset_name(k)) for k in available()])
 
 
-@bp.route("/groups/<slug>/seasons", methods=["POST"])
+@bp.route("/groups/<group_slug>/seasons", methods=["POST"])
 @login_required
-def new_season(slug: str):
-    group = _group_or_404(slug)
+def new_season(group_slug: str):
+    group = _group_or_404(group_slug)
     if not CsrfForm().validate_on_submit():
         abort(400)
     return attempt(None, lambda: seasons.add_season(db(), group, name=request.form.get("name", ""), by=current_user,
                                                      now=now()),
-                   back=url_for("stats.group_page", slug=slug), success=_("Season added."))
+                   back=url_for("stats.group_page", group_slug=group_slug), success=_("Season added."))
 
 
-@bp.route("/groups/<slug>/points", methods=["POST"])
+@bp.route("/groups/<group_slug>/points", methods=["POST"])
 @login_required
-def set_points(slug: str):
-    group = _group_or_404(slug)
+def set_points(group_slug: str):
+    group = _group_or_404(group_slug)
     if not CsrfForm().validate_on_submit():
         abort(400)
     points = {k: {"win": request.form.get(f"{k}-win", ""), "play": request.form.get(f"{k}-play", "")}
               for k in available()}
     return attempt(None, lambda: seasons.set_points(db(), group, points, by=current_user),  # type: ignore[arg-type]
-                   back=url_for("stats.group_page", slug=slug), success=_("Points saved."))
+                   back=url_for("stats.group_page", group_slug=group_slug), success=_("Points saved."))
 
 
-@bp.route("/groups/<slug>/<season_slug>/")
-def season_page(slug: str, season_slug: str):
-    group = _group_or_404(slug)
+@bp.route("/groups/<group_slug>/<season_slug>/")
+def season_page(group_slug: str, season_slug: str):
+    group = _group_or_404(group_slug)
     season = _season_or_404(group, season_slug)
     view = pages.scope_view(db(), totals.season_scope(season.id), group, [season.id], request_lang())
     return render_template("stats/scope.html", group=group, season=season, view=view, charts=_pictures(view),
                            owner=_owner(group), form=CsrfForm(), rulesets=[])
 
 
-@bp.route("/groups/<slug>/<season_slug>/export.<fmt>")
-def season_export(slug: str, season_slug: str, fmt: str):
-    group = _group_or_404(slug)
+@bp.route("/groups/<group_slug>/<season_slug>/export.<fmt>")
+def season_export(group_slug: str, season_slug: str, fmt: str):
+    group = _group_or_404(group_slug)
     season = _season_or_404(group, season_slug)
     if fmt not in ("json", "csv"):
         abort(404)
