@@ -18,6 +18,7 @@ from engine.registry import available, get_ruleset
 
 from ..models import Game, GameStatus, User
 from ..season_models import GameRecord, GroupRow, SeasonGame, SeasonRow, SeatRecord, StatsPrivacy
+from ..stats import totals
 from .base import OperationError, check_typed_name, log, slugify
 
 # How many of the group's last finished games fair dealing looks back on.
@@ -57,6 +58,7 @@ def add_season(session: Session, group: GroupRow, *, name: str, by: User, now: d
     season = SeasonRow(group_id=group.id, slug=slug, name=name[:120], created_at=now)
     session.add(season)
     session.flush()
+    totals.bump(session, [totals.PEOPLE])
     return season
 
 
@@ -121,6 +123,7 @@ def set_private(session: Session, user: User, private: bool) -> None:
         session.add(StatsPrivacy(user_id=user.id, private=private))
     else:
         row.private = private
+    totals.bump(session, [totals.PEOPLE])
 
 
 def is_private(session: Session, user_id: int) -> bool:

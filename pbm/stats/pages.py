@@ -5,6 +5,7 @@ counting was done when each game ended."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import select
@@ -33,6 +34,11 @@ def share(part: float, whole: float) -> float | None:
     return part / whole if whole else None
 
 
+def percent(x: float | None) -> str:
+    """A share as a page reads it ("60%"; "–" when there is nothing to share)."""
+    return "–" if x is None else f"{round(x * 100)}%"
+
+
 @dataclass(frozen=True)
 class Standing:
     user_id: int
@@ -44,10 +50,11 @@ class Standing:
     private: bool
 
 
-def standings(session: Session, scope: str, group: GroupRow) -> list[Standing]:
+def standings(session: Session, scope: str, group: GroupRow,
+              rows: dict[int, dict[str, Any]] | None = None) -> list[Standing]:
     """Every account of the scope, most points first (then wins, fewer games, name)."""
     points = points_of(group)
-    rows = totals.players(session, scope)
+    rows = totals.players(session, scope) if rows is None else rows
     names = _names(session, list(rows))
     private = set(session.scalars(select(StatsPrivacy.user_id).where(
         StatsPrivacy.user_id.in_(list(rows)), StatsPrivacy.private.is_(True)))) if rows else set()
@@ -78,8 +85,9 @@ def scope_view(session: Session, scope: str, group: GroupRow, season_ids: list[i
     """A group's or a season's page: standings, the factions' and roles' win rates,
     the longest games, the most reliable players."""
     own = totals.read(session, scope)
-    rows = standings(session, scope, group)
-    due = {u: c.get("due", 0) for u, c in totals.players(session, scope).items()}
+    everyone = totals.players(session, scope)
+    rows = standings(session, scope, group, everyone)
+    due = {u: c.get("due", 0) for u, c in everyone.items()}
     longest = session.execute(
         select(GameRecord, Game.name, Game.slug, Game.listing).join(Game, Game.id == GameRecord.game_id)
         .where(GameRecord.season_id.in_(season_ids)).order_by(GameRecord.moments.desc(), GameRecord.game_id)
@@ -135,6 +143,7 @@ def _counting(ruleset: str) -> GameFigures | None:
     return get_ruleset(ruleset).ability(GameFigures)
 
 
+@lru_cache(maxsize=512)
 def _faction(faction: str, lang: str) -> str:
     for key in available():
         counting = _counting(key)
@@ -143,6 +152,7 @@ def _faction(faction: str, lang: str) -> str:
     return faction
 
 
+@lru_cache(maxsize=1024)
 def _role(role: str, lang: str) -> str:
     for key in available():
         ruleset = get_ruleset(key)
@@ -152,6 +162,7 @@ def _role(role: str, lang: str) -> str:
     return role
 
 
+@lru_cache(maxsize=512)
 def _cause(cause: str, lang: str) -> str:
     for key in available():
         counting = _counting(key)

@@ -82,6 +82,7 @@ def count_game(session: Session, game: Game, now: datetime) -> GameRecord | None
     # Kept as counted, so that a roll-back takes back exactly this.
     totals.add(session, [_game_scope(game)], totals.SCOPE_TOTAL, game_counts)
     totals.add(session, scopes[1:], totals.SCOPE_TOTAL, game_counts)
+    totals.bump(session, scopes)
     session.flush()
     return record
 
@@ -97,6 +98,7 @@ def uncount_game(session: Session, game: Game) -> None:
     game_counts = totals.read(session, _game_scope(game))
     totals.add(session, scopes[1:], totals.SCOPE_TOTAL, game_counts, sign=-1)
     session.execute(delete(StatTotal).where(StatTotal.scope == _game_scope(game)))
+    totals.bump(session, scopes)
     session.execute(delete(SeatRecord).where(SeatRecord.game_id == game.id))
     session.delete(record)
     session.flush()

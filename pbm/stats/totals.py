@@ -58,5 +58,26 @@ def read(session: Session, scope: str, user_id: int = SCOPE_TOTAL) -> dict[str, 
 
 def players(session: Session, scope: str) -> dict[int, dict[str, Any]]:
     """Every account's totals in a scope: {user_id: counts}."""
-    rows = session.scalars(select(StatTotal).where(StatTotal.scope == scope, StatTotal.user_id != SCOPE_TOTAL))
-    return {r.user_id: dict(r.counts) for r in rows}
+    # Plain rows, not ORM objects: a group's page reads one per player.
+    rows = session.execute(select(StatTotal.user_id, StatTotal.counts).where(
+        StatTotal.scope == scope, StatTotal.user_id != SCOPE_TOTAL))
+    return {row[0]: row[1] for row in rows}
+
+
+def bump(session: Session, scopes: Iterable[str]) -> None:
+    """A new revision of each scope's figures (a game counted or taken back): what a
+    page rendered from them before is stale."""
+    add(session, [f"rev:{scope}" for scope in scopes], SCOPE_TOTAL, {"n": 1})
+
+
+def revisions(session: Session, *scopes: str) -> tuple[int, ...]:
+    """The revisions of these scopes (0: never counted), read in one query."""
+    keys = [f"rev:{scope}" for scope in scopes]
+    found: dict[str, Any] = dict(session.execute(select(StatTotal.scope, StatTotal.counts).where(
+        StatTotal.scope.in_(keys), StatTotal.user_id == SCOPE_TOTAL)).all())
+    return tuple(int((found.get(k) or {}).get("n", 0)) for k in keys)
+
+
+# Bumped when a player makes their page private or public again, or a season is added:
+# the pages that name players or list seasons are stale.
+PEOPLE = "people"

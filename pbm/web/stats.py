@@ -4,10 +4,12 @@ a game's season. Read from what was counted as each game ended (pbm/stats); noth
 of a game still running is there to show."""
 from __future__ import annotations
 
-from typing import Any
+import json
+from typing import Any, Callable
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 from flask_login import current_user, login_required
 from sqlalchemy import select
 
@@ -19,12 +21,13 @@ from ..models import Game, GameStatus, User
 from ..operations import seasons
 from ..season_models import GroupRow, SeasonGame, SeasonRow
 from ..stats import charts, export, pages, totals
-from . import db, game_or_404, now, require_master
+from . import config, db, game_or_404, now, require_master
 from .forms import CsrfForm
 from .public import ruleset_name
 from .refusals import attempt
 
 bp = Blueprint("stats", __name__)
+bp.add_app_template_filter(pages.percent, "percent")
 
 
 def _group_or_404(slug: str) -> GroupRow:
@@ -73,12 +76,44 @@ def new_group():
                    back=url_for("stats.my_groups"), success=_("Group created."))
 
 
+# Rendered bodies of the statistics' pages, the same for every reader, kept per process
+# until the figures they show change (a new revision: a game counted or taken back),
+# so a visit reads a few rows instead of building the tables again.
+_BODIES: dict[tuple[Any, ...], Markup] = {}
+_BODIES_KEPT = 256
+
+
+def _body(key: tuple[Any, ...], build: Callable[[], str]) -> Markup:
+    # The database is part of the key: one process may serve several (tests, the leak
+    # scanner's two sides), whose ids and revisions coincide.
+    key = (config()["DATABASE_URL"], *key)
+    body = _BODIES.get(key)
+    if body is None:
+        if len(_BODIES) >= _BODIES_KEPT:
+            _BODIES.clear()
+        body = _BODIES[key] = Markup(build())
+    return body
+
+
+def _scope_page(group: GroupRow, season: SeasonRow | None, scope: str) -> str:
+    lang = request_lang()
+    key = ("scope", scope, lang, totals.revisions(db(), scope, totals.PEOPLE), json.dumps(group.points, sort_keys=True),
+           group.name, request.script_root)
+
+    def build() -> str:
+        season_ids = [season.id] if season is not None else [s.id for s in group.seasons]
+        view = pages.scope_view(db(), scope, group, season_ids, lang)
+        return render_template("stats/_scope_body.html", group=group, season=season, view=view,
+                               charts=_pictures(view))
+    return render_template("stats/scope.html", group=group, season=season, body=_body(key, build),
+                           owner=_owner(group), points=pages.points_of(group),
+                           rulesets=[(k, ruleset_name(k)) for k in available()] if season is None else [])
+
+
 @bp.route("/groups/<group_slug>/")
 def group_page(group_slug: str):
     group = _group_or_404(group_slug)
-    view = pages.scope_view(db(), totals.group_scope(group.id), group, [s.id for s in group.seasons], request_lang())
-    return render_template("stats/scope.html", group=group, season=None, view=view, charts=_pictures(view),
-                           owner=_owner(group), form=CsrfForm(), rulesets=[(k, ruleset_name(k)) for k in available()])
+    return _scope_page(group, None, totals.group_scope(group.id))
 
 
 @bp.route("/groups/<group_slug>/seasons", methods=["POST"])
@@ -108,9 +143,7 @@ def set_points(group_slug: str):
 def season_page(group_slug: str, season_slug: str):
     group = _group_or_404(group_slug)
     season = _season_or_404(group, season_slug)
-    view = pages.scope_view(db(), totals.season_scope(season.id), group, [season.id], request_lang())
-    return render_template("stats/scope.html", group=group, season=season, view=view, charts=_pictures(view),
-                           owner=_owner(group), form=CsrfForm(), rulesets=[])
+    return _scope_page(group, season, totals.season_scope(season.id))
 
 
 @bp.route("/groups/<group_slug>/<season_slug>/export.<fmt>")
@@ -136,14 +169,21 @@ def player_page(user_id: int):
     if user is None:
         abort(404)
     mine = current_user.is_authenticated and current_user.id == user.id
-    if seasons.is_private(db(), user.id) and not mine:
+    private = seasons.is_private(db(), user.id)
+    if private and not mine:
         return render_template("stats/private.html", user=user), 403
-    view = pages.player_view(db(), user, request_lang())
-    ways = [(_("web"), view["by_way"]["web"]), (_("mail"), view["by_way"]["mail"]),
-            (_("through the Master"), view["by_way"]["master"])]
-    picture = charts.bars(_("Moments acted in, by way"), [(w, n, str(n)) for w, n in ways]) if view["done"] else None
-    return render_template("stats/player.html", user=user, view=view, mine=mine, chart=picture,
-                           private=seasons.is_private(db(), user.id), form=CsrfForm())
+    lang = request_lang()
+
+    def build() -> str:
+        view = pages.player_view(db(), user, lang)
+        ways = [(_("web"), view["by_way"]["web"]), (_("mail"), view["by_way"]["mail"]),
+                (_("through the Master"), view["by_way"]["master"])]
+        picture = charts.bars(_("Moments acted in, by way"), [(w, n, str(n)) for w, n in ways]) \
+            if view["done"] else None
+        return render_template("stats/_player_body.html", view=view, chart=picture)
+    key = ("player", user.id, lang, totals.revisions(db(), totals.ALL), user.name, request.script_root)
+    return render_template("stats/player.html", user=user, mine=mine, body=_body(key, build),
+                           private=private)
 
 
 @bp.route("/players/me/privacy", methods=["POST"])

@@ -151,3 +151,27 @@ def test_the_desk_places_a_game_and_shows_a_fair_deals_weights(app, clock):
     for name in history:
         assert fair["weights"][name] < 1
     assert "0.33" in desk and "1.00" in desk
+
+
+def test_a_page_shows_a_new_end_and_a_new_privacy_at_once(app, clock):
+    """The pages' bodies are kept between visits: a game that ends, or a player who
+    makes their page private, shows on the next visit all the same."""
+    group, season = _season_of_games(app, clock, games=1)
+    factory = app.extensions["pbm_sessions"]
+    client = app.test_client()
+    page = client.get(f"/groups/{group}/{season}/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "1 finished game." in page
+    with factory() as s:
+        master_id = s.scalar(select(User.id).where(User.email == "master@example.org"))
+        season_id = s.scalar(select(SeasonRow.id).where(SeasonRow.slug == season))
+        anna = s.scalar(select(User).where(User.email == "anna@players.test"))
+    gid = new_season_game(factory, app.config, clock.now(), master_id, season_id, PLAYERS,
+                          dict(zip(PLAYERS, ROLES)), name="Seconda", seed="altro")
+    play_to_end(factory, app.config, clock, gid, "altri-bots")
+    page = client.get(f"/groups/{group}/{season}/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "2 finished games." in page
+    assert f"/players/{anna.id}/" in page
+    with transaction(factory) as s:
+        seasons.set_private(s, s.get(User, anna.id), True)
+    page = client.get(f"/groups/{group}/{season}/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert f"/players/{anna.id}/" not in page
