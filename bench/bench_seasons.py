@@ -63,7 +63,7 @@ def set_up(app: Any, clock: FixedClock, games: int) -> tuple[str, str, int, list
             return real_count(*args, **kwargs)
         finally:
             counted.append(time.perf_counter() - began)
-    counting.count_game = timed_count  # type: ignore[assignment]
+    counting.count_game = timed_count
     for n in range(games):
         names = rng.sample(POOL, PLAYERS)
         with transaction(factory) as s:
@@ -86,7 +86,7 @@ def set_up(app: Any, clock: FixedClock, games: int) -> tuple[str, str, int, list
             if game.status != "over":
                 desk.intervene(s, app.config, game, "end", [rng.choice(["Lupi", "Villaggio"])], clock.now(),
                                by=s.get(User, master_id))
-    counting.count_game = real_count  # type: ignore[assignment]
+    counting.count_game = real_count
     with factory() as s:
         season_slug = s.scalar(select(SeasonRow.slug).where(SeasonRow.id == season_ids[0]))
         player_id = s.scalar(select(User.id).where(User.email == f"{POOL[0].lower()}@players.test"))
