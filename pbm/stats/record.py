@@ -68,20 +68,25 @@ def count_game(session: Session, game: Game, now: datetime) -> GameRecord | None
                         winner=str(final.winner or ""), moments=len(phases),
                         players=len(final.players), ended_at=now)
     session.add(record)
-    due = _reliability(session, game, phases)
+    holders = _all_holders(session, game, len(phases))
+    due = _reliability(session, game, phases, holders)
+    deltas: dict[tuple[str, int], dict[str, Any]] = {}
     for seat in game.seats:
         mine = figures.get(seat.name, Figures())
-        for user_id, span, substitute in _holders(session, seat, len(phases)):
+        for user_id, span, substitute in holders[seat.id]:
             counts = _player_counts(game.ruleset, mine, _span_figures(counting, final, moments, seat.name, span, mine),
                                     due.get((seat.id, user_id), Counter()))
             session.add(SeatRecord(game_id=game.id, user_id=user_id, seat_id=seat.id, season_id=season_id,
                                    name=seat.name, substitute=substitute,
                                    figures={"outcome": mine.to_dict(), "counts": counts}))
-            totals.add(session, scopes, user_id, counts)
+            for scope in scopes:
+                deltas[(scope, user_id)] = totals.merged(deltas.get((scope, user_id), {}), counts)
     game_counts = _game_counts(record, list(figures.values()))
     # Kept as counted, so that a roll-back takes back exactly this.
-    totals.add(session, [_game_scope(game)], totals.SCOPE_TOTAL, game_counts)
-    totals.add(session, scopes[1:], totals.SCOPE_TOTAL, game_counts)
+    deltas[(_game_scope(game), totals.SCOPE_TOTAL)] = game_counts
+    for scope in scopes[1:]:
+        deltas[(scope, totals.SCOPE_TOTAL)] = game_counts
+    totals.add_many(session, deltas)
     totals.bump(session, scopes)
     session.flush()
     return record
@@ -93,10 +98,15 @@ def uncount_game(session: Session, game: Game) -> None:
     if record is None:
         return
     scopes = _scopes(session, game)
+    deltas: dict[tuple[str, int], dict[str, Any]] = {}
     for seat_record in session.scalars(select(SeatRecord).where(SeatRecord.game_id == game.id)):
-        totals.add(session, scopes, seat_record.user_id, seat_record.figures["counts"], sign=-1)
+        for scope in scopes:
+            key = (scope, seat_record.user_id)
+            deltas[key] = totals.merged(deltas.get(key, {}), seat_record.figures["counts"])
     game_counts = totals.read(session, _game_scope(game))
-    totals.add(session, scopes[1:], totals.SCOPE_TOTAL, game_counts, sign=-1)
+    for scope in scopes[1:]:
+        deltas[(scope, totals.SCOPE_TOTAL)] = game_counts
+    totals.add_many(session, deltas, sign=-1)
     session.execute(delete(StatTotal).where(StatTotal.scope == _game_scope(game)))
     totals.bump(session, scopes)
     session.execute(delete(SeatRecord).where(SeatRecord.game_id == game.id))
@@ -116,11 +126,22 @@ def _scopes(session: Session, game: Game) -> list[str]:
     return [totals.ALL, totals.season_scope(placed.season_id), totals.group_scope(placed.season.group_id)]
 
 
-def _holders(session: Session, seat: Any, length: int) -> list[tuple[int, tuple[int, int], bool]]:
+Holders = dict[int, list[tuple[int, tuple[int, int], bool]]]
+
+
+def _all_holders(session: Session, game: Game, length: int) -> Holders:
+    """Each seat's holders (``_holders``), their tenures read in one query."""
+    tenures: dict[int, list[SeatHolder]] = {}
+    for t in session.scalars(select(SeatHolder).where(SeatHolder.seat_id.in_([s.id for s in game.seats]))
+                             .order_by(SeatHolder.id)):
+        tenures.setdefault(t.seat_id, []).append(t)
+    return {seat.id: _holders(seat, tenures.get(seat.id, []), length) for seat in game.seats}
+
+
+def _holders(seat: Any, tenures: list[SeatHolder], length: int) -> list[tuple[int, tuple[int, int], bool]]:
     """Who held the seat over which moments (indexes, both ends included): each
     account once per tenure, a substitute marked. A seat without an account (a
     player at a table) has nobody to count."""
-    tenures = list(session.scalars(select(SeatHolder).where(SeatHolder.seat_id == seat.id).order_by(SeatHolder.id)))
     if not tenures:
         return [(seat.user_id, (0, length - 1), False)] if seat.user_id is not None else []
     return [(t.user_id, (t.from_phase, length - 1 if t.to_phase is None else t.to_phase), i > 0)
@@ -136,7 +157,8 @@ def _span_figures(counting: GameFigures | None, final: GameState, moments: list[
     return counting.count(final, moments[span[0]:span[1] + 1]).get(name, Figures())
 
 
-def _reliability(session: Session, game: Game, phases: list[PhaseRow]) -> dict[tuple[int, int], Counter[str]]:
+def _reliability(session: Session, game: Game, phases: list[PhaseRow],
+                 holders: Holders) -> dict[tuple[int, int], Counter[str]]:
     """{(seat id, account): Counter(due=, done=, <way>=)}: in each moment a seat was
     due to act, whether its holder then did, and by which way (the last submission's)."""
     ruleset = get_ruleset(game.ruleset)
@@ -144,7 +166,6 @@ def _reliability(session: Session, game: Game, phases: list[PhaseRow]) -> dict[t
     for phase_id, seat_id, source in session.execute(select(ActionRow.phase_id, ActionRow.seat_id, ActionRow.source)
                                                      .where(ActionRow.game_id == game.id).order_by(ActionRow.id)):
         acted[(phase_id, seat_id)] = source
-    holders = {seat.id: _holders(session, seat, len(phases)) for seat in game.seats}
     out: dict[tuple[int, int], Counter[str]] = {}
     for phase in phases:
         state = GameState.from_dict(phase.state_before, owned=False)

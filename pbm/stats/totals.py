@@ -43,12 +43,25 @@ def merged(into: dict[str, Any], counts: dict[str, Any], sign: int = 1) -> dict[
 
 
 def add(session: Session, scopes: Iterable[str], user_id: int, counts: dict[str, Any], sign: int = 1) -> None:
-    for scope in scopes:
-        row = session.get(StatTotal, (scope, user_id))
-        if row is None:
-            row = StatTotal(scope=scope, user_id=user_id, counts={})
-            session.add(row)
-        row.counts = merged(row.counts or {}, counts, sign)
+    add_many(session, {(scope, user_id): counts for scope in scopes}, sign)
+
+
+def add_many(session: Session, deltas: dict[tuple[str, int], dict[str, Any]], sign: int = 1) -> None:
+    """Add each ``(scope, user_id)``'s counts, reading the rows they change in one query
+    (a game's end changes three rows for each of its players)."""
+    if not deltas:
+        return
+    with session.no_autoflush:
+        scopes = {scope for scope, _u in deltas}
+        users = {user for _s, user in deltas}
+        rows = {(r.scope, r.user_id): r for r in session.scalars(select(StatTotal).where(
+            StatTotal.scope.in_(scopes), StatTotal.user_id.in_(users)))}
+        for key, counts in deltas.items():
+            row = rows.get(key)
+            if row is None:
+                row = rows[key] = StatTotal(scope=key[0], user_id=key[1], counts={})
+                session.add(row)
+            row.counts = merged(row.counts or {}, counts, sign)
 
 
 def read(session: Session, scope: str, user_id: int = SCOPE_TOTAL) -> dict[str, Any]:
