@@ -37,11 +37,13 @@ def _group_or_404(slug: str) -> GroupRow:
     return group
 
 
-def _season_or_404(group: GroupRow, slug: str) -> SeasonRow:
-    season = db().scalar(select(SeasonRow).where(SeasonRow.group_id == group.id, SeasonRow.slug == slug))
-    if season is None:
+def _season_or_404(group_slug: str, season_slug: str) -> tuple[GroupRow, SeasonRow]:
+    """The season and its group, in one query."""
+    row = db().execute(select(GroupRow, SeasonRow).join(SeasonRow, SeasonRow.group_id == GroupRow.id)
+                       .where(GroupRow.slug == group_slug, SeasonRow.slug == season_slug)).first()
+    if row is None:
         abort(404)
-    return season
+    return row[0], row[1]
 
 
 def _owner(group: GroupRow) -> bool:
@@ -141,15 +143,13 @@ def set_points(group_slug: str):
 
 @bp.route("/groups/<group_slug>/<season_slug>/")
 def season_page(group_slug: str, season_slug: str):
-    group = _group_or_404(group_slug)
-    season = _season_or_404(group, season_slug)
+    group, season = _season_or_404(group_slug, season_slug)
     return _scope_page(group, season, totals.season_scope(season.id))
 
 
 @bp.route("/groups/<group_slug>/<season_slug>/export.<fmt>")
 def season_export(group_slug: str, season_slug: str, fmt: str):
-    group = _group_or_404(group_slug)
-    season = _season_or_404(group, season_slug)
+    group, season = _season_or_404(group_slug, season_slug)
     if fmt not in ("json", "csv"):
         abort(404)
     named = request.args.get("names") == "1"
