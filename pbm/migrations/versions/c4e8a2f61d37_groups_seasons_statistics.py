@@ -2,8 +2,7 @@
 
 A game belongs to at most one season of a group (season_games); each finished game is
 counted once when it ends (game_records, seat_records) and added to running totals
-(stat_totals). Games finished before this revision have no record: a Master may count
-them with `pbm stats recount`.
+(stat_totals). Games finished before this revision have no record and are not counted.
 
 Revision ID: c4e8a2f61d37
 Revises: a7c3e91d4b25
