@@ -45,7 +45,9 @@ def create_service_app(overrides: dict[str, Any] | None = None, instance: Path |
     app.extensions["pbm_clock"] = clock or Clock()
     mail.init_app(app)
     from . import telling
+    from .stats import wiring
     telling.connect()  # the mail each operation's announcement makes (pbm/hooks.py)
+    wiring.connect()  # finished games counted as they end (issue 34)
     return app
 
 
@@ -64,11 +66,11 @@ def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = 
 
     from .web import (
         archive, auth, demo_mailbox, headers, health, join, master, narrator, narrator_offline, player, public,
-        rooms, rooms_archive, rooms_masters, seats, window_page,
+        rooms, rooms_archive, rooms_masters, seats, stats, window_page,
     )
     auth.init_app(app)
     for module in (auth, public, player, master, join, window_page, narrator, narrator_offline, health, archive,
-                   seats, rooms, rooms_masters, rooms_archive):
+                   seats, rooms, rooms_masters, rooms_archive, stats):
         app.register_blueprint(module.bp)
     if demo_mailbox.embedded_mail(app.config):
         app.register_blueprint(demo_mailbox.bp)

@@ -46,6 +46,13 @@ GENERAL = N_("This cannot be done.")
 CATALOGUE: dict[str, str] = {
     # ----------------------------------------------------------- a game and its desk
     "game_started": N_("The game has already started."),
+    # ----------------------------------------------------------- groups and seasons (issue 34)
+    "group_name_required": N_("Give the group a name."),
+    "season_name_required": N_("Give the season a name."),
+    "not_group_master": N_("Only the group's owner may do this."),
+    "unknown_season": N_("There is no such season."),
+    "season_fixed": N_("The game has already started: its season can no longer change."),
+    "bad_points": N_("Points are whole numbers from 0 to 100."),
     "post_empty": N_("The message is empty: nothing was posted."),
     "post_too_long": N_("The message is too long (%(length)s characters, at most %(limit)s): it was not "
                         "posted. Split it in two."),

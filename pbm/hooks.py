@@ -38,6 +38,8 @@ submission_recorded = _signals.signal("submission-recorded", doc="A seat's submi
 deadline_changed = _signals.signal("deadline-changed", doc="A moment's deadline moved, or the game paused (DeadlineChanged).")
 seat_taken = _signals.signal("seat-taken", doc="A substitute took a seat (SeatTaken); sent by the game.")
 post_made = _signals.signal("post-made", doc="A post is stored in a room (PostMade); sent by the room.")
+game_ended = _signals.signal("game-ended", doc="A game is over, its last moment published (GameEnded); sent by the game.")
+game_reopened = _signals.signal("game-reopened", doc="A Master rolled an ended game back (GameReopened); sent by the game.")
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,16 @@ class PostMade(News):
     room: Any  # talk_models.RoomRow
     post: Any  # talk_models.PostRow
     author: User | None  # None: a post the rules made (anonymous, at dawn)
+
+
+@dataclass(frozen=True)
+class GameEnded(News):
+    """The game is over: every moment of it is published."""
+
+
+@dataclass(frozen=True)
+class GameReopened(News):
+    """An ended game runs again: whatever was counted of its end is taken back."""
 
 
 # Why a deadline changed (DeadlineChanged.why): a Master moved it, paused or resumed

@@ -36,6 +36,7 @@ from .role_cards import role_card as _role_card
 from .scenario import TurnScenarios
 from .texts import EVENTS, FORMS, KINDS, MOMENT, REJECTIONS, WELCOME
 from .vocabulary import PASS_NOT_ME, challenge_key
+from .figures import FIGURES
 
 # The submission kind each window takes.
 KIND_OF_WINDOW = {
@@ -64,7 +65,7 @@ class Complots(BaseRuleset):
     WELCOME = WELCOME
     # The table's open talk (rooms.py; docs/rulesets.md, "Rooms").
     # Its scenario files play a turn a step (docs/scenarios.md, Complots).
-    abilities: tuple[Ability, ...] = (ROOMS, TurnScenarios())
+    abilities: tuple[Ability, ...] = (ROOMS, TurnScenarios(), FIGURES)
 
     # -- set-up ----------------------------------------------------------------------
     SETTINGS = frozenset({"auto_publish", "answer_window", "extensions"})

@@ -29,6 +29,8 @@ from .rooms import ROOMS
 from .roles import EREDE_CHOICES, LUPI, ROLES, USURPATORE_CHOICES, VILLAGGIO, canonical
 from .validation import power_beside_ritual
 from .validation import validate as _validate
+from ..fair_deal import FairDeal
+from ..lupus_common.figures import FIGURES
 
 
 def canonical_result(kind: str, value: Any) -> Any:
@@ -54,7 +56,7 @@ class LupusLive12(LupusRuleset):
     # §1.2: days 9-21 Mon-Thu, a long day from Friday 9 to Sunday 21.
     schedule_spec = {"day_start": "09:00", "day_end": "21:00", "long_day": {"from": "fri", "to": "sun"}}
     # Where the players talk (rooms.py; docs/rulesets.md, "Rooms"); its scenario files, a phase a step.
-    abilities: tuple[Ability, ...] = (ROOMS, PhaseScenarios(canonical_result))
+    abilities: tuple[Ability, ...] = (ROOMS, PhaseScenarios(canonical_result), FIGURES, FairDeal(LUPI))
 
     def tally(self, event: Event, lang: str) -> Tally | None:
         """The pyre's count, for the archive and the vote picture (engine/lupus_common/pyre.py)."""

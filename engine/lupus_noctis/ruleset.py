@@ -18,7 +18,7 @@ from . import vocabulary as _vocabulary
 from .night import resolve_night
 from .phases import MORNING, NIGHT, next_moment
 from .roles import (
-    BUONA, FACTIONS, KEY, MALVAGIA, MIN_PLAYERS, ROLES, canonical, default_composition,
+    BUONA, FACTIONS, KEY, LICANTROPI, MALVAGIA, MIN_PLAYERS, ROLES, canonical, default_composition,
 )
 from .role_cards import role_card as _role_card
 from .script import NoctisTable, night_script
@@ -27,6 +27,8 @@ from .tally import day_tally
 from ..lupus_common import texts as lupus_texts
 from .texts import EVENTS, MOMENTS, REJECTIONS, SCRIPT, role_name
 from .votes import resolve_afternoon, resolve_morning
+from ..fair_deal import FairDeal
+from ..lupus_common.figures import FIGURES
 
 _AURAS = {"buona": BUONA, "good": BUONA, "buono": BUONA,
           "malvagia": MALVAGIA, "evil": MALVAGIA, "malvagio": MALVAGIA}
@@ -49,7 +51,7 @@ class LupusNoctis(LupusRuleset):
     REJECTIONS = REJECTIONS
     SCRIPT = SCRIPT
     # Played at a table from the narrator's phone: the night's calls (script.py).
-    abilities: tuple[Ability, ...] = (NoctisTable(), PhaseScenarios(canonical_result))
+    abilities: tuple[Ability, ...] = (NoctisTable(), PhaseScenarios(canonical_result), FIGURES, FairDeal(LICANTROPI))
 
     # -- set-up ----------------------------------------------------------------
     def roles(self) -> list[RoleInfo]:

@@ -23,8 +23,10 @@ from .panels import panels as _panels
 from .rooms import ROOMS
 from .role_cards import role_card as _role_card
 from .role_cards import role_name
-from .roles import FACTIONS, POWERS, ROLES, SPETTRO_ROLE, canonical, canonical_power
+from .roles import FACTIONS, LUPI, POWERS, ROLES, SPETTRO_ROLE, canonical, canonical_power
 from .setup import KEY, setup_game
+from ..fair_deal import FairDeal
+from ..lupus_common.figures import FIGURES
 
 
 def canonical_result(kind: str, value: Any) -> Any:
@@ -49,7 +51,7 @@ class TempoReale7(LupusRuleset):
     # §2.1: days 8-22 Mon-Thu, a long day from Friday 8 to Sunday 22.
     schedule_spec = {"day_start": "08:00", "day_end": "22:00", "long_day": {"from": "fri", "to": "sun"}}
     # Where the players talk (rooms.py; docs/rulesets.md, "Rooms"); its scenario files, a phase a step.
-    abilities: tuple[Ability, ...] = (ROOMS, PhaseScenarios(canonical_result))
+    abilities: tuple[Ability, ...] = (ROOMS, PhaseScenarios(canonical_result), FIGURES, FairDeal(LUPI))
 
     def tally(self, event: Event, lang: str) -> Tally | None:
         """The pyre's count, for the archive and the vote picture (engine/lupus_common/pyre.py)."""

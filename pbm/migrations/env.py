@@ -6,6 +6,7 @@ from alembic import context
 from pbm.db import make_engine
 from pbm.models import Base
 import pbm.talk_models
+import pbm.season_models
 
 config = context.config
 target_metadata = Base.metadata

@@ -2,6 +2,9 @@
 game's calendar and the context every mail about a phase starts from."""
 from __future__ import annotations
 
+import re
+import unicodedata
+
 from datetime import datetime
 from typing import Any
 
@@ -16,6 +19,11 @@ from ..models import EventRow, Game, MasterLog, PhaseRow, User
 # Where a submission comes from: a page, a mail, a Master on the player's behalf, or
 # the player's standing answers applied by the service as a window opens.
 SUBMISSION_SOURCES = ("web", "mail", "master", "standing")
+
+
+def slugify(text: str) -> str:
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:50] or "game"
 
 
 class OperationError(Exception):

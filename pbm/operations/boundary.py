@@ -264,6 +264,8 @@ def publish(session: Session, config: dict[str, Any], game: Game, phase: PhaseRo
     session.flush()
     hooks.announce(hooks.phase_published, moments(game, state), hooks.PhasePublished(
         session, config, game, now, phase=phase, state=state, next_phase=next_phase, events=events))
+    if state.over:
+        hooks.announce(hooks.game_ended, game, hooks.GameEnded(session, config, game, now))
     if by is not None:
         log(session, game, by, "publish", now, phase=phase.index)
     return next_phase

@@ -178,6 +178,7 @@ def rollback(session: Session, game: Game, now: datetime, by: User) -> PhaseRow:
     game.state = last.state_before
     if game.status == GameStatus.OVER:
         game.status = GameStatus.RUNNING
+        hooks.announce(hooks.game_reopened, game, hooks.GameReopened(session, {}, game, now))
     last.gm_input = {**(last.gm_input or {}), "correction": True}
     log(session, game, by, "rollback", now, phase=last.index)
     session.flush()
@@ -250,6 +251,9 @@ def intervene(session: Session, config: dict[str, Any], game: Game, action: str,
         game.status = GameStatus.OVER
     log(session, game, by, action, now, players=names, reason=reason)
     _announce(session, config, game, phase, events, now)
+    if state.over:
+        session.flush()
+        hooks.announce(hooks.game_ended, game, hooks.GameEnded(session, config, game, now))
     return events
 
 

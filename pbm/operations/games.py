@@ -3,9 +3,7 @@ open its phases."""
 from __future__ import annotations
 
 import random
-import re
 import secrets
-import unicodedata
 from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any
@@ -21,14 +19,10 @@ from ..mail import outbound as mailer
 from ..accounts import create_user, normalize_email, password_link, send_set_password, tokens
 from ..models import Game, GameMaster, GameStatus, Listing, PhaseRow, PhaseStatus, Seat, User
 from ..render import named_day
-from .base import OperationError, check_typed_name, game_tz, log, store_events
+from .base import OperationError, check_typed_name, game_tz, log, slugify, store_events
+from .seasons import fair_seating, fair_weights
 from .timing import checked_window, moments
 from .windows import apply_standing, checked_extensions
-
-
-def slugify(text: str) -> str:
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:50] or "game"
 
 
 def create_game(session: Session, *, name: str, ruleset: str, master: User, now: datetime,
@@ -165,14 +159,18 @@ def prepare_game(session: Session, game: Game, *, now: datetime,
     elif not ruleset.roles():  # a game without roles deals its own (cards, coins...)
         seating = [(n, "") for n in names]
     else:
-        seating = draw_roles(game.ruleset, names, composition or {}, rng)
+        seating = fair_seating(session, game, names, composition or {}, rng) or \
+            draw_roles(game.ruleset, names, composition or {}, rng)
     opts = dict(options or {})
     state, events = _setup_engine(game, seating, rng, opts)
     # What the setup drew that the Masters may edit later (the draw wins over the options).
     for key, value in get_ruleset(game.ruleset).prepared_options(events).items():
         given = opts.get(key)
         opts[key] = {**given, **value} if isinstance(given, dict) and isinstance(value, dict) else value
-    game.prepared = {"seating": [list(x) for x in seating], "options": opts, "draws": draws}
+    prepared: dict[str, Any] = {"seating": [list(x) for x in seating], "options": opts, "draws": draws}
+    if fair := fair_weights(session, game):  # shown to the Masters with the draw
+        prepared["fair"] = fair
+    game.prepared = prepared
     log(session, game, by, "draw_roles", now, roles=dict(Counter(r for _, r in seating)))
     return game.prepared
 

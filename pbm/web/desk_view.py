@@ -252,6 +252,8 @@ def _log_lines(session, game, logs, lang: str, tz: str) -> list[tuple[str, str, 
         "draw_roles": lambda d: (_("drew the roles: %(roles)s", roles=_counts(d.get("roles")))
                                  if _counts(d.get("roles")) else _("prepared the set-up")),
         "edit_setup": lambda d: _("edited the set-up"),
+        "season": lambda d: (_("chose the game's season (fair dealing)") if d.get("fair_deal")
+                             else _("chose the game's season") if d.get("season") else _("took the game out of its season")),
         "start_game": lambda d: (_("started the game: %(roles)s", roles=_counts(d.get("composition")))
                                  if _counts(d.get("composition")) else _("started the game")),
         "submit_on_behalf": lambda d: _("entered for %(name)s (%(source)s): %(what)s", name=d.get("player"),

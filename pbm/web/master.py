@@ -20,7 +20,7 @@ from ..mail.reading.commands import parse_commands
 from ..mail.reading.wording import describe_error
 from ..models import InboundRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
-from . import config, db, desk_view, game_or_404, now, require_master
+from . import config, db, desk_view, game_or_404, now, require_master, stats
 from .forms import AddPlayerForm, CsrfForm, NewGameForm, OnBehalfForm, options
 from .public import ruleset_name
 from .refusals import attempt, attempted
@@ -64,7 +64,7 @@ def _desk_context(game) -> dict[str, Any]:
             "add_form": AddPlayerForm(), "behalf_form": behalf,
             "setup_options": setup_option_fields(game, request_lang()),
             "csrf_form": CsrfForm(), "narrated": operations.timing.moments(game).page == operations.timing.TABLE_PAGE,
-            "my_mail_address": _my_mail_address(game)}
+            "my_mail_address": _my_mail_address(game), "season_choice": stats.season_choice(game)}
 
 
 def _my_mail_address(game) -> str | None:

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from pbm.db import transaction
 from pbm.models import ActionRow, Game, GameMaster, InboundRow, MasterLog, OutboxRow, PhaseRow, Seat, User
-from pbm.operations import rooms
+from pbm.operations import rooms, seasons
 from pbm.talk_models import PostRow, RoomReader, RoomRow
 from pbm.web.post_tokens import PostTokens
 
@@ -64,6 +64,9 @@ def world(app, factory, clock):
         rooms.post(s, app.config, game, "piazza", "Carla in piazza", user=carla.user, seat=carla, now=clock.now())
         whisper = rooms.open_whisper(s, app.config, game, carla, [dario], clock.now())
         rooms.post(s, app.config, game, whisper.key, "Carla sussurra", user=carla.user, seat=carla, now=clock.now())
+        # A group of game A's Master and a season (issue 34), for the statistics' routes.
+        group = seasons.create_group(s, name="Circolo", owner=game.masters[0].user, now=clock.now())
+        seasons.add_season(s, group, name="Autunno", by=game.masters[0].user, now=clock.now())
     Worker(app, clock).room_posts()  # their mail made, as the worker does seconds later
     return a, b, slug
 
@@ -92,7 +95,8 @@ def concrete_paths(app, factory, game_id: int, slug: str) -> list[tuple[str, str
     values = {"slug": slug, "name": "Carla", "phase_id": phase_id, "inbound_id": inbound_id,
               "seat_id": seat_id, "n": 1, "absence_id": 1,
               "code": "en", "filename": "style.css", "token": "not-a-real-token", "signed": "not-signed",
-              "key": "piazza", "post": token, "after": "0"}
+              "key": "piazza", "post": token, "after": "0",
+              "group_slug": "circolo", "season_slug": "autunno", "fmt": "json", "user_id": seat_id}
     out = []
     for rule in app.url_map.iter_rules():
         missing = set(rule.arguments) - set(values)

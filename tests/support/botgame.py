@@ -49,7 +49,7 @@ from pbm.clock import FixedClock
 from pbm.db import transaction
 from pbm.mail.sources import open_source
 from pbm.migrate import upgrade
-from pbm.operations import desk, rooms, table
+from pbm.operations import desk, rooms, seasons, table
 from pbm.models import Game, GameMaster, GameStatus, InboundRow, OutboxRow, PhaseRow, PhaseStatus, Seat, User
 from pbm.worker import Worker
 
@@ -138,6 +138,7 @@ class BotGame:
         self.factory = self.app.extensions["pbm_sessions"]
         self.ruleset = get_ruleset(scenario.ruleset)
         self._other_game()
+        self.group_slug = self.season_slug = "none"
         self.game_id, self.slug = self._played_game()
         self.clients: dict[str, Any] = {}
         self.answers: list[tuple[str, str, str]] = []  # (player, what was sent, the page after)
@@ -179,6 +180,11 @@ class BotGame:
                                         now=now, by=master)
                 table.start_at_table(s, self.app.config, game, composition=None, now=now, by=master)
             else:
+                # The game is one of a group's season: the statistics' pages are read too.
+                group = seasons.create_group(s, name="Circolo scansionato", owner=master, now=now)
+                season = seasons.add_season(s, group, name="Stagione scansionata", by=master, now=now)
+                seasons.place_game(s, game, season.id, fair_deal=False, by=master, now=now)
+                self.group_slug, self.season_slug = group.slug, season.slug
                 for name in self.scenario.players:
                     operations.add_player(s, self.app.config, game, name=name, email=player_email(name),
                                           now=now, by=master, password=player_password(name),
@@ -223,6 +229,9 @@ class BotGame:
                 # whisper: its key is of chance, another on each side.
                 "key": [spec.key for spec in rooms.rooms_of(game).specs()] if rooms.rooms_of(game) else ["piazza"],
                 "after": ["0"],
+                # The statistics' pages of the game's group and season, and of its players.
+                "group_slug": [self.group_slug], "season_slug": [self.season_slug],
+                "fmt": ["json", "csv"], "user_id": [seat.user_id for seat in game.seats if seat.user_id],
             }
         if pick is not None:
             values = {k: v if len(v) < 2 else [v[pick % len(v)]] for k, v in values.items()}

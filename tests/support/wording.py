@@ -31,6 +31,8 @@ contents, a calendar's summaries, the subject and both parts of a mail.
 from __future__ import annotations
 
 import html
+import csv
+import io
 import json
 import re
 from dataclasses import dataclass
@@ -293,9 +295,15 @@ def internal_keys() -> frozenset[str]:
 _INTERNAL: frozenset[str] | None = None
 
 
+# A CSV document's header: identifiers separated by commas (a season's export, issue 34).
+CSV_HEADER = re.compile(r"[a-z_]+(?:,[a-z_]+)+")
+
+
 def problems_of(kind: str, text: str, lang: str, status: int = 200) -> list[Problem]:
     if kind == "page" and text.lstrip()[:1] in "{[":
         return json_problems(text, lang)
+    if kind == "page" and CSV_HEADER.fullmatch(text.split("\r\n", 1)[0].split("\n", 1)[0]):
+        return csv_problems(text, lang)
     return [p for piece in readable(kind, text, status) for p in problems(piece, lang)]
 
 
@@ -308,6 +316,18 @@ def json_problems(text: str, lang: str) -> list[Problem]:
         found += [Problem("an unfilled placeholder", m.group(0), value) for m in PLACEHOLDER.finditer(value)]
         found += [Problem("a sentence of the other language", s.strip(), value)
                   for s in SENTENCE.findall(value) if other_language(s, lang)]
+    return found
+
+
+def csv_problems(text: str, lang: str) -> list[Problem]:
+    """A CSV document (a season's export) is for programs as a JSON one is: its header
+    of keys is its interface; its cells are still checked as text for a person."""
+    found = []
+    for row in list(csv.reader(io.StringIO(text)))[1:]:
+        for value in row:
+            found += [Problem("an unfilled placeholder", m.group(0), value) for m in PLACEHOLDER.finditer(value)]
+            found += [Problem("a sentence of the other language", s.strip(), value)
+                      for s in SENTENCE.findall(value) if other_language(s, lang)]
     return found
 
 
