@@ -73,6 +73,10 @@ class NewGameForm(FlaskForm):
         ("public", _l("Everyone: listed on the home page")),
         ("unlisted", _l("Whoever has its link: not listed")),
         ("private", _l("Only its players and Masters"))]))
+    # A season of a group the Master runs (issue 34): its statistics count the game when
+    # it ends; also chosen on the desk while the game is in set-up.
+    season = SelectField(_l("Season"), default="", choices=[])
+    fair_deal = BooleanField(_l("Fair dealing: remember the group's history when the roles are drawn"))
 
 
 class AddPlayerForm(FlaskForm):

@@ -20,6 +20,7 @@ from ..mail.reading.commands import parse_commands
 from ..mail.reading.wording import describe_error
 from ..models import InboundRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
+from ..operations import seasons
 from . import config, db, desk_view, game_or_404, now, require_master, stats
 from .forms import AddPlayerForm, CsrfForm, NewGameForm, OnBehalfForm, options
 from .public import ruleset_name
@@ -40,12 +41,23 @@ def new_game():
     for setting in ("auto_publish", "review_contradictions", "answer_window", "extensions"):
         keys = [k for k in available() if setting in get_ruleset(k).SETTINGS]
         getattr(form, setting).render_kw = {"data-show-when": json.dumps({"ruleset": keys})}
-    if form.validate_on_submit():
-        made = attempted(None, lambda: operations.create_game(
+    form.season.choices = [("", _("None"))] + [
+        (str(season.id), f"{group.name}: {season.name}")
+        for group in seasons.groups_of(db(), current_user) for season in group.seasons]
+
+    def create() -> Any:
+        game = operations.create_game(
             db(), name=form.name.data, ruleset=form.ruleset.data, master=current_user, now=now(),
             auto_publish=form.auto_publish.data, review_contradictions=form.review_contradictions.data,
             answer_window=timedelta(minutes=form.answer_window.data) if form.answer_window.data else None,
-            extensions=form.extensions.data, listing=form.listing.data))
+            extensions=form.extensions.data, listing=form.listing.data)
+        if form.season.data:
+            seasons.place_game(db(), game, int(form.season.data), fair_deal=form.fair_deal.data,
+                               by=current_user, now=now())
+        return game
+
+    if form.validate_on_submit():
+        made = attempted(None, create)
         if made.done is None:
             return render_template("master_new.html", form=form), 400
         game = made.done

@@ -175,3 +175,39 @@ def test_a_page_shows_a_new_end_and_a_new_privacy_at_once(app, clock):
         seasons.set_private(s, s.get(User, anna.id), True)
     page = client.get(f"/groups/{group}/{season}/", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert f"/players/{anna.id}/" not in page
+
+
+def test_the_new_game_form_puts_the_game_in_a_season(app, clock):
+    """The season and fair dealing chosen when the game is made (issue 34), as on the
+    desk; a Master without a group sees no season field, and a season of a group the
+    Master does not run is refused."""
+    from pbm.season_models import SeasonGame
+    _group, season = _season_of_games(app, clock, games=1)
+    factory = app.extensions["pbm_sessions"]
+    with factory() as s:
+        season_id = s.scalar(select(SeasonRow.id).where(SeasonRow.slug == season))
+    client = login(app, "master@example.org", "master")
+    page = client.get("/master/new").get_data(as_text=True)
+    with factory() as s:
+        label = f"{s.get(SeasonRow, season_id).group.name}: {s.get(SeasonRow, season_id).name}"
+    assert 'name="season"' in page and label in page
+    r = client.post("/master/new", data={"csrf_token": csrf_from(page), "name": "Con stagione",
+                                          "ruleset": "lupus-live-12", "listing": "public",
+                                          "season": str(season_id), "fair_deal": "y"})
+    assert r.status_code == 302, r.get_data(as_text=True)[:2000]
+    with factory() as s:
+        game = s.scalar(select(Game).where(Game.name == "Con stagione"))
+        placed = s.get(SeasonGame, game.id)
+        assert placed is not None and placed.season_id == season_id and placed.fair_deal
+
+
+def test_the_new_game_form_without_a_group(app, clock):
+    """No group yet: no season to choose, and a game made as before."""
+    from tests.support.helpers import make_master
+    make_master(app.extensions["pbm_sessions"])
+    client = login(app, "master@example.org", "master")
+    page = client.get("/master/new").get_data(as_text=True)
+    assert 'name="season"' not in page
+    r = client.post("/master/new", data={"csrf_token": csrf_from(page), "name": "Senza stagione",
+                                          "ruleset": "lupus-live-12", "listing": "public"})
+    assert r.status_code == 302
