@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from .core import PRIVATE, Action, Event, GameState, Phase, Rejected, Resolution, keep_last, phase_rng
 from .interface import IDENTIFY, Call, IdentifyTap, NightFrame, PowerTap, TableScript
@@ -182,6 +182,28 @@ def book_hash(book: "Book") -> str:
 
 # --------------------------------------------------------------------------- the book
 
+def confirmed_faces(calls: Any, gm_input: dict[str, Any] | None,
+                    last_args: Callable[[PowerTap], dict[str, Any] | None]) -> dict[str, list[str]]:
+    """The faces confirmed so far tonight, by the role called: the first night's
+    identities, a power's target as its actor's latest submission (``last_args``: read
+    from the server's rows or the phone's book) stands."""
+    out: dict[str, list[str]] = {}
+    done = set(calls_done(gm_input))
+    ids = identified(gm_input)
+    for call in calls:
+        if call.role not in done:
+            continue
+        tap = call.tap
+        if isinstance(tap, IdentifyTap):
+            out[call.role] = list(ids.get(call.role) or [])
+        elif isinstance(tap, PowerTap) and tap.actor is not None:
+            args = last_args(tap)
+            out[call.role] = [str(args[tap.key])] if args is not None and tap.key in args else []
+        else:
+            out[call.role] = []
+    return out
+
+
 @dataclass
 class Book:
     """A game at the table from the moment open now; JSON in, JSON out (``to_dict``)."""
@@ -245,21 +267,10 @@ class Book:
 
     def tapped(self) -> dict[str, list[str]]:
         """The faces confirmed so far tonight, by the role called."""
-        out: dict[str, list[str]] = {}
-        done = set(calls_done(self.gm_input))
-        ids = identified(self.gm_input)
-        for call in self.script():
-            if call.role not in done:
-                continue
-            tap = call.tap
-            if isinstance(tap, IdentifyTap):
-                out[call.role] = list(ids.get(call.role) or [])
-            elif isinstance(tap, PowerTap) and tap.actor is not None:
-                rows = self._power_rows(tap)
-                out[call.role] = [str(rows[-1]["args"][tap.key])] if rows and tap.key in rows[-1]["args"] else []
-            else:
-                out[call.role] = []
-        return out
+        def last_args(tap: PowerTap) -> dict[str, Any] | None:
+            rows = self._power_rows(tap)
+            return rows[-1]["args"] if rows else None
+        return confirmed_faces(self.script(), self.gm_input, last_args)
 
     def _power_rows(self, tap: PowerTap) -> list[dict[str, Any]]:
         kind = get_ruleset(self.ruleset).kind_of_key(tap.key)

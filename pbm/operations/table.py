@@ -286,21 +286,10 @@ def record_call(session: Session, config: dict[str, Any], game: Game, *, index: 
 def tapped(session: Session, game: Game, phase: PhaseRow) -> dict[str, list[str]]:
     """The faces confirmed so far tonight, by the role called: the first night's
     identities, a power's target as its actor's submission stands."""
-    out = {}
-    done = set(calls_done(phase))
-    ids = identified(phase)
-    for call in script_of(game, phase):
-        if call.role not in done:
-            continue
-        tap = call.tap
-        if isinstance(tap, IdentifyTap):
-            out[call.role] = list(ids.get(call.role) or [])
-        elif isinstance(tap, PowerTap) and tap.actor is not None:
-            row = _power_rows(session, game, phase, tap)
-            out[call.role] = [str(row[-1].args[tap.key])] if row and tap.key in row[-1].args else []
-        else:
-            out[call.role] = []
-    return out
+    def last_args(tap: PowerTap) -> dict[str, Any] | None:
+        rows = _power_rows(session, game, phase, tap)
+        return dict(rows[-1].args) if rows else None
+    return book.confirmed_faces(script_of(game, phase), phase.gm_input, last_args)
 
 
 def _power_rows(session: Session, game: Game, phase: PhaseRow, tap: PowerTap) -> list[ActionRow]:
