@@ -13,7 +13,7 @@ from flask_wtf.csrf import CSRFProtect
 from . import config as config_module
 from .clock import Clock
 from .db import make_engine, make_sessionmaker
-from .i18n import compile_catalogs, request_lang, select_locale
+from .i18n import compile_catalogs, install_page_gettext, request_lang, select_locale
 from .models import User
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,6 +63,7 @@ def create_app(overrides: dict[str, Any] | None = None, instance: Path | None = 
     request_size.init_app(app)  # before CSRFProtect, whose hook reads the body
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
+    install_page_gettext(app)  # after Flask-Babel's own, which it replaces
 
     from .web import (
         archive, auth, demo_mailbox, headers, health, join, master, narrator, narrator_offline, player, public,

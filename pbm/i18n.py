@@ -8,8 +8,10 @@ from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
-from flask import current_app, request, session
-from flask_babel import get_locale
+from flask import Flask, current_app, request, session
+from flask_babel import get_locale, get_translations
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from flask_login import current_user
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
@@ -51,6 +53,39 @@ def gettext_in(lang: str, message: str, **params: object) -> str:
     ``message`` is the English msgid; ``params`` fill its %(name)s placeholders."""
     text = _catalog(lang if lang in ("it", "en") else "it").gettext(message)
     return text % params if params else text
+
+
+def install_page_gettext(app: Flask) -> None:
+    """The pages' ``_()`` read the catalogue of the language the page is rendered in
+    (``current_locale``, which every page's context has) straight from the compiled
+    catalogues: Flask-Babel's own callables look the request's locale and domain up
+    again through Flask's context proxies at each of a page's twenty-odd sentences,
+    a good part of the reserved page's rendering (issue 33). The same catalogues
+    (``BABEL_TRANSLATION_DIRECTORIES`` is this folder); a template rendered without
+    ``current_locale`` asks Flask-Babel as before."""
+
+    def catalog(context: Context) -> NullTranslations:
+        lang = context.get("current_locale")
+        return _catalog(lang) if lang in ("it", "en") else get_translations()
+
+    @pass_context
+    def gettext(context: Context, message: str) -> str:
+        return catalog(context).ugettext(message)
+
+    @pass_context
+    def ngettext(context: Context, singular: str, plural: str, n: int) -> str:
+        return catalog(context).ungettext(singular, plural, n)
+
+    @pass_context
+    def pgettext(context: Context, ctx: str, message: str) -> str:
+        return catalog(context).upgettext(ctx, message)
+
+    @pass_context
+    def npgettext(context: Context, ctx: str, singular: str, plural: str, n: int) -> str:
+        return catalog(context).unpgettext(ctx, singular, plural, n)
+
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=gettext, ngettext=ngettext, newstyle=True, pgettext=pgettext, npgettext=npgettext)
 
 
 def lang_of(code: str) -> str:

@@ -46,11 +46,20 @@ class CheckboxesField(SelectMultipleField):
 
 
 class NameSelect(widgets.Select):
-    """WTForms' select, each plain option written in one formatting step: a vote's
-    select lists every living player, and WTForms' general attribute writer costs
-    more than the rest of the reserved page's form. The same HTML (attributes in
-    WTForms' order, escaped the same way); an option with attributes of its own
-    goes the general way."""
+    """WTForms' select, a plain one (no attributes of its own, neither required nor
+    disabled) and each plain option written in one formatting step: a vote's select
+    lists every living player, and WTForms' general attribute writer costs more than
+    the rest of the reserved page's form. The same HTML (attributes in WTForms' order,
+    escaped the same way); a select or option with attributes of its own goes the
+    general way."""
+
+    def __call__(self, field: Any, **kwargs: Any) -> Markup:
+        flags = field.flags
+        if kwargs or self.multiple or field.has_groups() or getattr(flags, "required", False) \
+                or getattr(flags, "disabled", False):
+            return super().__call__(field, **kwargs)
+        options = "".join(self.render_option(c) for c in field._iter_choices_normalized())
+        return Markup(f'<select id="{escape(field.id)}" name="{escape(field.name)}">{options}</select>')
 
     @classmethod
     def render_option(cls, choice: Any, **kwargs: Any) -> Markup:
@@ -234,8 +243,7 @@ def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
     lang = request_lang()
     tz = operations.game_tz(game)
     session = db()
-    phase = reserved_parts.current_phase(session, game)
-    found = reserved_parts.parts(session, game, seat, phase, lang, tz, _groups_of)
+    phase, found = reserved_parts.parts(session, game, seat, lang, tz, _groups_of)
     forms, current, latest = [], [], []
     taking = phase is not None and phase.status == PhaseStatus.OPEN and now() < phase.ends_at
     if taking and found.open_state is not None:

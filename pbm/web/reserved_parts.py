@@ -24,7 +24,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from sqlalchemy import Integer, Text, bindparam, cast, func, select
+from sqlalchemy import Integer, Text, bindparam, cast, func, select, true
 from sqlalchemy.orm import Session, defer
 
 from engine.core import GameState
@@ -68,24 +68,23 @@ _KEPT_STATES = 256
 _states: OrderedDict[tuple[int, bytes], GameState] = OrderedDict()
 _lock = threading.Lock()
 
-# Built once (bound per request): every reserved page asks them.
-_PHASE = (select(PhaseRow).where(PhaseRow.game_id == bindparam("game_id"))
-          .order_by(PhaseRow.index.desc()).limit(1)
-          # The states are in the version query as text: parsed only when the parts are made.
-          .options(*(defer(c) for c in (PhaseRow.state_before, PhaseRow.state_after, PhaseRow.pending,
-                                        PhaseRow.gm_input, PhaseRow.reminded))))
-# The version in one statement: the game's state and the phase's as stored, and the
-# game's events: how many, the newest, how many published (a draft's are, with it).
-_VERSION = (select(func.count(EventRow.id), func.max(EventRow.id), func.sum(cast(EventRow.published, Integer)),
-                   select(cast(Game.state, Text)).where(Game.id == bindparam("game_id")).scalar_subquery(),
-                   select(cast(PhaseRow.state_before, Text)).where(PhaseRow.id == bindparam("phase_id"))
-                   .scalar_subquery())
-            .where(EventRow.game_id == bindparam("game_id")))
-
-
-def current_phase(session: Session, game: Game) -> PhaseRow | None:
-    """The game's latest phase without its states (the version has them as text)."""
-    return session.scalar(_PHASE, {"game_id": game.id})
+# Built once (bound per request): every reserved page asks it. The open (latest) phase
+# and the version of the game in one statement: the game's state and the phase's as
+# stored (text, parsed only when the parts are made), and the game's events: how many,
+# the newest, how many published (a draft's are, with it).
+_DEFERRED = (PhaseRow.state_before, PhaseRow.state_after, PhaseRow.pending, PhaseRow.gm_input, PhaseRow.reminded)
+_EVENTS = (select(func.count(EventRow.id).label("n"), func.max(EventRow.id).label("newest"),
+                  func.sum(cast(EventRow.published, Integer)).label("published"))
+           .where(EventRow.game_id == bindparam("game_id")).subquery())
+_GAME_STATE = select(cast(Game.state, Text)).where(Game.id == bindparam("game_id")).scalar_subquery()
+_PHASE_AND_VERSION = (select(PhaseRow, _EVENTS.c.n, _EVENTS.c.newest, _EVENTS.c.published, _GAME_STATE,
+                             cast(PhaseRow.state_before, Text))
+                      .join_from(PhaseRow, _EVENTS, true())
+                      .where(PhaseRow.game_id == bindparam("game_id"))
+                      .order_by(PhaseRow.index.desc()).limit(1)
+                      .options(*(defer(c) for c in _DEFERRED)))
+# A game without a phase yet (set up, not started): its version alone.
+_VERSION = select(_EVENTS.c.n, _EVENTS.c.newest, _EVENTS.c.published, _GAME_STATE)
 
 
 # The forms a state offers a seat, grouped as the page shows them, each with its title
@@ -93,11 +92,16 @@ def current_phase(session: Session, game: Game) -> PhaseRow | None:
 GroupsOf = Callable[[Game, GameState, str], list[tuple[list[ActionForm], str]]]
 
 
-def parts(session: Session, game: Game, seat: Seat, phase: PhaseRow | None, lang: str, tz: str,
-          groups_of: GroupsOf) -> Parts:
-    """The parts at the game's version now: kept, or made and kept."""
-    count, newest, published, state_text, phase_text = session.execute(
-        _VERSION, {"game_id": game.id, "phase_id": phase.id if phase else 0}).one()
+def parts(session: Session, game: Game, seat: Seat, lang: str, tz: str,
+          groups_of: GroupsOf) -> tuple[PhaseRow | None, Parts]:
+    """The game's latest phase (without its states) and the parts at the game's
+    version now: kept, or made and kept."""
+    row = session.execute(_PHASE_AND_VERSION, {"game_id": game.id}).first()
+    if row is not None:
+        phase, count, newest, published, state_text, phase_text = row
+    else:
+        phase, phase_text = None, None
+        count, newest, published, state_text = session.execute(_VERSION, {"game_id": game.id}).one()
     key = (game.id, game.ruleset, game.status, game.paused_at, _digest(state_text), count, newest, published,
            seat.id, seat.name, seat.disqualified, lang, tz,
            *((phase.id, phase.status, phase.ends_at, phase.named_on, _digest(phase_text)) if phase else ()))
@@ -105,14 +109,14 @@ def parts(session: Session, game: Game, seat: Seat, phase: PhaseRow | None, lang
         found = _parts.get(key)
         if found is not None:
             _parts.move_to_end(key)
-            return found
+            return phase, found
     made = _made(session, game, seat, phase, lang, tz, phase_text, groups_of,
                  hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest())
     with _lock:
         _parts[key] = made
         while len(_parts) > _KEPT:
             _parts.popitem(last=False)
-    return made
+    return phase, made
 
 
 def _digest(text: str | None) -> bytes:

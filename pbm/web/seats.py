@@ -39,7 +39,9 @@ def _seats_view(game) -> dict[str, Any]:
     today = now().date()
     user = current_user if current_user.is_authenticated else None
     seat = my_seat(game) if user else None
-    master = bool(user) and game.is_master(user)
+    # A player is never a Master of their own game (operations refuse both ways:
+    # "master_plays"), so a seated reader's page, the most often loaded, skips the ask.
+    master = bool(user) and seat is None and game.is_master(user)
     can_volunteer = bool(user) and seat is None and not master and game.status != GameStatus.OVER
     # The list matters to the Masters and to whoever may join it (a seated player's
     # page, the one most often loaded, does not show it).
