@@ -21,7 +21,7 @@ from ..mail.reading.wording import describe_error
 from ..models import InboundRow, PhaseRow, PhaseStatus
 from ..operations import desk as desk_ops
 from ..operations import seasons
-from . import config, db, desk_view, game_or_404, now, require_master, stats
+from . import config, db, desk_view, game_or_404, now, require_master, reserved_page, stats
 from .forms import AddPlayerForm, CsrfForm, NewGameForm, OnBehalfForm, options
 from .public import ruleset_name
 from .refusals import attempt, attempted
@@ -359,7 +359,7 @@ def as_player(slug: str, name: str):
         abort(404)
     context = reserved_context(game, seat)
     context["forms"] = []
-    return render_template("reserved.html", viewing_as=True, **context)
+    return reserved_page.render({**context, "viewing_as": True}, None)
 
 
 @bp.route("/g/<slug>/master/inbound/<int:inbound_id>")

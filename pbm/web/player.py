@@ -17,12 +17,13 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, g, make_response, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, g, make_response, request, url_for
 from flask import session as flask_session
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from markupsafe import Markup, escape
 from wtforms import HiddenField, SelectField, SelectMultipleField, StringField, TextAreaField, widgets
+from wtforms.fields.choices import Choice
 
 from engine.core import ActionForm, GameState, Rejected
 from engine.interface import BaseRuleset
@@ -31,7 +32,10 @@ from engine.registry import get_ruleset
 from ..i18n import request_lang
 from .. import limits, operations, render
 from ..models import Game, PhaseStatus, Seat
-from . import config, db, game_and_my_seat_or_404, game_my_seat_and_phase_or_404, now, reserved_parts
+from . import (
+    config, db, game_and_my_seat_or_404, game_my_seat_and_phase_or_404, now, reserved_page, reserved_parts,
+    rooms_access,
+)
 from .forms import ActionFormBase, options
 from .refusals import attempt, not_recorded
 from .rooms import talk_menu
@@ -55,10 +59,12 @@ class NameSelect(widgets.Select):
 
     def __call__(self, field: Any, **kwargs: Any) -> Markup:
         flags = field.flags
-        if kwargs or self.multiple or field.has_groups() or getattr(flags, "required", False) \
-                or getattr(flags, "disabled", False):
+        written = None if kwargs or self.multiple or field.coerce is not str or getattr(flags, "required", False) \
+            or getattr(flags, "disabled", False) else _plain_options(field.choices)
+        if written is None:
             return super().__call__(field, **kwargs)
-        options = "".join(self.render_option(c) for c in field._iter_choices_normalized())
+        data = field.data
+        options = "".join(chosen if value == data else plain for value, plain, chosen in written)
         return Markup(f'<select id="{escape(field.id)}" name="{escape(field.name)}">{options}</select>')
 
     @classmethod
@@ -67,6 +73,34 @@ class NameSelect(widgets.Select):
             return super().render_option(choice, **kwargs)
         selected = " selected" if choice.selected else ""
         return Markup(f'<option{selected} value="{escape(choice.value)}">{escape(choice.label or choice.value)}</option>')
+
+
+_OPTIONS: OrderedDict[tuple[Any, ...], list[tuple[str, str, str]] | None] = OrderedDict()
+_OPTIONS_KEPT = 256
+_options_lock = threading.Lock()
+
+
+def _plain_options(choices: Any) -> list[tuple[str, str, str]] | None:
+    """Each option of a list of plain choices (strings, no attributes, no groups) written
+    once, unselected and selected, for every select that lists them (a phase's vote lists
+    the same names on every player's page); None when a choice is not plain."""
+    try:
+        key = tuple((c.value, c.label, c.optgroup, bool(c.render_kw)) for c in choices)
+    except (AttributeError, TypeError):  # choices not given as SelectChoice
+        return None
+    with _options_lock:
+        if key in _OPTIONS:
+            _OPTIONS.move_to_end(key)
+            return _OPTIONS[key]
+    plain = all(isinstance(value, str) and group is None and not attrs for value, _label, group, attrs in key)
+    written = [(value, str(NameSelect.render_option(Choice(value, label, False, {}))),
+                str(NameSelect.render_option(Choice(value, label, True, {}))))
+               for value, label, _group, _attrs in key] if plain else None
+    with _options_lock:
+        _OPTIONS[key] = written
+        while len(_OPTIONS) > _OPTIONS_KEPT:
+            _OPTIONS.popitem(last=False)
+    return written
 
 
 def _ruleset(key: str) -> BaseRuleset:
@@ -243,7 +277,9 @@ def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
     lang = request_lang()
     tz = operations.game_tz(game)
     session = db()
-    phase, found = reserved_parts.parts(session, game, seat, lang, tz, _groups_of)
+    phase, found, state_text = reserved_parts.parts(session, game, seat, lang, tz, _groups_of)
+    if seat.user_id == current_user.id:  # not a Master's view of the page: the menu is theirs
+        talk_menu(rooms_access.seated_asker(game, seat, state_text))
     forms, current, latest = [], [], []
     taking = phase is not None and phase.status == PhaseStatus.OPEN and now() < phase.ends_at
     if taking and found.open_state is not None:
@@ -282,11 +318,12 @@ def reserved(slug: str):
     if context["parts"].window_page:  # its own page
         from .window_page import render_page
         return render_page(game, seat)
-    tag = _validator(game, seat, context)
+    shown = _shown(game, seat, context)
+    tag = _validator(context, shown)
     if tag is not None and tag in request.if_none_match:
         response = Response(status=304)
     else:
-        response = make_response(render_template("reserved.html", **context))
+        response = make_response(reserved_page.render(context, (context["parts"].version, shown)))
     if tag is not None:
         response.set_etag(tag)
         # Each visit asks (no-cache), and no cache but the player's own keeps it (private).
@@ -294,24 +331,33 @@ def reserved(slug: str):
     return response
 
 
-def _validator(game: Game, seat: Seat, context: dict[str, Any]) -> str | None:
+def _shown(game: Game, seat: Seat, context: dict[str, Any]) -> tuple[Any, ...]:
+    """Everything the page shows beside the parts (kept per version of the game), the
+    player's choices and the form token: the reader, the game's name, whether the phase
+    takes choices and offers forms, the rooms' unread counts, their absences, the day.
+    The kept page is written again when any of it changes (reserved_page)."""
+    menu = talk_menu()
+    return (current_user.id, current_user.name, current_user.is_admin, request_lang(), game.name, seat.name,
+            context["taking"], bool(context["forms"]),
+            tuple((e.key, e.title, e.unread) for e in menu.entries) if menu else None,
+            tuple((a.id, a.first_day, a.last_day, a.note) for a in seats_view(game)["my_absences"]),
+            now().date())
+
+
+def _validator(context: dict[str, Any], shown: tuple[Any, ...]) -> str | None:
     """The page's ETag, or None for a page that must never be answered 304: one with a
     message to show once (a receipt, a refusal). Made of everything the page shows:
-    the parts' version, the reader, their choices, whether the phase takes them, the
-    rooms' unread counts, their absences, the day; and their session's form token
-    with the half of its life it was made in, so that a page kept by the browser never
-    holds a token that has expired or belongs to another session."""
+    the parts' version, what the page shows beside them (``_shown``), the player's
+    choices; and their session's form token with the half of its life it was made in,
+    so that a page kept by the browser never holds a token that has expired or belongs
+    to another session."""
     if flask_session.get("_flashes"):
         return None
     limit = current_app.config.get("WTF_CSRF_TIME_LIMIT") or 3600
-    menu = talk_menu()
-    shown = (current_user.id, current_user.name, current_user.is_admin, request_lang(),
-             hashlib.blake2b(str(flask_session.get("csrf_token")).encode(), digest_size=16).digest(),
-             int(time.time() // max(limit // 2, 1)), context["choices"], context["taking"],
-             [(e.key, e.title, e.unread) for e in menu.entries] if menu else None,
-             [(a.id, a.first_day, a.last_day, a.note) for a in seats_view(game)["my_absences"]],
-             now().date(), seat.name)
-    return reserved_parts.etag(context["parts"], shown)
+    return reserved_parts.etag(context["parts"], (
+        shown, context["choices"],
+        hashlib.blake2b(str(flask_session.get("csrf_token")).encode(), digest_size=16).digest(),
+        int(time.time() // max(limit // 2, 1))))
 
 
 @bp.route("/g/<slug>/act", methods=["POST"])

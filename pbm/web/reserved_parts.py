@@ -93,9 +93,10 @@ GroupsOf = Callable[[Game, GameState, str], list[tuple[list[ActionForm], str]]]
 
 
 def parts(session: Session, game: Game, seat: Seat, lang: str, tz: str,
-          groups_of: GroupsOf) -> tuple[PhaseRow | None, Parts]:
-    """The game's latest phase (without its states) and the parts at the game's
-    version now: kept, or made and kept."""
+          groups_of: GroupsOf) -> tuple[PhaseRow | None, Parts, str | None]:
+    """The game's latest phase (without its states), the parts at the game's version
+    now (kept, or made and kept) and the game's state as stored (the rooms' menu reads
+    who is where from it)."""
     row = session.execute(_PHASE_AND_VERSION, {"game_id": game.id}).first()
     if row is not None:
         phase, count, newest, published, state_text, phase_text = row
@@ -109,14 +110,14 @@ def parts(session: Session, game: Game, seat: Seat, lang: str, tz: str,
         found = _parts.get(key)
         if found is not None:
             _parts.move_to_end(key)
-            return phase, found
+            return phase, found, state_text
     made = _made(session, game, seat, phase, lang, tz, phase_text, groups_of,
                  hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest())
     with _lock:
         _parts[key] = made
         while len(_parts) > _KEPT:
             _parts.popitem(last=False)
-    return phase, made
+    return phase, made, state_text
 
 
 def _digest(text: str | None) -> bytes:

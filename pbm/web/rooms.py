@@ -112,20 +112,23 @@ class _LazyMenu:
         return getattr(self._menu(), name)
 
 
-def talk_menu() -> rooms_view.Menu:
-    """The reader's rooms of the game the page is about, read once a request."""
+def talk_menu(known: rooms_access.Asker | None = None) -> rooms_view.Menu:
+    """The reader's rooms of the game the page is about, read once a request.
+    ``known``: the reader as the page has read them already (the reserved page: the
+    game, their seat and the game's state), which saves the menu its first query."""
     if "talk_menu" not in g:
-        g.talk_menu = _menu_now()
+        g.talk_menu = _menu_now(known)
     return g.talk_menu
 
 
-def _menu_now() -> rooms_view.Menu:
+def _menu_now(known: rooms_access.Asker | None = None) -> rooms_view.Menu:
     slug = (request.view_args or {}).get("slug") if request else None
     if not slug or not current_user.is_authenticated:
         return rooms_view.Menu("")
     # Two queries built once, in plain rows, in the page's own transaction: every page of
     # a game shows the menu.
-    who = rooms_access.asker(db(), slug, current_user.id)
+    who = known if known is not None and known.user_id == current_user.id else \
+        rooms_access.asker(db(), slug, current_user.id)
     if who is None or not who.in_game or who.standing is None:
         return rooms_view.Menu(slug)
     held = rooms_access.rooms_held(db(), who)

@@ -128,6 +128,14 @@ _SEAT = and_(Seat.game_id == Game.id, Seat.user_id == bindparam("user_id"))
 _ASKER = select(*_asker_columns()).outerjoin(Seat, _SEAT).where(Game.slug == bindparam("slug"))
 
 
+def seated_asker(game: Game, seat: Seat, state_text: str | None) -> Asker:
+    """The player of ``seat`` in ``game``, from what a page has read already (the game,
+    the seat and the game's state as stored): what ``asker`` reads, without its query.
+    A player is never a Master of their own game (operations refuse both ways)."""
+    row = (game.id, game.ruleset, game.status, state_text, game.talk, seat.id, seat.name, seat.disqualified, False)
+    return _asker(row, seat.user_id)
+
+
 def asker(session: Session | Connection, slug: str, user_id: int) -> Asker | None:
     """The user in the game ``slug`` (None: no such game)."""
     row = session.execute(_ASKER, {"slug": slug, "user_id": user_id}).first()

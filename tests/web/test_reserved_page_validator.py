@@ -14,7 +14,7 @@ from sqlalchemy import select
 from pbm.db import transaction
 from pbm.models import Game, PhaseRow, User
 from pbm.operations import desk
-from pbm.web import reserved_parts
+from pbm.web import reserved_page, reserved_parts
 from pbm.worker import Worker
 
 from tests.support.forms import area, flash_of, logged_in, post_form
@@ -86,8 +86,9 @@ def test_a_masters_intervention_and_another_session_change_the_validator(app, fa
 
 
 def _afresh(client) -> str:
-    """The page made from nothing: no part kept from an earlier visit."""
+    """The page made from nothing: no part and no page kept from an earlier visit."""
     reserved_parts._parts.clear()
+    reserved_page.forget()
     return area(client)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import Text, cast, event, select
 
 from pbm.db import transaction
 from pbm.models import Game, Seat, User
@@ -197,6 +197,9 @@ def _agree(factory, gid: int, moment: str) -> None:
             user_id = seat.user_id if seat else game.masters[0].user_id
             who = rooms_access.asker(s, SLUG, user_id)
             held = {h.key for h in rooms_access.rooms_held(s, who)}
+            if seat is not None:  # the reserved page's asker, from what it has read, is the same
+                state_text = s.scalar(select(cast(Game.state, Text)).where(Game.id == gid))
+                assert rooms_access.seated_asker(game, seat, state_text) == who, (moment, label)
             every = {p.key: p for p in talk.places(s, game, seat, master=is_master)}
             authority = set(every)
             assert held == authority, (moment, label)

@@ -1,0 +1,89 @@
+"""The reserved page as sent: the page kept as written, but for the three things that
+change from one request to the next (issue 33: the page is most of the deadline rush's
+requests, and a player sees it again after every vote):
+
+- the player's choices and the forms filled with them (partials/reserved_forms.html),
+- the messages shown once (a receipt, a refusal: partials/flashes.html),
+- the session's form token, signed anew for each request.
+
+Those are written at each request and put in their places; the rest of the page is
+written once per ``key``, which the caller makes of everything else the page shows
+(the parts' version and what the reader's page shows beside them: pbm/web/player.py).
+The places are marked with words made at random when the process starts, so no text
+a user wrote can stand for them.
+"""
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from typing import Any, Hashable
+
+from flask import current_app, render_template
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
+
+from ..i18n import request_lang
+
+_MARK = secrets.token_hex(8)
+_FORMS, _FLASHES, _TOKEN = (f"\x00{name}-{_MARK}\x00" for name in ("forms", "flashes", "token"))
+
+# About 12 KB a page: a thousand players' pages, some 12 MB a web process at most.
+_KEPT = 1024
+_pages: OrderedDict[Hashable, list[str]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def render(context: dict[str, Any], key: Hashable | None) -> str:
+    """The page for ``context`` (pbm.web.player.reserved_context); ``key`` None for a
+    page never kept (a Master's view of it)."""
+    forms = Markup(_partial("partials/reserved_forms.html", context)) if context["forms"] else Markup("")
+    if key is None:
+        return render_template("reserved.html", forms_html=forms, **context)
+    flashes = Markup(_partial("partials/flashes.html", {}))
+    token = generate_csrf()
+    with _lock:
+        pieces = _pages.get(key)
+        if pieces is not None:
+            _pages.move_to_end(key)
+    if pieces is None:
+        written = render_template("reserved.html", forms_html=Markup(_FORMS), flashes_html=Markup(_FLASHES),
+                                  **context)
+        pieces = _pieces(written.replace(token, _TOKEN))
+        with _lock:
+            _pages[key] = pieces
+            while len(_pages) > _KEPT:
+                _pages.popitem(last=False)
+    fill = {_FORMS: str(forms), _FLASHES: str(flashes), _TOKEN: token}
+    return "".join(fill.get(piece, piece) for piece in pieces)
+
+
+def _partial(name: str, context: dict[str, Any]) -> str:
+    """A part written at each request, with the page's context but without running the
+    app's context processors again (Flask's render_template does, for each template):
+    the part needs only the page's language of them (``_()`` reads it)."""
+    return current_app.jinja_env.get_template(name).render(current_locale=request_lang(), **context)
+
+
+def _pieces(page: str) -> list[str]:
+    """The page cut at its places, each place a piece of its own."""
+    out = [page]
+    for mark in (_FORMS, _FLASHES, _TOKEN):
+        cut: list[str] = []
+        for piece in out:
+            if piece in (_FORMS, _FLASHES, _TOKEN):
+                cut.append(piece)
+                continue
+            parts = piece.split(mark)
+            for i, part in enumerate(parts):
+                if i:
+                    cut.append(mark)
+                cut.append(part)
+        out = cut
+    return [piece for piece in out if piece]
+
+
+def forget() -> None:
+    """Drop every kept page (a test that changes templates or catalogues in place)."""
+    with _lock:
+        _pages.clear()

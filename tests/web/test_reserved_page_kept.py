@@ -1,0 +1,119 @@
+"""The reserved page kept as written (pbm/web/reserved_page.py, issue 33): written once
+per version of what it shows, with the player's choices, the messages shown once and
+the session's form token put in at each request. Whatever changes, the page shown is
+the page written from nothing; a session never gets another's token, a player never
+another's page."""
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from pbm import operations
+from pbm.db import transaction
+from pbm.models import Game, User
+from pbm.operations import rooms as talk
+from pbm.web import reserved_page, reserved_parts
+
+from tests.support.forms import area, flash_of, forms_of, logged_in, post_form
+from tests.support.helpers import make_game
+
+ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Contadino",
+         "Elena": "Contadino"}
+TOKENS = re.compile(r'csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"')
+
+
+def _tokens(page: str) -> set[str]:
+    return {a or b for a, b in TOKENS.findall(page)}
+
+
+def _afresh(client) -> str:
+    """The page written from nothing: no part and no page kept from an earlier visit."""
+    reserved_parts._parts.clear()
+    reserved_page.forget()
+    return area(client)
+
+
+def _same(page: str, other: str) -> bool:
+    return TOKENS.sub("", page) == TOKENS.sub("", other)
+
+
+def test_each_session_gets_its_own_token_in_the_kept_page(app, factory, clock):
+    make_game(factory, app.config, clock.now(), ROLES)
+    first, second = logged_in(app, "Carla"), logged_in(app, "Carla")
+    mine, theirs = area(first), area(second)  # the second is the page kept for the first
+    assert _same(mine, theirs)
+    assert len(_tokens(theirs)) == 1 and _tokens(theirs) != _tokens(mine)
+    # The second session's page works in the second session: its vote is recorded.
+    assert "Registrato" in flash_of(post_form(second, "form-power", {"target": "Anna"}))
+    # And the first session's token is refused in the second.
+    form = forms_of(theirs)["form-power"]
+    stolen = {**form.hidden, "power-csrf_token": _tokens(mine).pop(), "power-target": "Dario"}
+    assert second.post(form.action, data=stolen).status_code == 400
+
+
+def test_a_player_never_gets_anothers_kept_page(app, factory, clock):
+    make_game(factory, app.config, clock.now(), ROLES)
+    anna, bruno = logged_in(app, "Anna"), logged_in(app, "Bruno")
+    area(anna)
+    page = area(bruno)
+    assert "Area riservata: Bruno" in page and "Anna" not in page.split("<h1>")[1].split("</h1>")[0]
+    assert "Lupo Mannaro" not in page.split("I tuoi risultati privati")[0].split('class="role"')[1]
+
+
+def test_choices_and_receipts_are_written_at_each_request(app, factory, clock):
+    make_game(factory, app.config, clock.now(), ROLES)
+    carla = logged_in(app, "Carla")
+    area(carla)
+    for target in ("Anna", "Bruno", "Anna"):
+        shown = post_form(carla, "form-power", {"target": target})
+        assert "Registrato" in flash_of(shown)
+        chosen = shown.split("Le tue scelte")[1].split("</ul>")[0]
+        assert target in chosen and ({"Anna", "Bruno"} - {target}).pop() not in chosen
+        assert f'<option selected value="{target}">' in shown
+        again = area(carla)
+        assert 'class="flash' not in again  # the receipt shown once
+        assert _same(again, _afresh(carla))
+
+
+def test_what_the_page_shows_beside_the_game_is_never_stale(app, factory, clock):
+    gid = make_game(factory, app.config, clock.now(), ROLES)
+    elena, anna = logged_in(app, "Elena"), logged_in(app, "Anna")
+    area(elena)
+    with transaction(factory) as s:  # the Masters rename the game
+        s.get(Game, gid).name = "La partita del giovedì"
+    page = area(elena)
+    assert "La partita del giovedì" in page and _same(page, _afresh(elena))
+
+    with transaction(factory) as s:  # another player talks in the piazza: one unread post
+        game = s.get(Game, gid)
+        seat = game.seat_by_name("Anna")
+        user = s.get(User, seat.user_id)
+        talk.post(s, app.config, game, "piazza", "Buongiorno a tutti", user=user, seat=seat, now=clock.now())
+    page = area(elena)
+    assert re.search(r'class="unread">1 nuov', page) and _same(page, _afresh(elena))
+    area(anna)
+
+    with transaction(factory) as s:  # Elena says she will be away
+        game = s.get(Game, gid)
+        today = clock.now().date()
+        operations.seats.declare_absence(s, app.config, game, game.seat_by_name("Elena"),
+                                         first_day=today + timedelta(days=2), last_day=today + timedelta(days=3),
+                                         note="In montagna", now=clock.now())
+    page = area(elena)
+    assert "In montagna" in page and _same(page, _afresh(elena))
+
+
+def test_the_masters_view_of_the_page_is_never_kept_for_the_player(app, factory, clock):
+    make_game(factory, app.config, clock.now(), ROLES)
+    carla = logged_in(app, "Carla")
+    area(carla)
+    master = app.test_client()
+    page = master.get("/login").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page) or re.search(
+        r'csrf_token" type="hidden" value="([^"]+)"', page)
+    assert master.post("/login", data={"csrf_token": token.group(1), "email": "master@example.org",
+                                       "password": "master"}).status_code == 302
+    seen = master.get("/g/test-game/master/as/Carla").get_data(as_text=True)
+    assert "Area riservata: Carla" in seen and 'id="form-' not in seen and 'class="flash viewing"' in seen
+    page = area(carla)
+    assert 'id="form-power"' in page and 'class="flash viewing"' not in page
