@@ -26,7 +26,7 @@ from flask import Flask  # noqa: E402
 
 from pbm import models, operations  # noqa: E402
 from pbm.app import create_app  # noqa: E402
-from pbm.clock import FixedClock  # noqa: E402
+from pbm.clock import Clock, FixedClock  # noqa: E402
 from pbm.db import transaction  # noqa: E402
 from pbm.migrate import upgrade  # noqa: E402
 from pbm.worker import Worker  # noqa: E402
@@ -55,7 +55,7 @@ def scratch() -> Path:
     return folder
 
 
-def service_app(folder: Path, clock: FixedClock | None = None, **config: Any) -> Flask:
+def service_app(folder: Path, clock: Clock | None = None, **config: Any) -> Flask:
     """The web app on a fresh SQLite database in ``folder`` (its instance folder)."""
     url = config.pop("DATABASE_URL", f"sqlite:///{folder / 'bench.sqlite3'}")
     upgrade(url)

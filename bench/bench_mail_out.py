@@ -34,6 +34,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 from _support import MONDAY_10_ROME, ROOT, Timers, fast_passwords, median, open_day_one, record, scratch, service_app  # first: it puts the checkout on sys.path
 
@@ -65,15 +66,22 @@ def fill_outbox(factory, count: int, now) -> None:
 
 
 class _Counting:
-    """An aiosmtpd handler that accepts at once and keeps only each Message-ID:
-    a relay that queues fast, so the figure is the service's, not the server's."""
+    """An aiosmtpd handler that accepts at once and keeps only each Message-ID (and
+    the size, the first and the last moment): a relay that queues fast, so the figure
+    is the service's, not the server's."""
 
     def __init__(self) -> None:
         self.ids: list[bytes] = []
+        self.octets = 0
+        self.first = self.last = 0.0  # time.time() of the first and the last message accepted
 
     async def handle_DATA(self, server, session, envelope) -> str:
-        found = MESSAGE_ID.search(envelope.original_content or envelope.content)
+        content = envelope.original_content or envelope.content
+        found = MESSAGE_ID.search(content)
         self.ids.append(found.group(1) if found else b"")
+        self.octets += len(content)
+        self.last = time.time()
+        self.first = self.first or self.last
         return "250 OK"
 
 
@@ -86,7 +94,7 @@ def serve(port: int) -> None:
     print("ready", flush=True)
     signal.sigwait({signal.SIGTERM})
     controller.stop()
-    print(len(handler.ids), len(set(handler.ids)), flush=True)
+    print(len(handler.ids), len(set(handler.ids)), handler.octets, handler.first, handler.last, flush=True)
 
 
 def start_smtpd(port: int) -> subprocess.Popen:
@@ -97,12 +105,20 @@ def start_smtpd(port: int) -> subprocess.Popen:
     return server
 
 
-def received(server: subprocess.Popen) -> tuple[int, int]:
-    """(messages, distinct Message-IDs) the server got; it stops."""
+class Received(NamedTuple):
+    messages: int
+    distinct: int  # Message-IDs
+    octets: int
+    first: float  # time.time() when the first and the last message were accepted
+    last: float
+
+
+def received(server: subprocess.Popen) -> Received:
+    """What the server got; it stops."""
     server.terminate()
     out, _ = server.communicate(timeout=60)
-    total, distinct = out.split()
-    return int(total), int(distinct)
+    total, distinct, octets, first, last = out.split()
+    return Received(int(total), int(distinct), int(octets), float(first), float(last))
 
 
 def one_run(messages: int) -> tuple[float, int, dict[str, float]]:
@@ -150,7 +166,7 @@ def one_run(messages: int) -> tuple[float, int, dict[str, float]]:
         Session.commit = real_commit
         for owner, name, real in wrapped:
             setattr(owner, name, real)
-        delivered, distinct = received(server)
+        delivered, distinct = received(server)[:2]
     with factory() as s:
         marked = s.scalar(select(func.count()).select_from(OutboxRow).where(OutboxRow.status == "sent"))
     if not sent == marked == delivered == distinct == messages:

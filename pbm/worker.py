@@ -114,7 +114,7 @@ class Worker:
         """The posts' mail made, then what is due sent: a post is in its readers'
         mailboxes one run of this job after it was stored."""
         self.room_posts()
-        return send.drain(self.app, self.factory, self.clock.now())
+        return send.drain(self.app, self.factory, self.clock.now(), clock=self.clock.now)
 
     def prune_raw_mail(self) -> retention.Pruned:
         return retention.prune(self.factory, self.config, self.clock.now())

@@ -19,6 +19,8 @@ from pbm.mail.outbound import send
 from pbm.config import ConfigError
 from pbm.db import transaction
 from pbm.models import OutboxRow, RelayState
+from pbm.worker import Worker
+from tests.fixtures.quota_relays import RateLimitedRelay
 from tests.fixtures.smtp import free_port
 from tests.support.helpers import make_game
 from tests.support.mail import ROLES, fast_passwords  # noqa: F401  (a fixture)
@@ -64,6 +66,44 @@ def test_the_sender_paces_to_the_relay_s_minute_first_class_first(make_app, cloc
     assert send.drain(app, factory, clock.now() + timedelta(seconds=61)) == 4
     assert [m.message["Message-ID"] for m in smtp_server.wait_for(9)] == urgent + bulk
     assert {r.status for r in rows(factory)} == {"sent"}
+
+
+class _SlowThenQuick(RateLimitedRelay):
+    """A relay of 5 a minute that takes 10 s of its clock over each of the first five
+    messages (the service's clock with it), then 1 s: a run of the worker's outbox job
+    lasts, and the next one may go faster."""
+
+    def __init__(self, clock) -> None:
+        super().__init__(5, clock.now)
+        self.clock = clock
+
+    async def handle_DATA(self, server, session, envelope):
+        answer = await super().handle_DATA(server, session, envelope)
+        self.clock.advance(seconds=10 if len(self.accepted) <= 5 else 1)
+        return answer
+
+
+def test_the_relay_s_minute_counts_each_message_from_when_it_was_taken(make_app, clock):
+    """A run of five messages that took the relay 40 s was counted, before, as sent when
+    the run began: a minute later the next run sent at once, while the relay still
+    counted four of them, and it answered 421."""
+    with _SlowThenQuick(clock) as relay:
+        app = make_app(MAIL_PORT=relay.port, MAIL_RATE_PER_MINUTE=5)
+        factory = app.extensions["pbm_sessions"]
+        make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
+        worker = Worker(app, clock)
+        for _ in range(60):  # the worker's outbox job, every 5 s
+            worker.outbox()
+            if all(r.status == "sent" for r in rows(factory)):
+                break
+            clock.advance(seconds=5)
+        sent = rows(factory)
+        assert relay.throttled == 0
+        assert {r.status for r in sent} == {"sent"} and sorted(relay.ids) == sorted(r.message_id for r in sent)
+        # Each marked when the relay had taken it, not when its run began.
+        taken = dict(relay.accepted)
+        assert all(r.sent_at >= taken[r.message_id] for r in sent)
+        assert len({r.sent_at for r in sent}) == len(sent)
 
 
 def test_mail_over_the_daily_quota_waits_for_the_rolling_day(make_app, clock, smtp_server):

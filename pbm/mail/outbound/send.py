@@ -72,7 +72,8 @@ LEASE = timedelta(minutes=10)
 # One drain goes on to the next batch while they come full, for at most this
 # long: a boundary of many games queues thousands of messages, and the worker's
 # job runs every 5 s (one batch a run would cap the outbox at 40 messages/s).
-# Its next run goes on, with the clock read again (``now`` stamps sent_at).
+# Its next run goes on. Given the clock, a drain reads it again for each batch and
+# for each mark (``drain``).
 DRAIN_SECONDS = 60.0
 # The marks of accepted messages are committed every MARK_EVERY messages (the
 # most a crash can re-send), or after a message that ends MARK_SECONDS after
@@ -337,19 +338,27 @@ class _Throttled(Exception):
         self.code, self.row = code, row
 
 
-def drain(app: Flask, factory: sessionmaker[Session], now: datetime) -> int:
+def drain(app: Flask, factory: sessionmaker[Session], now: datetime,
+          clock: Callable[[], datetime] | None = None) -> int:
     """Send what is due, a batch (one SMTP connection) after another while
-    they come full, for at most DRAIN_SECONDS; return how many were sent."""
+    they come full, for at most DRAIN_SECONDS; return how many were sent.
+
+    ``clock`` (the worker's): read again for each batch, and for each mark, so that a
+    message's sent_at is when the relay took it. The relay's minute counts from there:
+    stamped with the moment the run began, a run that took the relay a while looked a
+    minute old too soon, and the next run met a 421. Without it, ``now`` throughout."""
+    read = clock or (lambda: now)
     sent = 0
     began = time.monotonic()
     while True:
-        batch_sent, more = _drain_batch(app, factory, now)
+        batch_sent, more = _drain_batch(app, factory, read(), read)
         sent += batch_sent
         if not more or time.monotonic() - began > DRAIN_SECONDS:
             return sent
 
 
-def _drain_batch(app: Flask, factory: sessionmaker[Session], now: datetime) -> tuple[int, bool]:
+def _drain_batch(app: Flask, factory: sessionmaker[Session], now: datetime,
+                 clock: Callable[[], datetime]) -> tuple[int, bool]:
     """Claim and send one batch: (how many were sent, whether more may be due)."""
     mail: Mail = app.extensions["mail"]
     relay = relay_limits.relay_key(app.config)
@@ -366,7 +375,7 @@ def _drain_batch(app: Flask, factory: sessionmaker[Session], now: datetime) -> t
         rows = claim(session, found, now)
         if not rows:
             return 0, more
-        marks = _Marks(session, now)
+        marks = _Marks(session, clock)
         handled: set[int] = set()
         started = time.monotonic()
         try:
@@ -444,11 +453,11 @@ def _throttled(session: Session, marks: "_Marks", relay: str, rows: list[OutboxR
 
 class _Marks:
     """The messages the server accepted, marked sent in one UPDATE and one
-    commit every MARK_EVERY messages or MARK_SECONDS; refusals recorded on
-    the rows meanwhile are committed with them."""
+    commit every MARK_EVERY messages or MARK_SECONDS, stamped with the clock as
+    they are written; refusals recorded on the rows meanwhile are committed with them."""
 
-    def __init__(self, session: Session, now: datetime) -> None:
-        self.session, self.now = session, now
+    def __init__(self, session: Session, clock: Callable[[], datetime]) -> None:
+        self.session, self.clock = session, clock
         self.waiting: list[int] = []
         self.sent = 0
         self.since = time.monotonic()
@@ -468,7 +477,7 @@ class _Marks:
             # (which then sent the message too) is not counted twice.
             self.session.execute(
                 update(OutboxRow).where(OutboxRow.id.in_(self.waiting), OutboxRow.status == "pending")
-                .values(status="sent", sent_at=self.now, attempts=OutboxRow.attempts + 1)
+                .values(status="sent", sent_at=self.clock(), attempts=OutboxRow.attempts + 1)
                 .execution_options(synchronize_session=False))
             retention.forget_login_links(self.session, self.waiting)  # sent: no copy of them stays
         self.session.commit()
