@@ -103,15 +103,17 @@ def parts(session: Session, game: Game, seat: Seat, lang: str, tz: str,
     else:
         phase, phase_text = None, None
         count, newest, published, state_text = session.execute(_VERSION, {"game_id": game.id}).one()
-    key = (game.id, game.ruleset, game.status, game.paused_at, _digest(state_text), count, newest, published,
-           seat.id, seat.name, seat.disqualified, lang, tz,
-           *((phase.id, phase.status, phase.ends_at, phase.named_on, _digest(phase_text)) if phase else ()))
+    game_key = (game.id, game.ruleset, game.status, game.paused_at, _digest(state_text), count, newest, published,
+                lang, tz, *((phase.id, phase.status, phase.ends_at, phase.named_on, _digest(phase_text))
+                            if phase else ()))
+    key = (*game_key, seat.id, seat.name, seat.disqualified)
     with _lock:
         found = _parts.get(key)
         if found is not None:
             _parts.move_to_end(key)
             return phase, found, state_text
-    made = _made(session, game, seat, phase, lang, tz, phase_text, groups_of,
+    shared = _game_parts(session, game, phase, lang, tz, state_text, phase_text, game_key)
+    made = _made(session, game, seat, shared, lang, groups_of,
                  hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest())
     with _lock:
         _parts[key] = made
@@ -124,9 +126,51 @@ def _digest(text: str | None) -> bytes:
     return hashlib.blake2b((text or "").encode(), digest_size=16).digest()
 
 
-def _made(session: Session, game: Game, seat: Seat, phase: PhaseRow | None, lang: str, tz: str,
-          phase_text: str | None, groups_of: GroupsOf, version: str) -> Parts:
-    state = operations.current_state(game)
+@dataclass(frozen=True)
+class _GameParts:
+    """What every seat's parts share at one version of the game (and language): made
+    once, not once per player (the deadline rush is each player's first visit)."""
+
+    state: GameState | None
+    window_page: bool
+    phase_label: str | None
+    deadline: str | None
+    deadline_note: str | None
+    open_state: GameState | None
+
+
+_KEPT_GAMES = 256
+_games: OrderedDict[tuple[Any, ...], _GameParts] = OrderedDict()
+
+
+def _game_parts(session: Session, game: Game, phase: PhaseRow | None, lang: str, tz: str, state_text: str | None,
+                phase_text: str | None, key: tuple[Any, ...]) -> _GameParts:
+    with _lock:
+        found = _games.get(key)
+        if found is not None:
+            _games.move_to_end(key)
+            return found
+    # The game's state from the text the version was read from (the game was read
+    # without it): what operations.current_state parses from the column.
+    data = json.loads(state_text) if state_text else None
+    state = GameState.from_dict(data) if data else None
+    made = _GameParts(
+        state=state,
+        window_page=operations.timing.moments(game, state).page == operations.timing.WINDOW_PAGE,
+        phase_label=render.phase_label(phase, lang, tz) if phase else None,
+        deadline=render.deadline_text(phase.ends_at, lang, tz) if phase else None,
+        deadline_note=deadline_note(session, game, phase, lang, tz),
+        open_state=_open_state(phase.id, phase_text) if phase is not None and phase_text is not None else None)
+    with _lock:
+        _games[key] = made
+        while len(_games) > _KEPT_GAMES:
+            _games.popitem(last=False)
+    return made
+
+
+def _made(session: Session, game: Game, seat: Seat, shared: _GameParts, lang: str, groups_of: GroupsOf,
+          version: str) -> Parts:
+    state = shared.state
     me = state is not None and state.player(seat.name) is not None
     viewer = Viewer(player=seat.name)
     # What was told to this player alone (the public events are the bulletin's): the
@@ -141,12 +185,10 @@ def _made(session: Session, game: Game, seat: Seat, phase: PhaseRow | None, lang
             (known if seen.phase_id is None else results).append(
                 {"phase": seen.phase_id, "text": seen.text or seen.event.kind})
     rules = get_ruleset(game.ruleset)
-    open_state, groups = None, []
-    if phase is not None and phase_text is not None:
-        open_state = _open_state(phase.id, phase_text)
-        groups = groups_of(game, open_state, seat.name)
+    open_state = shared.open_state
+    groups = groups_of(game, open_state, seat.name) if open_state is not None else []
     return Parts(
-        window_page=operations.timing.moments(game, state).page == operations.timing.WINDOW_PAGE, me=me,
+        window_page=shared.window_page, me=me,
         facts=rules.self_facts(state, seat.name, lang) if me and state else [],
         status=rules.self_status(state, seat.name, lang) if me and state else "",
         my_titles=rules.titles(state, seat.name, lang) if state else [],
@@ -155,9 +197,7 @@ def _made(session: Session, game: Game, seat: Seat, phase: PhaseRow | None, lang
         # How the player's role is played (engine/cards.py).
         cards=role_cards.player_cards(game, state, seat.name, lang) if me and state else [],
         known=known, results=results,
-        phase_label=render.phase_label(phase, lang, tz) if phase else None,
-        deadline=render.deadline_text(phase.ends_at, lang, tz) if phase else None,
-        deadline_note=deadline_note(session, game, phase, lang, tz),
+        phase_label=shared.phase_label, deadline=shared.deadline, deadline_note=shared.deadline_note,
         open_state=open_state, groups=groups, version=version)
 
 
@@ -182,3 +222,11 @@ def etag(found: Parts, shown: tuple[Any, ...]) -> str:
     them (``shown``: the reader, their forms' token, the seat's choices, whether the
     phase still takes them, the rooms' unread counts, the absences...)."""
     return hashlib.blake2b(repr((found.version, shown)).encode(), digest_size=16).hexdigest()
+
+
+def forget() -> None:
+    """Drop every kept part (a test that wants a page made from nothing)."""
+    with _lock:
+        _parts.clear()
+        _games.clear()
+        _states.clear()

@@ -28,7 +28,7 @@ def _tokens(page: str) -> set[str]:
 
 def _afresh(client) -> str:
     """The page written from nothing: no part and no page kept from an earlier visit."""
-    reserved_parts._parts.clear()
+    reserved_parts.forget()
     reserved_page.forget()
     return area(client)
 
@@ -117,3 +117,17 @@ def test_the_masters_view_of_the_page_is_never_kept_for_the_player(app, factory,
     assert "Area riservata: Carla" in seen and 'id="form-' not in seen and 'class="flash viewing"' in seen
     page = area(carla)
     assert 'id="form-power"' in page and 'class="flash viewing"' not in page
+
+
+def test_what_the_players_share_is_made_once_and_each_page_is_its_own(app, factory, clock):
+    """The game's parts (its state, the phase's name and deadline, the open phase) are
+    made at the first player's visit and shared: every other player's page is still
+    the page written for them from nothing."""
+    make_game(factory, app.config, clock.now(), ROLES)
+    clients = {name: logged_in(app, name) for name in ROLES}
+    reserved_parts.forget()
+    reserved_page.forget()
+    pages = {name: area(client) for name, client in clients.items()}
+    for name, client in clients.items():
+        assert _same(pages[name], _afresh(client)), name
+        assert f"Area riservata: {name}" in pages[name]
