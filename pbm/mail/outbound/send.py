@@ -44,6 +44,7 @@ import ssl
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from functools import lru_cache
 import email.policy
 from email.charset import QP, Charset
 from email.headerregistry import Address
@@ -95,7 +96,15 @@ class _Message(Message):
     which some clients show as an attachment)."""
 
     def _message(self):  # Flask-Mail's own signature
-        msg = super()._message()
+        # Flask-Mail encodes the From and the Subject, both written again below: it is
+        # given stand-ins, so that the work is not done twice (a good part of a
+        # message's making, for each of a boundary's thousands).
+        subject, sender = self.subject, self.sender
+        self.subject, self.sender = ("-" if subject else subject), _STAND_IN_SENDER
+        try:
+            msg = super()._message()
+        finally:
+            self.subject, self.sender = subject, sender
         # Flask-Mail leaves its message with the SMTP policy, under which every header
         # read or written is parsed and decoded: the headers copied below would lose
         # their encoding, and a From set here would be encoded whole, address and all.
@@ -134,6 +143,7 @@ class _Message(Message):
 
 
 _STAND_IN = "smtputf8-recipient@invalid"
+_STAND_IN_SENDER = "sender@invalid"
 
 
 SMTP_LINES = email.policy.compat32.clone(linesep="\r\n")
@@ -179,6 +189,7 @@ def _fit_lines(msg) -> None:  # an email.message.Message
 _ONE_WORD = email.policy.SMTP.clone(max_line_length=MAX_LINE_OCTETS)
 
 
+@lru_cache(maxsize=1024)  # every mail of a game has the same From
 def from_header(value: str) -> str:
     """The From field as written on the wire: the display name encoded once, only where
     it is not ASCII (``Lupus =?utf-8?b?4oCT?= Partita``), quoted where it holds a comma
@@ -199,6 +210,7 @@ def from_header(value: str) -> str:
     return " ".join(folded.split(":", 1)[1].split())
 
 
+@lru_cache(maxsize=1024)  # every reader of a bulletin has the same Subject
 def subject_header(value: str) -> str:
     """The Subject as written on the wire: only its words outside ASCII encoded, in
     words that fit a line, by the standard library's SMTP policy. Flask-Mail encodes a
