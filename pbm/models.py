@@ -547,7 +547,7 @@ class MasterLog(Base):
 
 class RelayState(Base):
     """The SMTP relay's own back-off, shared by every worker: a relay answering
-    "slow down" (421, 450-452) pauses all mail, not one message (pbm/mail/outbound/relay_limits.py)."""
+    "slow down" (421, 450-452, 454) pauses all mail, not one message (pbm/mail/outbound/relay_limits.py)."""
 
     __tablename__ = "relay_state"
 

@@ -196,6 +196,45 @@ def test_a_throttling_relay_pauses_all_mail_growing_and_logged_once(make_app, cl
         controller.stop()
 
 
+class _SesLike:
+    """Amazon SES over its sending rate: "454 Throttling failure: Maximum sending rate
+    exceeded" after DATA (docs.aws.amazon.com/ses/latest/dg/manage-sending-quotas-errors.html),
+    for ``refusals`` messages, then 250."""
+
+    def __init__(self, refusals: int) -> None:
+        self.refusals = refusals
+        self.ids: list[str] = []
+
+    async def handle_DATA(self, server, session, envelope):
+        if self.refusals:
+            self.refusals -= 1
+            return "454 Throttling failure: Maximum sending rate exceeded"
+        self.ids.append(envelope.content.split(b"Message-ID:", 1)[1].split(b"\r\n", 1)[0].strip().decode())
+        return "250 OK"
+
+
+def test_a_454_after_data_is_the_relay_s_throttling_not_the_message_s_refusal(make_app, clock):
+    """Before, 454 (Amazon SES's answer to a sender over its rate) counted as one
+    message's failure, and the next message was sent at once into the same limit."""
+    handler = _SesLike(refusals=1)
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    try:
+        app = make_app(MAIL_PORT=controller.port)
+        factory = app.extensions["pbm_sessions"]
+        make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
+        total = len(rows(factory))
+        assert send.drain(app, factory, clock.now()) == 0  # the batch stops at the answer
+        with factory() as s:
+            paused = s.get(RelayState, relay_limits.relay_key(app.config)).paused_until
+        assert paused == clock.now() + relay_limits.pause_for(1)
+        assert all((r.status, r.attempts) == ("pending", 0) for r in rows(factory))  # none charged
+        assert send.drain(app, factory, paused) == total
+        assert sorted(handler.ids) == sorted(r.message_id for r in rows(factory))
+    finally:
+        controller.stop()
+
+
 def test_a_5xx_for_one_recipient_still_fails_only_that_message(make_app, clock):
     """The throttling codes change nothing for the permanent refusals."""
     class Refusing:

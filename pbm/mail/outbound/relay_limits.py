@@ -16,7 +16,7 @@ the Masters' reports, a window, role letters): everything else (receipts, links,
 reminders, notices) stops at the quota less the reserve (``rooms``), so a flood of
 receipts or of anonymous requests never delays a boundary by a day.
 
-A relay that answers 421, 450, 451 or 452 ("too many messages", "try again
+A relay that answers 421, 450, 451, 452 or 454 ("too many messages", "try again
 later") is throttling: all mail waits (``throttled``), for 15 s, doubling while
 such answers go on, at most an hour; the first message accepted ends the run.
 The pause is a row of the database (RelayState), seen by every worker, and
@@ -37,7 +37,10 @@ from ...models import OutboxRow, RelayState
 
 log = logging.getLogger(__name__)
 
-THROTTLING = frozenset({421, 450, 451, 452})
+# 454: Amazon SES's "Throttling failure: Maximum sending rate exceeded" (and "Daily
+# message quota exceeded"), after DATA; elsewhere a temporary failure of the whole
+# session (TLS, authentication), which waiting on the relay suits as well.
+THROTTLING = frozenset({421, 450, 451, 452, 454})
 MINUTE = timedelta(minutes=1)
 DAY = timedelta(days=1)
 FIRST_PAUSE = timedelta(seconds=15)

@@ -25,7 +25,7 @@ SMTPUTF8) is refused before any command is sent for it.
 The relay's limits (relay_limits.py): a batch is no larger than what the
 relay's minute and day still allow, and what waits goes in its class's order
 (classes.py: receipts and links, then private results, then
-bulletins), oldest first. A throttling answer (421, 450-452) pauses the relay
+bulletins), oldest first. A throttling answer (421, 450-452, 454) pauses the relay
 as a whole: the batch stops, its messages wait for the pause to end, in their
 places. Only a throttling answer to one recipient (RCPT) also counts against
 that message, so one mailbox that stays unavailable cannot hold up the rest.
@@ -340,7 +340,7 @@ class _ServerGone(Exception):
 
 
 class _Throttled(Exception):
-    """The relay answered "slow down" (421, 450-452): all mail waits, not this
+    """The relay answered "slow down" (421, 450-452, 454): all mail waits, not this
     message alone. ``row``: the message it answered for one recipient, which
     waits its own back-off too."""
 
