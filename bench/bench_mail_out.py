@@ -43,7 +43,7 @@ from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from pbm.mail import outbound
-from pbm.mail.outbound import send
+from pbm.mail.outbound import send, wire
 from pbm.clock import FixedClock
 from pbm.models import OutboxRow
 from pbm.worker import Worker
@@ -151,7 +151,7 @@ def one_run(messages: int) -> tuple[float, int, dict[str, float]]:
     Session.commit = counting_commit
     wrapped = [(owner, name, timers.wrap(owner, name, label)) for owner, name, label in (
         # The sender's own subclass: wrapping Flask-Mail's method would time nothing.
-        (send._Message, "as_bytes", "build each message (Flask-Mail, email package)"),
+        (wire.WireMessage, "as_bytes", "build each message (Flask-Mail, email package)"),
         (smtplib.SMTP, "sendmail", "SMTP exchange (MAIL, RCPT, DATA)"),
         (Session, "commit", f"database commits (claims; marks, {send.MARK_EVERY} at a time)"))]
     try:

@@ -158,7 +158,7 @@ def master_of(game: Game | None, address: str) -> GameMaster | None:
 def _from(name: str, address: str) -> str:
     """The From field as text: ``Lupus – Partita <lupus+TOKEN@...>``. Not encoded: the
     outbox keeps what a person reads, and the sender encodes it once, as it writes the
-    message (``sender.from_header``); encoded here too, it reached the players as
+    message (``wire.from_header``); encoded here too, it reached the players as
     ``=?utf-8?q?Lupus_=E2=80=93_...?=``, encoded words inside an encoded word. A line
     break in a game's name stored before names were checked (pbm/typed_text.py) is a
     space here: in a header it failed every mail of the game."""
