@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import (  # noqa: F401  (fixtures)
-    _fast_password_hashing, app, clock, database_url, factory, make_app,
+    _fast_password_hashing, app, clock, database_url, factory, make_app, migrated_sqlite,
 )
 
 pytest_plugins = ["tests.fixtures.dovecot", "tests.fixtures.smtp", "tests.fixtures.postgres"]
