@@ -15,6 +15,7 @@ import json
 import threading
 import time
 from collections import OrderedDict
+from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, g, make_response, request, url_for
@@ -75,11 +76,6 @@ class NameSelect(widgets.Select):
         return Markup(f'<option{selected} value="{escape(choice.value)}">{escape(choice.label or choice.value)}</option>')
 
 
-_OPTIONS: OrderedDict[tuple[Any, ...], list[tuple[str, str, str]] | None] = OrderedDict()
-_OPTIONS_KEPT = 256
-_options_lock = threading.Lock()
-
-
 def _plain_options(choices: Any) -> list[tuple[str, str, str]] | None:
     """Each option of a list of plain choices (strings, no attributes, no groups) written
     once, unselected and selected, for every select that lists them (a phase's vote lists
@@ -88,19 +84,16 @@ def _plain_options(choices: Any) -> list[tuple[str, str, str]] | None:
         key = tuple((c.value, c.label, c.optgroup, bool(c.render_kw)) for c in choices)
     except (AttributeError, TypeError):  # choices not given as SelectChoice
         return None
-    with _options_lock:
-        if key in _OPTIONS:
-            _OPTIONS.move_to_end(key)
-            return _OPTIONS[key]
-    plain = all(isinstance(value, str) and group is None and not attrs for value, _label, group, attrs in key)
-    written = [(value, str(NameSelect.render_option(Choice(value, label, False, {}))),
-                str(NameSelect.render_option(Choice(value, label, True, {}))))
-               for value, label, _group, _attrs in key] if plain else None
-    with _options_lock:
-        _OPTIONS[key] = written
-        while len(_OPTIONS) > _OPTIONS_KEPT:
-            _OPTIONS.popitem(last=False)
-    return written
+    return _written_options(key)
+
+
+@lru_cache(maxsize=256)
+def _written_options(key: tuple[Any, ...]) -> list[tuple[str, str, str]] | None:
+    if not all(isinstance(value, str) and group is None and not attrs for value, _label, group, attrs in key):
+        return None
+    return [(value, str(NameSelect.render_option(Choice(value, label, False, {}))),
+             str(NameSelect.render_option(Choice(value, label, True, {}))))
+            for value, label, _group, _attrs in key]
 
 
 def _ruleset(key: str) -> BaseRuleset:
@@ -278,8 +271,8 @@ def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
     tz = operations.game_tz(game)
     session = db()
     phase, found, state_text = reserved_parts.parts(session, game, seat, lang, tz, _groups_of)
-    if seat.user_id == current_user.id:  # not a Master's view of the page: the menu is theirs
-        talk_menu(rooms_access.seated_asker(game, seat, state_text))
+    # The menu takes it only for the seat's own player (not a Master's view of the page).
+    talk_menu(rooms_access.seated_asker(game, seat, state_text))
     forms, current, latest = [], [], []
     taking = phase is not None and phase.status == PhaseStatus.OPEN and now() < phase.ends_at
     if taking and found.open_state is not None:

@@ -64,8 +64,6 @@ class Parts:
 # language, some 12 MB a web process at most.
 _KEPT = 2048
 _parts: OrderedDict[tuple[Any, ...], Parts] = OrderedDict()
-_KEPT_STATES = 256
-_states: OrderedDict[tuple[int, bytes], GameState] = OrderedDict()
 _lock = threading.Lock()
 
 # Built once (bound per request): every reserved page asks it. The open (latest) phase
@@ -160,7 +158,8 @@ def _game_parts(session: Session, game: Game, phase: PhaseRow | None, lang: str,
         phase_label=render.phase_label(phase, lang, tz) if phase else None,
         deadline=render.deadline_text(phase.ends_at, lang, tz) if phase else None,
         deadline_note=deadline_note(session, game, phase, lang, tz),
-        open_state=_open_state(phase.id, phase_text) if phase is not None and phase_text is not None else None)
+        # One object for every seat's forms (it is only read).
+        open_state=GameState.from_dict(json.loads(phase_text)) if phase is not None and phase_text else None)
     with _lock:
         _games[key] = made
         while len(_games) > _KEPT_GAMES:
@@ -201,22 +200,6 @@ def _made(session: Session, game: Game, seat: Seat, shared: _GameParts, lang: st
         open_state=open_state, groups=groups, version=version)
 
 
-def _open_state(phase_id: int, text: str) -> GameState:
-    """The open phase's state, one object for every seat of the game (it is only read)."""
-    key = (phase_id, _digest(text))
-    with _lock:
-        found = _states.get(key)
-        if found is not None:
-            _states.move_to_end(key)
-            return found
-    made = GameState.from_dict(json.loads(text))
-    with _lock:
-        _states[key] = made
-        while len(_states) > _KEPT_STATES:
-            _states.popitem(last=False)
-    return made
-
-
 def etag(found: Parts, shown: tuple[Any, ...]) -> str:
     """The page's validator: the parts' version and everything the page shows beside
     them (``shown``: the reader, their forms' token, the seat's choices, whether the
@@ -229,4 +212,3 @@ def forget() -> None:
     with _lock:
         _parts.clear()
         _games.clear()
-        _states.clear()
