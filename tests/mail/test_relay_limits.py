@@ -9,7 +9,6 @@ import logging
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from aiosmtpd.controller import Controller
 from sqlalchemy import select, text
 
 from pbm import config as config_module
@@ -21,7 +20,7 @@ from pbm.db import transaction
 from pbm.models import OutboxRow, RelayState
 from pbm.worker import Worker
 from tests.fixtures.quota_relays import RateLimitedRelay
-from tests.fixtures.smtp import free_port
+from tests.fixtures.smtp import serving
 from tests.support.helpers import make_game
 from tests.support.mail import ROLES, fast_passwords  # noqa: F401  (a fixture)
 
@@ -160,9 +159,7 @@ class _SlowDown:
 
 def test_a_throttling_relay_pauses_all_mail_growing_and_logged_once(make_app, clock, caplog):
     handler = _SlowDown()
-    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    try:
+    with serving(handler) as controller:
         app = make_app(MAIL_PORT=controller.port)
         factory = app.extensions["pbm_sessions"]
         make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
@@ -192,8 +189,6 @@ def test_a_throttling_relay_pauses_all_mail_growing_and_logged_once(make_app, cl
         with factory() as s:
             assert s.get(RelayState, key).strikes == 0  # the next run of answers starts short again
         assert sorted(handler.ids) == sorted(r.message_id for r in rows(factory))
-    finally:
-        controller.stop()
 
 
 class _SesLike:
@@ -217,9 +212,7 @@ def test_a_454_after_data_is_the_relay_s_throttling_not_the_message_s_refusal(ma
     """Before, 454 (Amazon SES's answer to a sender over its rate) counted as one
     message's failure, and the next message was sent at once into the same limit."""
     handler = _SesLike(refusals=1)
-    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    try:
+    with serving(handler) as controller:
         app = make_app(MAIL_PORT=controller.port)
         factory = app.extensions["pbm_sessions"]
         make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
@@ -231,8 +224,6 @@ def test_a_454_after_data_is_the_relay_s_throttling_not_the_message_s_refusal(ma
         assert all((r.status, r.attempts) == ("pending", 0) for r in rows(factory))  # none charged
         assert send.drain(app, factory, paused) == total
         assert sorted(handler.ids) == sorted(r.message_id for r in rows(factory))
-    finally:
-        controller.stop()
 
 
 def test_a_5xx_for_one_recipient_still_fails_only_that_message(make_app, clock):
@@ -249,16 +240,12 @@ def test_a_5xx_for_one_recipient_still_fails_only_that_message(make_app, clock):
         async def handle_DATA(self, server, session, envelope):
             return "250 OK"
 
-    controller = Controller(Refusing(), hostname="127.0.0.1", port=free_port())
-    controller.start()
-    try:
+    with serving(Refusing()) as controller:
         app = make_app(MAIL_PORT=controller.port)
         factory = app.extensions["pbm_sessions"]
         make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
         total = len(rows(factory))
         assert send.drain(app, factory, clock.now()) == total - 2
-    finally:
-        controller.stop()
     with factory() as s:
         assert s.get(RelayState, relay_limits.relay_key(app.config)) is None
     assert {r.status for r in rows(factory) if r.to_addr == "carla@players.test"} == {"failed"}

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from aiosmtpd.controller import Controller
-
 from pbm.mail import outbound
 from pbm.mail.outbound import send
 from pbm.db import transaction
 from pbm.models import OutboxRow, User
-from tests.fixtures.smtp import free_port
+from tests.fixtures.smtp import serving
 
 from tests.support.helpers import make_game
 from tests.support.mail import ROLES, fast_passwords  # noqa: F401  (a fixture)
@@ -86,16 +84,12 @@ class _Refusing:
 
 def test_refused_recipients_permanent_marks_failing_temporary_waits(make_app, clock):
     handler = _Refusing({"carla@players.test"}, {"dario@players.test"})
-    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    try:
+    with serving(handler) as controller:
         app = make_app(MAIL_PORT=controller.port)
         factory = app.extensions["pbm_sessions"]
         make_game(factory, app.config, clock.now(), ROLES, mayor="Bruno")
         total = len(outbox(factory))
         sent = send.drain(app, factory, clock.now())
-    finally:
-        controller.stop()
 
     rows = list(outbox(factory).values())
     by_status = {}
