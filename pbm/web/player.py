@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 import time
-from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 
@@ -38,6 +36,7 @@ from . import (
     rooms_access,
 )
 from .forms import ActionFormBase, options
+from .kept import Kept
 from .refusals import attempt, not_recorded
 from .rooms import talk_menu
 from .seats import seats_view
@@ -145,9 +144,7 @@ def _meta(shown: bool) -> dict[str, Any]:
     return {"csrf": False} if not shown and g.get("csrf_valid") else {}
 
 
-_FORM_CLASSES: OrderedDict[tuple[str, str, str], type[ActionFormBase]] = OrderedDict()
-_FORM_CLASSES_KEPT = 256
-_form_classes_lock = threading.Lock()
+_FORM_CLASSES: Kept[type[ActionFormBase]] = Kept(256)
 
 
 def _form_class(ruleset: str, lang: str, key: str, rules: BaseRuleset,
@@ -157,22 +154,14 @@ def _form_class(ruleset: str, lang: str, key: str, rules: BaseRuleset,
     was a good part of a vote's time, and a phase's forms are the same for every
     request of a player. ``key``: the group's repr, all its fields and choices.
     The class holds no request's data: values and CSRF come with each instance."""
-    with _form_classes_lock:
-        made = _FORM_CLASSES.get((ruleset, lang, key))
-        if made is not None:
-            _FORM_CLASSES.move_to_end((ruleset, lang, key))
-            return made
-    prefix = group[0].kind
-    attrs: dict[str, Any] = {"kind": HiddenField(default=group_key(group))}
-    for spec in group:
-        for f in spec.fields:
-            attrs[f.name] = _field(rules, spec, f, prefix, lang)
-    made = type(f"{prefix.title()}Form", (ActionFormBase,), attrs)
-    with _form_classes_lock:
-        _FORM_CLASSES[(ruleset, lang, key)] = made
-        while len(_FORM_CLASSES) > _FORM_CLASSES_KEPT:
-            _FORM_CLASSES.popitem(last=False)
-    return made
+    def made() -> type[ActionFormBase]:
+        prefix = group[0].kind
+        attrs: dict[str, Any] = {"kind": HiddenField(default=group_key(group))}
+        for spec in group:
+            for f in spec.fields:
+                attrs[f.name] = _field(rules, spec, f, prefix, lang)
+        return type(f"{prefix.title()}Form", (ActionFormBase,), attrs)
+    return _FORM_CLASSES.get_or_make((ruleset, lang, key), made)
 
 
 def _as_fields(rules: BaseRuleset, spec: ActionForm, args: dict[str, Any] | None,

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import re
 import secrets
-import threading
-from collections import OrderedDict
 from typing import Any, Hashable
 
 from flask import current_app, render_template
@@ -25,15 +23,14 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from ..i18n import request_lang
+from .kept import Kept
 
 _MARK = secrets.token_hex(8)
 _FORMS, _FLASHES, _TOKEN = (f"\x00{name}-{_MARK}\x00" for name in ("forms", "flashes", "token"))
 _PLACES = re.compile("(" + "|".join(re.escape(mark) for mark in (_FORMS, _FLASHES, _TOKEN)) + ")")
 
 # About 12 KB a page: a thousand players' pages, some 12 MB a web process at most.
-_KEPT = 1024
-_pages: OrderedDict[Hashable, list[str]] = OrderedDict()
-_lock = threading.Lock()
+_pages: Kept[list[str]] = Kept(1024)
 
 
 def render(context: dict[str, Any], key: Hashable | None) -> str:
@@ -44,18 +41,8 @@ def render(context: dict[str, Any], key: Hashable | None) -> str:
         return render_template("reserved.html", forms_html=forms, **context)
     flashes = Markup(_partial("partials/flashes.html", {}))
     token = generate_csrf()
-    with _lock:
-        pieces = _pages.get(key)
-        if pieces is not None:
-            _pages.move_to_end(key)
-    if pieces is None:
-        written = render_template("reserved.html", forms_html=Markup(_FORMS), flashes_html=Markup(_FLASHES),
-                                  **context)
-        pieces = _pieces(written.replace(token, _TOKEN))
-        with _lock:
-            _pages[key] = pieces
-            while len(_pages) > _KEPT:
-                _pages.popitem(last=False)
+    pieces = _pages.get_or_make(key, lambda: _pieces(render_template(
+        "reserved.html", forms_html=Markup(_FORMS), flashes_html=Markup(_FLASHES), **context).replace(token, _TOKEN)))
     fill = {_FORMS: str(forms), _FLASHES: str(flashes), _TOKEN: token}
     return "".join(fill.get(piece, piece) for piece in pieces)
 
@@ -74,5 +61,4 @@ def _pieces(page: str) -> list[str]:
 
 def forget() -> None:
     """Drop every kept page (a test that changes templates or catalogues in place)."""
-    with _lock:
-        _pages.clear()
+    _pages.clear()

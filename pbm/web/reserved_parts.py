@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -35,6 +33,7 @@ from .. import operations, render, role_cards, visibility
 from ..models import EventRow, Game, PhaseRow, Seat
 from ..views.deadline_note import deadline_note
 from ..visibility import PRIVATE, Viewer
+from .kept import Kept
 
 
 @dataclass(frozen=True)
@@ -62,9 +61,7 @@ class Parts:
 
 # About 6 KB a seat (the phase's state is shared, below): fifty 40-player games in one
 # language, some 12 MB a web process at most.
-_KEPT = 2048
-_parts: OrderedDict[tuple[Any, ...], Parts] = OrderedDict()
-_lock = threading.Lock()
+_parts: Kept[Parts] = Kept(2048)
 
 # Built once (bound per request): every reserved page asks it. The open (latest) phase
 # and the version of the game in one statement: the game's state and the phase's as
@@ -105,19 +102,12 @@ def parts(session: Session, game: Game, seat: Seat, lang: str, tz: str,
                 lang, tz, *((phase.id, phase.status, phase.ends_at, phase.named_on, _digest(phase_text))
                             if phase else ()))
     key = (*game_key, seat.id, seat.name, seat.disqualified)
-    with _lock:
-        found = _parts.get(key)
-        if found is not None:
-            _parts.move_to_end(key)
-            return phase, found, state_text
-    shared = _game_parts(session, game, phase, lang, tz, state_text, phase_text, game_key)
-    made = _made(session, game, seat, shared, lang, groups_of,
-                 hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest())
-    with _lock:
-        _parts[key] = made
-        while len(_parts) > _KEPT:
-            _parts.popitem(last=False)
-    return phase, made, state_text
+
+    def made() -> Parts:
+        shared = _game_parts(session, game, phase, lang, tz, state_text, phase_text, game_key)
+        return _made(session, game, seat, shared, lang, groups_of,
+                     hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest())
+    return phase, _parts.get_or_make(key, made), state_text
 
 
 def _digest(text: str | None) -> bytes:
@@ -137,34 +127,25 @@ class _GameParts:
     open_state: GameState | None
 
 
-_KEPT_GAMES = 256
-_games: OrderedDict[tuple[Any, ...], _GameParts] = OrderedDict()
+_games: Kept[_GameParts] = Kept(256)
 
 
 def _game_parts(session: Session, game: Game, phase: PhaseRow | None, lang: str, tz: str, state_text: str | None,
                 phase_text: str | None, key: tuple[Any, ...]) -> _GameParts:
-    with _lock:
-        found = _games.get(key)
-        if found is not None:
-            _games.move_to_end(key)
-            return found
-    # The game's state from the text the version was read from (the game was read
-    # without it): what operations.current_state parses from the column.
-    data = json.loads(state_text) if state_text else None
-    state = GameState.from_dict(data) if data else None
-    made = _GameParts(
-        state=state,
-        window_page=operations.timing.moments(game, state).page == operations.timing.WINDOW_PAGE,
-        phase_label=render.phase_label(phase, lang, tz) if phase else None,
-        deadline=render.deadline_text(phase.ends_at, lang, tz) if phase else None,
-        deadline_note=deadline_note(session, game, phase, lang, tz),
-        # One object for every seat's forms (it is only read).
-        open_state=GameState.from_dict(json.loads(phase_text)) if phase is not None and phase_text else None)
-    with _lock:
-        _games[key] = made
-        while len(_games) > _KEPT_GAMES:
-            _games.popitem(last=False)
-    return made
+    def made() -> _GameParts:
+        # The game's state from the text the version was read from (the game was read
+        # without it): what operations.current_state parses from the column.
+        data = json.loads(state_text) if state_text else None
+        state = GameState.from_dict(data) if data else None
+        return _GameParts(
+            state=state,
+            window_page=operations.timing.moments(game, state).page == operations.timing.WINDOW_PAGE,
+            phase_label=render.phase_label(phase, lang, tz) if phase else None,
+            deadline=render.deadline_text(phase.ends_at, lang, tz) if phase else None,
+            deadline_note=deadline_note(session, game, phase, lang, tz),
+            # One object for every seat's forms (it is only read).
+            open_state=GameState.from_dict(json.loads(phase_text)) if phase is not None and phase_text else None)
+    return _games.get_or_make(key, made)
 
 
 def _made(session: Session, game: Game, seat: Seat, shared: _GameParts, lang: str, groups_of: GroupsOf,
@@ -209,6 +190,5 @@ def etag(found: Parts, shown: tuple[Any, ...]) -> str:
 
 def forget() -> None:
     """Drop every kept part (a test that wants a page made from nothing)."""
-    with _lock:
-        _parts.clear()
-        _games.clear()
+    _parts.clear()
+    _games.clear()

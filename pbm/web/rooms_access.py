@@ -17,8 +17,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -32,6 +30,7 @@ from engine.rooms import Access, Rooms
 
 from ..models import Game, GameMaster, GameStatus, Seat, User
 from ..talk_models import HELD, REMOVED, RULES, WHISPER, PostRow, RoomReader, RoomRow, WhisperMember
+from .kept import Kept
 
 
 @dataclass(frozen=True)
@@ -48,9 +47,7 @@ class Standing:
         return master or (seat_name is not None and self.members[key].get(seat_name, Access.NONE) > Access.NONE)
 
 
-_KEPT = 512
-_standings: OrderedDict[tuple[Any, ...], Standing | None] = OrderedDict()
-_lock = threading.Lock()
+_standings: Kept[Standing | None] = Kept(512)
 
 
 def standing(ruleset: str, status: str, state_text: str | None, talk: Mapping[str, Any] | None) -> Standing | None:
@@ -61,16 +58,7 @@ def standing(ruleset: str, status: str, state_text: str | None, talk: Mapping[st
     settings = dict((talk or {}).get("settings") or {})
     key = (ruleset, status, hashlib.blake2b(state_text.encode(), digest_size=20).digest(),
            json.dumps(settings, sort_keys=True))
-    with _lock:
-        if key in _standings:
-            _standings.move_to_end(key)
-            return _standings[key]
-    found = _computed(ruleset, state_text, settings)
-    with _lock:
-        _standings[key] = found
-        while len(_standings) > _KEPT:
-            _standings.popitem(last=False)
-    return found
+    return _standings.get_or_make(key, lambda: _computed(ruleset, state_text, settings))
 
 
 def _computed(ruleset: str, state_text: str, settings: dict[str, Any]) -> Standing | None:
@@ -241,5 +229,4 @@ def rooms_held(connection: Session | Connection, who: Asker) -> list[Held]:
 
 def forget() -> None:
     """Drop every kept reckoning (a test that changes the rules in place)."""
-    with _lock:
-        _standings.clear()
+    _standings.clear()
