@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import Engine, create_engine, event, text
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import ORMExecuteState, Session, UOWTransaction, sessionmaker
 
 
 def make_engine(url: str) -> Engine:
@@ -63,6 +63,47 @@ def write_sessions(extensions: dict) -> sessionmaker[Session]:
     if "pbm_write_sessions" not in extensions:
         extensions["pbm_write_sessions"] = make_sessionmaker(writing(extensions["pbm_engine"]))
     return extensions["pbm_write_sessions"]
+
+
+def read_sessions(extensions: dict) -> sessionmaker[Session]:
+    """The app's sessionmaker for a request that only reads (a GET), made on first use.
+
+    On PostgreSQL its statements run in autocommit. At READ COMMITTED (PostgreSQL's
+    default, which the service keeps) every statement takes a snapshot of its own
+    inside a transaction too, so a page's transaction bought no consistency and cost
+    two of its eight round trips (BEGIN, then ROLLBACK at the end), paid by every page
+    of the deadline rush (issue 33). On SQLite the deferred transaction stays: there
+    it is what lets a page's statements read one snapshot, and it costs no round trip.
+
+    Such a session refuses to write, on both (``ReadOnly``): in autocommit a write
+    would be kept statement by statement, where a GET's transaction used to throw it
+    away. A GET that must write (a room marked read) takes a writing session of its
+    own (``write_sessions``)."""
+    if "pbm_read_sessions" not in extensions:
+        engine: Engine = extensions["pbm_engine"]
+        if engine.dialect.name == "postgresql":
+            engine = engine.execution_options(isolation_level="AUTOCOMMIT")
+        factory = make_sessionmaker(engine)
+        event.listen(factory, "do_orm_execute", _refuse_statement_writes)
+        event.listen(factory, "before_flush", _refuse_flushes)
+        extensions["pbm_read_sessions"] = factory
+    return extensions["pbm_read_sessions"]
+
+
+class ReadOnly(RuntimeError):
+    """A write asked of a session that only reads (``read_sessions``): a bug of the
+    code that asked, never of the reader's request."""
+
+
+def _refuse_statement_writes(state: ORMExecuteState) -> None:
+    if state.is_insert or state.is_update or state.is_delete:
+        raise ReadOnly(f"a reading session was asked to write: {str(state.statement)[:80]}")
+
+
+def _refuse_flushes(session: Session, _flush: UOWTransaction, _instances: object) -> None:
+    changed = [*session.new, *session.deleted, *(obj for obj in session.dirty if session.is_modified(obj))]
+    if changed:
+        raise ReadOnly(f"a reading session was asked to write: {changed[:3]!r}")
 
 
 # The execution option of a transaction whose commit need not wait for the disk.

@@ -11,21 +11,22 @@ from typing import Any
 
 from flask import abort, current_app, g, request
 from flask_login import current_user
-from sqlalchemy import Select, and_, bindparam, func, select
+from sqlalchemy import Select, and_, bindparam, exists, func, select
 from sqlalchemy.orm import Session, aliased, defer
 
-from ..db import write_sessions
-from ..models import Game, Listing, PhaseRow, Seat
+from ..db import read_sessions, write_sessions
+from ..models import Absence, Game, Listing, PhaseRow, Seat
 
 
 def db() -> Session:
-    """The request's session (closed at teardown). A GET only reads: its transaction
-    takes no lock, so pages are served while the worker writes. Any other request's
+    """The request's session (closed at teardown). A GET only reads (``read_sessions``:
+    it refuses to write; on PostgreSQL it reads in autocommit): it takes no lock, so
+    pages are served while the worker writes. Any other request's
     takes the write lock as it begins (``pbm.db.writing``), waiting for a boundary
     being resolved instead of failing when the worker commits under it."""
     if "db" not in g:
         if request.method in ("GET", "HEAD", "OPTIONS"):
-            g.db = current_app.extensions["pbm_sessions"]()
+            g.db = read_sessions(current_app.extensions)()
         else:
             g.db = write_sessions(current_app.extensions)()
     return g.db
@@ -75,8 +76,16 @@ def remember_my_seat(game: Game, seat: Seat | None) -> None:
     g.setdefault("my_seats", {})[game.id] = seat
 
 
+def never_absent(game: Game) -> bool:
+    """Whether this request found the reader's seat in ``game`` without a single absence
+    declared, past or to come (read with the seat: ``game_and_my_seat_or_404``): then
+    the page asks for none (most seats never declare one)."""
+    return game.id in g.get("never_absent", ())
+
+
 # Built once (bound per request): building a statement costs more Python than running it.
-_GAME_AND_SEAT = (select(Game, Seat)
+# With the seat, whether it has ever declared an absence (the reserved page shows them).
+_GAME_AND_SEAT = (select(Game, Seat, exists().where(Absence.game_id == Game.id, Absence.seat_id == Seat.id))
                   .outerjoin(Seat, and_(Seat.game_id == Game.id, Seat.user_id == bindparam("user_id")))
                   .where(Game.slug == bindparam("slug")))
 
@@ -99,6 +108,8 @@ def game_and_my_seat_or_404(slug: str, *, states: bool = True) -> tuple[Game, Se
     if row is None:
         abort(404)
     remember_my_seat(row[0], row[1])
+    if row[1] is not None and not row[2]:
+        g.setdefault("never_absent", set()).add(row[0].id)
     if row[1] is None and not may_read(row[0]):
         abort(404)
     return row[0], row[1]

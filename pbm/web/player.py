@@ -14,6 +14,7 @@ import hashlib
 import json
 import time
 from functools import lru_cache
+from collections.abc import Iterator
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, g, make_response, request, url_for
@@ -262,14 +263,11 @@ def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
     phase, found, state_text = reserved_parts.parts(session, game, seat, lang, tz, _groups_of)
     # The menu takes it only for the seat's own player (not a Master's view of the page).
     talk_menu(rooms_access.seated_asker(game, seat, state_text))
-    forms, current, latest = [], [], []
+    forms, current, latest = PageForms(game.ruleset, [], None, {}), [], []
     taking = phase is not None and phase.status == PhaseStatus.OPEN and now() < phase.ends_at
     if taking and found.open_state is not None:
         latest = operations.latest_actions_of(session, phase, seat)
-        submitted = {r.kind: dict(r.args) for r in latest}
-        for group, title in found.groups:
-            form = build_form(group, ruleset=game.ruleset, state=found.open_state, current=submitted)
-            forms.append((group[0], form, title))
+        forms = PageForms(game.ruleset, found.groups, found.open_state, {r.kind: dict(r.args) for r in latest})
         current = [(r.kind, render.describe_submission(r.args, lang, game.ruleset, found.open_state),
                     render.how_it_came(r.source, lang), r.submitted_at) for r in latest]
     return {
@@ -282,6 +280,27 @@ def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
         "cards": found.cards, "idle": taking and not forms,
         "parts": found, "choices": [(r.id, r.submitted_at) for r in latest], "taking": taking,
     }
+
+
+class PageForms:
+    """The phase's forms on a player's page, filled with what they chose so far: built
+    on first use, which a visit answered from the page as kept never makes
+    (reserved_page keeps them as written for the same choices)."""
+
+    def __init__(self, ruleset: str, groups: list[tuple[list[ActionForm], str]], state: GameState | None,
+                 submitted: dict[str, dict[str, Any]]) -> None:
+        self._ruleset, self._groups, self._state, self._submitted = ruleset, groups, state, submitted
+        self._built: list[tuple[ActionForm, ActionFormBase, str]] | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self._groups)
+
+    def __iter__(self) -> Iterator[tuple[ActionForm, ActionFormBase, str]]:
+        if self._built is None:
+            self._built = [(group[0], build_form(group, ruleset=self._ruleset, state=self._state,
+                                                 current=self._submitted), title)
+                           for group, title in self._groups]
+        return iter(self._built)
 
 
 def _groups_of(game: Game, state: GameState, seat_name: str) -> list[tuple[list[ActionForm], str]]:

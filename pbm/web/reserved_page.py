@@ -3,6 +3,7 @@ change from one request to the next (issue 33: the page is most of the deadline 
 requests, and a player sees it again after every vote):
 
 - the player's choices and the forms filled with them (partials/reserved_forms.html),
+  kept as written too, for the same page and choices,
 - the messages shown once (a receipt, a refusal: partials/flashes.html),
 - the session's form token, signed anew for each request.
 
@@ -29,21 +30,27 @@ _MARK = secrets.token_hex(8)
 _FORMS, _FLASHES, _TOKEN = (f"\x00{name}-{_MARK}\x00" for name in ("forms", "flashes", "token"))
 _PLACES = re.compile("(" + "|".join(re.escape(mark) for mark in (_FORMS, _FLASHES, _TOKEN)) + ")")
 
-# About 12 KB a page: a thousand players' pages, some 12 MB a web process at most.
+# About 12 KB a page: a thousand players' pages, some 12 MB a web process at most;
+# their forms, about 3 KB for each page and choices, a thousand some 3 MB.
 _pages: Kept[list[str]] = Kept(1024)
+_forms: Kept[list[str]] = Kept(1024)
 
 
 def render(context: dict[str, Any], key: Hashable | None) -> str:
     """The page for ``context`` (pbm.web.player.reserved_context); ``key`` None for a
     page never kept (a Master's view of it)."""
-    forms = Markup(_partial("partials/reserved_forms.html", context)) if context["forms"] else Markup("")
     if key is None:
+        forms = Markup(_partial("partials/reserved_forms.html", context)) if context["forms"] else Markup("")
         return render_template("reserved.html", forms_html=forms, **context)
     flashes = Markup(_partial("partials/flashes.html", {}))
     token = generate_csrf()
+    # The forms as written for these choices (the page's forms are built only to be written).
+    forms_pieces = _forms.get_or_make((key, tuple(context["choices"])), lambda: _pieces(
+        _partial("partials/reserved_forms.html", context).replace(token, _TOKEN))) if context["forms"] else []
     pieces = _pages.get_or_make(key, lambda: _pieces(render_template(
         "reserved.html", forms_html=Markup(_FORMS), flashes_html=Markup(_FLASHES), **context).replace(token, _TOKEN)))
-    fill = {_FORMS: str(forms), _FLASHES: str(flashes), _TOKEN: token}
+    fill = {_FLASHES: str(flashes), _TOKEN: token}
+    fill[_FORMS] = "".join(fill.get(piece, piece) for piece in forms_pieces)
     return "".join(fill.get(piece, piece) for piece in pieces)
 
 
@@ -62,3 +69,4 @@ def _pieces(page: str) -> list[str]:
 def forget() -> None:
     """Drop every kept page (a test that changes templates or catalogues in place)."""
     _pages.clear()
+    _forms.clear()

@@ -17,7 +17,7 @@ from flask_login import current_user, login_required
 from .. import operations, seating
 from ..models import GameStatus, PhaseStatus
 from ..operations import seats as seat_ops
-from . import config, db, game_or_404, my_seat, now, require_master
+from . import config, db, game_or_404, my_seat, never_absent, now, require_master
 from .forms import SubstituteForm
 from .refusals import attempt
 
@@ -50,7 +50,7 @@ def _seats_view(game) -> dict[str, Any]:
     return {
         "can_volunteer": can_volunteer,
         "volunteered": can_volunteer and any(v.user_id == user.id for v in volunteers),
-        "my_absences": seat_ops.absences(session, game, today, seat) if seat else [],
+        "my_absences": seat_ops.absences(session, game, today, seat) if seat and not never_absent(game) else [],
         "absences": seat_ops.absences(session, game, today) if master else [],
         # The absences that cover the open phase's deadline: the Masters' decision is due.
         "at_deadline": {a.id for a in seat_ops.absences(session, game, today) if phase is not None

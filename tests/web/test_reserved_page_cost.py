@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from sqlalchemy import select
+from sqlalchemy import event, select
 
 from engine.interface import Viewer
 from pbm import operations, visibility
@@ -111,3 +111,32 @@ def test_the_reserved_page_loads_only_the_events_its_reader_may_see_as_the_game_
         Worker(app, clock).boundaries()
     assert costs[-1].loaded["EventRow"] > costs[0].loaded["EventRow"]  # her results grew
     assert len({c.statements for c in costs}) == 1
+
+
+def test_the_page_asks_for_a_seats_absences_only_once_it_has_declared_one(app, factory, clock):
+    gid = day_one(app, factory, clock)
+    elena = logged_in(app, "Elena")
+    engine = app.extensions["pbm_engine"]
+    sent: list[str] = []
+
+    def statement(_conn, _cursor, text, *_args) -> None:
+        sent.append(text)
+
+    def absences_asked() -> list[str]:
+        return [t for t in sent if t.lstrip().startswith("SELECT absences.")]
+
+    event.listen(engine, "before_cursor_execute", statement)
+    try:
+        area(elena)
+        assert sent and not absences_asked()  # never declared one: none asked for
+        with transaction(factory) as s:
+            game = s.get(Game, gid)
+            today = clock.now().date()
+            operations.seats.declare_absence(s, app.config, game, game.seat_by_name("Elena"),
+                                             first_day=today + timedelta(days=2), last_day=today + timedelta(days=3),
+                                             note="In montagna", now=clock.now())
+        sent.clear()
+        assert "In montagna" in area(elena)
+        assert len(absences_asked()) == 1
+    finally:
+        event.remove(engine, "before_cursor_execute", statement)

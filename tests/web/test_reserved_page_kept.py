@@ -131,3 +131,26 @@ def test_what_the_players_share_is_made_once_and_each_page_is_its_own(app, facto
     for name, client in clients.items():
         assert _same(pages[name], _afresh(client)), name
         assert f"Area riservata: {name}" in pages[name]
+
+
+def test_a_visit_with_the_same_choices_builds_no_form_and_a_new_choice_shows(app, factory, clock, monkeypatch):
+    from pbm.web import player
+    make_game(factory, app.config, clock.now(), ROLES)
+    carla = logged_in(app, "Carla")
+    built: list[str] = []
+    real = player.build_form
+
+    def counted(specs, *args, **kwargs):
+        built.append(repr(specs))
+        return real(specs, *args, **kwargs)
+
+    monkeypatch.setattr(player, "build_form", counted)
+    first = area(carla)
+    assert built  # the first visit writes its forms
+    built.clear()
+    again = area(carla)
+    assert not built and _same(again, first)  # kept as written, with this session's token
+    assert "Registrato" in flash_of(post_form(carla, "form-power", {"target": "Bruno"}))
+    built.clear()
+    page = area(carla)
+    assert '<option selected value="Bruno">' in page and _same(page, _afresh(carla))
