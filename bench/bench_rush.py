@@ -11,8 +11,10 @@ The rush: the 50 deadlines are set RUSH seconds ahead (whole second). In those
 seconds every player votes once on the web (the moments crowd towards the
 deadline: their density rises linearly; ``--arrivals uniform`` spreads them evenly), half of them change their vote later,
 and LATE_SHARE of them try once more in the seconds after the deadline. Each vote
-is what a browser does: the reserved page, the form posted, the redirect followed
-to "Registrato" or "Non registrato". Meanwhile MAILS replies with a vote
+is what a browser does: the reserved page, then the form posted by the page's
+script, answered in place with "Registrato" (refused: the page that says "Non
+registrato"); with ``--no-script``, a browser without it: the form posted, the
+redirect followed to "Registrato" or "Non registrato". Meanwhile MAILS replies with a vote
 (``VOTO Pnn``, to lupus+TOKEN@) are appended to the Master's mailbox, spread over
 the rush, the last two seconds before the deadline. Then the worker's boundary.
 
@@ -31,7 +33,7 @@ none lost, none accepted late. The exit status is 1 when the accounting fails.
 
     .venv/bin/pip install -e '.[bench]'      # Locust
     .venv/bin/python bench/bench_rush.py [--games 50] [--rush 120] [--mails 1000] [--seed 1]
-                                         [--arrivals rising|uniform]
+                                         [--arrivals rising|uniform] [--no-script]
 """
 from __future__ import annotations
 
@@ -479,6 +481,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--arrivals", choices=("rising", "uniform"), default="rising",
                         help="first votes crowding towards the deadline (rising, the default) or spread evenly")
+    parser.add_argument("--no-script", action="store_true",
+                        help="players without the page's script: each vote followed by the whole page again")
     parser.add_argument("--keep", type=Path, metavar="DIR",
                         help="copy the run's plan, requests, votes and the service's logs into DIR")
     parser.add_argument("--no-record", action="store_true", help="print the figures, leave bench/results.json")
@@ -515,14 +519,15 @@ def main(argv: list[str] | None = None) -> int:
             go, out = folder / "go", folder / "requests.jsonl"
             players_process = subprocess.Popen(
                 [sys.executable, str(ROOT / "bench" / "rush_players.py"), f"http://127.0.0.1:{web_port}",
-                 str(folder / "plan.json"), str(go), str(out)],
+                 str(folder / "plan.json"), str(go), str(out), "no-script" if args.no_script else "script"],
                 cwd=ROOT, stdout=subprocess.PIPE, stderr=open(folder / "players.log", "w"), text=True)
             ready = players_process.stdout.readline().strip()
             if not ready.startswith("READY"):
                 raise SystemExit(f"the players did not log in: {ready!r}\n"
                                  f"{(folder / 'players.log').read_text()[-3000:]}")
             print(f"set-up: {args.games} games of {PLAYERS} players on PostgreSQL, pbm web (2 workers x 4 "
-                  f"threads), pbm worker, Dovecot; {ready[6:]} ({time.perf_counter() - began:.0f} s)", flush=True)
+                  f"threads), pbm worker, Dovecot; {ready[6:]} ({time.perf_counter() - began:.0f} s); players "
+                  f"{'without' if args.no_script else 'with'} the page's script", flush=True)
 
             deadline = float(int(time.time() + args.rush + 2))
             ends = datetime.fromtimestamp(deadline, timezone.utc)
@@ -627,8 +632,9 @@ def main(argv: list[str] | None = None) -> int:
           + f" (web p99 < {TARGETS['web_p99_ms']} ms, mail lag p99 < {TARGETS['mail_lag_p99_s']} s, "
             "none lost, none accepted late)")
     if not args.no_record:
-        record("rush" if args.arrivals == "rising" else f"rush_{args.arrivals}", {
-            "arrivals": args.arrivals, "games": args.games, "players": args.games * PLAYERS, "rush_seconds": args.rush, "seed": args.seed,
+        name = "rush" if args.arrivals == "rising" else f"rush_{args.arrivals}"
+        record(name + ("_no_script" if args.no_script else ""), {
+            "arrivals": args.arrivals, "script": not args.no_script, "games": args.games, "players": args.games * PLAYERS, "rush_seconds": args.rush, "seed": args.seed,
             "set_up": "PostgreSQL (fsync off), pbm web 2x4, pbm worker, Dovecot, Locust",
             "load_average": load, "web": web, "mail_lag": mail, "mails_appended": len(appended),
             "boundary_seconds_after_deadline": {k: round(v, 2) for k, v in boundary.items()},

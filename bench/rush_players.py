@@ -3,15 +3,17 @@ process of its own (Locust runs on gevent, which patches the standard library).
 
 Not a benchmark by itself: bench_rush.py starts it as
 
-    python bench/rush_players.py HOST PLAN GO OUT
+    python bench/rush_players.py HOST PLAN GO OUT [script|no-script]
 
 PLAN is a JSON list, one entry a player: their address, game, and steps, each a
 moment (seconds from the deadline, negative before it), a target and a label
 (``first``, ``change``, ``late``). Every user logs in, then this process prints
 READY and waits until the file GO holds the deadline (a Unix time). Then each
-user, at each of its moments, does what a browser does: opens the reserved page,
-posts the vote form it found there, and follows the redirect to the page that
-says "Registrato" or "Non registrato". OUT receives one JSON line per request
+user, at each of its moments, does what a browser does: opens the reserved page
+and posts the vote form it found there. With the page's script (``script``, the
+default: static/forms.js) the answer is the receipt in place, and a refusal sends
+the browser to the page that says why; without it (``no-script``) the browser
+follows the redirect to the page that says "Registrato" or "Non registrato". OUT receives one JSON line per request
 (its name, start, duration, status) and one per vote (when the page was asked
 for, when the form was sent, when the answer came, what the page then said);
 the last line is {"done": ...}.
@@ -41,6 +43,8 @@ REFUSED = ("Non registrato:", "Not recorded:")
 RECORDED = ("Registrato:", "Recorded:")
 
 HOST, PLAN_FILE, GO_FILE, OUT_FILE = sys.argv[1:5]
+SCRIPT = (sys.argv[5] if len(sys.argv) > 5 else "script") == "script"
+IN_PLACE = {"X-Pbm-Fragment": "forms"}  # what static/forms.js sends (pbm/web/player.py)
 PLAN: list[dict] = json.loads(Path(PLAN_FILE).read_text())
 NEXT = itertools.count()
 STATE = {"ready": 0, "done": 0, "deadline": None, "errors": 0}
@@ -115,19 +119,26 @@ class Player(FastHttpUser):
                 line["outcome"] = f"target {target} not offered"
                 return
             line["sent"] = time.time()
+            # A browser's connection lives for one visit: the visit's last request closes
+            # it, as nginx in front would (2,000 idle connections held on gunicorn's
+            # threads would measure something no deployment does). With the script, the
+            # vote is the visit's last request unless it is refused.
+            headers = {**IN_PLACE, "Connection": "close"} if SCRIPT else {}
             with self.client.post(f"/g/{slug}/act", name="rush: vote", allow_redirects=False, catch_response=True,
-                                  data={"vote-csrf_token": tokens[0], "vote-kind": "vote",
-                                        "vote-vote": target}) as response:
+                                  headers=headers, data={"vote-csrf_token": tokens[0], "vote-kind": "vote",
+                                                         "vote-vote": target}) as response:
                 status = response.status_code
-                if status != 302:
+                answered_in_place = SCRIPT and status == 200 and response.headers.get("X-Pbm-Fragment") == "forms"
+                said = response.text if answered_in_place else None
+                if status != 302 and not answered_in_place:
                     response.failure(f"vote: {status}")
             line["answered"] = time.time()
+            if answered_in_place:
+                line["outcome"] = "recorded" if any(w in said for w in RECORDED) else "unknown: no receipt in place"
+                return
             if status != 302:
                 line["outcome"] = f"unknown: the vote answered {status}"
                 return
-            # A browser's connection lives for one visit: the visit's last request closes
-            # it, as nginx in front would (2,000 idle connections held on gunicorn's
-            # threads would measure something no deployment does).
             after = self.client.get(f"/g/{slug}/me", name="rush: page after the vote",
                                     headers={"Connection": "close"}).text
             if after is None:

@@ -15,9 +15,10 @@ import json
 import time
 from functools import lru_cache
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, g, make_response, request, url_for
+from flask import Blueprint, Response, abort, current_app, g, make_response, redirect, request, url_for
 from flask import session as flask_session
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
@@ -38,7 +39,7 @@ from . import (
 )
 from .forms import ActionFormBase, options
 from .kept import Kept
-from .refusals import attempt, not_recorded
+from .refusals import attempt, attempted, not_recorded
 from .rooms import talk_menu
 from .seats import seats_view
 
@@ -263,13 +264,12 @@ def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
     phase, found, state_text = reserved_parts.parts(session, game, seat, lang, tz, _groups_of)
     # The menu takes it only for the seat's own player (not a Master's view of the page).
     talk_menu(rooms_access.seated_asker(game, seat, state_text))
-    forms, current, latest = PageForms(game.ruleset, [], None, {}), [], []
+    forms, latest = PageForms(game.ruleset, [], None, {}), []
+    current: list[tuple[Any, ...]] = []
     taking = phase is not None and phase.status == PhaseStatus.OPEN and now() < phase.ends_at
     if taking and found.open_state is not None:
         latest = operations.latest_actions_of(session, phase, seat)
-        forms = PageForms(game.ruleset, found.groups, found.open_state, {r.kind: dict(r.args) for r in latest})
-        current = [(r.kind, render.describe_submission(r.args, lang, game.ruleset, found.open_state),
-                    render.how_it_came(r.source, lang), r.submitted_at) for r in latest]
+        forms, current = _forms_and_choices(game, found.groups, found.open_state, latest, lang)
     return {
         "game": game, "seat": seat, "me": found.me, "phase": phase,
         "phase_label": found.phase_label, "deadline": found.deadline, "deadline_note": found.deadline_note,
@@ -301,6 +301,15 @@ class PageForms:
                                                  current=self._submitted), title)
                            for group, title in self._groups]
         return iter(self._built)
+
+
+def _forms_and_choices(game: Game, groups: list[tuple[list[ActionForm], str]], state: GameState,
+                       latest: list[Any], lang: str) -> tuple[PageForms, list[tuple[Any, ...]]]:
+    """The phase's forms filled with the seat's latest choices, and those choices as the
+    page lists them."""
+    forms = PageForms(game.ruleset, groups, state, {r.kind: dict(r.args) for r in latest})
+    return forms, [(r.kind, render.describe_submission(r.args, lang, game.ruleset, state),
+                    render.how_it_came(r.source, lang), r.submitted_at) for r in latest]
 
 
 def _groups_of(game: Game, state: GameState, seat_name: str) -> list[tuple[list[ActionForm], str]]:
@@ -371,7 +380,9 @@ def act(slug: str):
     lang = request_lang()
     kind = _kind_from(request.form) or ""
 
-    def record() -> tuple[dict[str, Any], Any]:
+    in_place = request.headers.get(FRAGMENT_HEADER) == FRAGMENT
+
+    def record() -> Recorded:
         if held is None:
             raise Rejected("phase_closed")
         # One reading of the clock judges the vote in time and stamps it: read twice, a
@@ -395,17 +406,49 @@ def act(slug: str):
             submission = get_ruleset(game.ruleset).form_submission(group[0], submission)
         operations.submit(session, config(), game, seat, submission, source="web", now=at,
                           opened=opened)
-        return submission, opened.phase
+        # The choices as they now stand, read in the same transaction (the answer in place shows them).
+        latest = operations.latest_actions_of(session, opened.phase, seat) if in_place else []
+        return Recorded(submission, opened.phase, state, latest)
 
-    def receipt(recorded: tuple[dict[str, Any], Any]) -> str:
-        submission, phase = recorded
+    def receipt(recorded: Recorded) -> str:
         return _("Recorded: %(what)s. You can change it until %(deadline)s.",
-                 what="; ".join(render.describe_submission(submission, lang, game.ruleset)),
-                 deadline=render.deadline_text(phase.ends_at, lang, operations.game_tz(game)))
+                 what="; ".join(render.describe_submission(recorded.submission, lang, game.ruleset)),
+                 deadline=render.deadline_text(recorded.phase.ends_at, lang, operations.game_tz(game)))
 
+    back = url_for("player.reserved", slug=game.slug)
     # The submission holds its phase itself (game_my_seat_and_phase_or_404: FOR UPDATE).
-    return attempt(game, record, back=url_for("player.reserved", slug=game.slug), success=receipt,
-                   refused=not_recorded, lock=False)
+    if not in_place:
+        return attempt(game, record, back=back, success=receipt, refused=not_recorded, lock=False)
+    done = attempted(game, record, refused=not_recorded, lock=False)
+    if done.done is None:  # refused, and flashed: the page as it now stands says why
+        return redirect(back)
+    recorded = done.done
+    forms, current = _forms_and_choices(game, _groups_of(game, recorded.state, seat.name), recorded.state,
+                                        recorded.latest, lang)
+    response = make_response(reserved_page.answer(receipt(recorded), {"game": game, "forms": forms,
+                                                                       "current": current}))
+    response.headers[FRAGMENT_HEADER] = FRAGMENT
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# A vote sent by the page's script (static/forms.js) asks for the answer in place: the
+# receipt and the forms with the new choices, instead of a redirect to the whole page
+# (issue 33: the deadline rush's third request of every vote). Reloading the page
+# never sends it again: the script's request leaves no entry in the history.
+FRAGMENT_HEADER = "X-Pbm-Fragment"
+FRAGMENT = "forms"
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A web submission as stored: what, in which phase, the phase's state, and the
+    seat's latest choices (only when the answer shows them in place)."""
+
+    submission: dict[str, Any]
+    phase: Any
+    state: GameState
+    latest: list[Any]
 
 
 def _kind_from(form: Any) -> str | None:

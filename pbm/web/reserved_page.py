@@ -54,6 +54,13 @@ def render(context: dict[str, Any], key: Hashable | None) -> str:
     return "".join(fill.get(piece, piece) for piece in pieces)
 
 
+def answer(said: str, context: dict[str, Any]) -> str:
+    """The answer to a vote sent by the page's script: ``said`` (the receipt), then the
+    choices and forms of ``context`` (its game, forms and current choices), with the
+    session's form token: what takes the place of the page's forms."""
+    return _partial("partials/vote_answer.html", {**context, "said": said})
+
+
 def _partial(name: str, context: dict[str, Any]) -> str:
     """A part written at each request, with the page's context but without running the
     app's context processors again (Flask's render_template does, for each template):

@@ -1,8 +1,12 @@
 """A player on a phone logs in, votes, and sees the receipt; the choice can be
-changed but not withdrawn, and nothing of the others' secrets shows."""
+changed but not withdrawn, and nothing of the others' secrets shows. The page's
+script sends a choice without leaving the page (the answer in place: issue 33); a
+reload never sends it again."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
+
+from playwright.sync_api import expect
 
 from pbm.models import ActionRow
 from pbm.worker import Worker
@@ -31,6 +35,7 @@ def test_log_in_vote_and_see_the_receipt(app, factory, clock, live_server, page)
     assert "Lupo Mannaro" not in page.content()  # Anna's role is nobody's business
     options = page.locator("select[name=vote-vote] option").all_inner_texts()
     assert options == ["—", "Anna", "Bruno", "Carla", "Dario"]  # no name chosen for you
+    page.evaluate("window.sameDocument = true")  # gone if the page is loaded again
     page.select_option("select[name=vote-vote]", "Anna")
     page.click("#form-vote button[type=submit]")
     receipt = page.locator(".flash.receipt").inner_text()
@@ -38,11 +43,16 @@ def test_log_in_vote_and_see_the_receipt(app, factory, clock, live_server, page)
 
     page.select_option("select[name=vote-vote]", "Carla")  # changed, not withdrawn
     page.click("#form-vote button[type=submit]")
-    assert "Voto: Carla" in page.locator(".my-choices").inner_text()
+    expect(page.locator(".my-choices")).to_contain_text("Voto: Carla")
+    assert "Voto: Carla" in page.locator(".flash.receipt").inner_text()  # the new receipt, in its place
     assert page.locator("select[name=vote-vote]").input_value() == "Carla"  # the vote as it stands
+    assert page.evaluate("window.sameDocument === true")  # answered in place, not a new page
+    page.reload()  # a reload shows the page again and sends nothing
+    assert page.locator(".flash").count() == 0
+    assert "Voto: Carla" in page.locator(".my-choices").inner_text()
     page.select_option("select[name=vote-vote]", "")  # §1.6: a vote cannot be withdrawn
     page.click("#form-vote button[type=submit]")
-    assert "Non registrato" in page.locator(".flash.error").inner_text()
+    expect(page.locator(".flash.error")).to_contain_text("Non registrato")  # the page again, saying why
     assert "Voto: Carla" in page.locator(".my-choices").inner_text()
 
     page.click("button[lang=en]")
