@@ -481,6 +481,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--arrivals", choices=("rising", "uniform"), default="rising",
                         help="first votes crowding towards the deadline (rising, the default) or spread evenly")
+    parser.add_argument("--threads", type=int, default=4, help="threads of each of the 2 web processes")
     parser.add_argument("--no-script", action="store_true",
                         help="players without the page's script: each vote followed by the whole page again")
     parser.add_argument("--keep", type=Path, metavar="DIR",
@@ -510,7 +511,7 @@ def main(argv: list[str] | None = None) -> int:
         env.update({"PBM_INSTANCE": str(folder), "PBM_DATABASE_URL": url, "PBM_MAIL_SOURCE": json.dumps(source),
                     "PBM_MAIL_SERVER": smtp.host, "PBM_MAIL_PORT": str(smtp.port),
                     "PBM_MASTER_ADDRESS": MASTER, "PBM_NOREPLY_ADDRESS": "noreply@lupus.test",
-                    "PBM_BASE_URL": "http://lupus.test", "PBM_WEB_THREADS": "4"})
+                    "PBM_BASE_URL": "http://lupus.test", "PBM_WEB_THREADS": str(args.threads)})
         service = Service(folder, env, web_port)
         try:
             service.start()
@@ -525,7 +526,7 @@ def main(argv: list[str] | None = None) -> int:
             if not ready.startswith("READY"):
                 raise SystemExit(f"the players did not log in: {ready!r}\n"
                                  f"{(folder / 'players.log').read_text()[-3000:]}")
-            print(f"set-up: {args.games} games of {PLAYERS} players on PostgreSQL, pbm web (2 workers x 4 "
+            print(f"set-up: {args.games} games of {PLAYERS} players on PostgreSQL, pbm web (2 workers x {args.threads} "
                   f"threads), pbm worker, Dovecot; {ready[6:]} ({time.perf_counter() - began:.0f} s); players "
                   f"{'without' if args.no_script else 'with'} the page's script", flush=True)
 
