@@ -27,17 +27,6 @@ def _fast_password_hashing(monkeypatch):
     monkeypatch.setattr(pbm.models, "PASSWORD_METHOD", "pbkdf2:sha256:1000")
 
 
-@pytest.fixture(autouse=True)
-def _nothing_kept_from_another_database():
-    # A web process keeps the reserved page's parts and pages per version of a game,
-    # keyed by the game's id and what its rows hold (pbm/web/reserved_parts.py,
-    # reserved_page.py): one process serves one database. The tests make a database per
-    # test in one process, where the same ids come back: each starts with nothing kept.
-    from pbm.web import reserved_page, reserved_parts
-    reserved_parts.forget()
-    reserved_page.forget()
-
-
 # Monday 23 November 2026, 10:00 in Rome: inside a day of the default calendar.
 MONDAY_10_ROME = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)
 

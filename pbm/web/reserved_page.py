@@ -19,12 +19,12 @@ import re
 import secrets
 from typing import Any, Hashable
 
-from flask import current_app, render_template
+from flask import Flask, current_app, render_template
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from ..i18n import request_lang
-from .kept import Kept
+from .kept import Kept, of_app
 
 _MARK = secrets.token_hex(8)
 _FORMS, _FLASHES, _TOKEN = (f"\x00{name}-{_MARK}\x00" for name in ("forms", "flashes", "token"))
@@ -32,8 +32,13 @@ _PLACES = re.compile("(" + "|".join(re.escape(mark) for mark in (_FORMS, _FLASHE
 
 # About 12 KB a page: a thousand players' pages, some 12 MB a web process at most;
 # their forms, about 3 KB for each page and choices, a thousand some 3 MB.
-_pages: Kept[list[str]] = Kept(1024)
-_forms: Kept[list[str]] = Kept(1024)
+# Kept per app (kept.of_app): the keys hold a database's ids.
+def _pages(app: Flask = current_app) -> Kept[list[str]]:
+    return of_app(app, "reserved_pages", 1024)
+
+
+def _forms(app: Flask = current_app) -> Kept[list[str]]:
+    return of_app(app, "reserved_forms", 1024)
 
 
 def render(context: dict[str, Any], key: Hashable | None) -> str:
@@ -45,9 +50,9 @@ def render(context: dict[str, Any], key: Hashable | None) -> str:
     flashes = Markup(_partial("partials/flashes.html", {}))
     token = generate_csrf()
     # The forms as written for these choices (the page's forms are built only to be written).
-    forms_pieces = _forms.get_or_make((key, tuple(context["choices"])), lambda: _pieces(
+    forms_pieces = _forms().get_or_make((key, tuple(context["choices"])), lambda: _pieces(
         _partial("partials/reserved_forms.html", context).replace(token, _TOKEN))) if context["forms"] else []
-    pieces = _pages.get_or_make(key, lambda: _pieces(render_template(
+    pieces = _pages().get_or_make(key, lambda: _pieces(render_template(
         "reserved.html", forms_html=Markup(_FORMS), flashes_html=Markup(_FLASHES), **context).replace(token, _TOKEN)))
     fill = {_FLASHES: str(flashes), _TOKEN: token}
     fill[_FORMS] = "".join(fill.get(piece, piece) for piece in forms_pieces)
@@ -73,7 +78,7 @@ def _pieces(page: str) -> list[str]:
     return [piece for piece in _PLACES.split(page) if piece]
 
 
-def forget() -> None:
-    """Drop every kept page (a test that changes templates or catalogues in place)."""
-    _pages.clear()
-    _forms.clear()
+def forget(app: Flask) -> None:
+    """Drop every page ``app`` keeps (a test that wants a page written from nothing)."""
+    _pages(app).clear()
+    _forms(app).clear()

@@ -22,6 +22,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from flask import Flask, current_app
 from sqlalchemy import Integer, Text, bindparam, cast, func, select, true
 from sqlalchemy.orm import Session, defer
 
@@ -33,7 +34,7 @@ from .. import operations, render, role_cards, visibility
 from ..models import EventRow, Game, PhaseRow, Seat
 from ..views.deadline_note import deadline_note
 from ..visibility import PRIVATE, Viewer
-from .kept import Kept
+from .kept import Kept, of_app
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,8 @@ class Parts:
 
 # About 6 KB a seat (the phase's state is shared, below): fifty 40-player games in one
 # language, some 12 MB a web process at most.
-_parts: Kept[Parts] = Kept(2048)
+def _parts(app: Flask = current_app) -> Kept[Parts]:
+    return of_app(app, "reserved_parts", 2048)  # per app: the keys hold a database's ids
 
 # Built once (bound per request): every reserved page asks it. The open (latest) phase
 # and the version of the game in one statement: the game's state and the phase's as
@@ -107,7 +109,7 @@ def parts(session: Session, game: Game, seat: Seat, lang: str, tz: str,
         shared = _game_parts(session, game, phase, lang, tz, state_text, phase_text, game_key)
         return _made(session, game, seat, shared, lang, groups_of,
                      hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest())
-    return phase, _parts.get_or_make(key, made), state_text
+    return phase, _parts().get_or_make(key, made), state_text
 
 
 def _digest(text: str | None) -> bytes:
@@ -127,7 +129,8 @@ class _GameParts:
     open_state: GameState | None
 
 
-_games: Kept[_GameParts] = Kept(256)
+def _games(app: Flask = current_app) -> Kept[_GameParts]:
+    return of_app(app, "reserved_game_parts", 256)
 
 
 def _game_parts(session: Session, game: Game, phase: PhaseRow | None, lang: str, tz: str, state_text: str | None,
@@ -145,7 +148,7 @@ def _game_parts(session: Session, game: Game, phase: PhaseRow | None, lang: str,
             deadline_note=deadline_note(session, game, phase, lang, tz),
             # One object for every seat's forms (it is only read).
             open_state=GameState.from_dict(json.loads(phase_text)) if phase is not None and phase_text else None)
-    return _games.get_or_make(key, made)
+    return _games().get_or_make(key, made)
 
 
 def _made(session: Session, game: Game, seat: Seat, shared: _GameParts, lang: str, groups_of: GroupsOf,
@@ -188,7 +191,7 @@ def etag(found: Parts, shown: tuple[Any, ...]) -> str:
     return hashlib.blake2b(repr((found.version, shown)).encode(), digest_size=16).hexdigest()
 
 
-def forget() -> None:
-    """Drop every kept part (a test that wants a page made from nothing)."""
-    _parts.clear()
-    _games.clear()
+def forget(app: Flask) -> None:
+    """Drop every part ``app`` keeps (a test that wants a page made from nothing)."""
+    _parts(app).clear()
+    _games(app).clear()

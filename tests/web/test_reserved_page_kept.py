@@ -28,8 +28,8 @@ def _tokens(page: str) -> set[str]:
 
 def _afresh(client) -> str:
     """The page written from nothing: no part and no page kept from an earlier visit."""
-    reserved_parts.forget()
-    reserved_page.forget()
+    reserved_parts.forget(client.application)
+    reserved_page.forget(client.application)
     return area(client)
 
 
@@ -125,8 +125,8 @@ def test_what_the_players_share_is_made_once_and_each_page_is_its_own(app, facto
     the page written for them from nothing."""
     make_game(factory, app.config, clock.now(), ROLES)
     clients = {name: logged_in(app, name) for name in ROLES}
-    reserved_parts.forget()
-    reserved_page.forget()
+    reserved_parts.forget(app)
+    reserved_page.forget(app)
     pages = {name: area(client) for name, client in clients.items()}
     for name, client in clients.items():
         assert _same(pages[name], _afresh(client)), name
@@ -154,3 +154,20 @@ def test_a_visit_with_the_same_choices_builds_no_form_and_a_new_choice_shows(app
     built.clear()
     page = area(carla)
     assert '<option selected value="Bruno">' in page and _same(page, _afresh(carla))
+
+
+def test_each_app_keeps_its_own_parts_and_pages(app, make_app, factory, clock, tmp_path):
+    """Two apps in one process (two databases: the tests make one a test) never answer
+    from each other's kept parts, whose keys are a database's ids (kept.of_app)."""
+    from pbm.web.kept import of_app
+    other = make_app(DATABASE_URL=f"sqlite:///{tmp_path / 'other' / 'other.sqlite3'}")
+    make_game(factory, app.config, clock.now(), ROLES)
+    make_game(other.extensions["pbm_sessions"], other.config, clock.now(),
+              {**ROLES, "Carla": "Contadino", "Dario": "Veggente"})  # the same game id, another story
+    mine = area(logged_in(app, "Carla"))
+    assert len(of_app(app, "reserved_parts", 1)) == 1
+    assert not len(of_app(other, "reserved_parts", 1))  # nothing made for the other app
+    theirs = area(logged_in(other, "Carla"))
+    assert "Veggente" in mine.split('class="role"')[1][:200]
+    assert "Contadino" in theirs.split('class="role"')[1][:200]
+    assert len(of_app(other, "reserved_parts", 1)) == 1

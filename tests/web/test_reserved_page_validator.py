@@ -87,8 +87,8 @@ def test_a_masters_intervention_and_another_session_change_the_validator(app, fa
 
 def _afresh(client) -> str:
     """The page made from nothing: no part and no page kept from an earlier visit."""
-    reserved_parts.forget()
-    reserved_page.forget()
+    reserved_parts.forget(client.application)
+    reserved_page.forget(client.application)
     return area(client)
 
 
