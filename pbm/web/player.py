@@ -261,14 +261,15 @@ def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
     lang = request_lang()
     tz = operations.game_tz(game)
     session = db()
-    phase, found, state_text = reserved_parts.parts(session, game, seat, lang, tz, _groups_of)
+    read = reserved_parts.parts(session, game, seat, lang, tz, _groups_of)
+    phase, found = read.phase, read.parts
     # The menu takes it only for the seat's own player (not a Master's view of the page).
-    talk_menu(rooms_access.seated_asker(game, seat, state_text))
+    talk_menu(rooms_access.seated_asker(game, seat, read.state_text))
     forms, latest = PageForms(game.ruleset, [], None, {}), []
     current: list[tuple[Any, ...]] = []
     taking = phase is not None and phase.status == PhaseStatus.OPEN and now() < phase.ends_at
     if taking and found.open_state is not None:
-        latest = operations.latest_actions_of(session, phase, seat)
+        latest = operations.latest_actions_of(session, phase, seat) if read.chose else []
         forms, current = _forms_and_choices(game, found.groups, found.open_state, latest, lang)
     return {
         "game": game, "seat": seat, "me": found.me, "phase": phase,

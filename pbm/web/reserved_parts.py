@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from flask import Flask, current_app
-from sqlalchemy import Integer, Text, bindparam, cast, func, select, true
+from sqlalchemy import Integer, Text, bindparam, cast, exists, func, select, true
 from sqlalchemy.orm import Session, defer
 
 from engine.core import GameState
@@ -31,7 +31,7 @@ from engine.interface import ActionForm
 from engine.registry import get_ruleset
 
 from .. import operations, render, role_cards, visibility
-from ..models import EventRow, Game, PhaseRow, Seat
+from ..models import ActionRow, EventRow, Game, PhaseRow, Seat
 from ..views.deadline_note import deadline_note
 from ..visibility import PRIVATE, Viewer
 from .kept import Kept, of_app
@@ -74,8 +74,11 @@ _EVENTS = (select(func.count(EventRow.id).label("n"), func.max(EventRow.id).labe
                   func.sum(cast(EventRow.published, Integer)).label("published"))
            .where(EventRow.game_id == bindparam("game_id")).subquery())
 _GAME_STATE = select(cast(Game.state, Text)).where(Game.id == bindparam("game_id")).scalar_subquery()
+# And whether the seat has chosen anything in that phase: a first visit, the rush's
+# most common, then asks for no choices (player.reserved_context).
+_CHOSE = exists().where(ActionRow.phase_id == PhaseRow.id, ActionRow.seat_id == bindparam("seat_id"))
 _PHASE_AND_VERSION = (select(PhaseRow, _EVENTS.c.n, _EVENTS.c.newest, _EVENTS.c.published, _GAME_STATE,
-                             cast(PhaseRow.state_before, Text))
+                             cast(PhaseRow.state_before, Text), _CHOSE)
                       .join_from(PhaseRow, _EVENTS, true())
                       .where(PhaseRow.game_id == bindparam("game_id"))
                       .order_by(PhaseRow.index.desc()).limit(1)
@@ -89,16 +92,26 @@ _VERSION = select(_EVENTS.c.n, _EVENTS.c.newest, _EVENTS.c.published, _GAME_STAT
 GroupsOf = Callable[[Game, GameState, str], list[tuple[list[ActionForm], str]]]
 
 
-def parts(session: Session, game: Game, seat: Seat, lang: str, tz: str,
-          groups_of: GroupsOf) -> tuple[PhaseRow | None, Parts, str | None]:
-    """The game's latest phase (without its states), the parts at the game's version
-    now (kept, or made and kept) and the game's state as stored (the rooms' menu reads
-    who is where from it)."""
-    row = session.execute(_PHASE_AND_VERSION, {"game_id": game.id}).first()
+@dataclass(frozen=True)
+class Read:
+    """What ``parts`` read: the game's latest phase (without its states), the parts at
+    the game's version now, the game's state as stored (the rooms' menu reads who is
+    where from it), and whether the seat has chosen anything in that phase."""
+
+    phase: PhaseRow | None
+    parts: Parts
+    state_text: str | None
+    chose: bool
+
+
+def parts(session: Session, game: Game, seat: Seat, lang: str, tz: str, groups_of: GroupsOf) -> Read:
+    """The parts at the game's version now (kept, or made and kept), with what was read
+    beside them in the same statement."""
+    row = session.execute(_PHASE_AND_VERSION, {"game_id": game.id, "seat_id": seat.id}).first()
     if row is not None:
-        phase, count, newest, published, state_text, phase_text = row
+        phase, count, newest, published, state_text, phase_text, chose = row
     else:
-        phase, phase_text = None, None
+        phase, phase_text, chose = None, None, False
         count, newest, published, state_text = session.execute(_VERSION, {"game_id": game.id}).one()
     game_key = (game.id, game.ruleset, game.status, game.paused_at, _digest(state_text), count, newest, published,
                 lang, tz, *((phase.id, phase.status, phase.ends_at, phase.named_on, _digest(phase_text))
@@ -109,7 +122,7 @@ def parts(session: Session, game: Game, seat: Seat, lang: str, tz: str,
         shared = _game_parts(session, game, phase, lang, tz, state_text, phase_text, game_key)
         return _made(session, game, seat, shared, lang, groups_of,
                      hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest())
-    return phase, _parts().get_or_make(key, made), state_text
+    return Read(phase, _parts().get_or_make(key, made), state_text, bool(chose))
 
 
 def _digest(text: str | None) -> bytes:

@@ -140,3 +140,30 @@ def test_the_page_asks_for_a_seats_absences_only_once_it_has_declared_one(app, f
         assert len(absences_asked()) == 1
     finally:
         event.remove(engine, "before_cursor_execute", statement)
+
+
+def test_a_first_visit_asks_for_no_choices_and_a_mail_vote_shows_at_the_next(app, factory, clock):
+    gid = day_one(app, factory, clock)
+    carla = logged_in(app, "Carla")
+    engine = app.extensions["pbm_engine"]
+    sent: list[str] = []
+
+    def statement(_conn, _cursor, text, *_args) -> None:
+        sent.append(text)
+
+    def choices_asked() -> int:
+        return sum(1 for t in sent if t.lstrip().startswith("SELECT actions.id"))
+
+    event.listen(engine, "before_cursor_execute", statement)
+    try:
+        page = area(carla)
+        assert "form-vote" in page and choices_asked() == 0  # nothing chosen yet: nothing asked
+        with transaction(factory) as s:  # she votes by mail
+            game = s.get(Game, gid)
+            operations.submit(s, app.config, game, game.seat_by_name("Carla"), {"vote": "Anna"},
+                              source="mail", now=clock.now())
+        sent.clear()
+        page = area(carla)
+        assert choices_asked() == 1 and "Voto: Anna" in page.split("Le tue scelte")[1]
+    finally:
+        event.remove(engine, "before_cursor_execute", statement)
