@@ -131,8 +131,9 @@ def _resolve_claimed(session: Session, config: dict[str, Any], phase_id: int, no
 
 
 # The namespace of the PostgreSQL advisory locks a resolver takes, one per phase
-# (the second key); the only other is the posts' mail's (a key no phase has:
-# pbm/telling/room_mail.py).
+# (the second key); the only others are the posts' mail's and the sender's under a
+# relay's limits (keys no phase has: pbm/telling/room_mail.py, -1, and
+# pbm/mail/outbound/relay_limits.py, -2).
 RESOLVER_LOCKS = 0x4C55  # "LU"
 
 

@@ -224,11 +224,14 @@ def _drain_batch(app: Flask, factory: sessionmaker[Session], now: datetime,
     """Claim and send one batch: (how many were sent, whether more may be due)."""
     mail: Mail = app.extensions["mail"]
     relay = relay_limits.relay_key(app.config)
-    with factory() as session:
+    limits = relay_limits.Limits.from_config(app.config)
+    with relay_limits.sole_sender(factory, limits) as sending, factory() as session:
+        if not sending:  # another worker is sending within the relay's limits
+            return 0, False
         pause = relay_limits.state(session, relay)
         if pause is not None and pause.paused_until is not None and pause.paused_until > now:
             return 0, False
-        limit, general = relay_limits.rooms(session, relay_limits.Limits.from_config(app.config), now)
+        limit, general = relay_limits.rooms(session, limits, now)
         if limit == 0:
             return 0, False
         limit = BATCH if limit is None else min(limit, BATCH)
