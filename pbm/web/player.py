@@ -391,8 +391,8 @@ def act(slug: str):
         at = now()
         opened = operations.opening(session, game, at, held=held, held_state=held_state)
         state = opened.state
-        groups = {group_key(g): g for g in page_groups(get_ruleset(game.ruleset).forms(state, seat.name),
-                                                        game.ruleset)}
+        offered = _groups_of(game, state, seat.name)
+        groups = {group_key(g): g for g, _title in offered}
         group = groups.get(kind)
         if group is None:
             raise Rejected("not_now", kind=kind)
@@ -409,7 +409,7 @@ def act(slug: str):
                           opened=opened)
         # The choices as they now stand, read in the same transaction (the answer in place shows them).
         latest = operations.latest_actions_of(session, opened.phase, seat) if in_place else []
-        return Recorded(submission, opened.phase, state, latest)
+        return Recorded(submission, opened.phase, state, latest, offered)
 
     def receipt(recorded: Recorded) -> str:
         return _("Recorded: %(what)s. You can change it until %(deadline)s.",
@@ -424,8 +424,7 @@ def act(slug: str):
     if done.done is None:  # refused, and flashed: the page as it now stands says why
         return redirect(back)
     recorded = done.done
-    forms, current = _forms_and_choices(game, _groups_of(game, recorded.state, seat.name), recorded.state,
-                                        recorded.latest, lang)
+    forms, current = _forms_and_choices(game, recorded.offered, recorded.state, recorded.latest, lang)
     response = make_response(reserved_page.answer(receipt(recorded), {"game": game, "forms": forms,
                                                                        "current": current}))
     response.headers[FRAGMENT_HEADER] = FRAGMENT
@@ -443,13 +442,15 @@ FRAGMENT = "forms"
 
 @dataclass(frozen=True)
 class Recorded:
-    """A web submission as stored: what, in which phase, the phase's state, and the
-    seat's latest choices (only when the answer shows them in place)."""
+    """A web submission as stored: what, in which phase, the phase's state, the seat's
+    latest choices (only when the answer shows them in place) and the forms the phase
+    offered the seat, with their titles (the answer in place writes them again)."""
 
     submission: dict[str, Any]
     phase: Any
     state: GameState
     latest: list[Any]
+    offered: list[tuple[list[ActionForm], str]]
 
 
 def _kind_from(form: Any) -> str | None:
