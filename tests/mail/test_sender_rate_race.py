@@ -51,7 +51,7 @@ def test_two_workers_under_a_rate_limit_send_the_minutes_room_once(make_app, clo
     def worker() -> None:
         try:
             sent.append(send.drain(app, factory, clock.now()))
-        except BaseException as exc:  # noqa: BLE001  (reported below)
+        except BaseException as exc:  # reported below
             errors.append(exc)
 
     threads = [threading.Thread(target=worker) for _ in range(2)]
