@@ -79,7 +79,10 @@ def test_a_vote_reads_as_much_with_ten_or_three_hundred_votes_in_the_phase(app, 
     assert many.statements == few.statements
     # BEGIN, the user, the game with the seat and the phase, the INSERT: nothing the
     # vote's query left in the database (the game's published state) is read after all.
-    assert few.statements == 4
+    # (SQLite's BEGIN IMMEDIATE is a statement the service sends; psycopg sends
+    # PostgreSQL's BEGIN itself, with the first statement.)
+    sqlite = app.extensions["pbm_engine"].dialect.name == "sqlite"
+    assert few.statements == (4 if sqlite else 3)
     assert many.loaded["ActionRow"] == few.loaded["ActionRow"] == 0
     assert many.loaded["Seat"] == few.loaded["Seat"] == 1  # Dario's seat, not the game's eight
 
