@@ -11,7 +11,10 @@ same app, its hooks and its server) on two 40-player games of Lupus LIVE! 12:
 
 Clients on kept-alive connections, each logged in as a different player:
 
-- latency, one client: bare, vote POST, floor, reserved page in turn; p50 of
+- latency, one client: bare, vote POST, floor, reserved page, then a vote sent
+  as the page's script sends it (answered in place: the receipt and the forms, no
+  page after it; a server whose code has no such answer redirects, and is left out
+  of that line) in turn; p50 of
   each and the ratios to bare (the floor: the vote's form sent to ``/floor``, a
   logged-in view that flashes a receipt and redirects, so CSRF, session and
   user are paid as by a vote, and no game work is done), in each game, first with few votes in the phase,
@@ -108,9 +111,12 @@ class Client:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.cookie = ""
         self.slug = slug
+        self.status = 0  # of the last request
 
-    def request(self, method: str, path: str, form: dict[str, str] | None = None) -> tuple[int, str]:
+    def request(self, method: str, path: str, form: dict[str, str] | None = None,
+                extra: dict[str, str] | None = None) -> tuple[int, str]:
         headers = {"Cookie": self.cookie} if self.cookie else {}
+        headers.update(extra or {})
         body = None
         if form is not None:
             body = urllib.parse.urlencode(form)
@@ -131,11 +137,12 @@ class Client:
         return response.status, text
 
     def timed(self, method: str, path: str, form: dict[str, str] | None = None,
-              expect: int = 200) -> tuple[float, str]:
+              expect: int | tuple[int, ...] = 200, extra: dict[str, str] | None = None) -> tuple[float, str]:
         began = time.perf_counter()
-        status, text = self.request(method, path, form)
+        status, text = self.request(method, path, form, extra)
         elapsed = time.perf_counter() - began
-        if status != expect:
+        self.status = status
+        if status not in (expect if isinstance(expect, tuple) else (expect,)):
             raise SystemExit(f"{method} {path}: {status}, expected {expect}\n{text[:500]}")
         return elapsed, text
 
@@ -154,6 +161,18 @@ class Client:
         elapsed, _ = self.timed("POST", f"/g/{self.slug}/act", {
             "vote-csrf_token": self.vote_token, "vote-kind": "vote", "vote-vote": rng.choice(self.targets)},
             expect=302)
+        return elapsed
+
+    def vote_in_place(self, rng: random.Random) -> float | None:
+        """A vote as the page's script sends it (pbm/static/forms.js): the receipt and the
+        forms answered in place; None from a server that redirects instead (older code)."""
+        elapsed, answer = self.timed("POST", f"/g/{self.slug}/act", {
+            "vote-csrf_token": self.vote_token, "vote-kind": "vote", "vote-vote": rng.choice(self.targets)},
+            expect=(200, 302), extra={"X-Pbm-Fragment": "forms"})
+        if self.status == 302:
+            return None
+        if "Registrato" not in answer and "Recorded" not in answer:
+            raise SystemExit("the vote answered in place does not say it was recorded")
         return elapsed
 
     def reserved(self) -> float:
@@ -319,8 +338,8 @@ class Server:
 def latency(servers: list[Server], slug: str, rounds: int, rng: random.Random) -> dict[str, dict[str, float]]:
     """p50 (ms) of bare, vote, reserved for each server, one client each, the servers
     taking turns request for request so that both see the same moments of load."""
-    times: dict[str, dict[str, list[float]]] = {s.name: {"bare": [], "floor": [], "vote": [], "reserved": []}
-                                                for s in servers}
+    times: dict[str, dict[str, list[float]]] = {
+        s.name: {"bare": [], "floor": [], "vote": [], "reserved": [], "in place": []} for s in servers}
     for _ in range(rounds):
         for server in servers:
             client = server.clients[slug][0]
@@ -330,8 +349,11 @@ def latency(servers: list[Server], slug: str, rounds: int, rng: random.Random) -
             # reserved page shows both): if anything, the floor is measured high
             times[server.name]["floor"].append(client.floor())
             times[server.name]["reserved"].append(client.reserved())
-    return {name: {k: median(v) * 1000 for k, v in kinds.items()}
-            | {f"{k}_p90": percentile(v, 0.9) * 1000 for k, v in kinds.items()}
+            answered = client.vote_in_place(rng)
+            if answered is not None:
+                times[server.name]["in place"].append(answered)
+    return {name: {k: median(v) * 1000 for k, v in kinds.items() if v}
+            | {f"{k}_p90": percentile(v, 0.9) * 1000 for k, v in kinds.items() if v}
             for name, kinds in times.items()}
 
 
@@ -477,10 +499,13 @@ def main(argv: list[str] | None = None) -> int:
     for slug in GAMES:
         for amount in ("few", "many"):
             key = f"{slug}_{amount}"
-            for kind in ("bare", "floor", "vote", "reserved"):
+            for kind in ("bare", "floor", "vote", "reserved", "in place"):
                 cells = []
                 for s in servers:
                     got = figures[s.name][key]
+                    if kind not in got:  # no answer in place in that code
+                        cells.append("(redirects)")
+                        continue
                     ratio = "" if kind == "bare" else f" ({got[kind] / got['bare']:4.1f}x)"
                     cells.append(f"{got[kind]:7.2f} ms{ratio}")
                 print(f"  {slug + ' game, ' + amount + ' votes, ' + kind:28s}" + "".join(f"{c:>22s}" for c in cells))
@@ -515,6 +540,9 @@ def main(argv: list[str] | None = None) -> int:
             out[f"{key}_vote_to_bare_p50_ratio"] = round(got[key]["vote"] / got[key]["bare"], 2)
             out[f"{key}_vote_own_work_p50_ms"] = round(got[key]["vote"] - got[key]["floor"], 2)
             out[f"{key}_reserved_to_bare_p50_ratio"] = round(got[key]["reserved"] / got[key]["bare"], 2)
+            if "in place" in got[key]:  # a vote answered in place, the page's script's
+                out[f"{key}_in_place_p50_ms"] = round(got[key]["in place"], 2)
+                out[f"{key}_in_place_to_bare_p50_ratio"] = round(got[key]["in place"] / got[key]["bare"], 2)
         for kind, rate in got["rps"].items():
             out[f"{kind}_requests_per_second"] = round(rate, 1)
         out["bare_to_vote_throughput_ratio"] = round(got["rps"]["bare"] / got["rps"]["vote"], 2)
