@@ -5,12 +5,11 @@ from __future__ import annotations
 import threading
 from collections import Counter
 
-from sqlalchemy.exc import OperationalError
-
 from pbm.mail.outbound import send
 from pbm.models import OutboxRow
 
 from tests.support.helpers import make_game
+from tests.support.together import at_once
 from tests.support.mail import ROLES, fast_passwords  # noqa: F401  (a fixture)
 
 
@@ -31,19 +30,7 @@ def test_two_workers_draining_at_once_send_each_message_once(make_app, clock, sm
         return rows
 
     monkeypatch.setattr(send, "due", due_then_wait)
-    errors: list[BaseException] = []
-
-    def worker():
-        try:
-            send.drain(app, factory, clock.now())
-        except OperationalError as exc:
-            errors.append(exc)
-
-    threads = [threading.Thread(target=worker) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
+    errors = at_once(lambda: send.drain(app, factory, clock.now()))
     assert errors == []
 
     monkeypatch.setattr(send, "due", real_due)

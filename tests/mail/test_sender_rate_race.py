@@ -14,6 +14,7 @@ from pbm.mail.outbound import relay_limits, send
 from pbm.models import OutboxRow
 
 from tests.support.helpers import make_game
+from tests.support.together import at_once
 from tests.support.mail import ROLES, fast_passwords  # noqa: F401  (a fixture)
 
 PER_MINUTE = 3
@@ -46,19 +47,7 @@ def test_two_workers_under_a_rate_limit_send_the_minutes_room_once(make_app, clo
 
     monkeypatch.setattr(relay_limits, "rooms", rooms_then_wait)
     sent: list[int] = []
-    errors: list[BaseException] = []
-
-    def worker() -> None:
-        try:
-            sent.append(send.drain(app, factory, clock.now()))
-        except BaseException as exc:  # reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=worker) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
+    errors = at_once(lambda: sent.append(send.drain(app, factory, clock.now())))
     assert errors == []
     assert sorted(sent) == [0, PER_MINUTE]  # one sent the minute's room, the other passed
     monkeypatch.setattr(relay_limits, "rooms", real_rooms)

@@ -15,16 +15,22 @@ class Cost:
     def __init__(self) -> None:
         self.statements = 0
         self.loaded: Counter[str] = Counter()
+        self.sent: list[str] = []  # the statements' text, in order (``counting``)
+
+    def asked(self, start: str) -> int:
+        """How many of the statements sent begin with ``start`` ("SELECT absences.")."""
+        return sum(1 for text in self.sent if text.lstrip().startswith(start))
 
 
 @contextmanager
 def counting(app) -> Iterator[Cost]:
-    """Statements sent and ORM objects loaded while the block runs."""
+    """Statements sent (and their text) and ORM objects loaded while the block runs."""
     cost = Cost()
     engine = app.extensions["pbm_engine"]
 
-    def statement(*_args) -> None:
+    def statement(_conn, _cursor, text, *_args) -> None:
         cost.statements += 1
+        cost.sent.append(text)
 
     def loaded(target, _context) -> None:
         cost.loaded[type(target).__name__] += 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from sqlalchemy import event, select
+from sqlalchemy import select
 
 from engine.interface import Viewer
 from pbm import operations, visibility
@@ -119,54 +119,30 @@ def test_the_reserved_page_loads_only_the_events_its_reader_may_see_as_the_game_
 def test_the_page_asks_for_a_seats_absences_only_once_it_has_declared_one(app, factory, clock):
     gid = day_one(app, factory, clock)
     elena = logged_in(app, "Elena")
-    engine = app.extensions["pbm_engine"]
-    sent: list[str] = []
-
-    def statement(_conn, _cursor, text, *_args) -> None:
-        sent.append(text)
-
-    def absences_asked() -> list[str]:
-        return [t for t in sent if t.lstrip().startswith("SELECT absences.")]
-
-    event.listen(engine, "before_cursor_execute", statement)
-    try:
+    with counting(app) as first:
         area(elena)
-        assert sent and not absences_asked()  # never declared one: none asked for
-        with transaction(factory) as s:
-            game = s.get(Game, gid)
-            today = clock.now().date()
-            operations.seats.declare_absence(s, app.config, game, game.seat_by_name("Elena"),
-                                             first_day=today + timedelta(days=2), last_day=today + timedelta(days=3),
-                                             note="In montagna", now=clock.now())
-        sent.clear()
+    assert first.sent and not first.asked("SELECT absences.")  # never declared one: none asked for
+    with transaction(factory) as s:
+        game = s.get(Game, gid)
+        today = clock.now().date()
+        operations.seats.declare_absence(s, app.config, game, game.seat_by_name("Elena"),
+                                         first_day=today + timedelta(days=2), last_day=today + timedelta(days=3),
+                                         note="In montagna", now=clock.now())
+    with counting(app) as then:
         assert "In montagna" in area(elena)
-        assert len(absences_asked()) == 1
-    finally:
-        event.remove(engine, "before_cursor_execute", statement)
+    assert then.asked("SELECT absences.") == 1
 
 
 def test_a_first_visit_asks_for_no_choices_and_a_mail_vote_shows_at_the_next(app, factory, clock):
     gid = day_one(app, factory, clock)
     carla = logged_in(app, "Carla")
-    engine = app.extensions["pbm_engine"]
-    sent: list[str] = []
-
-    def statement(_conn, _cursor, text, *_args) -> None:
-        sent.append(text)
-
-    def choices_asked() -> int:
-        return sum(1 for t in sent if t.lstrip().startswith("SELECT actions.id"))
-
-    event.listen(engine, "before_cursor_execute", statement)
-    try:
+    with counting(app) as first:
         page = area(carla)
-        assert "form-vote" in page and choices_asked() == 0  # nothing chosen yet: nothing asked
-        with transaction(factory) as s:  # she votes by mail
-            game = s.get(Game, gid)
-            operations.submit(s, app.config, game, game.seat_by_name("Carla"), {"vote": "Anna"},
-                              source="mail", now=clock.now())
-        sent.clear()
+    assert "form-vote" in page and first.asked("SELECT actions.id") == 0  # nothing chosen yet: nothing asked
+    with transaction(factory) as s:  # she votes by mail
+        game = s.get(Game, gid)
+        operations.submit(s, app.config, game, game.seat_by_name("Carla"), {"vote": "Anna"},
+                          source="mail", now=clock.now())
+    with counting(app) as then:
         page = area(carla)
-        assert choices_asked() == 1 and "Voto: Anna" in page.split("Le tue scelte")[1]
-    finally:
-        event.remove(engine, "before_cursor_execute", statement)
+    assert then.asked("SELECT actions.id") == 1 and "Voto: Anna" in page.split("Le tue scelte")[1]
