@@ -47,15 +47,15 @@ def _seats_view(game) -> dict[str, Any]:
     # page, the one most often loaded, does not show it).
     volunteers = seat_ops.volunteers(session, game) if master or can_volunteer else []
     phase = operations.current_phase(session, game) if master else None
+    absences = seat_ops.absences(session, game, today) if master else []
     return {
         "can_volunteer": can_volunteer,
         "volunteered": can_volunteer and any(v.user_id == user.id for v in volunteers),
         "my_absences": seat_ops.absences(session, game, today, seat) if seat and not never_absent(game) else [],
-        "absences": seat_ops.absences(session, game, today) if master else [],
+        "absences": absences,
         # The absences that cover the open phase's deadline: the Masters' decision is due.
-        "at_deadline": {a.id for a in seat_ops.absences(session, game, today) if phase is not None
-                        and phase.status == PhaseStatus.OPEN
-                        and seat_ops.covers_deadline(a, phase, operations.game_tz(game))} if master else set(),
+        "at_deadline": {a.id for a in absences if phase is not None and phase.status == PhaseStatus.OPEN
+                        and seat_ops.covers_deadline(a, phase, operations.game_tz(game))},
         "volunteers": volunteers if master else [],
         "holders": seating.holders(session, game) if master else {},
         "today": today.isoformat(),
