@@ -16,32 +16,19 @@ from pbm.web import reserved_page, reserved_parts
 
 from tests.support.forms import area, flash_of, forms_of, logged_in, post_form
 from tests.support.helpers import make_game
+from tests.support.reserved import TOKEN, afresh, same_page
 
 ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Contadino",
          "Elena": "Contadino"}
-TOKENS = re.compile(r'csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"')
-
-
 def _tokens(page: str) -> set[str]:
-    return {a or b for a, b in TOKENS.findall(page)}
-
-
-def _afresh(client) -> str:
-    """The page written from nothing: no part and no page kept from an earlier visit."""
-    reserved_parts.forget(client.application)
-    reserved_page.forget(client.application)
-    return area(client)
-
-
-def _same(page: str, other: str) -> bool:
-    return TOKENS.sub("", page) == TOKENS.sub("", other)
+    return {a or b for a, b in TOKEN.findall(page)}
 
 
 def test_each_session_gets_its_own_token_in_the_kept_page(app, factory, clock):
     make_game(factory, app.config, clock.now(), ROLES)
     first, second = logged_in(app, "Carla"), logged_in(app, "Carla")
     mine, theirs = area(first), area(second)  # the second is the page kept for the first
-    assert _same(mine, theirs)
+    assert same_page(mine, theirs)
     assert len(_tokens(theirs)) == 1 and _tokens(theirs) != _tokens(mine)
     # The second session's page works in the second session: its vote is recorded.
     assert "Registrato" in flash_of(post_form(second, "form-power", {"target": "Anna"}))
@@ -72,7 +59,7 @@ def test_choices_and_receipts_are_written_at_each_request(app, factory, clock):
         assert f'<option selected value="{target}">' in shown
         again = area(carla)
         assert 'class="flash' not in again  # the receipt shown once
-        assert _same(again, _afresh(carla))
+        assert same_page(again, afresh(carla))
 
 
 def test_what_the_page_shows_beside_the_game_is_never_stale(app, factory, clock):
@@ -82,7 +69,7 @@ def test_what_the_page_shows_beside_the_game_is_never_stale(app, factory, clock)
     with transaction(factory) as s:  # the Masters rename the game
         s.get(Game, gid).name = "La partita del giovedì"
     page = area(elena)
-    assert "La partita del giovedì" in page and _same(page, _afresh(elena))
+    assert "La partita del giovedì" in page and same_page(page, afresh(elena))
 
     with transaction(factory) as s:  # another player talks in the piazza: one unread post
         game = s.get(Game, gid)
@@ -90,7 +77,7 @@ def test_what_the_page_shows_beside_the_game_is_never_stale(app, factory, clock)
         user = s.get(User, seat.user_id)
         talk.post(s, app.config, game, "piazza", "Buongiorno a tutti", user=user, seat=seat, now=clock.now())
     page = area(elena)
-    assert re.search(r'class="unread">1 nuov', page) and _same(page, _afresh(elena))
+    assert re.search(r'class="unread">1 nuov', page) and same_page(page, afresh(elena))
     area(anna)
 
     with transaction(factory) as s:  # Elena says she will be away
@@ -100,7 +87,7 @@ def test_what_the_page_shows_beside_the_game_is_never_stale(app, factory, clock)
                                          first_day=today + timedelta(days=2), last_day=today + timedelta(days=3),
                                          note="In montagna", now=clock.now())
     page = area(elena)
-    assert "In montagna" in page and _same(page, _afresh(elena))
+    assert "In montagna" in page and same_page(page, afresh(elena))
 
 
 def test_the_masters_view_of_the_page_is_never_kept_for_the_player(app, factory, clock):
@@ -129,7 +116,7 @@ def test_what_the_players_share_is_made_once_and_each_page_is_its_own(app, facto
     reserved_page.forget(app)
     pages = {name: area(client) for name, client in clients.items()}
     for name, client in clients.items():
-        assert _same(pages[name], _afresh(client)), name
+        assert same_page(pages[name], afresh(client)), name
         assert f"Area riservata: {name}" in pages[name]
 
 
@@ -149,11 +136,11 @@ def test_a_visit_with_the_same_choices_builds_no_form_and_a_new_choice_shows(app
     assert built  # the first visit writes its forms
     built.clear()
     again = area(carla)
-    assert not built and _same(again, first)  # kept as written, with this session's token
+    assert not built and same_page(again, first)  # kept as written, with this session's token
     assert "Registrato" in flash_of(post_form(carla, "form-power", {"target": "Bruno"}))
     built.clear()
     page = area(carla)
-    assert '<option selected value="Bruno">' in page and _same(page, _afresh(carla))
+    assert '<option selected value="Bruno">' in page and same_page(page, afresh(carla))
 
 
 def test_each_app_keeps_its_own_parts_and_pages(app, make_app, factory, clock, tmp_path):

@@ -6,7 +6,6 @@ are made again whenever the game changes, so what the page shows after a change 
 what a page made from nothing shows."""
 from __future__ import annotations
 
-import re
 from datetime import timedelta
 
 from sqlalchemy import select
@@ -14,16 +13,15 @@ from sqlalchemy import select
 from pbm.db import transaction
 from pbm.models import Game, PhaseRow, User
 from pbm.operations import desk
-from pbm.web import reserved_page, reserved_parts
 from pbm.worker import Worker
 
 from tests.support.forms import area, flash_of, logged_in, post_form
 from tests.support.helpers import make_game
+from tests.support.reserved import afresh, same_page
 
 ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Contadino",
          "Elena": "Contadino"}
 ME = "/g/test-game/me"
-TOKEN = re.compile(r'csrf_token" type="hidden" value="[^"]+"|name="csrf_token" value="[^"]+"')
 
 
 def _visit(client, tag: str | None = None):
@@ -52,7 +50,7 @@ def test_a_visit_with_nothing_new_is_answered_304_and_a_result_of_the_night_is_n
     page = after.get_data(as_text=True)
     results = page.split("I tuoi risultati privati")[1].split("</ul>")[0]
     assert "Anna" in results and "Nessuno" not in results, results
-    assert _same(page, _afresh(carla))
+    assert same_page(page, afresh(carla))
 
 
 def test_the_players_own_choice_and_a_receipt_are_never_hidden(app, factory, clock):
@@ -82,19 +80,7 @@ def test_a_masters_intervention_and_another_session_change_the_validator(app, fa
         desk.intervene(s, app.config, game, "kill", ["Bruno"], clock.now(), by=master, reason="Assente")
     after = _visit(bruno, tag)
     assert after.status_code == 200 and after.headers["ETag"] != tag
-    assert _same(after.get_data(as_text=True), _afresh(bruno))
-
-
-def _afresh(client) -> str:
-    """The page made from nothing: no part and no page kept from an earlier visit."""
-    reserved_parts.forget(client.application)
-    reserved_page.forget(client.application)
-    return area(client)
-
-
-def _same(page: str, other: str) -> bool:
-    """The same page but for the forms' tokens (signed anew with each page)."""
-    return TOKEN.sub("", page) == TOKEN.sub("", other)
+    assert same_page(after.get_data(as_text=True), afresh(bruno))
 
 
 def _hidden(page: str) -> dict[str, str]:
