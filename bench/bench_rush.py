@@ -636,7 +636,7 @@ def main(argv: list[str] | None = None) -> int:
         name = "rush" if args.arrivals == "rising" else f"rush_{args.arrivals}"
         record(name + ("_no_script" if args.no_script else ""), {
             "arrivals": args.arrivals, "script": not args.no_script, "games": args.games, "players": args.games * PLAYERS, "rush_seconds": args.rush, "seed": args.seed,
-            "set_up": "PostgreSQL (fsync off), pbm web 2x4, pbm worker, Dovecot, Locust",
+            "set_up": f"PostgreSQL (fsync off), pbm web 2x{args.threads}, pbm worker, Dovecot, Locust",
             "load_average": load, "web": web, "mail_lag": mail, "mails_appended": len(appended),
             "boundary_seconds_after_deadline": {k: round(v, 2) for k, v in boundary.items()},
             "votes": books["outcomes"], "refusals": books["refusals"], "database_during_the_rush": locks,
