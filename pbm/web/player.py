@@ -280,6 +280,9 @@ def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
         # nothing of them (then the page says so, with the deadline, rather than nothing).
         "cards": found.cards, "idle": taking and not forms,
         "parts": found, "choices": [(r.id, r.submitted_at) for r in latest], "taking": taking,
+        # What the forms are written from of the choices: the same for every seat that
+        # chose alike (reserved_page keeps the forms as written per forms_key and this).
+        "filled": tuple((r.kind, r.source, json.dumps(r.args, sort_keys=True, default=str)) for r in latest),
     }
 
 

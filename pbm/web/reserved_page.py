@@ -3,7 +3,9 @@ change from one request to the next (issue 33: the page is most of the deadline 
 requests, and a player sees it again after every vote):
 
 - the player's choices and the forms filled with them (partials/reserved_forms.html),
-  kept as written too, for the same page and choices,
+  kept as written too, for the same forms and choices: shared by every seat offered
+  the same forms at the same version of the game (``Parts.forms_key``), so the page
+  after a vote is written once for all who voted alike,
 - the messages shown once (a receipt, a refusal: partials/flashes.html),
 - the session's form token, signed anew for each request.
 
@@ -31,7 +33,7 @@ _FORMS, _FLASHES, _TOKEN = (f"\x00{name}-{_MARK}\x00" for name in ("forms", "fla
 _PLACES = re.compile("(" + "|".join(re.escape(mark) for mark in (_FORMS, _FLASHES, _TOKEN)) + ")")
 
 # About 12 KB a page: a thousand players' pages, some 12 MB a web process at most;
-# their forms, about 3 KB for each page and choices, a thousand some 3 MB.
+# their forms, about 3 KB for each forms and choices, a thousand some 3 MB.
 # Kept per app (kept.of_app): the keys hold a database's ids.
 def _pages(app: Flask = current_app) -> Kept[list[str]]:
     return of_app(app, "reserved_pages", 1024)
@@ -50,7 +52,7 @@ def render(context: dict[str, Any], key: Hashable | None) -> str:
     flashes = Markup(_partial("partials/flashes.html", {}))
     token = generate_csrf()
     # The forms as written for these choices (the page's forms are built only to be written).
-    forms_pieces = _forms().get_or_make((key, tuple(context["choices"])), lambda: _pieces(
+    forms_pieces = _forms().get_or_make((context["parts"].forms_key, context["filled"]), lambda: _pieces(
         _partial("partials/reserved_forms.html", context).replace(token, _TOKEN))) if context["forms"] else []
     pieces = _pages().get_or_make(key, lambda: _pieces(render_template(
         "reserved.html", forms_html=Markup(_FORMS), flashes_html=Markup(_FLASHES), **context).replace(token, _TOKEN)))

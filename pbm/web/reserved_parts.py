@@ -58,6 +58,10 @@ class Parts:
     open_state: GameState | None
     groups: list[tuple[list[ActionForm], str]]
     version: str  # a digest of the key: the page's validator is made of it
+    # A digest of what the forms are written from but the seat's choices: the game's
+    # version, its address and these groups. Seats offered the same forms (every
+    # villager's vote by day) share it, and so the forms as written for the same choices.
+    forms_key: str
 
 
 # About 6 KB a seat (the phase's state is shared, below): fifty 40-player games in one
@@ -120,8 +124,7 @@ def parts(session: Session, game: Game, seat: Seat, lang: str, tz: str, groups_o
 
     def made() -> Parts:
         shared = _game_parts(session, game, phase, lang, tz, state_text, phase_text, game_key)
-        return _made(session, game, seat, shared, lang, groups_of,
-                     hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest())
+        return _made(session, game, seat, shared, lang, groups_of, key, game_key)
     return Read(phase, _parts().get_or_make(key, made), state_text, bool(chose))
 
 
@@ -165,7 +168,7 @@ def _game_parts(session: Session, game: Game, phase: PhaseRow | None, lang: str,
 
 
 def _made(session: Session, game: Game, seat: Seat, shared: _GameParts, lang: str, groups_of: GroupsOf,
-          version: str) -> Parts:
+          key: tuple[Any, ...], game_key: tuple[Any, ...]) -> Parts:
     state = shared.state
     me = state is not None and state.player(seat.name) is not None
     viewer = Viewer(player=seat.name)
@@ -194,7 +197,12 @@ def _made(session: Session, game: Game, seat: Seat, shared: _GameParts, lang: st
         cards=role_cards.player_cards(game, state, seat.name, lang) if me and state else [],
         known=known, results=results,
         phase_label=shared.phase_label, deadline=shared.deadline, deadline_note=shared.deadline_note,
-        open_state=open_state, groups=groups, version=version)
+        open_state=open_state, groups=groups, version=_digest_of(key),
+        forms_key=_digest_of((game_key, game.slug, groups)))
+
+
+def _digest_of(key: Any) -> str:
+    return hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest()
 
 
 def etag(found: Parts, shown: tuple[Any, ...]) -> str:

@@ -13,6 +13,7 @@ from pbm.db import transaction
 from pbm.models import Game, User
 from pbm.operations import rooms as talk
 from pbm.web import reserved_page, reserved_parts
+from pbm.worker import Worker
 
 from tests.support.forms import area, flash_of, forms_of, logged_in, post_form
 from tests.support.helpers import make_game
@@ -158,3 +159,57 @@ def test_each_app_keeps_its_own_parts_and_pages(app, make_app, factory, clock, t
     assert "Veggente" in mine.split('class="role"')[1][:200]
     assert "Contadino" in theirs.split('class="role"')[1][:200]
     assert len(of_app(other, "reserved_parts", 1)) == 1
+
+
+def test_seats_offered_the_same_forms_who_chose_alike_share_them_as_written(app, factory, clock, monkeypatch):
+    """By day every villager is offered the same vote: the forms written for one who
+    voted Anna serve the next who voted Anna, and a choice that came another way (by
+    mail) or other forms (the wolves' and the seer's by night) are written for
+    themselves. Every page is still the page written for its player from nothing."""
+    from pbm.web import player
+    from tests.web.test_reserved_page_cost import ROLES as EIGHT, TUESDAY_0930_ROME
+    # The mayor named by the Masters: no election, whose form leaves its voter out.
+    gid = make_game(factory, app.config, clock.now(), EIGHT, mayor="Fabio")
+    clock.set(TUESDAY_0930_ROME)
+    Worker(app, clock).boundaries()
+    bruno, dario, elena = (logged_in(app, name) for name in ("Bruno", "Dario", "Elena"))
+    assert "Registrato" in flash_of(post_form(bruno, "form-vote", {"vote": "Anna"}))
+    built: list[str] = []
+    real = player.build_form
+
+    def counted(specs, *args, **kwargs):
+        if kwargs.get("shown", True):  # not the form that reads the vote sent
+            built.append(repr(specs))
+        return real(specs, *args, **kwargs)
+
+    monkeypatch.setattr(player, "build_form", counted)
+    shown = post_form(dario, "form-vote", {"vote": "Anna"})
+    assert not built  # Bruno's forms, as written for a vote for Anna
+    assert "Area riservata: Dario" in shown and '<option selected value="Anna">' in shown
+    assert same_page(area(dario), afresh(dario))
+
+    with transaction(factory) as s:  # Elena's vote for Anna comes by mail
+        game = s.get(Game, gid)
+        operations.submit(s, app.config, game, game.seat_by_name("Elena"), {"vote": "Anna"}, source="mail",
+                          now=clock.now())
+    built.clear()
+    page = area(elena)
+    assert built and same_page(page, afresh(elena))
+    assert page.split("Le tue scelte")[1].split("</ul>")[0] != shown.split("Le tue scelte")[1].split("</ul>")[0]
+
+
+
+def test_seats_offered_other_forms_never_get_them_as_written_for_another(app, factory, clock):
+    """Every player of day 1 votes alike, the forms of some of them other than the
+    rest's (the mayor's succession): each page after the vote is its player's own."""
+    from tests.web.test_reserved_page_cost import ROLES as EIGHT, day_one
+    day_one(app, factory, clock)
+    forms = set()
+    for name in EIGHT:
+        client = logged_in(app, name)
+        shown = post_form(client, "form-vote", {"vote": "Anna"})
+        assert "Registrato" in flash_of(shown)
+        page = area(client)
+        assert same_page(page, afresh(client)), name
+        forms.add(TOKEN.sub("", page[page.index('id="phase-forms"'):page.index("</form>", page.rindex('id="form-'))]))
+    assert len(forms) > 1  # some were offered other forms
