@@ -282,8 +282,14 @@ def reserved_context(game: Game, seat: Seat) -> dict[str, Any]:
         "parts": found, "choices": [(r.id, r.submitted_at) for r in latest], "taking": taking,
         # What the forms are written from of the choices: the same for every seat that
         # chose alike (reserved_page keeps the forms as written per forms_key and this).
-        "filled": tuple((r.kind, r.source, json.dumps(r.args, sort_keys=True, default=str)) for r in latest),
+        "filled": filled(latest),
     }
+
+
+def filled(latest: list[Any]) -> tuple[Any, ...]:
+    """What the forms are written from of a seat's latest choices: the same for every
+    seat that chose alike."""
+    return tuple((r.kind, r.source, json.dumps(r.args, sort_keys=True, default=str)) for r in latest)
 
 
 class PageForms:
@@ -428,8 +434,13 @@ def act(slug: str):
         return redirect(back)
     recorded = done.done
     forms, current = _forms_and_choices(game, recorded.offered, recorded.state, recorded.latest, lang)
+    # What the forms are written from: the game's address, the page's language, the
+    # open phase and its state as stored, the forms offered and the choices.
+    forms_key = (hashlib.blake2b(repr((game.id, game.slug, lang, held.id if held else None,
+                                       json.dumps(held_state), recorded.offered)).encode(),
+                                 digest_size=12).hexdigest(), filled(recorded.latest))
     response = make_response(reserved_page.answer(receipt(recorded), {"game": game, "forms": forms,
-                                                                       "current": current}))
+                                                                       "current": current}, forms_key))
     response.headers[FRAGMENT_HEADER] = FRAGMENT
     response.headers["Cache-Control"] = "no-store"
     return response

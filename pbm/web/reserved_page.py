@@ -51,21 +51,29 @@ def render(context: dict[str, Any], key: Hashable | None) -> str:
         return render_template("reserved.html", forms_html=forms, **context)
     flashes = Markup(_partial("partials/flashes.html", {}))
     token = generate_csrf()
-    # The forms as written for these choices (the page's forms are built only to be written).
-    forms_pieces = _forms().get_or_make((context["parts"].forms_key, context["filled"]), lambda: _pieces(
-        _partial("partials/reserved_forms.html", context).replace(token, _TOKEN))) if context["forms"] else []
     pieces = _pages().get_or_make(key, lambda: _pieces(render_template(
         "reserved.html", forms_html=Markup(_FORMS), flashes_html=Markup(_FLASHES), **context).replace(token, _TOKEN)))
-    fill = {_FLASHES: str(flashes), _TOKEN: token}
-    fill[_FORMS] = "".join(fill.get(piece, piece) for piece in forms_pieces)
+    fill = {_FLASHES: str(flashes), _TOKEN: token,
+            _FORMS: _written_forms((context["parts"].forms_key, context["filled"]), context, token)
+            if context["forms"] else ""}
     return "".join(fill.get(piece, piece) for piece in pieces)
 
 
-def answer(said: str, context: dict[str, Any]) -> str:
+def answer(said: str, context: dict[str, Any], forms_key: Hashable) -> str:
     """The answer to a vote sent by the page's script: ``said`` (the receipt), then the
     choices and forms of ``context`` (its game, forms and current choices), with the
-    session's form token: what takes the place of the page's forms."""
-    return _partial("partials/vote_answer.html", {**context, "said": said})
+    session's form token: what takes the place of the page's forms. ``forms_key``:
+    what those forms and choices are written from (they are kept as written for it)."""
+    forms = _written_forms(forms_key, context, generate_csrf())
+    return _partial("partials/vote_answer.html", {"said": said, "forms_html": Markup(forms)})
+
+
+def _written_forms(key: Hashable, context: dict[str, Any], token: str) -> str:
+    """The choices and forms of ``context``, as written for ``key`` (the page's forms are
+    built only to be written), with ``token``, the session's."""
+    pieces = _forms().get_or_make(key, lambda: _pieces(
+        _partial("partials/reserved_forms.html", context).replace(token, _TOKEN)))
+    return "".join(token if piece == _TOKEN else piece for piece in pieces)
 
 
 def _partial(name: str, context: dict[str, Any]) -> str:

@@ -60,3 +60,49 @@ def test_the_answer_in_place_costs_less_than_the_post_and_the_page_after_it(app,
     # _send reads the page first: the same page each way, so the difference is the answer's.
     assert in_place.statements < redirected.statements
     assert in_place.loaded["ActionRow"] == 1  # the seat's own latest choice, read with the vote
+
+
+def test_the_forms_answered_in_place_are_each_voters_own_and_written_once_for_alike(app, factory, clock,
+                                                                                     monkeypatch):
+    """The forms in the answer are those of the player's page as it now stands, with
+    their session's own form token; written once for players offered the same forms who
+    chose alike, and anew when the open phase's state changes under them."""
+    from pbm.web import player
+    from tests.support.forms import edit_open_state
+    from tests.support.reserved import TOKEN, afresh
+    gid = day_one(app, factory, clock)
+    clients = {name: logged_in(app, name) for name in ("Bruno", "Dario", "Elena", "Gino")}
+    built: list[str] = []
+    real = player.build_form
+
+    def counted(specs, *args, **kwargs):
+        if kwargs.get("shown", True):  # not the form that reads the vote sent
+            built.append(repr(specs))
+        return real(specs, *args, **kwargs)
+
+    monkeypatch.setattr(player, "build_form", counted)
+
+    def forms_in_place(name: str) -> tuple[list[str], str]:
+        """The forms built for the answer to a vote for Anna, and the forms answered."""
+        form = forms_of(area(clients[name]))["form-vote"]
+        built.clear()
+        html = clients[name].post(form.action, data={**form.hidden, "vote-vote": "Anna"},
+                                  headers={FRAGMENT_HEADER: FRAGMENT}).get_data(as_text=True)
+        return list(built), html[html.index("</p>") + len("</p>"):].strip()
+
+    def as_the_page_has_them(name: str, forms: str) -> None:
+        page = afresh(clients[name])
+        assert 'id="form-vote"' in forms and TOKEN.sub("", forms) in TOKEN.sub("", page), name
+        assert {a or b for a, b in TOKEN.findall(forms)} == {a or b for a, b in TOKEN.findall(page)}, name
+
+    made, bruno = forms_in_place("Bruno")
+    assert made
+    made, dario = forms_in_place("Dario")
+    assert not made  # Bruno's, as written for a vote for Anna, with Dario's token
+    as_the_page_has_them("Bruno", bruno)
+    as_the_page_has_them("Dario", dario)
+    assert forms_in_place("Gino")[0]  # the pages above were written from nothing: so are these forms
+    edit_open_state(factory, gid, lambda state: state.setdefault("notes", {}).update(edited=True))
+    made, elena = forms_in_place("Elena")
+    assert made  # another open state: written anew
+    as_the_page_has_them("Elena", elena)
