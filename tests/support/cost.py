@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from sqlalchemy import event
 
@@ -45,12 +46,19 @@ def counting(app) -> Iterator[Cost]:
 
 
 @contextmanager
-def sqlite_steps(app) -> Iterator[Cost]:
-    """How much work SQLite did while the block runs, in thousands of its virtual
-    machine's instructions (``Cost.statements`` holds them): what a query costs however
-    few rows it returns (a count over a whole room is one row, and thousands of steps)."""
-    cost = Cost()
+def database_work(app) -> Iterator[Cost]:
+    """How much the database walked while the block runs (``Cost.statements`` holds it):
+    what a query costs however few rows it returns (a count over a whole room is one row,
+    and thousands of rows walked). Each engine measures its own way, in units of about
+    the same size: SQLite the thousands of its virtual machine's instructions, PostgreSQL
+    the rows that went through every node of the plans of the block's SELECTs, in
+    hundreds (each SELECT run again under EXPLAIN ANALYZE once the block is over)."""
     engine = app.extensions["pbm_engine"]
+    if engine.dialect.name == "postgresql":
+        with _postgresql_rows(engine) as cost:
+            yield cost
+        return
+    cost = Cost()
 
     def step() -> int:
         cost.statements += 1
@@ -69,3 +77,35 @@ def sqlite_steps(app) -> Iterator[Cost]:
     finally:
         event.remove(engine, "checkout", checkout)
         event.remove(engine, "checkin", checkin)
+
+
+@contextmanager
+def _postgresql_rows(engine) -> Iterator[Cost]:
+    cost = Cost()
+    asked: list[tuple[str, Any]] = []
+
+    def statement(_conn, _cursor, text, parameters, *_args) -> None:
+        if text.lstrip().upper().startswith("SELECT"):
+            asked.append((text, parameters))
+
+    event.listen(engine, "before_cursor_execute", statement)
+    try:
+        yield cost
+    finally:
+        event.remove(engine, "before_cursor_execute", statement)
+    connection = engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        rows = 0
+        for text, parameters in asked:
+            cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + text, parameters)
+            rows += _rows_walked(cursor.fetchone()[0][0]["Plan"])
+        cost.statements = rows // 100
+        connection.rollback()
+    finally:
+        connection.close()
+
+
+def _rows_walked(plan: dict[str, Any]) -> int:
+    return int(plan.get("Actual Rows", 0) * plan.get("Actual Loops", 1)) + sum(
+        _rows_walked(child) for child in plan.get("Plans", []))

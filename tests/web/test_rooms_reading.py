@@ -9,12 +9,13 @@ import re
 from datetime import timedelta
 
 from sqlalchemy import insert, select
+from sqlalchemy import text as sql
 
 from pbm.models import Game
 from pbm.talk_models import PostRow, RoomRow
 from pbm.db import transaction
 
-from tests.support.cost import counting, sqlite_steps
+from tests.support.cost import counting, database_work
 from tests.support.rooms import (
     SLUG, choose, form_post, master, page, player, post_as, posts, room_path, send, start, tokens_in,
     unread_badge,
@@ -64,10 +65,16 @@ def test_a_room_page_reads_one_page_of_posts_however_long_the_room(app, factory,
                 {"room_id": room.id, "game_id": game.id, "seat_id": seat.id, "author_id": seat.user_id,
                  "signature": "Dario", "heading": {}, "body": f"Messaggio {i}", "created_at": clock.now(),
                  "via": "web", "status": "shown"} for i in range(first, first + n)])
+        if factory.kw["bind"].dialect.name == "postgresql":
+            # What autovacuum does once a table has grown by a tenth: the planner then
+            # knows the room's length (without it, it plans for the handful it last saw).
+            with factory.kw["bind"].connect() as connection:
+                connection.execute(sql("ANALYZE posts"))
+                connection.commit()
 
     def cost() -> tuple[int, int, str, int]:
         page(carla, "piazza")  # the reader's place is made once, and the room read
-        with counting(app) as spent, sqlite_steps(app) as work:
+        with counting(app) as spent, database_work(app) as work:
             html = page(carla, "piazza")
         return spent.statements, spent.loaded["PostRow"], html, work.statements
 
