@@ -59,8 +59,8 @@ class Parts:
     groups: list[tuple[list[ActionForm], str]]
     version: str  # a digest of the key: the page's validator is made of it
     # A digest of what the forms are written from but the seat's choices: the game's
-    # version, its address and these groups. Seats offered the same forms (every
-    # villager's vote by day) share it, and so the forms as written for the same choices.
+    # version, its address and these groups. Seats offered the same forms (by day, most
+    # players are offered the same vote) share it, and the forms written for a choice.
     forms_key: str
 
 
