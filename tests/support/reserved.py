@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from pbm.web import reserved_page, reserved_parts
+from pbm.web import player, reserved_page, reserved_parts
 
 from tests.support.forms import area
 
@@ -23,3 +23,19 @@ def afresh(client) -> str:
 def same_page(page: str, other: str) -> bool:
     """The same page but for the forms' tokens."""
     return TOKEN.sub("", page) == TOKEN.sub("", other)
+
+
+def forms_written(monkeypatch) -> list[str]:
+    """The forms built to be written on a page or in an answer from now on, each as
+    its specs' repr (not those built to read a vote sent): the list grows as they are."""
+    built: list[str] = []
+    real = player.build_form
+
+    def counted(specs, *args, **kwargs):
+        if kwargs.get("shown", True):
+            built.append(repr(specs))
+        return real(specs, *args, **kwargs)
+
+    monkeypatch.setattr(player, "build_form", counted)
+    return built
+

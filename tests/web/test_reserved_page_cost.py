@@ -25,8 +25,10 @@ ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dar
 TUESDAY_0930_ROME = datetime(2026, 11, 24, 8, 30, tzinfo=timezone.utc)  # day 1 open
 
 
-def day_one(app, factory, clock) -> int:
-    gid = make_game(factory, app.config, clock.now(), ROLES)
+def day_one(app, factory, clock, mayor: str | None = None) -> int:
+    """Day 1 of an eight-player game; its mayor drawn by the game's seed unless named
+    (the mayor is offered a form the others are not: their successor)."""
+    gid = make_game(factory, app.config, clock.now(), ROLES, mayor=mayor)
     clock.set(TUESDAY_0930_ROME)
     Worker(app, clock).boundaries()
     return gid

@@ -13,11 +13,10 @@ from pbm.db import transaction
 from pbm.models import Game, User
 from pbm.operations import rooms as talk
 from pbm.web import reserved_page, reserved_parts
-from pbm.worker import Worker
 
 from tests.support.forms import area, flash_of, forms_of, logged_in, post_form
 from tests.support.helpers import make_game
-from tests.support.reserved import TOKEN, afresh, same_page
+from tests.support.reserved import TOKEN, afresh, forms_written, same_page
 
 ROLES = {"Anna": "Lupo Mannaro", "Bruno": "Contadino", "Carla": "Veggente", "Dario": "Contadino",
          "Elena": "Contadino"}
@@ -122,17 +121,9 @@ def test_what_the_players_share_is_made_once_and_each_page_is_its_own(app, facto
 
 
 def test_a_visit_with_the_same_choices_builds_no_form_and_a_new_choice_shows(app, factory, clock, monkeypatch):
-    from pbm.web import player
     make_game(factory, app.config, clock.now(), ROLES)
     carla = logged_in(app, "Carla")
-    built: list[str] = []
-    real = player.build_form
-
-    def counted(specs, *args, **kwargs):
-        built.append(repr(specs))
-        return real(specs, *args, **kwargs)
-
-    monkeypatch.setattr(player, "build_form", counted)
+    built = forms_written(monkeypatch)
     first = area(carla)
     assert built  # the first visit writes its forms
     built.clear()
@@ -166,23 +157,11 @@ def test_seats_offered_the_same_forms_who_chose_alike_share_them_as_written(app,
     voted Anna serve the next who voted Anna, and a choice that came another way (by
     mail) or other forms (the wolves' and the seer's by night) are written for
     themselves. Every page is still the page written for its player from nothing."""
-    from pbm.web import player
-    from tests.web.test_reserved_page_cost import ROLES as EIGHT, TUESDAY_0930_ROME
-    # The mayor named by the Masters: no election, whose form leaves its voter out.
-    gid = make_game(factory, app.config, clock.now(), EIGHT, mayor="Fabio")
-    clock.set(TUESDAY_0930_ROME)
-    Worker(app, clock).boundaries()
+    from tests.web.test_reserved_page_cost import day_one
+    gid = day_one(app, factory, clock, mayor="Fabio")  # none of the voters below
     bruno, dario, elena = (logged_in(app, name) for name in ("Bruno", "Dario", "Elena"))
     assert "Registrato" in flash_of(post_form(bruno, "form-vote", {"vote": "Anna"}))
-    built: list[str] = []
-    real = player.build_form
-
-    def counted(specs, *args, **kwargs):
-        if kwargs.get("shown", True):  # not the form that reads the vote sent
-            built.append(repr(specs))
-        return real(specs, *args, **kwargs)
-
-    monkeypatch.setattr(player, "build_form", counted)
+    built = forms_written(monkeypatch)
     shown = post_form(dario, "form-vote", {"vote": "Anna"})
     assert not built  # Bruno's forms, as written for a vote for Anna
     assert "Area riservata: Dario" in shown and '<option selected value="Anna">' in shown

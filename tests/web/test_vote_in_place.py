@@ -67,20 +67,11 @@ def test_the_forms_answered_in_place_are_each_voters_own_and_written_once_for_al
     """The forms in the answer are those of the player's page as it now stands, with
     their session's own form token; written once for players offered the same forms who
     chose alike, and anew when the open phase's state changes under them."""
-    from pbm.web import player
     from tests.support.forms import edit_open_state
-    from tests.support.reserved import TOKEN, afresh
-    gid = day_one(app, factory, clock)
+    from tests.support.reserved import TOKEN, afresh, forms_written
+    gid = day_one(app, factory, clock, mayor="Fabio")  # none of the voters below
     clients = {name: logged_in(app, name) for name in ("Bruno", "Dario", "Elena", "Gino")}
-    built: list[str] = []
-    real = player.build_form
-
-    def counted(specs, *args, **kwargs):
-        if kwargs.get("shown", True):  # not the form that reads the vote sent
-            built.append(repr(specs))
-        return real(specs, *args, **kwargs)
-
-    monkeypatch.setattr(player, "build_form", counted)
+    built = forms_written(monkeypatch)
 
     def forms_in_place(name: str) -> tuple[list[str], str]:
         """The forms built for the answer to a vote for Anna, and the forms answered."""
