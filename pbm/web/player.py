@@ -436,9 +436,8 @@ def act(slug: str):
     forms, current = _forms_and_choices(game, recorded.offered, recorded.state, recorded.latest, lang)
     # What the forms are written from: the game's address, the page's language, the
     # open phase and its state as stored, the forms offered and the choices.
-    forms_key = (hashlib.blake2b(repr((game.id, game.slug, lang, held.id if held else None,
-                                       json.dumps(held_state), recorded.offered)).encode(),
-                                 digest_size=12).hexdigest(), filled(recorded.latest))
+    forms_key = (reserved_parts.digest_of((game.id, game.slug, lang, held.id if held else None,
+                                           json.dumps(held_state), recorded.offered)), filled(recorded.latest))
     response = make_response(reserved_page.answer(receipt(recorded), {"game": game, "forms": forms,
                                                                        "current": current}, forms_key))
     response.headers[FRAGMENT_HEADER] = FRAGMENT

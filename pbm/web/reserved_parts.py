@@ -197,11 +197,12 @@ def _made(session: Session, game: Game, seat: Seat, shared: _GameParts, lang: st
         cards=role_cards.player_cards(game, state, seat.name, lang) if me and state else [],
         known=known, results=results,
         phase_label=shared.phase_label, deadline=shared.deadline, deadline_note=shared.deadline_note,
-        open_state=open_state, groups=groups, version=_digest_of(key),
-        forms_key=_digest_of((game_key, game.slug, groups)))
+        open_state=open_state, groups=groups, version=digest_of(key),
+        forms_key=digest_of((game_key, game.slug, groups)))
 
 
-def _digest_of(key: Any) -> str:
+def digest_of(key: Any) -> str:
+    """A short digest of ``key``'s repr: what a kept thing is made of, in 24 characters."""
     return hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest()
 
 
