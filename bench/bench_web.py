@@ -404,6 +404,17 @@ def commit_floor(folder: Path, rounds: int = 200) -> float:
         conn.close()
 
 
+def code_of(checkout: Path) -> str:
+    """The baseline as the record names it: its commit when it is a git checkout (a
+    worktree), else its folder's name (a path of this machine says nothing elsewhere)."""
+    try:
+        found = subprocess.run(["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"],
+                               capture_output=True, text=True, check=True)
+        return found.stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return checkout.resolve().name
+
+
 def load_average() -> str:
     try:
         return " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -561,7 +572,7 @@ def main(argv: list[str] | None = None) -> int:
         "sqlite_commit_p50_ms": round(floor, 2),
         "reserved_p50_ms": {f"{g}_{a}": round(after[f"{g}_{a}"]["reserved"], 2) for g in GAMES for a in ("few", "many")},
         **summary(after),
-        **({"before": {"code": str(args.baseline), **summary(figures["before"])}} if args.baseline else {}),
+        **({"before": {"code": code_of(args.baseline), **summary(figures["before"])}} if args.baseline else {}),
     })
     return 0
 
