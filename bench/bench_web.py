@@ -408,11 +408,14 @@ def code_of(checkout: Path) -> str:
     """The baseline as the record names it: its commit when it is a git checkout (a
     worktree), else its folder's name (a path of this machine says nothing elsewhere)."""
     try:
-        found = subprocess.run(["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"],
-                               capture_output=True, text=True, check=True)
-        return found.stdout.strip()
+        found = subprocess.run(["git", "-C", str(checkout), "rev-parse", "--show-toplevel", "--short", "HEAD"],
+                               capture_output=True, text=True, check=True).stdout.split()
     except (OSError, subprocess.CalledProcessError):
-        return checkout.resolve().name
+        found = []
+    # Only the checkout's own repository: a folder inside another would name that one's commit.
+    if len(found) == 2 and Path(found[0]).resolve() == checkout.resolve():
+        return found[1]
+    return checkout.resolve().name
 
 
 def load_average() -> str:
