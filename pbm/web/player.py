@@ -434,10 +434,11 @@ def act(slug: str):
         return redirect(back)
     recorded = done.done
     forms, current = _forms_and_choices(game, recorded.offered, recorded.state, recorded.latest, lang)
-    # What the forms are written from: the game's address, the page's language, the
-    # open phase and its state as stored, the forms offered and the choices.
-    forms_key = (reserved_parts.digest_of((game.id, game.slug, lang, held.id if held else None,
-                                           json.dumps(held_state), recorded.offered)), filled(recorded.latest))
+    # The open phase's state as this request read it, written as SQLite stores it: there
+    # the answer and the page share the forms kept; PostgreSQL writes a JSON value's text
+    # otherwise, and each keeps its own.
+    forms_key = (reserved_parts.forms_key(game, lang, reserved_parts.text_digest(json.dumps(held_state)),
+                                          recorded.offered), filled(recorded.latest))
     response = make_response(reserved_page.answer(receipt(recorded), {"game": game, "forms": forms,
                                                                        "current": current}, forms_key))
     response.headers[FRAGMENT_HEADER] = FRAGMENT

@@ -58,10 +58,7 @@ class Parts:
     open_state: GameState | None
     groups: list[tuple[list[ActionForm], str]]
     version: str  # a digest of the key: the page's validator is made of it
-    # A digest of what the forms are written from but the seat's choices: the game's
-    # version, its address and these groups. Seats offered the same forms (by day, most
-    # players are offered the same vote) share it, and the forms written for a choice.
-    forms_key: str
+    forms_key: str  # what these forms are written from but the seat's choices (``forms_key``)
 
 
 # About 6 KB a seat (the phase's state is shared, below): fifty 40-player games in one
@@ -117,18 +114,18 @@ def parts(session: Session, game: Game, seat: Seat, lang: str, tz: str, groups_o
     else:
         phase, phase_text, chose = None, None, False
         count, newest, published, state_text = session.execute(_VERSION, {"game_id": game.id}).one()
-    game_key = (game.id, game.ruleset, game.status, game.paused_at, _digest(state_text), count, newest, published,
-                lang, tz, *((phase.id, phase.status, phase.ends_at, phase.named_on, _digest(phase_text))
+    game_key = (game.id, game.ruleset, game.status, game.paused_at, text_digest(state_text), count, newest, published,
+                lang, tz, *((phase.id, phase.status, phase.ends_at, phase.named_on, text_digest(phase_text))
                             if phase else ()))
     key = (*game_key, seat.id, seat.name, seat.disqualified)
 
     def made() -> Parts:
         shared = _game_parts(session, game, phase, lang, tz, state_text, phase_text, game_key)
-        return _made(session, game, seat, shared, lang, groups_of, key, game_key)
+        return _made(session, game, seat, shared, lang, groups_of, key)
     return Read(phase, _parts().get_or_make(key, made), state_text, bool(chose))
 
 
-def _digest(text: str | None) -> bytes:
+def text_digest(text: str | None) -> bytes:
     return hashlib.blake2b((text or "").encode(), digest_size=16).digest()
 
 
@@ -143,6 +140,7 @@ class _GameParts:
     deadline: str | None
     deadline_note: str | None
     open_state: GameState | None
+    open_state_digest: bytes  # of the open phase's state as stored (``forms_key``)
 
 
 def _games(app: Flask = current_app) -> Kept[_GameParts]:
@@ -163,12 +161,13 @@ def _game_parts(session: Session, game: Game, phase: PhaseRow | None, lang: str,
             deadline=render.deadline_text(phase.ends_at, lang, tz) if phase else None,
             deadline_note=deadline_note(session, game, phase, lang, tz),
             # One object for every seat's forms (it is only read).
-            open_state=GameState.from_dict(json.loads(phase_text)) if phase is not None and phase_text else None)
+            open_state=GameState.from_dict(json.loads(phase_text)) if phase is not None and phase_text else None,
+            open_state_digest=text_digest(phase_text))
     return _games().get_or_make(key, made)
 
 
 def _made(session: Session, game: Game, seat: Seat, shared: _GameParts, lang: str, groups_of: GroupsOf,
-          key: tuple[Any, ...], game_key: tuple[Any, ...]) -> Parts:
+          key: tuple[Any, ...]) -> Parts:
     state = shared.state
     me = state is not None and state.player(seat.name) is not None
     viewer = Viewer(player=seat.name)
@@ -198,12 +197,21 @@ def _made(session: Session, game: Game, seat: Seat, shared: _GameParts, lang: st
         known=known, results=results,
         phase_label=shared.phase_label, deadline=shared.deadline, deadline_note=shared.deadline_note,
         open_state=open_state, groups=groups, version=digest_of(key),
-        forms_key=digest_of((game_key, game.slug, groups)))
+        forms_key=forms_key(game, lang, shared.open_state_digest, groups))
 
 
 def digest_of(key: Any) -> str:
     """A short digest of ``key``'s repr: what a kept thing is made of, in 24 characters."""
     return hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest()
+
+
+def forms_key(game: Game, lang: str, open_state: bytes, groups: list[tuple[list[ActionForm], str]]) -> str:
+    """What a seat's forms and choices are written from, but the choices: the ruleset,
+    the game's address, the language, the open phase's state as stored (``open_state``,
+    its ``text_digest``) and the forms offered, with their titles. Seats offered the same
+    forms share it (by day, most players are offered the same vote): the page and the
+    answer to a vote in place keep the forms as written per this and the choices."""
+    return digest_of((game.ruleset, game.slug, lang, open_state, groups))
 
 
 def etag(found: Parts, shown: tuple[Any, ...]) -> str:

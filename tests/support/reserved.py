@@ -38,4 +38,3 @@ def forms_written(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(player, "build_form", counted)
     return built
-
