@@ -19,17 +19,26 @@ LANGUAGES = [("it", "Italiano"), ("en", "English")]
 
 
 @lru_cache(maxsize=1)
+def known_zones() -> frozenset[str]:
+    """Every zone of the tz database. ``available_timezones`` opens each of its 600
+    files at every call: asked once per zone listed, the first account page of a
+    process took seconds (15 s for four at once, behind a busy worker)."""
+    return frozenset(available_timezones())
+
+
+@lru_cache(maxsize=1)
 def time_zones() -> list[str]:
     """The zones a person picks from: the tz database's own list of one zone per region
     (``zone1970.tab``: about 300), without its aliases ("US/Eastern", "Europe/Vatican"
     beside "Europe/Rome": 600 in all, issue 31); every zone when that list is missing."""
+    known = known_zones()
     for base in TZPATH:
         table = Path(base) / "zone1970.tab"
         if table.is_file():
             listed = {line.split("\t")[2] for line in table.read_text(encoding="utf-8").splitlines()
                       if line and not line.startswith("#") and line.count("\t") >= 2}
-            return sorted(z for z in listed if z in available_timezones())
-    return sorted(z for z in available_timezones() if "/" in z and not z.startswith(("Etc/", "SystemV/")))
+            return sorted(listed & known)
+    return sorted(z for z in known if "/" in z and not z.startswith(("Etc/", "SystemV/")))
 
 
 def tz_choices():
@@ -59,7 +68,7 @@ class AccountForm(FlaskForm):
         # A zone chosen before the list lost the aliases stays choosable: saving the
         # page must not refuse what the account already has.
         kept = getattr(kwargs.get("obj"), "tz", None)
-        if kept and kept not in time_zones() and kept in available_timezones():
+        if kept and kept not in time_zones() and kept in known_zones():
             self.tz.choices.insert(1, options([(kept, kept.replace("_", " "))])[0])
 
 

@@ -144,8 +144,14 @@ def run_worker(url: str, instance: Path, target: int) -> None:
 class Tally:
     answers: Counter = field(default_factory=Counter)   # (what, status) -> count
     submissions: int = 0  # votes by day, shouts by night
+    meanwhile: int = 0  # the submissions made while the worker was resolving boundaries
+    resolving: bool = False
     logins: int = 0
     errors: list[str] = field(default_factory=list)
+    slowest: list[tuple[float, str]] = field(default_factory=list)  # (seconds, what), the ten slowest
+
+    def timed(self, what: str, seconds: float) -> None:
+        self.slowest = sorted([*self.slowest, (round(seconds, 2), what)], reverse=True)[:10]
 
     @property
     def busy(self) -> int:
@@ -165,13 +171,19 @@ def play(base: str, email: str, slug: str, stop: threading.Event, tally: Tally, 
     """One person, until ``stop``: log in, read their page, vote if a vote is open, log out."""
     def ask(what: str, path: str, data: dict | None = None) -> tuple[int, str]:
         body = urllib.parse.urlencode(data).encode() if data is not None else None
+        began = time.monotonic()
         try:
             with opener.open(base + path, body, timeout=60) as response:
                 status, text = response.status, response.read().decode()
         except urllib.error.HTTPError as answer:
             status, text = answer.code, answer.read().decode(errors="replace")
+        except OSError as exc:
+            with lock:
+                tally.timed(f"{what}: {exc!r}"[:120], time.monotonic() - began)
+            raise
         with lock:
             tally.answers[(what, status)] += 1
+            tally.timed(f"{what} ({status})", time.monotonic() - began)
         return status, text
 
     round_ = 0
@@ -198,6 +210,7 @@ def play(base: str, email: str, slug: str, stop: threading.Event, tally: Tally, 
                 if status == 302:
                     with lock:
                         tally.submissions += 1
+                        tally.meanwhile += tally.resolving
             status, page = ask("page", "/account")
             match = CSRF.search(page) if status == 200 else None
             if match:
@@ -223,8 +236,12 @@ def run(folder: Path, games: int, boundaries: int, port: int) -> tuple[Tally, di
         for person in people:
             person.start()
         time.sleep(1.0)  # the first logins are under way: the first login after a start is one of them
+        with lock:
+            tally.resolving = True
         _go(worker)
         out, worker_log = worker.communicate(timeout=600)
+        with lock:
+            tally.resolving = False
         stop.set()
         for person in people:
             person.join(120)

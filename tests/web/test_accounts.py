@@ -406,3 +406,27 @@ def test_the_time_zones_offered_are_one_per_region_without_aliases(app, factory,
     assert "Europe/Rome" in zones and "America/New_York" in zones
     assert "US/Eastern" not in zones and "Europe/Vatican" not in zones
     assert len(zones) < 400
+
+
+def test_the_account_page_reads_the_tz_database_once_per_process(app, factory, clock, monkeypatch):
+    """CI's busy-service run: four first account pages took 15 s each (60 s on the CI
+    machine, and the clients timed out), for ``available_timezones`` walks the tz
+    database's 600 files at every call and was asked once per zone listed. Now the
+    first page of a process walks it once and every page after it not at all, the
+    kept zone of an account (an alias chosen before issue 31) included."""
+    from pbm.web import account_forms
+    from tests.support.helpers import login, make_game
+    make_game(factory, app.config, clock.now(), {"Anna": "Lupo Mannaro", "Bruno": "Contadino",
+                                                  "Carla": "Veggente"})
+    with transaction(factory) as s:
+        s.scalar(select(User).where(User.email == "anna@players.test")).tz = "Europe/Vatican"
+    walks = []
+    real = account_forms.available_timezones
+    monkeypatch.setattr(account_forms, "available_timezones", lambda: walks.append(1) or real())
+    account_forms.known_zones.cache_clear()
+    account_forms.time_zones.cache_clear()
+    client = login(app, "anna@players.test", "pw-anna")
+    pages = [client.get("/account").get_data(as_text=True) for _ in range(3)]
+    assert all('value="Europe/Vatican" selected' in page or 'selected value="Europe/Vatican"' in page
+               for page in pages), pages[0][:2000]
+    assert len(walks) == 1

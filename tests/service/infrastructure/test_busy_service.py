@@ -16,8 +16,8 @@ BOUNDARIES = 300
 def test_no_request_fails_while_the_worker_resolves_boundaries(tmp_path):
     tally, worker, worker_log = run(tmp_path, games=60, boundaries=BOUNDARIES, port=free_port())
     assert worker["boundaries"] == BOUNDARIES
-    assert tally.errors == []
-    assert tally.logins >= 4 and tally.submissions >= 1, tally.answers  # they did play meanwhile
+    assert tally.errors == [], tally.slowest  # the slowest requests say where a timeout came from
+    assert tally.logins >= 4 and tally.meanwhile >= 4, tally.answers  # they did play meanwhile
     assert tally.busy == 0, sorted(tally.answers.items())
     assert tally.failed == 0, sorted(tally.answers.items())
     assert "database is locked" not in worker_log and "Traceback" not in worker_log, worker_log[-3000:]
