@@ -34,15 +34,17 @@ def main() -> int:
     tally, worker, worker_log = run(scratch(), args.games, args.boundaries, free_port())
     locked = worker_log.count("database is locked")
     print(f"{worker['boundaries']} boundaries of {args.games} games in {worker['seconds']} s; "
-          f"meanwhile 4 clients: {tally.logins} logins, {tally.submissions} submissions, "
-          f"{sum(tally.answers.values())} requests")
+          f"4 clients: {tally.logins} logins, {tally.submissions} submissions "
+          f"({tally.meanwhile} while the worker resolved), {sum(tally.answers.values())} requests; "
+          f"slowest {tally.slowest[0][0] if tally.slowest else 0} s")
     for (what, status), count in sorted(tally.answers.items()):
         print(f"  {what:<10} {status}: {count}")
     print(f"503 answers: {tally.busy} (target 0); other 5xx: {tally.failed - tally.busy}; "
           f"worker's 'database is locked': {locked}; client errors: {len(tally.errors)}")
     record("busy_service", {"boundaries": worker["boundaries"], "games": args.games,
                             "worker_seconds": worker["seconds"], "requests": sum(tally.answers.values()),
-                            "logins": tally.logins, "submissions": tally.submissions, "answers_503": tally.busy,
+                            "logins": tally.logins, "submissions": tally.submissions,
+                            "submissions_while_resolving": tally.meanwhile, "answers_503": tally.busy,
                             "answers_5xx": tally.failed, "worker_database_locked": locked,
                             "load_average_at_start": round(load, 1),
                             "seconds": round(time.monotonic() - began, 1)})

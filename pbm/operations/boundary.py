@@ -17,6 +17,7 @@ from engine.core import Event, GameState, Phase, phase_rng
 from engine.registry import get_ruleset
 
 from .. import hooks, render
+from ..db import make_way
 from ..mail import outbound as mailer
 from ..models import EventRow, Game, GameMaster, GameStatus, PhaseRow, PhaseStatus, User, running_phases
 from ..seating import load_seats
@@ -93,6 +94,8 @@ def resolve_phases(factory: sessionmaker[Session], config: dict[str, Any], phase
         done += batch
         if failure is not None:
             raise failure
+        if queue:
+            make_way(factory)
     return done
 
 

@@ -118,3 +118,40 @@ def test_a_login_whose_password_check_meets_a_commit_goes_through(app, factory, 
     assert waited and client.get("/account").status_code == 200
     with factory() as s:
         assert s.get(health.WorkerHeartbeat, "the-worker") is not None
+
+
+def test_a_writer_waiting_for_the_lock_gets_in_between_two_transactions_of_a_long_run(app):
+    """A boundary of many games is a run of write transactions, one after another.
+    SQLite's own wait polls the lock every 100 ms, the run left it free for a few
+    microseconds between two of them: a request waiting for the lock missed every gap
+    and got in after the whole run (11 s behind 1,000 boundaries), or failed after
+    30 s. Now a waiter polls every few milliseconds and the run pauses longer than that
+    between its transactions (``make_way``): the waiter gets in within a few of them."""
+    from sqlalchemy import text
+
+    from pbm.db import make_way, transaction
+
+    factory = write_sessions(app.extensions)
+    with transaction(factory) as s:
+        s.execute(text("CREATE TABLE who_wrote (who TEXT)"))
+    runs, holding = 40, threading.Event()
+
+    def long_run():
+        for i in range(runs):
+            with transaction(factory) as s:
+                s.execute(text("INSERT INTO who_wrote VALUES (:who)"), {"who": f"run {i}"})
+                if i == 3:
+                    holding.set()  # the waiter comes while the run holds the lock
+                time.sleep(0.025)
+            make_way(factory)
+
+    run = threading.Thread(target=long_run)
+    run.start()
+    assert holding.wait(10)
+    with transaction(factory) as s:
+        s.execute(text("INSERT INTO who_wrote VALUES ('waiter')"))
+    run.join(30)
+    with transaction(factory) as s:
+        order = list(s.scalars(text("SELECT who FROM who_wrote ORDER BY rowid")))
+    assert len(order) == runs + 1
+    assert order.index("waiter") < runs // 2, order  # not after the whole run
