@@ -62,3 +62,18 @@ def worker_sent_total(factory) -> int:
     from pbm.models import OutboxRow
     with factory() as s:
         return s.query(OutboxRow).filter_by(status="sent").count()
+
+
+def test_the_services_login_to_the_embedded_server_leaves_no_warning_in_the_log(embedded, caplog):
+    """`make run` printed aiosmtpd's "Session.login_data is deprecated" at every round
+    of mail: aiosmtpd warns about an attribute it sets itself at each login."""
+    import logging
+    import smtplib
+
+    caplog.set_level(logging.DEBUG)
+    config = embedded.config
+    with smtplib.SMTP(config["EMBEDDED_SMTP_HOST"], int(config["EMBEDDED_SMTP_PORT"]), timeout=10) as client:
+        client.login(*smtpd.service_credentials(config))
+        client.sendmail(config["NOREPLY_ADDRESS"], ["anna@players.test"], b"Subject: prova\r\n\r\nciao\r\n")
+    assert len(mailbox.Maildir(config["LOCAL_MAILBOX"], create=False)) == 1  # the login did log in
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
