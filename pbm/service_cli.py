@@ -104,15 +104,25 @@ def _run(args: argparse.Namespace) -> int:
     each of the others is sent SIGTERM and waited for, so nothing is left
     running (a supervisor stopping `pbm run` stops all of it)."""
     from . import demo
+    if args.smtp_port:  # the children read it too; the worker's sender follows it (config.py)
+        os.environ["PBM_EMBEDDED_SMTP_PORT"] = str(args.smtp_port)
+    cfg = _config()
+    taken = [f"{host}:{port} is in use (another `pbm run`, or another program): stop it, or choose "
+             f"another port with {flag}" for host, port, flag in
+             ((args.host, args.port, "--port"),
+              (cfg["EMBEDDED_SMTP_HOST"], int(cfg["EMBEDDED_SMTP_PORT"]), "--smtp-port"))
+             if _port_taken(host, port)]
+    if taken:
+        # Before, the other program's port answered the wait for ours: "running" was
+        # printed, then a traceback, and the children stopped.
+        print("pbm run: not started: " + "; ".join(taken), file=sys.stderr, flush=True)
+        return 1
     stop = threading.Event()
     previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in STOP_SIGNALS}
     # Mails written while seeding carry links: give them the address being served.
     os.environ.setdefault("PBM_BASE_URL", f"http://{args.host}:{args.port}")
-    if args.smtp_port:  # the children read it too; the worker's sender follows it (config.py)
-        os.environ["PBM_EMBEDDED_SMTP_PORT"] = str(args.smtp_port)
     _db_upgrade(args)
     _seed_demo(args)
-    cfg = _config()
     pbm = [sys.executable, "-m", "pbm.cli"]
     env = {**os.environ, "PBM_INSTANCE": str(config_module.instance_path()),
            "PBM_BASE_URL": f"http://{args.host}:{args.port}"}
@@ -152,6 +162,23 @@ Press Ctrl-C to stop.
     if failed:
         print(f"stopped; not cleanly: {', '.join(failed)}", file=sys.stderr, flush=True)
     return 1 if failed else 0
+
+
+def _port_taken(host: str, port: int) -> bool:
+    """Whether something listens on the port already: a bind as the servers bind
+    (SO_REUSEADDR, so a port a stopped server left in TIME_WAIT counts as free)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+    except OSError:
+        return False  # a name that does not resolve: the server says so itself
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError:
+            return True
+    return False
 
 
 def _wait_for_port(host: str, port: int, child: subprocess.Popen, stop: threading.Event,
