@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import signal
@@ -176,8 +177,9 @@ def _port_taken(host: str, port: int) -> bool:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(address)
-        except OSError:
-            return True
+        except OSError as exc:
+            # Only "in use": an address this machine lacks (IPv6 off) is the server's to say.
+            return exc.errno == errno.EADDRINUSE
     return False
 
 
