@@ -23,7 +23,7 @@ from sqlalchemy.exc import OperationalError
 
 from . import health, operations, retention
 from .operations import reminders
-from .db import transaction, write_sessions
+from .db import make_way, transaction, write_sessions
 from .clock import Clock
 from .handoff_lock import HandoffLock
 from . import inbox
@@ -109,6 +109,7 @@ class Worker:
             queued += made.mails
             if made.posts < room_mail.BATCH:
                 return queued
+            make_way(self.factory)  # a backlog: a request waiting for SQLite's write lock goes first
 
     def outbox(self) -> int:
         """The posts' mail made, then what is due sent: a post is in its readers'

@@ -112,3 +112,27 @@ def test_a_post_held_before_the_worker_came_is_not_mailed(talk, clock):
     worker.room_posts()
     mail = _posts_mail(factory)
     assert mail and all(mid.startswith(f"<post-{shown}-") for _, mid in mail)
+
+
+def test_a_backlog_of_posts_is_mailed_batch_by_batch_with_a_pause_between(talk, clock, monkeypatch):
+    """After a worker's downtime the posts' mail is made a batch to a transaction, and
+    between two batches the worker pauses (``make_way``): on SQLite a request waiting
+    for the one write lock (a vote, a post) goes first, as between a boundary's batches."""
+    from pbm import worker as worker_module
+
+    app, factory, gid, worker = talk
+    made = [_post(app, factory, gid, name, f"Messaggio {i} di {name}", clock)
+            for i, name in enumerate(("Anna", "Bruno", "Carla", "Dario", "Anna"))]
+    monkeypatch.setattr(room_mail, "BATCH", 2)
+    waiting_at_pauses = []
+
+    def pause(_factory):
+        with factory() as s:
+            waiting_at_pauses.append(len(s.scalars(select(PostToMail.post_id)).all()))
+
+    monkeypatch.setattr(worker_module, "make_way", pause)
+    worker.room_posts()
+    assert waiting_at_pauses == [3, 1]  # after each full batch, not after the last
+    with factory() as s:
+        assert s.scalars(select(PostToMail.post_id)).all() == []
+    assert {mid.split("-")[1] for _, mid in _posts_mail(factory)} == {str(p) for p in made}
