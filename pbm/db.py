@@ -61,7 +61,9 @@ def _begin_immediate(conn: Connection) -> None:
     setting and resetting are the connection's, sent beside them."""
     raw = conn.connection.dbapi_connection
     assert raw is not None
-    waits_ms = raw.execute("PRAGMA busy_timeout").fetchone()[0]
+    if "busy_timeout_ms" not in conn.info:  # as the connect listeners left it (tests shorten it)
+        conn.info["busy_timeout_ms"] = raw.execute("PRAGMA busy_timeout").fetchone()[0]
+    waits_ms = conn.info["busy_timeout_ms"]
     raw.execute("PRAGMA busy_timeout=0")
     try:
         deadline = time.monotonic() + waits_ms / 1000

@@ -74,9 +74,8 @@ class Mailed(NamedTuple):
     mails: int  # the mails they made
 
 
-def mail_waiting(session: Session, config: dict[str, Any], now: datetime, limit: int | None = None) -> Mailed:
-    """The mail of the posts waiting (``PostToMail``), oldest first, at most ``limit``
-    (BATCH unless said):
+def mail_waiting(session: Session, config: dict[str, Any], now: datetime) -> Mailed:
+    """The mail of the posts waiting (``PostToMail``), oldest first, at most BATCH:
     each post to every reader of its room now who chose every post, has not muted it
     and has not had it (a digest that caught them up); removed from the waiting in the
     same transaction."""
@@ -84,7 +83,7 @@ def mail_waiting(session: Session, config: dict[str, Any], now: datetime, limit:
             select(func.pg_try_advisory_xact_lock(*POSTS_MAIL_LOCK))):
         return Mailed(0, 0)  # another worker is at it
     waiting = list(session.scalars(select(PostRow).join(PostToMail, PostToMail.post_id == PostRow.id)
-                                   .order_by(PostRow.id).limit(limit or BATCH)))
+                                   .order_by(PostRow.id).limit(BATCH)))
     if not waiting:
         return Mailed(0, 0)
     rooms_now = _RoomsNow(session, config, now)

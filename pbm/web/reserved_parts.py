@@ -196,11 +196,11 @@ def _made(session: Session, game: Game, seat: Seat, shared: _GameParts, lang: st
         cards=role_cards.player_cards(game, state, seat.name, lang) if me and state else [],
         known=known, results=results,
         phase_label=shared.phase_label, deadline=shared.deadline, deadline_note=shared.deadline_note,
-        open_state=open_state, groups=groups, version=digest_of(key),
+        open_state=open_state, groups=groups, version=_digest_of(key),
         forms_key=forms_key(game, lang, shared.open_state_digest, groups))
 
 
-def digest_of(key: Any) -> str:
+def _digest_of(key: Any) -> str:
     """A short digest of ``key``'s repr: what a kept thing is made of, in 24 characters."""
     return hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest()
 
@@ -211,7 +211,7 @@ def forms_key(game: Game, lang: str, open_state: bytes, groups: list[tuple[list[
     its ``text_digest``) and the forms offered, with their titles. Seats offered the same
     forms share it (by day, most players are offered the same vote): the page and the
     answer to a vote in place keep the forms as written per this and the choices."""
-    return digest_of((game.ruleset, game.slug, lang, open_state, groups))
+    return _digest_of((game.ruleset, game.slug, lang, open_state, groups))
 
 
 def etag(found: Parts, shown: tuple[Any, ...]) -> str:
